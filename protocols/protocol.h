@@ -1,0 +1,90 @@
+/*
+ * protocol.h — the interface between TCP reassembly (xcap/) and the
+ * protocol decoders (protocols/).
+ *
+ * A decoder sees the two in-order byte streams of one connection, one
+ * chunk at a time, and reports the messages it finds.  It does no I/O and
+ * knows nothing of packets: the caller feeds it the payload of one packet
+ * at a time, so a message reported during a call to feed() ended in the
+ * bytes of that call, and the caller stamps it with that packet's time and
+ * the TCP sequence number of its end (msg->stream_end is the byte offset
+ * in the direction's stream just past the message's last byte).
+ *
+ * Holes in a stream (bytes the capture lost, or bytes beyond the snaplen)
+ * arrive as gap(); the decoder never invents the missing bytes.  It skips
+ * them when it knows the framing, or resynchronises on a later message
+ * boundary, and tells what it could not decode through sink->note().
+ */
+#ifndef XCAP_PROTOCOL_H
+#define XCAP_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum proto_dir { PROTO_C2S = 0, PROTO_S2C = 1 };
+
+enum proto_kind {
+	PROTO_SETUP = 1,	/* connection setup request or reply */
+	PROTO_REQUEST,
+	PROTO_REPLY,
+	PROTO_EVENT,
+	PROTO_ERROR,
+	PROTO_UNKNOWN,		/* bytes framed as a message but not recognised */
+};
+
+/* proto_msg.flags */
+#define PROTO_F_UNCERTAIN  0x01	/* framing or sequence number not confirmed */
+#define PROTO_F_SEND_EVENT 0x02	/* X11 event with the SendEvent bit */
+#define PROTO_F_AFTER_GAP  0x04	/* first message after a hole in the stream */
+#define PROTO_F_NO_BYTES   0x08	/* content travelled outside the socket (SHM, fds) */
+
+#define PROTO_DETAIL_MAX 256
+
+struct proto_msg {
+	enum proto_dir dir;
+	enum proto_kind kind;
+	unsigned flags;
+	uint8_t major;		/* request major opcode, event/error code */
+	uint16_t minor;		/* extension minor opcode, GenericEvent type, XKB subtype */
+	uint64_t seq;		/* widened sequence number (requests: counted) */
+	uint64_t length;	/* bytes on the wire */
+	uint64_t stream_end;	/* offset just past the last byte in this direction */
+	const char *name;	/* "InternAtom", "ConfigureNotify", "BadWindow";
+				   replies carry their request's name */
+	const char *ext;	/* extension name as xcb-proto spells it, NULL for core */
+	char detail[PROTO_DETAIL_MAX];	/* "" or a short human detail */
+};
+
+struct proto_sink {
+	void *ctx;
+	void (*message)(void *ctx, const struct proto_msg *msg);
+	/* An extension became known (QueryExtension reply). */
+	void (*extension)(void *ctx, const char *name, uint8_t major,
+			  uint8_t first_event, uint8_t first_error);
+	/* The client said who it is: source is "WM_CLASS", "WM_NAME",
+	   "_NET_WM_PID", ... */
+	void (*client_name)(void *ctx, const char *source, const char *text);
+	/* Something the decoder could not do, for the trace and the user:
+	   "lost sync after gap, skipped 1234 bytes". */
+	void (*note)(void *ctx, enum proto_dir dir, const char *text);
+};
+
+struct proto_decoder;
+
+struct proto_ops {
+	const char *name;	/* "x11" */
+	struct proto_decoder *(*create)(const struct proto_sink *sink);
+	void (*feed)(struct proto_decoder *d, enum proto_dir dir,
+		     const uint8_t *data, size_t len);
+	void (*gap)(struct proto_decoder *d, enum proto_dir dir, uint64_t len);
+	/* The direction ended (FIN, RST or end of capture). */
+	void (*end)(struct proto_decoder *d, enum proto_dir dir);
+	void (*destroy)(struct proto_decoder *d);
+};
+
+/* The decoder for a server port, or NULL when none applies. */
+const struct proto_ops *proto_for_port(uint16_t server_port);
+
+extern const struct proto_ops proto_x11;
+
+#endif
