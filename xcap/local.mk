@@ -1,1 +1,21 @@
-# xcap
+# xcap/ — ingest, link/IP/TCP decoding, connections, reassembly, the trace
+# format, and the xcap command.
+noinst_LIBRARIES += xcap/libxcap.a
+xcap_libxcap_a_SOURCES = \
+	xcap/record.h \
+	xcap/decode.c xcap/decode.h \
+	xcap/pipeline.c xcap/pipeline.h \
+	xcap/source.c xcap/source.h
+xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+include xcap/trace.mk
+
+# Everything that links the capture layer links these, in this order.
+XCAP_LIBS = xcap/libxcap.a protocols/libprotocols.a $(PCAP_LIBS)
+
+bin_PROGRAMS += xcap/xcap
+xcap_xcap_SOURCES = xcap/xcap.c
+xcap_xcap_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+xcap_xcap_LDADD = $(XCAP_LIBS)
+dist_man_MANS += man/xcap.1
+
+include xcap/link.mk

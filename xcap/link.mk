@@ -1,0 +1,1 @@
+# The emulated link and the latency x bandwidth sweep.

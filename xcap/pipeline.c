@@ -1,0 +1,818 @@
+/*
+ * pipeline.c — connection tracking and TCP reassembly.
+ *
+ * Each connection has two halves (client→server, server→client).  A half
+ * knows the next sequence number it expects; bytes at that number go to
+ * the protocol decoder at once, bytes beyond it wait in a small sorted
+ * out-of-order list, bytes before it are retransmissions (the first copy
+ * wins).  A hole becomes a gap record when the capture proves it will not
+ * be filled: the receiver acknowledged past it (the capture lost the
+ * segment), the out-of-order list overflowed, the connection was reset,
+ * or the capture ended.  Nothing is ever invented: decoders are told how
+ * many bytes are missing and resynchronise themselves.
+ *
+ * All sequence arithmetic is modulo 2^32 (seq_diff), so the wrap of the
+ * sequence space is not a case of its own.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "pipeline.h"
+#include "protocol.h"
+
+/* Closed connections stay in the table this long (capture time) so that
+   their last ACKs are not taken for a new connection. */
+#define CLOSED_LINGER_NS (120ull * 1000000000ull)
+#define SWEEP_EVERY 65536
+
+static int32_t seq_diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
+static int seq_lt(uint32_t a, uint32_t b) { return seq_diff(a, b) < 0; }
+
+/* A segment waiting for the hole before it: `len` captured bytes at `seq`,
+   then `missing` bytes the snaplen cut off. */
+struct ooo_seg {
+	struct ooo_seg *next;
+	uint32_t seq, len, missing;
+	uint8_t data[];
+};
+
+struct half {
+	int started;		/* next is known */
+	int ended;		/* the decoder was told this direction ended */
+	int fin_seen;
+	int ack_seen;		/* the peer acknowledged something: ack_max is valid */
+	uint32_t fin_seq;	/* sequence number of the FIN */
+	uint32_t base;		/* sequence number of stream offset 0 */
+	uint32_t next;		/* next sequence number expected */
+	uint32_t ack_max;	/* highest ack the peer sent for this half */
+	uint64_t off;		/* stream offset of next */
+	int8_t wscale;		/* window scale option of this side's SYN, -1 none */
+	int syn_seen;
+	uint32_t isn;
+	uint16_t last_raw_win;
+	struct ooo_seg *ooo;	/* sorted by seq */
+	uint32_t ooo_bytes;
+};
+
+struct saved_ext { char *name; uint8_t major, first_event, first_error; };
+struct saved_name { char *source, *text; };
+
+struct conn {
+	struct conn *hnext;
+	struct pipeline *p;
+	struct xaddr client, server;
+	uint32_t id;
+	uint16_t flags;
+	int closed;
+	uint64_t closed_ts;
+	struct half h[2];
+	const struct proto_ops *ops;
+	struct proto_decoder *dec;
+	struct saved_ext *exts;
+	size_t n_exts;
+	struct saved_name *names;
+	size_t n_names;
+};
+
+struct pipeline {
+	int dlt;
+	struct pipeline_options opt;
+	xrec_emit_fn emit;
+	void *emit_ctx;
+	uint64_t ts;		/* time of the packet being processed */
+	struct conn **table;
+	size_t table_size;	/* power of two */
+	size_t n_conns;
+	struct conn *last;	/* most packets belong to the previous one's connection */
+	uint32_t next_id;
+	uint64_t since_sweep;
+	struct xrec_stats st;
+};
+
+void pipeline_default_options(struct pipeline_options *opt)
+{
+	opt->ooo_limit_bytes = 4u << 20;
+	opt->decode = true;
+	opt->decoder = NULL;
+}
+
+static void *xmalloc(size_t n)
+{
+	void *m = malloc(n);
+	if (!m) {
+		fprintf(stderr, "xcap: out of memory: '%zu bytes'\n", n);
+		exit(3);
+	}
+	return m;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+/* ---- emitting records ---- */
+
+static void emit_conn(struct conn *c)
+{
+	struct xrec r = { .type = XREC_CONN };
+	r.u.conn.ts = c->p->ts;
+	r.u.conn.id = c->id;
+	r.u.conn.flags = c->flags;
+	r.u.conn.wscale[0] = c->h[0].wscale;
+	r.u.conn.wscale[1] = c->h[1].wscale;
+	r.u.conn.client = c->client;
+	r.u.conn.server = c->server;
+	r.u.conn.proto = c->ops ? c->ops->name : "";
+	c->p->emit(c->p->emit_ctx, &r);
+}
+
+static void emit_gap(struct conn *c, int dir, int reason, uint32_t seq, uint64_t len)
+{
+	struct xrec r = { .type = XREC_GAP };
+	r.u.gap.ts = c->p->ts;
+	r.u.gap.conn = c->id;
+	r.u.gap.dir = (uint8_t)dir;
+	r.u.gap.reason = (uint8_t)reason;
+	r.u.gap.seq = seq;
+	r.u.gap.len = len;
+	c->p->emit(c->p->emit_ctx, &r);
+}
+
+static void emit_note(struct conn *c, int dir, const char *text)
+{
+	struct xrec r = { .type = XREC_NOTE };
+	r.u.note.ts = c->p->ts;
+	r.u.note.conn = c->id;
+	r.u.note.dir = (uint8_t)dir;
+	r.u.note.text = text;
+	c->p->emit(c->p->emit_ctx, &r);
+}
+
+/* ---- the decoder's sink ---- */
+
+static void sink_message(void *ctx, const struct proto_msg *m)
+{
+	struct conn *c = ctx;
+	struct xrec r = { .type = XREC_MSG };
+	r.u.msg.ts = c->p->ts;
+	r.u.msg.conn = c->id;
+	r.u.msg.dir = (uint8_t)m->dir;
+	r.u.msg.kind = (uint8_t)m->kind;
+	r.u.msg.flags = (uint16_t)m->flags;
+	r.u.msg.major = m->major;
+	r.u.msg.minor = m->minor;
+	r.u.msg.seq = m->seq;
+	r.u.msg.length = m->length;
+	r.u.msg.tcp_end = c->h[m->dir & 1].base + (uint32_t)m->stream_end;
+	r.u.msg.name = m->name ? m->name : "";
+	r.u.msg.ext = m->ext ? m->ext : "";
+	r.u.msg.detail = m->detail;
+	c->p->emit(c->p->emit_ctx, &r);
+}
+
+static void sink_extension(void *ctx, const char *name, uint8_t major,
+			   uint8_t first_event, uint8_t first_error)
+{
+	struct conn *c = ctx;
+	struct saved_ext *e = realloc(c->exts, (c->n_exts + 1) * sizeof *e);
+	if (!e)
+		return;
+	c->exts = e;
+	c->exts[c->n_exts++] = (struct saved_ext){ xstrdup(name), major, first_event, first_error };
+
+	struct xrec r = { .type = XREC_EXT };
+	r.u.ext.ts = c->p->ts;
+	r.u.ext.conn = c->id;
+	r.u.ext.major = major;
+	r.u.ext.first_event = first_event;
+	r.u.ext.first_error = first_error;
+	r.u.ext.name = name;
+	c->p->emit(c->p->emit_ctx, &r);
+}
+
+static void sink_client_name(void *ctx, const char *source, const char *text)
+{
+	struct conn *c = ctx;
+	struct saved_name *n = realloc(c->names, (c->n_names + 1) * sizeof *n);
+	if (!n)
+		return;
+	c->names = n;
+	c->names[c->n_names++] = (struct saved_name){ xstrdup(source), xstrdup(text) };
+
+	struct xrec r = { .type = XREC_NAME };
+	r.u.name.ts = c->p->ts;
+	r.u.name.conn = c->id;
+	r.u.name.source = source;
+	r.u.name.text = text;
+	c->p->emit(c->p->emit_ctx, &r);
+}
+
+static void sink_note(void *ctx, enum proto_dir dir, const char *text)
+{
+	emit_note(ctx, (int)dir, text);
+}
+
+/* ---- the connection table ---- */
+
+static int addr_eq(const struct xaddr *a, const struct xaddr *b)
+{
+	return a->port == b->port && a->family == b->family &&
+	       memcmp(a->addr, b->addr, a->family == 4 ? 4 : 16) == 0;
+}
+
+static uint32_t addr_hash(const struct xaddr *a)
+{
+	/* FNV-1a over the address and port. */
+	uint32_t h = 2166136261u;
+	size_t n = a->family == 4 ? 4 : 16;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ a->addr[i]) * 16777619u;
+	h = (h ^ (a->port & 0xff)) * 16777619u;
+	h = (h ^ (a->port >> 8)) * 16777619u;
+	return h;
+}
+
+/* Symmetric, so both directions of a connection land in the same slot. */
+static size_t tuple_slot(const struct pipeline *p, const struct xaddr *a, const struct xaddr *b)
+{
+	uint32_t h = addr_hash(a) ^ addr_hash(b);
+	h ^= h >> 15;
+	h *= 0x2c1b3c6du;
+	h ^= h >> 12;
+	return h & (p->table_size - 1);
+}
+
+/* The connection of (src → dst) and the direction of the segment. */
+static struct conn *conn_find(struct pipeline *p, const struct xaddr *src,
+			      const struct xaddr *dst, int *dir)
+{
+	struct conn *c = p->last;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			c = p->table[tuple_slot(p, src, dst)];
+		for (; c; c = pass ? c->hnext : NULL) {
+			if (addr_eq(&c->client, src) && addr_eq(&c->server, dst)) {
+				*dir = XDIR_C2S;
+				return p->last = c;
+			}
+			if (addr_eq(&c->server, src) && addr_eq(&c->client, dst)) {
+				*dir = XDIR_S2C;
+				return p->last = c;
+			}
+		}
+	}
+	return NULL;
+}
+
+static void table_grow(struct pipeline *p)
+{
+	size_t old_size = p->table_size;
+	struct conn **old = p->table;
+	p->table_size *= 2;
+	p->table = calloc(p->table_size, sizeof *p->table);
+	if (!p->table) {
+		fprintf(stderr, "xcap: out of memory: 'connection table'\n");
+		exit(3);
+	}
+	for (size_t i = 0; i < old_size; i++) {
+		struct conn *c = old[i], *n;
+		for (; c; c = n) {
+			n = c->hnext;
+			size_t s = tuple_slot(p, &c->client, &c->server);
+			c->hnext = p->table[s];
+			p->table[s] = c;
+		}
+	}
+	free(old);
+}
+
+static const struct proto_sink sink_template = {
+	.message = sink_message,
+	.extension = sink_extension,
+	.client_name = sink_client_name,
+	.note = sink_note,
+};
+
+static struct conn *conn_new(struct pipeline *p, const struct xaddr *client,
+			     const struct xaddr *server, uint16_t flags)
+{
+	if (p->n_conns + 1 > p->table_size)
+		table_grow(p);
+	struct conn *c = xmalloc(sizeof *c);
+	memset(c, 0, sizeof *c);
+	c->p = p;
+	c->client = *client;
+	c->server = *server;
+	c->id = ++p->next_id;
+	c->flags = flags;
+	c->h[0].wscale = c->h[1].wscale = -1;
+	c->ops = p->opt.decoder ? p->opt.decoder : proto_for_port(server->port);
+	if (c->ops && p->opt.decode && c->ops->create) {
+		struct proto_sink sink = sink_template;
+		sink.ctx = c;
+		c->dec = c->ops->create(&sink);
+	}
+	size_t s = tuple_slot(p, client, server);
+	c->hnext = p->table[s];
+	p->table[s] = c;
+	p->n_conns++;
+	return c;
+}
+
+static void conn_unlink(struct pipeline *p, struct conn *c)
+{
+	struct conn **pp = &p->table[tuple_slot(p, &c->client, &c->server)];
+	for (; *pp; pp = &(*pp)->hnext)
+		if (*pp == c) {
+			*pp = c->hnext;
+			break;
+		}
+	if (p->last == c)
+		p->last = NULL;
+	p->n_conns--;
+}
+
+static void half_free_ooo(struct half *h)
+{
+	struct ooo_seg *s, *n;
+	for (s = h->ooo; s; s = n) {
+		n = s->next;
+		free(s);
+	}
+	h->ooo = NULL;
+	h->ooo_bytes = 0;
+}
+
+static void conn_free(struct conn *c)
+{
+	if (c->dec)
+		c->ops->destroy(c->dec);
+	half_free_ooo(&c->h[0]);
+	half_free_ooo(&c->h[1]);
+	for (size_t i = 0; i < c->n_exts; i++)
+		free(c->exts[i].name);
+	for (size_t i = 0; i < c->n_names; i++) {
+		free(c->names[i].source);
+		free(c->names[i].text);
+	}
+	free(c->exts);
+	free(c->names);
+	free(c);
+}
+
+/* ---- reassembly ---- */
+
+static void deliver(struct conn *c, int dir, const uint8_t *data, uint32_t n)
+{
+	struct half *h = &c->h[dir];
+	if (n == 0)
+		return;
+	if (c->dec && !h->ended)
+		c->ops->feed(c->dec, (enum proto_dir)dir, data, n);
+	h->off += n;
+	h->next += n;
+}
+
+static void hole(struct conn *c, int dir, int reason, uint32_t n)
+{
+	struct half *h = &c->h[dir];
+	if (n == 0)
+		return;
+	emit_gap(c, dir, reason, h->next, n);
+	if (c->dec && !h->ended)
+		c->ops->gap(c->dec, (enum proto_dir)dir, n);
+	h->off += n;
+	h->next += n;
+}
+
+/* Hand over what of [seq, seq+len) lies at or beyond next: the captured
+   bytes, then the bytes the snaplen cut off as a gap. */
+static void deliver_segment(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
+			    uint32_t cap, uint32_t missing)
+{
+	struct half *h = &c->h[dir];
+	uint32_t skip = seq_lt(seq, h->next) ? h->next - seq : 0;
+	if (skip < cap)
+		deliver(c, dir, data + skip, cap - skip);
+	uint32_t end = seq + cap + missing;
+	if (seq_lt(h->next, end))
+		hole(c, dir, XGAP_SNAPLEN, end - h->next);
+}
+
+static void end_direction(struct conn *c, int dir)
+{
+	struct half *h = &c->h[dir];
+	if (h->ended)
+		return;
+	h->ended = 1;
+	if (c->dec)
+		c->ops->end(c->dec, (enum proto_dir)dir);
+}
+
+static void check_fin(struct conn *c, int dir)
+{
+	struct half *h = &c->h[dir];
+	if (h->fin_seen && !seq_lt(h->next, h->fin_seq))
+		end_direction(c, dir);
+}
+
+/* Deliver buffered segments that the stream has reached. */
+static void drain(struct conn *c, int dir)
+{
+	struct half *h = &c->h[dir];
+	while (h->ooo && !seq_lt(h->next, h->ooo->seq)) {
+		struct ooo_seg *s = h->ooo;
+		h->ooo = s->next;
+		h->ooo_bytes -= s->len;
+		deliver_segment(c, dir, s->seq, s->data, s->len, s->missing);
+		free(s);
+	}
+	check_fin(c, dir);
+}
+
+/* Give up on the bytes between next and target that no segment covers:
+   each hole becomes a gap with this reason. */
+static void fill_to(struct conn *c, int dir, uint32_t target, int reason)
+{
+	struct half *h = &c->h[dir];
+	while (seq_lt(h->next, target)) {
+		drain(c, dir);
+		if (!seq_lt(h->next, target))
+			break;
+		uint32_t hole_end = target;
+		if (h->ooo && seq_lt(h->ooo->seq, target))
+			hole_end = h->ooo->seq;
+		hole(c, dir, reason, hole_end - h->next);
+	}
+	drain(c, dir);
+}
+
+/* Close every hole of a half: up to what the peer acknowledged the bytes
+   were lost by the capture; beyond that, the end came first. */
+static void close_holes(struct conn *c, int dir, int reason)
+{
+	struct half *h = &c->h[dir];
+	if (!h->started)
+		return;
+	if (h->ack_seen && seq_lt(h->next, h->ack_max) && h->ooo)
+		fill_to(c, dir, h->ack_max, XGAP_LOST);
+	while (h->ooo) {
+		struct ooo_seg *last = h->ooo;
+		while (last->next)
+			last = last->next;
+		fill_to(c, dir, last->seq + last->len + last->missing, reason);
+	}
+}
+
+static void buffer_segment(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
+			   uint32_t cap, uint32_t missing)
+{
+	struct half *h = &c->h[dir];
+	/* Over the limit: stop waiting for the first hole. */
+	while (h->ooo && h->ooo_bytes + cap > c->p->opt.ooo_limit_bytes) {
+		fill_to(c, dir, h->ooo->seq, XGAP_OOO_LIMIT);
+		if (!seq_lt(h->next, seq))
+			break;
+	}
+	if (!seq_lt(h->next, seq)) {	/* the stream reached it meanwhile */
+		deliver_segment(c, dir, seq, data, cap, missing);
+		drain(c, dir);
+		return;
+	}
+	if (cap > c->p->opt.ooo_limit_bytes) {	/* cannot ever fit: drop the wait */
+		hole(c, dir, XGAP_OOO_LIMIT, seq - h->next);
+		deliver_segment(c, dir, seq, data, cap, missing);
+		drain(c, dir);
+		return;
+	}
+	struct ooo_seg *s = xmalloc(sizeof *s + cap);
+	s->seq = seq;
+	s->len = cap;
+	s->missing = missing;
+	if (cap)
+		memcpy(s->data, data, cap);
+	struct ooo_seg **pp = &h->ooo;
+	while (*pp && !seq_lt(seq, (*pp)->seq))
+		pp = &(*pp)->next;
+	s->next = *pp;
+	*pp = s;
+	h->ooo_bytes += cap;
+}
+
+static void conn_close(struct conn *c, int reason)
+{
+	for (int d = 0; d < 2; d++) {
+		close_holes(c, d, reason);
+		end_direction(c, d);
+	}
+	if (c->dec) {
+		c->ops->destroy(c->dec);
+		c->dec = NULL;
+	}
+	c->closed = 1;
+	c->closed_ts = c->p->ts;
+}
+
+/* Forget connections closed long ago, so memory follows the number of
+   live connections, not the length of the capture. */
+static void sweep(struct pipeline *p)
+{
+	for (size_t i = 0; i < p->table_size; i++) {
+		struct conn **pp = &p->table[i];
+		while (*pp) {
+			struct conn *c = *pp;
+			if (c->closed && p->ts - c->closed_ts > CLOSED_LINGER_NS) {
+				*pp = c->hnext;
+				if (p->last == c)
+					p->last = NULL;
+				p->n_conns--;
+				conn_free(c);
+			} else {
+				pp = &c->hnext;
+			}
+		}
+	}
+}
+
+/* Which side of a connection seen without its SYN is the server: the one
+   on a port a decoder knows, else the lower port. */
+static int src_is_server(const struct tcp_seg *s)
+{
+	if (s->flags & XTCP_SYN)
+		return (s->flags & XTCP_ACK) != 0;
+	int dst_known = proto_for_port(s->dst.port) != NULL;
+	int src_known = proto_for_port(s->src.port) != NULL;
+	if (dst_known != src_known)
+		return src_known;
+	return s->src.port < s->dst.port;
+}
+
+static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t events)
+{
+	struct half *h = &c->h[dir];
+	struct xrec r = { .type = XREC_PKT };
+	r.u.pkt.ts = c->p->ts;
+	r.u.pkt.conn = c->id;
+	r.u.pkt.dir = (uint8_t)dir;
+	r.u.pkt.tcp_flags = s->flags;
+	r.u.pkt.events = events;
+	r.u.pkt.seq = s->seq;
+	r.u.pkt.ack = s->ack;
+	r.u.pkt.raw_win = s->win;
+	/* SYN segments are never scaled; others by the sender's announced
+	   scale once both sides agreed on scaling. */
+	uint32_t win = s->win;
+	if (!(s->flags & XTCP_SYN) && c->h[0].wscale >= 0 && c->h[1].wscale >= 0)
+		win <<= h->wscale;
+	r.u.pkt.win = win;
+	r.u.pkt.len = s->payload_len;
+	c->p->emit(c->p->emit_ctx, &r);
+}
+
+static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
+{
+	int dir = 0;
+	struct conn *c = conn_find(p, &s->src, &s->dst, &dir);
+	int syn_only = (s->flags & (XTCP_SYN | XTCP_ACK)) == XTCP_SYN;
+
+	/* A SYN on a known 4-tuple that is not the SYN we saw (or a closed
+	   connection reused) starts a new connection. */
+	if (c && syn_only && (c->closed || !c->h[dir].syn_seen || c->h[dir].isn != s->seq ||
+			      dir != XDIR_C2S)) {
+		if (!c->closed)
+			conn_close(c, XGAP_END);
+		conn_unlink(p, c);
+		conn_free(c);
+		c = NULL;
+	}
+	if (!c) {
+		if (src_is_server(s)) {
+			c = conn_new(p, &s->dst, &s->src, syn_only ? 0 : XCONN_GUESSED);
+			dir = XDIR_S2C;
+		} else {
+			c = conn_new(p, &s->src, &s->dst, syn_only ? XCONN_SAW_SYN : XCONN_GUESSED);
+			dir = XDIR_C2S;
+		}
+		if (s->flags & XTCP_SYN) {
+			/* The SYN of this side: scale known before the conn record. */
+			c->h[dir].wscale = s->wscale;
+		}
+		if (!(c->flags & XCONN_SAW_SYN) && (s->flags & XTCP_SYN))
+			c->flags = (uint16_t)((c->flags & ~XCONN_GUESSED) | XCONN_SAW_SYN);
+		emit_conn(c);
+	}
+	struct half *h = &c->h[dir];
+	struct half *peer = &c->h[!dir];
+
+	/* Handshake: the first SYN of this side fixes its ISN and scale. */
+	if ((s->flags & XTCP_SYN) && !h->syn_seen) {
+		h->syn_seen = 1;
+		h->isn = s->seq;
+		h->wscale = s->wscale;
+		h->started = 1;
+		h->base = h->next = s->seq + 1;
+		if (dir == XDIR_S2C && c->h[XDIR_C2S].syn_seen) {
+			/* Scaling applies only if both sides offered it. */
+			if (h->wscale < 0 || c->h[XDIR_C2S].wscale < 0)
+				h->wscale = c->h[XDIR_C2S].wscale = -1;
+			emit_conn(c);	/* now with both scales */
+		}
+	}
+
+	uint32_t data_seq = s->seq + ((s->flags & XTCP_SYN) ? 1 : 0);
+	uint32_t len = s->payload_len, cap = s->payload_cap;
+	uint32_t missing = len - cap;
+	uint16_t events = 0;
+
+	if (len > 0 && !c->closed) {
+		if (!h->started) {
+			h->started = 1;
+			h->base = h->next = data_seq;
+		}
+		int32_t from_start = seq_diff(data_seq, h->next);
+		int32_t from_end = seq_diff(data_seq + len, h->next);
+		if (from_end <= 0)
+			events |= XPKT_RETRANS;
+		else if (from_start < 0)
+			events |= XPKT_OVERLAP;
+		else if (from_start > 0)
+			events |= XPKT_OOO;
+	}
+	if (cap < len)
+		events |= XPKT_TRUNC;
+	if (s->win == 0 && !(s->flags & (XTCP_RST | XTCP_SYN)))
+		events |= XPKT_ZEROWIN;
+	if (peer->last_raw_win == 0 && peer->started && len == 1 && (events & (XPKT_RETRANS | XPKT_OOO)) == 0)
+		events |= XPKT_WINPROBE;
+	h->last_raw_win = s->win;
+
+	emit_pkt(c, dir, s, events);
+	if (c->closed)
+		return;
+
+	/* The peer's acknowledgement tells what its receiver has: bytes of
+	   the peer's direction below it that the capture never saw are lost
+	   for good.  Decide only once later data is waiting behind the hole,
+	   since a capture may show an ACK just before the data it covers. */
+	if ((s->flags & XTCP_ACK) && peer->started) {
+		if (!peer->ack_seen || seq_lt(peer->ack_max, s->ack)) {
+			peer->ack_seen = 1;
+			peer->ack_max = s->ack;
+		}
+		if (peer->ooo && seq_lt(peer->next, s->ack))
+			fill_to(c, !dir, s->ack, XGAP_LOST);
+	}
+
+	if (len > 0) {
+		if (events & XPKT_RETRANS) {
+			/* nothing new */
+		} else if (seq_diff(data_seq, h->next) <= 0) {
+			deliver_segment(c, dir, data_seq, s->payload, cap, missing);
+			drain(c, dir);
+		} else {
+			if (h->ack_seen && seq_lt(h->next, h->ack_max))
+				fill_to(c, dir, seq_lt(h->ack_max, data_seq) ? h->ack_max : data_seq,
+					XGAP_LOST);
+			buffer_segment(c, dir, data_seq, s->payload, cap, missing);
+		}
+	}
+
+	if (s->flags & XTCP_FIN) {
+		h->fin_seen = 1;
+		h->fin_seq = data_seq + len;
+		check_fin(c, dir);
+	}
+	if (s->flags & XTCP_RST)
+		conn_close(c, XGAP_END);
+	else if (c->h[0].ended && c->h[1].ended && !c->h[0].ooo && !c->h[1].ooo)
+		conn_close(c, XGAP_END);
+}
+
+/* ---- the public face ---- */
+
+struct pipeline *pipeline_new(int dlt, const struct pipeline_options *opt,
+			      xrec_emit_fn emit, void *ctx)
+{
+	struct pipeline *p = xmalloc(sizeof *p);
+	memset(p, 0, sizeof *p);
+	p->dlt = dlt;
+	if (opt)
+		p->opt = *opt;
+	else
+		pipeline_default_options(&p->opt);
+	p->emit = emit;
+	p->emit_ctx = ctx;
+	p->table_size = 256;
+	p->table = calloc(p->table_size, sizeof *p->table);
+	if (!p->table) {
+		fprintf(stderr, "xcap: out of memory: 'connection table'\n");
+		exit(3);
+	}
+	return p;
+}
+
+void pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
+		     uint32_t caplen, uint32_t wirelen)
+{
+	struct tcp_seg seg;
+	p->ts = ts;
+	p->st.ts = ts;
+	p->st.packets++;
+	p->st.bytes += wirelen;
+	switch (decode_frame(p->dlt, frame, caplen, wirelen, &seg)) {
+	case DECODE_TCP:
+		tcp_segment(p, &seg);
+		break;
+	case DECODE_NOT_TCP:
+		p->st.not_tcp++;
+		break;
+	case DECODE_BAD:
+		p->st.bad_link++;
+		break;
+	}
+	if (++p->since_sweep >= SWEEP_EVERY) {
+		p->since_sweep = 0;
+		sweep(p);
+	}
+}
+
+static int by_id(const void *a, const void *b)
+{
+	uint32_t x = (*(struct conn *const *)a)->id, y = (*(struct conn *const *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/* The open connections in id order, so that what is emitted about all of
+   them reads in the order they began.  Caller frees. */
+static struct conn **open_conns(struct pipeline *p, size_t *n)
+{
+	struct conn **v = xmalloc((p->n_conns + 1) * sizeof *v);
+	*n = 0;
+	for (size_t i = 0; i < p->table_size; i++)
+		for (struct conn *c = p->table[i]; c; c = c->hnext)
+			if (!c->closed)
+				v[(*n)++] = c;
+	qsort(v, *n, sizeof *v, by_id);
+	return v;
+}
+
+void pipeline_replay_state(struct pipeline *p, uint64_t ts)
+{
+	size_t n;
+	struct conn **v = open_conns(p, &n);
+	p->ts = ts;
+	for (size_t i = 0; i < n; i++) {
+		struct conn *c = v[i];
+		emit_conn(c);
+		for (size_t k = 0; k < c->n_exts; k++) {
+			struct xrec r = { .type = XREC_EXT };
+			r.u.ext = (struct xrec_ext){ ts, c->id, c->exts[k].major,
+				c->exts[k].first_event, c->exts[k].first_error, c->exts[k].name };
+			p->emit(p->emit_ctx, &r);
+		}
+		for (size_t k = 0; k < c->n_names; k++) {
+			struct xrec r = { .type = XREC_NAME };
+			r.u.name = (struct xrec_name){ ts, c->id, c->names[k].source,
+				c->names[k].text };
+			p->emit(p->emit_ctx, &r);
+		}
+	}
+	free(v);
+}
+
+void pipeline_finish(struct pipeline *p, uint64_t ts)
+{
+	size_t n;
+	struct conn **v = open_conns(p, &n);
+	if (ts)
+		p->ts = ts;
+	for (size_t i = 0; i < n; i++)
+		conn_close(v[i], XGAP_END);
+	free(v);
+}
+
+void pipeline_stats(const struct pipeline *p, struct xrec_stats *st)
+{
+	*st = p->st;
+}
+
+void pipeline_free(struct pipeline *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->table_size; i++) {
+		struct conn *c = p->table[i], *n;
+		for (; c; c = n) {
+			n = c->hnext;
+			conn_free(c);
+		}
+	}
+	free(p->table);
+	free(p);
+}

@@ -1,0 +1,59 @@
+/*
+ * pipeline.h — from captured frames to trace records.
+ *
+ * The pipeline is the one path every packet takes, live or from a file:
+ * link/IP/TCP decoding, the connection table, per-direction reassembly and
+ * the protocol decoders.  It emits records in the order a reader wants
+ * them: a connection's `conn` record before anything about it, a packet's
+ * `pkt` record before the gaps and messages that packet completed.
+ */
+#ifndef XCAP_PIPELINE_H
+#define XCAP_PIPELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "record.h"
+
+struct proto_ops;
+
+struct pipeline;
+
+struct pipeline_options {
+	/* Out-of-order bytes buffered per direction before giving up on a
+	   hole and recording it as a gap (reason ooo-limit). */
+	uint32_t ooo_limit_bytes;
+	/* Whether to run protocol decoders at all (off: bytes are only
+	   counted; the benchmark uses it to price decoding). */
+	bool decode;
+	/* Use this decoder for every connection instead of choosing by
+	   server port (tests and benchmarks); NULL for the normal choice. */
+	const struct proto_ops *decoder;
+};
+
+void pipeline_default_options(struct pipeline_options *opt);
+
+/* dlt is the capture's link type (DLT_*).  emit receives every record. */
+struct pipeline *pipeline_new(int dlt, const struct pipeline_options *opt,
+			      xrec_emit_fn emit, void *ctx);
+
+/* One captured frame: ts in ns since the epoch, caplen bytes captured of
+   wirelen on the wire. */
+void pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
+		     uint32_t caplen, uint32_t wirelen);
+
+/* Emit again the state a reader needs to understand what follows (conn,
+   ext and name records of open connections): used when a new trace file
+   starts (xcap -G). */
+void pipeline_replay_state(struct pipeline *p, uint64_t ts);
+
+/* The capture ended: close every open hole (gap reason end) and let the
+   decoders report what they still hold. */
+void pipeline_finish(struct pipeline *p, uint64_t ts);
+
+/* Counters so far (the kernel fields are left zero). */
+void pipeline_stats(const struct pipeline *p, struct xrec_stats *st);
+
+void pipeline_free(struct pipeline *p);
+
+#endif

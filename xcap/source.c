@@ -1,0 +1,327 @@
+/*
+ * source.c — one way in for .xcap, .pcap and .pcapng.
+ *
+ * For pcap input the pipeline's records land in a queue that xsource_next
+ * empties before reading the next packet.  Strings are copied into one
+ * growing buffer and referred to by offset while queued, because the
+ * buffer may move as it grows; the offsets turn into pointers only when a
+ * record leaves the queue, by which time nothing more is appended until
+ * the queue is empty again.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcap/pcap.h>
+
+#include "source.h"
+#include "decode.h"
+
+struct queued {
+	struct xrec rec;
+	size_t str[3];		/* offsets into the string buffer, per string field */
+};
+
+struct xsource {
+	enum xsource_kind kind;
+	FILE *f;
+	int own_file;
+	char path[1024];
+	struct xtrace_info info;
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+	unsigned problems;
+
+	/* trace input */
+	struct xtrace_reader *reader;
+
+	/* pcap input */
+	pcap_t *pcap;
+	struct pipeline *pipe;
+	int pcap_done;
+	uint64_t last_ts;
+	struct queued *q;
+	size_t q_len, q_head, q_cap;
+	char *strs;
+	size_t strs_len, strs_cap;
+};
+
+static void default_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", msg);
+}
+
+static void warnf(struct xsource *s, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	s->problems++;
+	s->warn(s->warn_ctx, buf);
+}
+
+static void trace_warning(void *ctx, const char *msg)
+{
+	struct xsource *s = ctx;
+	warnf(s, "%s: '%s'", msg, s->path);
+}
+
+/* ---- the queue behind the pipeline ---- */
+
+static size_t keep_string(struct xsource *s, const char *str)
+{
+	size_t n = strlen(str ? str : "") + 1;
+	if (s->strs_len + n > s->strs_cap) {
+		size_t cap = s->strs_cap ? s->strs_cap * 2 : 4096;
+		while (cap < s->strs_len + n)
+			cap *= 2;
+		char *m = realloc(s->strs, cap);
+		if (!m) {
+			fprintf(stderr, "xcap: out of memory: 'record strings'\n");
+			exit(3);
+		}
+		s->strs = m;
+		s->strs_cap = cap;
+	}
+	memcpy(s->strs + s->strs_len, str ? str : "", n);
+	s->strs_len += n;
+	return s->strs_len - n;
+}
+
+static void enqueue(void *ctx, const struct xrec *rec)
+{
+	struct xsource *s = ctx;
+	if (s->q_len == s->q_cap) {
+		size_t cap = s->q_cap ? s->q_cap * 2 : 64;
+		struct queued *m = realloc(s->q, cap * sizeof *m);
+		if (!m) {
+			fprintf(stderr, "xcap: out of memory: 'record queue'\n");
+			exit(3);
+		}
+		s->q = m;
+		s->q_cap = cap;
+	}
+	struct queued *e = &s->q[s->q_len++];
+	e->rec = *rec;
+	switch (rec->type) {
+	case XREC_CONN:
+		e->str[0] = keep_string(s, rec->u.conn.proto);
+		break;
+	case XREC_MSG:
+		e->str[0] = keep_string(s, rec->u.msg.name);
+		e->str[1] = keep_string(s, rec->u.msg.ext);
+		e->str[2] = keep_string(s, rec->u.msg.detail);
+		break;
+	case XREC_EXT:
+		e->str[0] = keep_string(s, rec->u.ext.name);
+		break;
+	case XREC_NAME:
+		e->str[0] = keep_string(s, rec->u.name.source);
+		e->str[1] = keep_string(s, rec->u.name.text);
+		break;
+	case XREC_NOTE:
+		e->str[0] = keep_string(s, rec->u.note.text);
+		break;
+	default:
+		break;
+	}
+}
+
+static void dequeue(struct xsource *s, struct xrec *rec)
+{
+	struct queued *e = &s->q[s->q_head++];
+	*rec = e->rec;
+	switch (rec->type) {
+	case XREC_CONN:
+		rec->u.conn.proto = s->strs + e->str[0];
+		break;
+	case XREC_MSG:
+		rec->u.msg.name = s->strs + e->str[0];
+		rec->u.msg.ext = s->strs + e->str[1];
+		rec->u.msg.detail = s->strs + e->str[2];
+		break;
+	case XREC_EXT:
+		rec->u.ext.name = s->strs + e->str[0];
+		break;
+	case XREC_NAME:
+		rec->u.name.source = s->strs + e->str[0];
+		rec->u.name.text = s->strs + e->str[1];
+		break;
+	case XREC_NOTE:
+		rec->u.note.text = s->strs + e->str[0];
+		break;
+	default:
+		break;
+	}
+}
+
+/* Read packets until the pipeline has said something, or the file ends. */
+static void refill(struct xsource *s)
+{
+	s->q_len = s->q_head = 0;
+	s->strs_len = 0;
+	while (s->q_len == 0 && !s->pcap_done) {
+		struct pcap_pkthdr *h;
+		const u_char *data;
+		int rc = pcap_next_ex(s->pcap, &h, &data);
+		if (rc == 1) {
+			/* Nanosecond precision was asked for, so tv_usec holds ns. */
+			uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+			s->last_ts = ts;
+			pipeline_packet(s->pipe, ts, data, h->caplen, h->len);
+			continue;
+		}
+		if (rc == PCAP_ERROR)
+			warnf(s, "xcap: cannot read the rest of the capture: %s: '%s'",
+			      pcap_geterr(s->pcap), s->path);
+		/* The end: close what is open and say what was skipped. */
+		s->pcap_done = 1;
+		pipeline_finish(s->pipe, s->last_ts);
+		struct xrec st = { .type = XREC_STATS };
+		pipeline_stats(s->pipe, &st.u.stats);
+		st.u.stats.ts = s->last_ts;
+		enqueue(s, &st);
+	}
+}
+
+/* ---- opening ---- */
+
+static int looks_like_pcap(int first_byte)
+{
+	/* pcap magic in either byte order (a1b2c3d4, a1b23c4d) or the
+	   pcapng section header block (0a0d0d0a). */
+	return first_byte == 0xa1 || first_byte == 0xd4 || first_byte == 0x4d ||
+	       first_byte == 0x0a;
+}
+
+static struct xsource *open_pcap(struct xsource *s, const char *filter,
+				 const struct pipeline_options *opt, char *err, size_t errlen)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	s->kind = XSOURCE_PCAP;
+	s->pcap = pcap_fopen_offline_with_tstamp_precision(s->f, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+	if (!s->pcap) {
+		snprintf(err, errlen, "not a readable capture: %s: '%s'", ebuf, s->path);
+		return NULL;
+	}
+	s->own_file = 0;	/* pcap_close closes it */
+	int dlt = pcap_datalink(s->pcap);
+	if (filter && *filter) {
+		struct bpf_program prog;
+		if (pcap_compile(s->pcap, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0 ||
+		    pcap_setfilter(s->pcap, &prog) < 0) {
+			snprintf(err, errlen, "bad filter: %s: '%s'", pcap_geterr(s->pcap), filter);
+			return NULL;
+		}
+		pcap_freecode(&prog);
+		snprintf(s->info.filter, sizeof s->info.filter, "%s", filter);
+	}
+	snprintf(s->info.iface, sizeof s->info.iface, "%.255s", s->path);
+	snprintf(s->info.tool, sizeof s->info.tool, "%s", PACKAGE_STRING);
+	s->info.linktype = (uint32_t)dlt;
+	s->info.snaplen = (uint32_t)pcap_snapshot(s->pcap);
+	s->info.ts_precision = 9;
+	s->info.version_major = 1;
+	s->pipe = pipeline_new(dlt, opt, enqueue, s);
+	if (!decode_link_supported(dlt))
+		warnf(s, "xcap: link type not supported, every packet will be skipped: %s: '%s'",
+		      pcap_datalink_val_to_name(dlt) ? pcap_datalink_val_to_name(dlt) : "unknown",
+		      s->path);
+	return s;
+}
+
+struct xsource *xsource_open(const char *path, const char *filter,
+			     const struct pipeline_options *opt, char *err, size_t errlen)
+{
+	struct xsource *s = calloc(1, sizeof *s);
+	if (!s) {
+		snprintf(err, errlen, "out of memory: '%s'", path);
+		return NULL;
+	}
+	s->warn = default_warning;
+	snprintf(s->path, sizeof s->path, "%s", path);
+	if (strcmp(path, "-") == 0) {
+		s->f = stdin;
+	} else {
+		s->f = fopen(path, "rb");
+		if (!s->f) {
+			snprintf(err, errlen, "cannot open: %s: '%s'", strerror(errno), path);
+			free(s);
+			return NULL;
+		}
+		s->own_file = 1;
+	}
+	int c = getc(s->f);
+	if (c == EOF) {
+		snprintf(err, errlen, "empty file: '%s'", path);
+		xsource_close(s);
+		return NULL;
+	}
+	ungetc(c, s->f);
+	if (looks_like_pcap(c)) {
+		if (!open_pcap(s, filter, opt, err, errlen)) {
+			xsource_close(s);
+			return NULL;
+		}
+		return s;
+	}
+	s->kind = XSOURCE_TRACE;
+	char rerr[512] = "";
+	s->reader = xtrace_reader_new(s->f, rerr, sizeof rerr);
+	if (!s->reader) {
+		snprintf(err, errlen, "neither an xcap trace nor a pcap capture (%s): '%s'", rerr, path);
+		xsource_close(s);
+		return NULL;
+	}
+	xtrace_reader_on_warning(s->reader, trace_warning, s);
+	s->info = *xtrace_reader_info(s->reader);
+	return s;
+}
+
+int xsource_next(struct xsource *s, struct xrec *rec)
+{
+	if (s->kind == XSOURCE_TRACE)
+		return xtrace_next(s->reader, rec);
+	if (s->q_head == s->q_len)
+		refill(s);
+	if (s->q_head == s->q_len)
+		return 0;
+	dequeue(s, rec);
+	return 1;
+}
+
+enum xsource_kind xsource_kind(const struct xsource *s) { return s->kind; }
+const struct xtrace_info *xsource_info(const struct xsource *s) { return &s->info; }
+
+void xsource_on_warning(struct xsource *s, void (*fn)(void *ctx, const char *msg), void *ctx)
+{
+	s->warn = fn ? fn : default_warning;
+	s->warn_ctx = ctx;
+}
+
+unsigned xsource_problems(const struct xsource *s) { return s->problems; }
+
+void xsource_close(struct xsource *s)
+{
+	if (!s)
+		return;
+	if (s->reader)
+		xtrace_reader_free(s->reader);
+	if (s->pipe)
+		pipeline_free(s->pipe);
+	if (s->pcap)
+		pcap_close(s->pcap);
+	if (s->own_file && s->f)
+		fclose(s->f);
+	free(s->q);
+	free(s->strs);
+	free(s);
+}

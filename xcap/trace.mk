@@ -1,0 +1,1 @@
+# The trace format: writer, reader, dump text; xcap(5).

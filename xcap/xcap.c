@@ -1,0 +1,520 @@
+/*
+ * xcap — capture X traffic beside a client and write a compact trace.
+ *
+ * Live and offline input share everything after pcap hands over a frame:
+ * the pipeline (decode, connections, reassembly, protocol decoders) and
+ * the trace writer.  The capture keeps up by writing small records
+ * instead of whole packets, so it asks the kernel for full payloads
+ * (decoders need them) but writes a few dozen bytes per packet.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pcap/pcap.h>
+
+#include "decode.h"
+#include "pipeline.h"
+#include "trace.h"
+
+#ifndef DLT_LINUX_SLL2
+#define DLT_LINUX_SLL2 276
+#endif
+
+static const char prog[] = "xcap";
+#define DEFAULT_FILTER "tcp portrange 6000-6063"
+#define SNAPLEN 262144
+#define FLUSH_EVERY_NS 1000000000ull	/* a killed capture loses at most this much */
+
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: xcap [-i IFACE | -r FILE] -w OUT [-c COUNT] [-G SECONDS] [-B KIB]\n"
+"            [-Z USER] [-p] [-q] [FILTER...]\n"
+"\n"
+"Capture TCP beside an X client and write an xcap trace (see xcap(5)).\n"
+"\n"
+"  -i IFACE    capture live on IFACE (\"any\" for all interfaces)\n"
+"  -r FILE     read a .pcap or .pcapng capture instead (\"-\" for stdin)\n"
+"  -w OUT      write the trace to OUT (\"-\" for stdout)\n"
+"  -c COUNT    stop after COUNT packets\n"
+"  -G SECONDS  start a new trace file every SECONDS; OUT is a strftime\n"
+"              pattern, or gets -YYYYmmdd-HHMMSS before its extension\n"
+"  -B KIB      kernel capture buffer in KiB (default 65536)\n"
+"  -Z USER     drop privileges to USER once the capture is open\n"
+"  -p          do not put the interface into promiscuous mode\n"
+"  -q          do not print the summary at the end\n"
+"  FILTER      BPF filter (live default: " DEFAULT_FILTER ";\n"
+"              none when reading a file)\n"
+"  -h, --help  show this help;  -V, --version  show the version\n"
+"\n"
+"SIGINT and SIGTERM end the capture cleanly, SIGUSR1 prints a status line.\n"
+"Exit status: 0 success, 1 capture or write failure, 2 usage error.\n");
+}
+
+static void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static void warnx(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- signals: only flags here, the loop does the work ---- */
+
+static volatile sig_atomic_t stop_requested, status_requested;
+static pcap_t *live_handle;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+	if (live_handle)
+		pcap_breakloop(live_handle);
+}
+
+static void on_status(int sig)
+{
+	(void)sig;
+	status_requested = 1;
+	if (live_handle)
+		pcap_breakloop(live_handle);
+}
+
+/* ---- the capture ---- */
+
+struct capture {
+	pcap_t *pcap;
+	int live;
+	int dlt;
+	int ts_nano;
+	const char *out_pattern;
+	FILE *out;
+	struct xtrace_writer *w;
+	struct xtrace_info info;
+	struct pipeline *pipe;
+	uint64_t count_limit;	/* 0: no limit */
+	uint64_t seen;
+	uint64_t rotate_ns;	/* 0: one file */
+	uint64_t file_start_ns;
+	uint64_t last_flush_ns;
+	uint64_t last_ts;
+	int write_failed;
+	char out_name[PATH_MAX];
+};
+
+static void emit(void *ctx, const struct xrec *rec)
+{
+	struct capture *cap = ctx;
+	if (cap->write_failed)
+		return;
+	if (xtrace_write(cap->w, rec) < 0) {
+		cap->write_failed = 1;
+		pcap_breakloop(cap->pcap);
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The name of the file that starts at ts: with -G, OUT is a strftime
+   pattern; without conversions a time stamp goes before the extension. */
+static void out_name_for(struct capture *cap, uint64_t ts)
+{
+	const char *pat = cap->out_pattern;
+	if (!cap->rotate_ns || strcmp(pat, "-") == 0) {
+		snprintf(cap->out_name, sizeof cap->out_name, "%s", pat);
+		return;
+	}
+	char pattern[PATH_MAX];
+	if (strchr(pat, '%')) {
+		snprintf(pattern, sizeof pattern, "%s", pat);
+	} else {
+		const char *slash = strrchr(pat, '/');
+		const char *dot = strrchr(slash ? slash : pat, '.');
+		if (dot && dot != (slash ? slash + 1 : pat))
+			snprintf(pattern, sizeof pattern, "%.*s-%%Y%%m%%d-%%H%%M%%S%s",
+				 (int)(dot - pat), pat, dot);
+		else
+			snprintf(pattern, sizeof pattern, "%s-%%Y%%m%%d-%%H%%M%%S", pat);
+	}
+	time_t t = (time_t)(ts / 1000000000u);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	/* The pattern is the user's -w argument, by design. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	size_t n = strftime(cap->out_name, sizeof cap->out_name, pattern, &tm);
+#pragma GCC diagnostic pop
+	if (n == 0)
+		die(EXIT_USAGE, "output name too long: '%s'", pat);
+}
+
+static void open_output(struct capture *cap, uint64_t ts)
+{
+	char err[256];
+	out_name_for(cap, ts);
+	if (strcmp(cap->out_name, "-") == 0) {
+		cap->out = stdout;
+	} else {
+		cap->out = fopen(cap->out_name, "wb");
+		if (!cap->out)
+			die(EXIT_RUNTIME, "cannot open output: %s: '%s'", strerror(errno),
+			    cap->out_name);
+	}
+	cap->w = xtrace_writer_new(cap->out, &cap->info, err, sizeof err);
+	if (!cap->w)
+		die(EXIT_RUNTIME, "cannot start the trace: %s: '%s'", err, cap->out_name);
+	cap->file_start_ns = ts;
+}
+
+static void write_stats(struct capture *cap)
+{
+	struct xrec r = { .type = XREC_STATS };
+	pipeline_stats(cap->pipe, &r.u.stats);
+	r.u.stats.ts = cap->last_ts;
+	if (cap->live) {
+		struct pcap_stat ps;
+		if (pcap_stats(cap->pcap, &ps) == 0) {
+			r.u.stats.kernel_recv = ps.ps_recv;
+			r.u.stats.kernel_drop = ps.ps_drop;
+			r.u.stats.if_drop = ps.ps_ifdrop;
+		}
+	}
+	emit(cap, &r);
+}
+
+/* Returns 0, or -1 if the trace could not be written completely. */
+static int close_output(struct capture *cap)
+{
+	int rc = 0;
+	if (xtrace_writer_free(cap->w) < 0 || cap->write_failed)
+		rc = -1;
+	cap->w = NULL;
+	if (cap->out != stdout) {
+		if (fclose(cap->out) != 0)
+			rc = -1;
+	} else if (fflush(stdout) != 0) {
+		rc = -1;
+	}
+	cap->out = NULL;
+	return rc;
+}
+
+static void rotate(struct capture *cap, uint64_t ts)
+{
+	write_stats(cap);
+	if (close_output(cap) < 0)
+		die(EXIT_RUNTIME, "cannot write the trace: '%s'", cap->out_name);
+	open_output(cap, ts);
+	/* A reader of the new file must know the connections already open. */
+	pipeline_replay_state(cap->pipe, ts);
+}
+
+static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
+{
+	struct capture *cap = (struct capture *)user;
+	uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
+		      (uint64_t)h->ts.tv_usec * (cap->ts_nano ? 1u : 1000u);
+	if (cap->rotate_ns && ts - cap->file_start_ns >= cap->rotate_ns && ts > cap->file_start_ns)
+		rotate(cap, ts);
+	cap->last_ts = ts;
+	pipeline_packet(cap->pipe, ts, data, h->caplen, h->len);
+	if (cap->count_limit && ++cap->seen >= cap->count_limit) {
+		stop_requested = 1;
+		pcap_breakloop(cap->pcap);
+	}
+}
+
+static void print_status(struct capture *cap)
+{
+	struct xrec_stats st;
+	pipeline_stats(cap->pipe, &st);
+	fprintf(stderr, "%s: %llu packets, %llu bytes, %llu not tcp, %llu unreadable",
+		prog, (unsigned long long)st.packets, (unsigned long long)st.bytes,
+		(unsigned long long)st.not_tcp, (unsigned long long)st.bad_link);
+	struct pcap_stat ps;
+	if (cap->live && pcap_stats(cap->pcap, &ps) == 0)
+		fprintf(stderr, ", %u received by filter, %u dropped by kernel, %u dropped by interface",
+			ps.ps_recv, ps.ps_drop, ps.ps_ifdrop);
+	fprintf(stderr, "\n");
+}
+
+/* ---- opening the input ---- */
+
+static void raise_priority(void)
+{
+	/* A capture that is starved of CPU drops packets; -20 keeps it ahead
+	   of the client it watches. */
+	if (setpriority(PRIO_PROCESS, 0, -20) < 0)
+		warnx("cannot run at nice -20, capturing at normal priority: %s: 'pid %ld'",
+		      strerror(errno), (long)getpid());
+}
+
+static pcap_t *open_live(const char *iface, int buffer_kib, int promisc, int *ts_nano)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	pcap_t *p = pcap_create(iface, ebuf);
+	if (!p)
+		die(EXIT_RUNTIME, "cannot open interface: %s: '%s'", ebuf, iface);
+	pcap_set_snaplen(p, SNAPLEN);
+	pcap_set_promisc(p, promisc);
+	/* Batches of packets per wakeup (TPACKET_V3), and a short timeout so
+	   flushes and signals are handled even when the link is quiet. */
+	pcap_set_timeout(p, 200);
+	pcap_set_buffer_size(p, buffer_kib * 1024);
+	*ts_nano = pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO) == 0;
+	int rc = pcap_activate(p);
+	if (rc < 0)
+		die(EXIT_RUNTIME, "cannot start capturing: %s: '%s'",
+		    rc == PCAP_ERROR ? pcap_geterr(p) : pcap_statustostr(rc), iface);
+	if (rc > 0)
+		warnx("warning while starting the capture: %s: '%s'",
+		      rc == PCAP_WARNING ? pcap_geterr(p) : pcap_statustostr(rc), iface);
+	*ts_nano = pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO;
+	/* On "any", SLL2 tells the interface of each packet. */
+	if (strcmp(iface, "any") == 0) {
+		int *dlts = NULL;
+		int n = pcap_list_datalinks(p, &dlts);
+		for (int i = 0; i < n; i++)
+			if (dlts[i] == DLT_LINUX_SLL2)
+				pcap_set_datalink(p, DLT_LINUX_SLL2);
+		pcap_free_datalinks(dlts);
+	}
+	return p;
+}
+
+static void drop_privileges(const char *user)
+{
+	struct passwd *pw = getpwnam(user);
+	if (!pw)
+		die(EXIT_RUNTIME, "no such user: '%s'", user);
+	if (initgroups(pw->pw_name, pw->pw_gid) < 0 || setgid(pw->pw_gid) < 0 ||
+	    setuid(pw->pw_uid) < 0)
+		die(EXIT_RUNTIME, "cannot drop privileges: %s: '%s'", strerror(errno), user);
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t n = 1;
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	char *s = malloc(n);
+	if (!s)
+		die(EXIT_RUNTIME, "out of memory: 'filter'");
+	s[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+static long parse_number(const char *arg, const char *what, long min, long max)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max)
+		die(EXIT_USAGE, "bad %s: '%s'", what, arg);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	const char *iface = NULL, *rfile = NULL, *wfile = NULL, *user = NULL;
+	long count = 0, rotate_s = 0, buffer_kib = 65536;
+	int quiet = 0, promisc = 1;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("%s\n", PACKAGE_STRING);
+			return EXIT_OK;
+		}
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	}
+	int opt;
+	while ((opt = getopt(argc, argv, "+i:r:w:c:G:B:Z:pqhV")) != -1) {
+		switch (opt) {
+		case 'i': iface = optarg; break;
+		case 'r': rfile = optarg; break;
+		case 'w': wfile = optarg; break;
+		case 'c': count = parse_number(optarg, "packet count", 1, LONG_MAX); break;
+		case 'G': rotate_s = parse_number(optarg, "rotation interval", 1, 100000000); break;
+		case 'B': buffer_kib = parse_number(optarg, "buffer size", 1, 2097151); break;
+		case 'Z': user = optarg; break;
+		case 'p': promisc = 0; break;
+		case 'q': quiet = 1; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		case 'V': printf("%s\n", PACKAGE_STRING); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (!wfile) {
+		fprintf(stderr, "%s: no output given: '-w OUT'\n", prog);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (iface && rfile)
+		die(EXIT_USAGE, "give either -i or -r, not both: '-i %s -r %s'", iface, rfile);
+	if (!iface && !rfile)
+		die(EXIT_USAGE, "no input given: '-i IFACE' or '-r FILE'");
+
+	char *filter = optind < argc ? join_args(argc - optind, argv + optind) : NULL;
+	if (!filter && iface)
+		filter = strdup(DEFAULT_FILTER);
+
+	struct capture cap;
+	memset(&cap, 0, sizeof cap);
+	cap.out_pattern = wfile;
+	cap.count_limit = (uint64_t)count;
+	cap.rotate_ns = (uint64_t)rotate_s * 1000000000u;
+
+	if (iface) {
+		raise_priority();
+		cap.pcap = open_live(iface, (int)buffer_kib, promisc, &cap.ts_nano);
+		cap.live = 1;
+		live_handle = cap.pcap;
+	} else {
+		char ebuf[PCAP_ERRBUF_SIZE] = "";
+		cap.pcap = pcap_open_offline_with_tstamp_precision(rfile, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+		if (!cap.pcap)
+			die(EXIT_RUNTIME, "cannot read capture: %s: '%s'", ebuf, rfile);
+		cap.ts_nano = 1;
+	}
+	/* Privileges are needed only to open the device. */
+	if (user)
+		drop_privileges(user);
+
+	if (filter) {
+		struct bpf_program bpf;
+		if (pcap_compile(cap.pcap, &bpf, filter, 1, PCAP_NETMASK_UNKNOWN) < 0)
+			die(EXIT_USAGE, "bad filter: %s: '%s'", pcap_geterr(cap.pcap), filter);
+		if (pcap_setfilter(cap.pcap, &bpf) < 0)
+			die(EXIT_RUNTIME, "cannot set filter: %s: '%s'", pcap_geterr(cap.pcap), filter);
+		pcap_freecode(&bpf);
+	}
+	cap.dlt = pcap_datalink(cap.pcap);
+	if (!decode_link_supported(cap.dlt))
+		warnx("link type not supported, packets will be counted and skipped: '%s'",
+		      pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?");
+
+	gethostname(cap.info.host, sizeof cap.info.host - 1);
+	snprintf(cap.info.iface, sizeof cap.info.iface, "%s", iface ? iface : rfile);
+	snprintf(cap.info.filter, sizeof cap.info.filter, "%s", filter ? filter : "");
+	snprintf(cap.info.tool, sizeof cap.info.tool, "%s", PACKAGE_STRING);
+	cap.info.linktype = (uint32_t)cap.dlt;
+	cap.info.snaplen = (uint32_t)pcap_snapshot(cap.pcap);
+	cap.info.ts_precision = cap.ts_nano ? 9 : 6;
+
+	open_output(&cap, now_ns());
+	cap.pipe = pipeline_new(cap.dlt, NULL, emit, &cap);
+	if (cap.live && !quiet)
+		fprintf(stderr, "%s: listening on %s, link-type %s, snapshot length %d, %s timestamps\n",
+			prog, iface, pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?",
+			pcap_snapshot(cap.pcap), cap.ts_nano ? "nanosecond" : "microsecond");
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_status;
+	sigaction(SIGUSR1, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	int status = EXIT_OK;
+	cap.last_flush_ns = now_ns();
+	while (!stop_requested && !cap.write_failed) {
+		int n = pcap_dispatch(cap.pcap, -1, on_packet, (u_char *)&cap);
+		if (n == PCAP_ERROR) {
+			warnx("capture failed: %s: '%s'", pcap_geterr(cap.pcap), cap.info.iface);
+			status = EXIT_RUNTIME;
+			break;
+		}
+		if (!cap.live && n == 0)
+			break;		/* end of file */
+		if (status_requested) {
+			status_requested = 0;
+			print_status(&cap);
+		}
+		if (cap.live) {
+			uint64_t now = now_ns();
+			if (now - cap.last_flush_ns >= FLUSH_EVERY_NS) {
+				cap.last_flush_ns = now;
+				if (xtrace_flush(cap.w) < 0)
+					cap.write_failed = 1;
+			}
+		}
+	}
+
+	pipeline_finish(cap.pipe, cap.last_ts);
+	write_stats(&cap);
+	struct xrec_stats st;
+	pipeline_stats(cap.pipe, &st);
+	if (cap.write_failed)
+		warnx("cannot write the trace: %s: '%s'",
+		      xtrace_writer_error(cap.w) ? xtrace_writer_error(cap.w) : "write error",
+		      cap.out_name);
+	if (close_output(&cap) < 0 || cap.write_failed) {
+		if (!cap.write_failed)
+			warnx("cannot write the trace: '%s'", cap.out_name);
+		status = EXIT_RUNTIME;
+	}
+	struct pcap_stat ps;
+	int have_ps = cap.live && pcap_stats(cap.pcap, &ps) == 0;
+	if (!quiet) {
+		fprintf(stderr, "%s: %llu packets captured", prog, (unsigned long long)st.packets);
+		if (have_ps)
+			fprintf(stderr, ", %u received by filter, %u dropped by kernel", ps.ps_recv,
+				ps.ps_drop);
+		if (st.not_tcp || st.bad_link)
+			fprintf(stderr, ", %llu skipped (not tcp), %llu skipped (unreadable)",
+				(unsigned long long)st.not_tcp, (unsigned long long)st.bad_link);
+		fprintf(stderr, "\n");
+	}
+	if (have_ps && ps.ps_drop)
+		warnx("the kernel dropped %u packets: the trace has gaps: '%s'", ps.ps_drop,
+		      cap.info.iface);
+	pipeline_free(cap.pipe);
+	pcap_close(cap.pcap);
+	free(filter);
+	return status;
+}
