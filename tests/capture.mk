@@ -4,3 +4,21 @@ tests_check_capture_SOURCES = tests/check_capture.c
 tests_check_capture_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
 tests_check_capture_LDADD = $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_capture
+dist_check_SCRIPTS += tests/capture-live.sh
+TESTS += tests/capture-live.sh
+EXTRA_DIST += tests/lib.sh
+EXTRA_DIST += tests/demo.sh
+dist_check_SCRIPTS += tests/hostile.sh tests/fuzz-pcap.sh
+TESTS += tests/hostile.sh tests/fuzz-pcap.sh
+EXTRA_DIST += tests/captures/xdpyinfo-xlogo.pcap tests/captures/xdpyinfo-xlogo.pcapng
+
+check_PROGRAMS += tests/fuzz/fuzz-pcap
+tests_fuzz_fuzz_pcap_SOURCES = tests/fuzz/fuzz_pcap.c tests/fuzz/driver.c
+tests_fuzz_fuzz_pcap_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+tests_fuzz_fuzz_pcap_LDADD = $(XCAP_LIBS)
+EXTRA_DIST += tests/bench-capture.sh
+
+# Benchmarks print figures beside the peer tools; they never pass or fail.
+bench: all
+	$(SHELL) $(top_srcdir)/tests/bench-capture.sh $(abs_top_builddir)
+.PHONY: bench

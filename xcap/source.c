@@ -241,27 +241,33 @@ static struct xsource *open_pcap(struct xsource *s, const char *filter,
 struct xsource *xsource_open(const char *path, const char *filter,
 			     const struct pipeline_options *opt, char *err, size_t errlen)
 {
+	if (strcmp(path, "-") == 0)
+		return xsource_open_stream(stdin, 0, path, filter, opt, err, errlen);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "cannot open: %s: '%s'", strerror(errno), path);
+		return NULL;
+	}
+	return xsource_open_stream(f, 1, path, filter, opt, err, errlen);
+}
+
+struct xsource *xsource_open_stream(FILE *f, int own, const char *name, const char *filter,
+				    const struct pipeline_options *opt, char *err, size_t errlen)
+{
 	struct xsource *s = calloc(1, sizeof *s);
 	if (!s) {
-		snprintf(err, errlen, "out of memory: '%s'", path);
+		snprintf(err, errlen, "out of memory: '%s'", name);
+		if (own)
+			fclose(f);
 		return NULL;
 	}
 	s->warn = default_warning;
-	snprintf(s->path, sizeof s->path, "%s", path);
-	if (strcmp(path, "-") == 0) {
-		s->f = stdin;
-	} else {
-		s->f = fopen(path, "rb");
-		if (!s->f) {
-			snprintf(err, errlen, "cannot open: %s: '%s'", strerror(errno), path);
-			free(s);
-			return NULL;
-		}
-		s->own_file = 1;
-	}
+	snprintf(s->path, sizeof s->path, "%s", name);
+	s->f = f;
+	s->own_file = own;
 	int c = getc(s->f);
 	if (c == EOF) {
-		snprintf(err, errlen, "empty file: '%s'", path);
+		snprintf(err, errlen, "empty file: '%s'", name);
 		xsource_close(s);
 		return NULL;
 	}
@@ -277,7 +283,7 @@ struct xsource *xsource_open(const char *path, const char *filter,
 	char rerr[512] = "";
 	s->reader = xtrace_reader_new(s->f, rerr, sizeof rerr);
 	if (!s->reader) {
-		snprintf(err, errlen, "neither an xcap trace nor a pcap capture (%s): '%s'", rerr, path);
+		snprintf(err, errlen, "neither an xcap trace nor a pcap capture (%s): '%s'", rerr, name);
 		xsource_close(s);
 		return NULL;
 	}

@@ -7,6 +7,7 @@
 #define XCAP_SOURCE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "pipeline.h"
 #include "record.h"
@@ -21,6 +22,10 @@ struct xsource;
    Returns NULL with the reason in err. */
 struct xsource *xsource_open(const char *path, const char *filter,
 			     const struct pipeline_options *opt, char *err, size_t errlen);
+/* The same on an open stream; own: close it when done.  name is used in
+   messages. */
+struct xsource *xsource_open_stream(FILE *f, int own, const char *name, const char *filter,
+				    const struct pipeline_options *opt, char *err, size_t errlen);
 /* The next record: 1, or 0 at the end (after any warning about a damaged
    or truncated tail: what came before is all delivered).  Strings in *rec
    stay valid until the next call. */

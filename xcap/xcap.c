@@ -445,10 +445,6 @@ int main(int argc, char **argv)
 
 	open_output(&cap, now_ns());
 	cap.pipe = pipeline_new(cap.dlt, NULL, emit, &cap);
-	if (cap.live && !quiet)
-		fprintf(stderr, "%s: listening on %s, link-type %s, snapshot length %d, %s timestamps\n",
-			prog, iface, pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?",
-			pcap_snapshot(cap.pcap), cap.ts_nano ? "nanosecond" : "microsecond");
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -459,6 +455,10 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_status;
 	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (cap.live && !quiet)
+		fprintf(stderr, "%s: listening on %s, link-type %s, snapshot length %d, %s timestamps\n",
+			prog, iface, pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?",
+			pcap_snapshot(cap.pcap), cap.ts_nano ? "nanosecond" : "microsecond");
 
 	int status = EXIT_OK;
 	cap.last_flush_ns = now_ns();
@@ -485,6 +485,16 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* Packets already in the ring belong to the capture: take them
+	   before ending (a bounded number of rounds, without blocking). */
+	char nbuf[PCAP_ERRBUF_SIZE];
+	if (cap.live && !cap.write_failed && status == EXIT_OK &&
+	    !(cap.count_limit && cap.seen >= cap.count_limit) &&
+	    pcap_setnonblock(cap.pcap, 1, nbuf) == 0) {
+		for (int round = 0; round < 64; round++)
+			if (pcap_dispatch(cap.pcap, -1, on_packet, (u_char *)&cap) <= 0)
+				break;
+	}
 	pipeline_finish(cap.pipe, cap.last_ts);
 	write_stats(&cap);
 	struct xrec_stats st;

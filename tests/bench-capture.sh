@@ -1,0 +1,99 @@
+#!/bin/sh
+# bench-capture.sh — capture and ingest speed, xcap beside its peers.
+#
+# Live: the same heavy X workload (x11perf image and text tests) is run
+# once under each capturer — xcap, tcpdump -w with full snaplen, tcpdump
+# -s 96 -w — inside a private network namespace whose loopback has a
+# 1500-byte MTU, so segments are the size a real link carries.  Printed:
+# packets seen, kernel drops, CPU seconds, ns of CPU per packet.
+# Offline: a large capture of that traffic is read by xcap -r, tcpdump -r
+# and tcptrace, full-sized and cut to headers, from the page cache.
+# Printed: packets/s and MB/s.  Figures only; nothing here passes or fails.
+#
+#   tests/bench-capture.sh [BUILD-DIR]      (as root; BENCH_REPS scales it)
+set -e
+top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top_srcdir/build}" && pwd)
+xcap=$build/xcap/xcap
+reps=${BENCH_REPS:-400}
+[ "$(id -u)" = 0 ] || { echo "bench-capture: needs root (namespaces, capture)" >&2; exit 1; }
+for c in tcpdump tcptrace x11perf Xvfb editcap; do
+	command -v $c >/dev/null || { echo "bench-capture: needs $c" >&2; exit 1; }
+done
+w=$(mktemp -d /tmp/xcap-bench.XXXXXX)
+ns=xcapbench$$
+cleanup() {
+	ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null || true
+	sleep 0.2
+	ip netns del $ns 2>/dev/null || true
+	rm -rf "$w"
+}
+trap cleanup EXIT INT TERM
+ip netns add $ns
+ip -n $ns link set lo mtu 1500 up
+inns() { ip netns exec $ns "$@"; }
+
+inns Xvfb :5 -listen tcp -nolisten unix -screen 0 1280x1024x24 >/dev/null 2>&1 &
+for i in $(seq 50); do inns xdpyinfo -display 127.0.0.1:5 >/dev/null 2>&1 && break; sleep 0.1; done
+
+workload() {
+	inns x11perf -display 127.0.0.1:5 -repeat 1 -time 1 -reps "$reps" \
+		-putimage100 -putimage500 -getimage100 -getimage500 -shmput100 \
+		-ftext -f8text -f9text -polytext16 -imagetext16 >/dev/null 2>&1
+}
+
+# cpu_of PID: user+system clock ticks of a running process.
+cpu_of() { awk '{print $14 + $15}' /proc/$1/stat; }
+hz=$(getconf CLK_TCK)
+
+# live NAME CMD...: run the workload under one capturer.
+live() {
+	name=$1; shift
+	inns "$@" 2>"$w/$name.err" &
+	pid=$!
+	sleep 1
+	cpid=$(pgrep -P $pid | head -1); [ -n "$cpid" ] || cpid=$pid
+	workload
+	sleep 0.5
+	ticks=$(cpu_of $cpid)
+	kill -INT $cpid; wait $pid || true
+	# tcpdump: "N packets captured ... N packets dropped by kernel"
+	# xcap:    "xcap: N packets captured, N received by filter, N dropped by kernel"
+	pk=$(grep -Eo '[0-9]+ packets captured' "$w/$name.err" | grep -Eo '^[0-9]+')
+	dr=$(grep -Eo '[0-9]+ (packets )?dropped by kernel' "$w/$name.err" | grep -Eo '^[0-9]+')
+	cpu=$(echo "$ticks $hz" | awk '{printf "%.2f", $1 / $2}')
+	nspp=$(echo "$ticks $hz ${pk:-0}" | awk '{ if ($3 > 0) printf "%.0f", $1 / $2 * 1e9 / $3; else print "-" }')
+	printf '%-26s %10s %8s %8s %8s\n' "$name" "${pk:--}" "${dr:--}" "$cpu" "$nspp"
+}
+
+echo "live capture of x11perf (-reps $reps) on loopback with MTU 1500:"
+printf '%-26s %10s %8s %8s %8s\n' capturer packets drops cpu_s ns/pkt
+live "xcap" "$xcap" -i lo -w "$w/live.xcap" tcp port 6005
+live "tcpdump -w (full)" tcpdump -i lo -s 0 -w "$w/full.pcap" tcp port 6005
+live "tcpdump -s 96 -w" tcpdump -i lo -s 96 -w "$w/hdr.pcap" tcp port 6005
+
+# Offline: the full capture, made large by appending copies of itself.
+n=${BENCH_COPIES:-8}
+files=; for i in $(seq $n); do files="$files $w/full.pcap"; done
+mergecap -a -w "$w/big.pcap" $files 2>/dev/null
+editcap -s 96 "$w/big.pcap" "$w/bighdr.pcap" 2>/dev/null
+echo
+echo "offline ingest from the page cache:"
+printf '%-24s %-8s %10s %10s %12s %10s\n' reader input packets seconds packets/s MB/s
+offline() {
+	label=$1; input=$2; shift 2
+	f=$w/$input.pcap
+	cat "$f" >/dev/null
+	pk=$(tcpdump -r "$f" -n -q 2>/dev/null | wc -l)
+	mb=$(stat -c %s "$f" | awk '{print $1 / 1e6}')
+	start=$(date +%s.%N)
+	"$@" "$f" >/dev/null 2>&1 || true
+	end=$(date +%s.%N)
+	echo "$label $input $pk $start $end $mb" | awk '{ t = $5 - $4;
+		printf "%-24s %-8s %10d %10.3f %12.0f %10.0f\n", $1, $2, $3, t, $3 / t, $6 / t }'
+}
+for input in big bighdr; do
+	offline "xcap-r" $input sh -c "\"$xcap\" -q -w /dev/null -r \"\$0\""
+	offline "tcpdump-r-n" $input tcpdump -n -r
+	offline "tcptrace-n" $input tcptrace -n
+done | sed 's/xcap-r/xcap -r/; s/tcpdump-r-n/tcpdump -r -n/; s/tcptrace-n/tcptrace -n/'

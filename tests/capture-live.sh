@@ -1,0 +1,64 @@
+#!/bin/sh
+# capture-live.sh — xcap on real X traffic over loopback.
+#
+# One run of real clients against Xvfb, captured three ways at once:
+# `xcap -i lo` live, and tcpdump (which xcap -r then reads).  The live and
+# offline traces must hold the same connections and packet records, and
+# the packets per connection and direction must agree with tshark's count
+# of the same capture.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need_root
+need tcpdump tshark xdpyinfo xlogo xterm
+start_xvfb
+port=$((6000 + display))
+filter="tcp port $port"
+
+start_capture live xcap -i lo -w "$workdir/live.xcap" $filter
+start_capture ref tcpdump -i lo -s 0 -U -w "$workdir/ref.pcap" $filter
+
+xdpyinfo -ext all >/dev/null
+xlogo -geometry 200x200 & c=$!; sleep 1; kill $c; wait $c 2>/dev/null
+xterm -geometry 80x24 -e sh -c 'ls -l /usr/bin | head -200; sleep 0.5' ||
+	fail "xterm failed"
+sleep 0.5
+stop_capture live
+stop_capture ref
+
+xcap -q -r "$workdir/ref.pcap" -w "$workdir/offline.xcap" || fail "xcap -r failed"
+xcapanalyse --dump "$workdir/live.xcap" >"$workdir/live.txt" || fail "cannot dump live trace"
+xcapanalyse --dump "$workdir/offline.xcap" >"$workdir/offline.txt" || fail "cannot dump offline trace"
+xcapanalyse --dump "$workdir/ref.pcap" >"$workdir/direct.txt" || fail "cannot dump the pcap"
+
+# Connections and packet records: identical, timestamps included (both
+# sockets see the same kernel time stamp of each packet).
+grep -E '^(conn|pkt) ' "$workdir/live.txt" >"$workdir/live.cp"
+grep -E '^(conn|pkt) ' "$workdir/offline.txt" >"$workdir/offline.cp"
+grep -E '^(conn|pkt) ' "$workdir/direct.txt" >"$workdir/direct.cp"
+conns=$(grep -c '^conn ' "$workdir/live.cp")
+pkts=$(grep -c '^pkt ' "$workdir/live.cp")
+[ "$conns" -ge 3 ] || fail "expected at least 3 connections, saw $conns"
+[ "$pkts" -ge 30 ] || fail "expected at least 30 packets, saw $pkts"
+diff -u "$workdir/live.cp" "$workdir/offline.cp" >"$workdir/diff" ||
+	fail "live and offline traces differ: $(head -20 "$workdir/diff")"
+diff -u "$workdir/offline.cp" "$workdir/direct.cp" >"$workdir/diff" ||
+	fail "xcap -r trace and direct pcap reading differ: $(head -20 "$workdir/diff")"
+
+# Packets per (source port, destination port) against tshark.
+tshark -r "$workdir/ref.pcap" -T fields -e tcp.srcport -e tcp.dstport 2>/dev/null |
+	sort | uniq -c | awk '{print $2, $3, $1}' | sort >"$workdir/tshark.count"
+awk '
+	/^conn / { for (i = 2; i <= NF; i++) { split($i, kv, "=");
+		if (kv[1] == "id") id = kv[2];
+		if (kv[1] == "client") { n = split(kv[2], a, ":"); cport[id] = a[n] }
+		if (kv[1] == "server") { n = split(kv[2], a, ":"); sport[id] = a[n] } } }
+	/^pkt / { for (i = 2; i <= NF; i++) { split($i, kv, "=");
+		if (kv[1] == "conn") c = kv[2]; if (kv[1] == "dir") d = kv[2] }
+		if (d == "c2s") k = cport[c] " " sport[c]; else k = sport[c] " " cport[c]
+		count[k]++ }
+	END { for (k in count) print k, count[k] }' "$workdir/live.txt" | sort >"$workdir/xcap.count"
+diff -u "$workdir/tshark.count" "$workdir/xcap.count" >"$workdir/diff" ||
+	fail "packet counts differ from tshark: $(cat "$workdir/diff")"
+
+# The stats record counts what the kernel gave, and nothing was dropped.
+grep -q '^stats .*kernel_drop=0 ' "$workdir/live.txt" || fail "no clean stats record: $(grep '^stats' "$workdir/live.txt")"
+say "$conns connections, $pkts packets: live, offline and tshark agree"

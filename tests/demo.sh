@@ -1,0 +1,46 @@
+#!/bin/sh
+# demo.sh BUILD-DIR OUT-DIR — the README's first command ends here.
+#
+# Starts an Xvfb display listening on TCP, captures real X clients with
+# xcap on loopback, and shows what the suite can tell about them.  The
+# trace and the reports stay in OUT-DIR.
+build=${1:?usage: demo.sh BUILD-DIR OUT-DIR}
+out=${2:?usage: demo.sh BUILD-DIR OUT-DIR}
+top_builddir=$(cd "$build" && pwd)
+top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
+export top_builddir top_srcdir
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+. "$top_srcdir/tests/lib.sh"
+skip() { echo "demo: cannot run: $*" >&2; exit 1; }
+fail() { echo "demo: $*" >&2; exit 1; }
+
+need_root
+start_xvfb
+port=$((6000 + display))
+echo "demo: Xvfb on display :$display, listening on TCP port $port"
+
+start_capture xcap xcap -i lo -w "$out/demo.xcap" tcp port $port
+echo "demo: capturing with: xcap -i lo -w $out/demo.xcap tcp port $port"
+
+echo "demo: running xdpyinfo -ext all, xlogo, xterm"
+xdpyinfo -ext all >"$out/xdpyinfo.txt"
+xlogo -geometry 300x300 & c=$!; sleep 1; kill $c; wait $c 2>/dev/null
+xterm -geometry 100x30 -e sh -c 'ls -lR /usr/share/X11 | head -300; sleep 1'
+sleep 0.5
+stop_capture xcap
+sed 's/^/demo: /' "$workdir/xcap.err"
+
+xcapanalyse --dump "$out/demo.xcap" >"$out/demo.dump"
+xcapanalyse --connections "$out/demo.xcap" >"$out/connections.txt"
+echo
+echo "Connections in the trace (> client to server, < server to client):"
+cat "$out/connections.txt"
+echo
+echo "Records by type:"
+awk '{n[$1]++} END {for (t in n) printf "  %-6s %d\n", t, n[t]}' "$out/demo.dump" | sort
+echo
+echo "demo: files in $out:"
+echo "  demo.xcap        the trace (see man/xcap.5)"
+echo "  demo.dump        every record as text (xcapanalyse --dump)"
+echo "  connections.txt  the table above"

@@ -1,0 +1,94 @@
+# lib.sh — shared helpers for the shell tests and the demo (sourced).
+#
+# Tests exit 0 (pass), 1 (fail) or 77 (skip, with the reason on stdout),
+# as automake's test driver expects.
+
+: "${top_builddir:=$(pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+PATH="$top_builddir/xcap:$top_builddir/xcapanalyse:$top_builddir/netplot:$PATH"
+export PATH
+
+test_name=$(basename "$0" .sh)
+
+skip() { echo "SKIP: $test_name: $*"; exit 77; }
+fail() { echo "FAIL: $test_name: $*" >&2; exit 1; }
+say() { echo "$test_name: $*"; }
+
+need() {
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null 2>&1 || skip "needs $cmd"
+	done
+}
+
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root to capture"; }
+
+# A scratch directory removed on exit, with everything started in it.
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/xcap-$test_name.XXXXXX")
+pids=
+cleanup_hooks=
+at_exit() { cleanup_hooks="$cleanup_hooks
+$*"; }
+cleanup() {
+	eval "$cleanup_hooks"
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	if [ -n "$keep_workdir" ]; then echo "$test_name: kept $workdir"; else rm -rf "$workdir"; fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# wait_for CMD...: retry for up to 10 s.
+wait_for() {
+	i=0
+	while ! "$@" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+
+# start_xvfb: an Xvfb listening on TCP on a free display; sets display
+# (the number) and DISPLAY (127.0.0.1:N).  Extra arguments go to Xvfb.
+start_xvfb() {
+	need Xvfb xdpyinfo
+	n=$(( ($$ % 40) + 20 ))
+	tries=0
+	while [ $tries -lt 40 ]; do
+		if [ ! -e "/tmp/.X$n-lock" ]; then
+			Xvfb ":$n" -listen tcp -screen 0 1024x768x24 -nolisten unix "$@" \
+				>"$workdir/xvfb-$n.log" 2>&1 &
+			xpid=$!
+			if wait_for xdpyinfo -display "127.0.0.1:$n"; then
+				pids="$pids $xpid"
+				display=$n
+				DISPLAY=127.0.0.1:$n
+				export DISPLAY
+				return 0
+			fi
+			kill $xpid 2>/dev/null
+			wait $xpid 2>/dev/null
+		fi
+		n=$(( n + 1 ))
+		[ $n -gt 90 ] && n=20
+		tries=$((tries + 1))
+	done
+	fail "could not start Xvfb on any display"
+}
+
+# start_capture NAME CMD...: run a capture command in the background,
+# stderr to $workdir/NAME.err, and wait until it says it is listening.
+start_capture() {
+	name=$1; shift
+	"$@" 2>"$workdir/$name.err" &
+	eval "${name}_pid=$!"
+	pids="$pids $!"
+	wait_for grep -q "listening on" "$workdir/$name.err" ||
+		fail "$name did not start: $(cat "$workdir/$name.err")"
+}
+
+# stop_capture NAME: SIGINT and wait for it to finish writing.
+stop_capture() {
+	eval "p=\$${1}_pid"
+	kill -INT "$p"
+	wait "$p" || fail "$1 exited with $?: $(cat "$workdir/$1.err")"
+}
