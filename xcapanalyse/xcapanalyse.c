@@ -129,19 +129,6 @@ static void account(struct conn_table *t, const struct xrec *rec)
 	}
 }
 
-static void format_addr(char *buf, size_t n, const struct xaddr *a)
-{
-	char ip[INET6_ADDRSTRLEN] = "?";
-	if (a->family == 4)
-		inet_ntop(AF_INET, a->addr, ip, sizeof ip);
-	else if (a->family == 6)
-		inet_ntop(AF_INET6, a->addr, ip, sizeof ip);
-	if (a->family == 6)
-		snprintf(buf, n, "[%s]:%u", ip, a->port);
-	else
-		snprintf(buf, n, "%s:%u", ip, a->port);
-}
-
 static void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -195,8 +182,8 @@ static void print_connections(const struct conn_table *t, enum format fmt)
 	}
 	for (size_t i = 0; i < t->n; i++) {
 		const struct conn_row *r = &t->rows[i];
-		format_addr(cl, sizeof cl, &r->client);
-		format_addr(sv, sizeof sv, &r->server);
+		xaddr_format(cl, sizeof cl, &r->client);
+		xaddr_format(sv, sizeof sv, &r->server);
 		double dur = r->last > r->first ? (double)(r->last - r->first) / 1e9 : 0.0;
 		unsigned long long gaps = r->gaps[0] + r->gaps[1];
 		unsigned long long gap_bytes = r->gap_bytes[0] + r->gap_bytes[1];

@@ -1,0 +1,11 @@
+#!/bin/sh
+# fuzz-trace.sh — a short, reproducible fuzzing run of the trace reader,
+# seeded with traces xcap writes from the suite's captures.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need xcap
+mkdir -p "$workdir/seeds"
+for c in "$top_srcdir"/tests/captures/*.pcap; do
+	xcap -q -r "$c" -w "$workdir/seeds/$(basename "$c" .pcap).xcap" || fail "xcap -r $c failed"
+done
+"$top_builddir/tests/fuzz/fuzz-trace" -runs="${FUZZ_RUNS:-3000}" -seed=11 -max_len=65536 \
+	"$workdir/seeds" || fail "fuzz-trace found a problem"

@@ -1,0 +1,855 @@
+/*
+ * trace.c — the .xcap trace format (see man/xcap.5 for the layout).
+ *
+ * The writer packs records into blocks of about 64 KiB, each with a sync
+ * marker, a length and a CRC-32, so that a reader can check every block,
+ * skip a damaged one by searching for the next marker, and stop cleanly at
+ * a tail cut short by a crash.  Inside a block every field is a varint, and
+ * times are deltas from the previous record, which keeps a packet record
+ * near 25 bytes.  A reader ignores record types and trailing fields it does
+ * not know: that is how the format grows without breaking old readers.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+/* ---- the layout ---- */
+
+static const uint8_t file_magic[8] = { 0x89, 'X', 'C', 'A', 'P', '\r', '\n', 0x1a };
+static const uint8_t block_magic[4] = { 'X', 'B', 'L', 'K' };
+
+enum {
+	TRACE_MAJOR = 1,
+	TRACE_MINOR = 0,
+	BLOCK_HEADER = 16,		/* magic, type, flags, reserved, length, crc */
+	BLOCK_RECORDS = 1,		/* the only block type so far */
+	BLOCK_TARGET = 64 * 1024,	/* the writer closes a block past this */
+	BLOCK_MAX = 16 * 1024 * 1024,	/* a reader refuses longer blocks */
+	HEADER_MAX = 64 * 1024,
+	STRING_MAX = 16 * 1024,		/* longer strings are cut by the writer */
+	RECORD_MAX = 4 * STRING_MAX + 256,
+};
+
+/* File header tags */
+enum { TAG_END = 0, TAG_HOST, TAG_IFACE, TAG_FILTER, TAG_TOOL, TAG_LINKTYPE,
+       TAG_SNAPLEN, TAG_PRECISION };
+
+/* ---- CRC-32 (IEEE 802.3, as zlib and PNG), slicing by eight ---- */
+
+static uint32_t crc_table[8][256];
+
+static void crc_init(void)
+{
+	static int done;
+	if (done)
+		return;
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[0][i] = c;
+	}
+	for (uint32_t i = 0; i < 256; i++)
+		for (int t = 1; t < 8; t++)
+			crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^
+					  crc_table[0][crc_table[t - 1][i] & 0xff];
+	done = 1;
+}
+
+static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
+{
+	crc = ~crc;
+	while (n >= 8) {
+		uint32_t a = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 |
+				    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+		crc = crc_table[7][a & 0xff] ^ crc_table[6][(a >> 8) & 0xff] ^
+		      crc_table[5][(a >> 16) & 0xff] ^ crc_table[4][a >> 24] ^
+		      crc_table[3][p[4]] ^ crc_table[2][p[5]] ^
+		      crc_table[1][p[6]] ^ crc_table[0][p[7]];
+		p += 8;
+		n -= 8;
+	}
+	while (n--)
+		crc = crc_table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+static void put_le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+static uint16_t get_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+/* ---- the writer ---- */
+
+struct xtrace_writer {
+	FILE *f;
+	uint8_t *buf;		/* the block being filled, header included */
+	size_t len;
+	uint64_t last_ts;	/* for time deltas within the block */
+	int failed;
+	char error[256];
+};
+
+/* Encoding into a record buffer whose size RECORD_MAX bounds what one
+   record can take. */
+struct enc {
+	uint8_t *p;
+};
+
+static void enc_u(struct enc *e, uint64_t v)
+{
+	while (v >= 0x80) {
+		*e->p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*e->p++ = (uint8_t)v;
+}
+
+static void enc_str(struct enc *e, const char *s)
+{
+	size_t n = s ? strnlen(s, STRING_MAX) : 0;
+	enc_u(e, n);
+	memcpy(e->p, s ? s : "", n);
+	e->p += n;
+}
+
+static void enc_addr(struct enc *e, const struct xaddr *a)
+{
+	size_t n = a->family == 6 ? 16 : 4;
+	*e->p++ = a->family == 6 ? 6 : 4;
+	memcpy(e->p, a->addr, n);
+	e->p += n;
+	enc_u(e, a->port);
+}
+
+static void set_error(struct xtrace_writer *w, const char *what)
+{
+	if (!w->failed)
+		snprintf(w->error, sizeof w->error, "%s: %s", what, strerror(errno));
+	w->failed = 1;
+}
+
+static int write_all(struct xtrace_writer *w, const void *p, size_t n)
+{
+	if (w->failed)
+		return -1;
+	if (n && fwrite(p, 1, n, w->f) != n) {
+		set_error(w, "cannot write the trace");
+		return -1;
+	}
+	return 0;
+}
+
+static void header_str(uint8_t *h, size_t *n, int tag, const char *s, size_t max)
+{
+	size_t len = strnlen(s, max);
+	struct enc e = { h + *n };
+	*e.p++ = (uint8_t)tag;
+	enc_u(&e, len);
+	memcpy(e.p, s, len);
+	e.p += len;
+	*n = (size_t)(e.p - h);
+}
+
+static void header_num(uint8_t *h, size_t *n, int tag, uint64_t v)
+{
+	uint8_t tmp[10];
+	struct enc t = { tmp };
+	enc_u(&t, v);
+	struct enc e = { h + *n };
+	*e.p++ = (uint8_t)tag;
+	enc_u(&e, (uint64_t)(t.p - tmp));
+	memcpy(e.p, tmp, (size_t)(t.p - tmp));
+	e.p += t.p - tmp;
+	*n = (size_t)(e.p - h);
+}
+
+struct xtrace_writer *xtrace_writer_new(FILE *f, const struct xtrace_info *info,
+					char *err, size_t errlen)
+{
+	crc_init();
+	struct xtrace_writer *w = calloc(1, sizeof *w);
+	uint8_t *h = malloc(16 + sizeof *info + 64);
+	if (w)
+		w->buf = malloc(BLOCK_TARGET + RECORD_MAX + BLOCK_HEADER);
+	if (!w || !h || !w->buf) {
+		snprintf(err, errlen, "out of memory");
+		free(h);
+		if (w)
+			free(w->buf);
+		free(w);
+		return NULL;
+	}
+	w->f = f;
+	w->len = BLOCK_HEADER;
+
+	/* magic, version, body length, body, CRC of version..body */
+	size_t n = 16;
+	header_str(h, &n, TAG_HOST, info->host, sizeof info->host);
+	header_str(h, &n, TAG_IFACE, info->iface, sizeof info->iface);
+	header_str(h, &n, TAG_FILTER, info->filter, sizeof info->filter);
+	header_str(h, &n, TAG_TOOL, info->tool, sizeof info->tool);
+	header_num(h, &n, TAG_LINKTYPE, info->linktype);
+	header_num(h, &n, TAG_SNAPLEN, info->snaplen);
+	header_num(h, &n, TAG_PRECISION, info->ts_precision);
+	h[n++] = TAG_END;
+	memcpy(h, file_magic, 8);
+	put_le16(h + 8, TRACE_MAJOR);
+	put_le16(h + 10, TRACE_MINOR);
+	put_le32(h + 12, (uint32_t)(n - 16));
+	put_le32(h + n, crc32_update(0, h + 8, n - 8));
+	n += 4;
+	int rc = write_all(w, h, n);
+	free(h);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", w->error);
+		free(w->buf);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static int close_block(struct xtrace_writer *w)
+{
+	if (w->len == BLOCK_HEADER)
+		return w->failed ? -1 : 0;
+	uint8_t *b = w->buf;
+	memcpy(b, block_magic, 4);
+	b[4] = BLOCK_RECORDS;
+	b[5] = 0;
+	put_le16(b + 6, 0);
+	put_le32(b + 8, (uint32_t)(w->len - BLOCK_HEADER));
+	uint32_t crc = crc32_update(0, b + 4, 8);
+	crc = crc32_update(crc, b + BLOCK_HEADER, w->len - BLOCK_HEADER);
+	put_le32(b + 12, crc);
+	int rc = write_all(w, b, w->len);
+	w->len = BLOCK_HEADER;
+	w->last_ts = 0;
+	return rc;
+}
+
+static uint64_t rec_ts(const struct xrec *r)
+{
+	switch (r->type) {
+	case XREC_CONN: return r->u.conn.ts;
+	case XREC_PKT: return r->u.pkt.ts;
+	case XREC_MSG: return r->u.msg.ts;
+	case XREC_EXT: return r->u.ext.ts;
+	case XREC_NAME: return r->u.name.ts;
+	case XREC_GAP: return r->u.gap.ts;
+	case XREC_STATS: return r->u.stats.ts;
+	case XREC_NOTE: return r->u.note.ts;
+	}
+	return 0;
+}
+
+/* The body of a record after its time, fields in the order of xcap(5). */
+static void encode_body(struct enc *e, const struct xrec *r)
+{
+	switch (r->type) {
+	case XREC_CONN: {
+		const struct xrec_conn *c = &r->u.conn;
+		enc_u(e, c->id);
+		enc_u(e, c->flags);
+		enc_u(e, zigzag(c->wscale[0]));
+		enc_u(e, zigzag(c->wscale[1]));
+		enc_addr(e, &c->client);
+		enc_addr(e, &c->server);
+		enc_str(e, c->proto);
+		break;
+	}
+	case XREC_PKT: {
+		const struct xrec_pkt *p = &r->u.pkt;
+		enc_u(e, p->conn);
+		enc_u(e, p->dir);
+		enc_u(e, p->tcp_flags);
+		enc_u(e, p->events);
+		enc_u(e, p->seq);
+		enc_u(e, p->ack);
+		enc_u(e, p->raw_win);
+		enc_u(e, p->win);
+		enc_u(e, p->len);
+		break;
+	}
+	case XREC_MSG: {
+		const struct xrec_msg *m = &r->u.msg;
+		enc_u(e, m->conn);
+		enc_u(e, m->dir);
+		enc_u(e, m->kind);
+		enc_u(e, m->flags);
+		enc_u(e, m->major);
+		enc_u(e, m->minor);
+		enc_u(e, m->seq);
+		enc_u(e, m->length);
+		enc_u(e, m->tcp_end);
+		enc_str(e, m->name);
+		enc_str(e, m->ext);
+		enc_str(e, m->detail);
+		break;
+	}
+	case XREC_EXT: {
+		const struct xrec_ext *x = &r->u.ext;
+		enc_u(e, x->conn);
+		enc_u(e, x->major);
+		enc_u(e, x->first_event);
+		enc_u(e, x->first_error);
+		enc_str(e, x->name);
+		break;
+	}
+	case XREC_NAME:
+		enc_u(e, r->u.name.conn);
+		enc_str(e, r->u.name.source);
+		enc_str(e, r->u.name.text);
+		break;
+	case XREC_GAP: {
+		const struct xrec_gap *g = &r->u.gap;
+		enc_u(e, g->conn);
+		enc_u(e, g->dir);
+		enc_u(e, g->reason);
+		enc_u(e, g->seq);
+		enc_u(e, g->len);
+		break;
+	}
+	case XREC_STATS: {
+		const struct xrec_stats *s = &r->u.stats;
+		enc_u(e, s->packets);
+		enc_u(e, s->bytes);
+		enc_u(e, s->kernel_recv);
+		enc_u(e, s->kernel_drop);
+		enc_u(e, s->if_drop);
+		enc_u(e, s->not_tcp);
+		enc_u(e, s->bad_link);
+		break;
+	}
+	case XREC_NOTE:
+		enc_u(e, r->u.note.conn);
+		enc_u(e, r->u.note.dir);
+		enc_str(e, r->u.note.text);
+		break;
+	}
+}
+
+int xtrace_write(struct xtrace_writer *w, const struct xrec *rec)
+{
+	if (w->failed)
+		return -1;
+	if (w->len >= BLOCK_TARGET && close_block(w) < 0)
+		return -1;
+	/* type, body length, body (starting with the time delta).  The body
+	   is encoded first, 3 bytes in, and moved back when its length takes
+	   fewer bytes, as it does for every record but a long string. */
+	uint8_t *start = w->buf + w->len;
+	uint64_t ts = rec_ts(rec);
+	struct enc e = { start + 4 };
+	enc_u(&e, zigzag((int64_t)(ts - w->last_ts)));
+	encode_body(&e, rec);
+	size_t body = (size_t)(e.p - (start + 4));
+	start[0] = (uint8_t)rec->type;
+	struct enc l = { start + 1 };
+	enc_u(&l, body);
+	if (l.p != start + 4)
+		memmove(l.p, start + 4, body);
+	w->len = (size_t)(l.p - w->buf) + body;
+	w->last_ts = ts;
+	return 0;
+}
+
+int xtrace_flush(struct xtrace_writer *w)
+{
+	if (close_block(w) < 0)
+		return -1;
+	if (fflush(w->f) != 0) {
+		set_error(w, "cannot write the trace");
+		return -1;
+	}
+	return 0;
+}
+
+int xtrace_writer_free(struct xtrace_writer *w)
+{
+	if (!w)
+		return 0;
+	int rc = xtrace_flush(w);
+	free(w->buf);
+	free(w);
+	return rc;
+}
+
+const char *xtrace_writer_error(const struct xtrace_writer *w)
+{
+	return w->failed ? w->error : NULL;
+}
+
+/* ---- the reader ---- */
+
+struct xtrace_reader {
+	FILE *f;
+	struct xtrace_info info;
+	/* input window: bytes [start, end) of buf are read but not consumed */
+	uint8_t *buf;
+	size_t cap, start, end;
+	uint64_t offset;	/* file offset of buf[start] */
+	int eof;
+	/* the current block's records */
+	const uint8_t *block;	/* points into buf */
+	size_t block_len, pos;
+	uint64_t block_offset;
+	uint64_t last_ts;
+	int done;
+	/* strings of the current record, NUL-terminated */
+	char *strs;
+	size_t strs_cap;
+	void (*warn)(void *ctx, const char *msg);
+	void *warn_ctx;
+	unsigned problems;
+};
+
+static void default_reader_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", msg);
+}
+
+static void warnf(struct xtrace_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void warnf(struct xtrace_reader *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	r->problems++;
+	r->warn(r->warn_ctx, msg);
+}
+
+/* Make n bytes available at buf[start]; returns the number available,
+   less than n only at the end of the file. */
+static size_t fill(struct xtrace_reader *r, size_t n)
+{
+	if (r->end - r->start >= n || r->eof)
+		return r->end - r->start;
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->start = 0;
+	}
+	if (n > r->cap) {
+		size_t cap = r->cap;
+		while (cap < n)
+			cap *= 2;
+		uint8_t *b = realloc(r->buf, cap);
+		if (!b)
+			return r->end - r->start;
+		r->buf = b;
+		r->cap = cap;
+	}
+	while (r->end < n) {
+		size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+		if (got == 0) {
+			r->eof = 1;
+			break;
+		}
+		r->end += got;
+	}
+	return r->end - r->start;
+}
+
+static void consume(struct xtrace_reader *r, size_t n)
+{
+	r->start += n;
+	r->offset += n;
+}
+
+/* Decoding with bounds: reading past the end of a record yields zeros,
+   which is what a field added by a later minor version reads as in an
+   older record. */
+struct dec {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint64_t dec_u(struct dec *d)
+{
+	uint64_t v = 0;
+	for (int shift = 0; d->p < d->end; shift += 7) {
+		uint8_t b = *d->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+	return v;
+}
+
+static const char *dec_str(struct xtrace_reader *r, struct dec *d, size_t *used)
+{
+	uint64_t n = dec_u(d);
+	if (n > (uint64_t)(d->end - d->p)) {
+		d->bad = 1;
+		n = (uint64_t)(d->end - d->p);
+	}
+	char *s = r->strs + *used;
+	memcpy(s, d->p, n);
+	s[n] = '\0';
+	d->p += n;
+	*used += n + 1;
+	return s;
+}
+
+static void dec_addr(struct dec *d, struct xaddr *a)
+{
+	memset(a, 0, sizeof *a);
+	if (d->p >= d->end)
+		return;
+	uint8_t fam = *d->p++;
+	size_t n = fam == 6 ? 16 : 4;
+	if ((size_t)(d->end - d->p) < n) {
+		d->bad = 1;
+		d->p = d->end;
+		return;
+	}
+	a->family = fam == 6 ? 6 : 4;
+	memcpy(a->addr, d->p, n);
+	d->p += n;
+	a->port = (uint16_t)dec_u(d);
+}
+
+struct xtrace_reader *xtrace_reader_new(FILE *f, char *err, size_t errlen)
+{
+	crc_init();
+	struct xtrace_reader *r = calloc(1, sizeof *r);
+	if (!r || !(r->buf = malloc(256 * 1024))) {
+		free(r);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	r->f = f;
+	r->cap = 256 * 1024;
+	r->warn = default_reader_warning;
+	size_t have = fill(r, 16);
+	if (have < 8 || memcmp(r->buf, file_magic, 8) != 0) {
+		snprintf(err, errlen, "not an xcap trace");
+		goto fail;
+	}
+	if (have < 16) {
+		snprintf(err, errlen, "trace header cut short");
+		goto fail;
+	}
+	r->info.version_major = get_le16(r->buf + 8);
+	r->info.version_minor = get_le16(r->buf + 10);
+	uint32_t hlen = get_le32(r->buf + 12);
+	if (r->info.version_major != TRACE_MAJOR) {
+		snprintf(err, errlen, "trace format version %u.%u, this reader knows %d.x",
+			 r->info.version_major, r->info.version_minor, TRACE_MAJOR);
+		goto fail;
+	}
+	if (hlen > HEADER_MAX) {
+		snprintf(err, errlen, "trace header of %u bytes is too long", hlen);
+		goto fail;
+	}
+	if (fill(r, 16 + hlen + 4) < 16 + hlen + 4) {
+		snprintf(err, errlen, "trace header cut short");
+		goto fail;
+	}
+	if (crc32_update(0, r->buf + 8, 8 + hlen) != get_le32(r->buf + 16 + hlen)) {
+		snprintf(err, errlen, "trace header damaged (checksum mismatch)");
+		goto fail;
+	}
+	struct dec d = { r->buf + 16, r->buf + 16 + hlen, 0 };
+	while (d.p < d.end && *d.p != TAG_END) {
+		uint8_t tag = *d.p++;
+		uint64_t n = dec_u(&d);
+		if (n > (uint64_t)(d.end - d.p))
+			break;
+		struct dec v = { d.p, d.p + n, 0 };
+		char *dst = NULL;
+		size_t dstlen = 0;
+		switch (tag) {
+		case TAG_HOST: dst = r->info.host; dstlen = sizeof r->info.host; break;
+		case TAG_IFACE: dst = r->info.iface; dstlen = sizeof r->info.iface; break;
+		case TAG_FILTER: dst = r->info.filter; dstlen = sizeof r->info.filter; break;
+		case TAG_TOOL: dst = r->info.tool; dstlen = sizeof r->info.tool; break;
+		case TAG_LINKTYPE: r->info.linktype = (uint32_t)dec_u(&v); break;
+		case TAG_SNAPLEN: r->info.snaplen = (uint32_t)dec_u(&v); break;
+		case TAG_PRECISION: r->info.ts_precision = (uint8_t)dec_u(&v); break;
+		default: break;	/* a tag from a later version */
+		}
+		if (dst) {
+			size_t k = n < dstlen - 1 ? (size_t)n : dstlen - 1;
+			memcpy(dst, d.p, k);
+			dst[k] = '\0';
+		}
+		d.p += n;
+	}
+	consume(r, 16 + hlen + 4);
+	return r;
+fail:
+	free(r->buf);
+	free(r);
+	return NULL;
+}
+
+/* Find the next good block and make it current.  Returns 0 at the end. */
+static int next_block(struct xtrace_reader *r)
+{
+	uint64_t skipped_from = 0, skipped = 0;
+	for (;;) {
+		size_t have = fill(r, BLOCK_HEADER);
+		if (have == 0)
+			break;
+		const uint8_t *b = r->buf + r->start;
+		if (have < 4 || memcmp(b, block_magic, 4) != 0) {
+			/* Not at a block: search for the next marker. */
+			if (!skipped)
+				skipped_from = r->offset;
+			const uint8_t *m = have >= 4 ? memmem(b + 1, have - 1, block_magic, 4) : NULL;
+			size_t step = m ? (size_t)(m - b) : (have > 3 ? have - 3 : have);
+			if (!m && r->eof)
+				step = have;
+			consume(r, step);
+			skipped += step;
+			continue;
+		}
+		if (have < BLOCK_HEADER) {
+			warnf(r, "trace cut short: a block header at offset %llu is incomplete",
+			      (unsigned long long)r->offset);
+			consume(r, have);
+			break;
+		}
+		uint32_t len = get_le32(b + 8);
+		uint32_t crc = get_le32(b + 12);
+		if (len > BLOCK_MAX) {
+			if (!skipped)
+				skipped_from = r->offset;
+			consume(r, 1);
+			skipped++;
+			continue;
+		}
+		have = fill(r, BLOCK_HEADER + (size_t)len);
+		b = r->buf + r->start;
+		if (have < BLOCK_HEADER + (size_t)len) {
+			if (skipped)
+				warnf(r, "trace damaged: skipped %llu bytes at offset %llu",
+				      (unsigned long long)skipped, (unsigned long long)skipped_from);
+			/* A cut block may hide good blocks after a damaged length:
+			   only call it a cut tail if no marker follows. */
+			if (memmem(b + 1, have - 1, block_magic, 4)) {
+				skipped_from = r->offset;
+				skipped = 1;
+				consume(r, 1);
+				continue;
+			}
+			warnf(r, "trace cut short: the block at offset %llu has %zu of its %u bytes",
+			      (unsigned long long)r->offset, have - BLOCK_HEADER, len);
+			consume(r, have);
+			skipped = 0;
+			break;
+		}
+		uint32_t c = crc32_update(crc32_update(0, b + 4, 8), b + BLOCK_HEADER, len);
+		if (c != crc) {
+			if (!skipped)
+				skipped_from = r->offset;
+			consume(r, 1);
+			skipped++;
+			continue;
+		}
+		if (skipped)
+			warnf(r, "trace damaged: skipped %llu bytes at offset %llu",
+			      (unsigned long long)skipped, (unsigned long long)skipped_from);
+		skipped = 0;
+		if (b[4] != BLOCK_RECORDS) {	/* a block type from a later version */
+			consume(r, BLOCK_HEADER + len);
+			continue;
+		}
+		r->block = b + BLOCK_HEADER;	/* valid until the next fill() */
+		r->block_len = len;
+		r->pos = 0;
+		r->block_offset = r->offset;
+		r->last_ts = 0;
+		consume(r, BLOCK_HEADER + len);
+		return 1;
+	}
+	if (skipped)
+		warnf(r, "trace cut short or damaged: the last %llu bytes, from offset %llu, "
+		      "are not a complete block",
+		      (unsigned long long)skipped, (unsigned long long)skipped_from);
+	return 0;
+}
+
+static int decode_record(struct xtrace_reader *r, uint8_t type, struct dec *d, struct xrec *rec)
+{
+	size_t used = 0;
+	size_t need = (size_t)(d->end - d->p) + 8;
+	if (need > r->strs_cap) {
+		char *s = realloc(r->strs, need);
+		if (!s)
+			return 0;
+		r->strs = s;
+		r->strs_cap = need;
+	}
+	memset(rec, 0, sizeof *rec);
+	rec->type = (enum xrec_type)type;
+	uint64_t ts = r->last_ts + (uint64_t)unzigzag(dec_u(d));
+	r->last_ts = ts;
+	switch (type) {
+	case XREC_CONN: {
+		struct xrec_conn *c = &rec->u.conn;
+		c->ts = ts;
+		c->id = (uint32_t)dec_u(d);
+		c->flags = (uint16_t)dec_u(d);
+		c->wscale[0] = (int8_t)unzigzag(dec_u(d));
+		c->wscale[1] = (int8_t)unzigzag(dec_u(d));
+		dec_addr(d, &c->client);
+		dec_addr(d, &c->server);
+		c->proto = dec_str(r, d, &used);
+		break;
+	}
+	case XREC_PKT: {
+		struct xrec_pkt *p = &rec->u.pkt;
+		p->ts = ts;
+		p->conn = (uint32_t)dec_u(d);
+		p->dir = (uint8_t)dec_u(d);
+		p->tcp_flags = (uint8_t)dec_u(d);
+		p->events = (uint16_t)dec_u(d);
+		p->seq = (uint32_t)dec_u(d);
+		p->ack = (uint32_t)dec_u(d);
+		p->raw_win = (uint16_t)dec_u(d);
+		p->win = (uint32_t)dec_u(d);
+		p->len = (uint32_t)dec_u(d);
+		break;
+	}
+	case XREC_MSG: {
+		struct xrec_msg *m = &rec->u.msg;
+		m->ts = ts;
+		m->conn = (uint32_t)dec_u(d);
+		m->dir = (uint8_t)dec_u(d);
+		m->kind = (uint8_t)dec_u(d);
+		m->flags = (uint16_t)dec_u(d);
+		m->major = (uint8_t)dec_u(d);
+		m->minor = (uint16_t)dec_u(d);
+		m->seq = dec_u(d);
+		m->length = dec_u(d);
+		m->tcp_end = (uint32_t)dec_u(d);
+		m->name = dec_str(r, d, &used);
+		m->ext = dec_str(r, d, &used);
+		m->detail = dec_str(r, d, &used);
+		break;
+	}
+	case XREC_EXT: {
+		struct xrec_ext *x = &rec->u.ext;
+		x->ts = ts;
+		x->conn = (uint32_t)dec_u(d);
+		x->major = (uint8_t)dec_u(d);
+		x->first_event = (uint8_t)dec_u(d);
+		x->first_error = (uint8_t)dec_u(d);
+		x->name = dec_str(r, d, &used);
+		break;
+	}
+	case XREC_NAME:
+		rec->u.name.ts = ts;
+		rec->u.name.conn = (uint32_t)dec_u(d);
+		rec->u.name.source = dec_str(r, d, &used);
+		rec->u.name.text = dec_str(r, d, &used);
+		break;
+	case XREC_GAP: {
+		struct xrec_gap *g = &rec->u.gap;
+		g->ts = ts;
+		g->conn = (uint32_t)dec_u(d);
+		g->dir = (uint8_t)dec_u(d);
+		g->reason = (uint8_t)dec_u(d);
+		g->seq = (uint32_t)dec_u(d);
+		g->len = dec_u(d);
+		break;
+	}
+	case XREC_STATS: {
+		struct xrec_stats *s = &rec->u.stats;
+		s->ts = ts;
+		s->packets = dec_u(d);
+		s->bytes = dec_u(d);
+		s->kernel_recv = dec_u(d);
+		s->kernel_drop = dec_u(d);
+		s->if_drop = dec_u(d);
+		s->not_tcp = dec_u(d);
+		s->bad_link = dec_u(d);
+		break;
+	}
+	case XREC_NOTE:
+		rec->u.note.ts = ts;
+		rec->u.note.conn = (uint32_t)dec_u(d);
+		rec->u.note.dir = (uint8_t)dec_u(d);
+		rec->u.note.text = dec_str(r, d, &used);
+		break;
+	default:
+		return 0;	/* a record type from a later version: skip it */
+	}
+	return 1;
+}
+
+int xtrace_next(struct xtrace_reader *r, struct xrec *rec)
+{
+	while (!r->done) {
+		if (r->pos >= r->block_len) {
+			if (!next_block(r)) {
+				r->done = 1;
+				break;
+			}
+			continue;
+		}
+		struct dec d = { r->block + r->pos, r->block + r->block_len, 0 };
+		uint8_t type = *d.p++;
+		uint64_t len = dec_u(&d);
+		if (len > (uint64_t)(d.end - d.p)) {
+			warnf(r, "trace damaged: a record overruns the block at offset %llu",
+			      (unsigned long long)r->block_offset);
+			r->pos = r->block_len;
+			continue;
+		}
+		struct dec body = { d.p, d.p + len, 0 };
+		r->pos = (size_t)(d.p + len - r->block);
+		if (decode_record(r, type, &body, rec))
+			return 1;
+	}
+	return 0;
+}
+
+const struct xtrace_info *xtrace_reader_info(const struct xtrace_reader *r) { return &r->info; }
+
+void xtrace_reader_on_warning(struct xtrace_reader *r,
+			      void (*fn)(void *ctx, const char *msg), void *ctx)
+{
+	r->warn = fn ? fn : default_reader_warning;
+	r->warn_ctx = ctx;
+}
+
+unsigned xtrace_reader_problems(const struct xtrace_reader *r) { return r->problems; }
+
+void xtrace_reader_free(struct xtrace_reader *r)
+{
+	if (!r)
+		return;
+	free(r->buf);
+	free(r->strs);
+	free(r);
+}
+
+bool xtrace_is_trace(const uint8_t *head, size_t len)
+{
+	return len >= sizeof file_magic && memcmp(head, file_magic, sizeof file_magic) == 0;
+}
