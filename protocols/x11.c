@@ -1,18 +1,1193 @@
 /*
- * x11.c — placeholder until the generated-table X11 decoder lands:
- * create() returns NULL, which the pipeline treats as "no decoder".
+ * x11.c — the X11 decoder: frames both byte streams of a connection into
+ * setup messages, requests, replies, events and errors, numbers them as
+ * the server does, and names them from the tables generated from
+ * xcb-proto (x11_tables.h).
+ *
+ * What it has to get right, and where:
+ *   byte order        from the first byte of the setup request; guessed
+ *                     from what frames best when the capture began later
+ *   setup             its own framing in both directions (decode_setup_*)
+ *   sequence numbers  requests are counted; replies, events and errors
+ *                     carry 16 bits, widened against that count (widen)
+ *   BIG-REQUESTS      a request length of 0 means a 32-bit length follows
+ *   extensions        majors and event/error bases per connection, learned
+ *                     from QueryExtension replies (learn_extension)
+ *   GenericEvent      code 35 with its own length, named by extension and
+ *                     event type; XKB events are named by their sub-type
+ *   SendEvent         the top bit of the code, kept as a flag
+ *   KeymapNotify      the one event without a sequence number
+ *   several replies   a request keeps its place until a later sequence
+ *                     number answers (ListFontsWithInfo, RecordEnableContext)
+ *   errors            tied to the request with their sequence number
+ *   holes             skipped when they fall inside a message; otherwise
+ *                     the stream is searched for a run of well-formed
+ *                     messages (resync) and the decoder says what it lost
+ *
+ * Only the first MSG_CAP bytes of a message are kept (enough for every
+ * detail shown); the rest is counted and skipped, so a 16 MB PutImage
+ * costs no copying.
  */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "protocol.h"
+#include "x11_tables.h"
+
+enum {
+	MSG_CAP = 4096,			/* bytes of a message kept for details */
+	RESYNC_MAX = 64 * 1024,		/* bytes searched for a boundary at once */
+	PENDING_MAX = 4096,		/* reply-bearing requests awaiting a reply */
+	ATOMS_MAX = 65536,		/* atom names remembered per connection */
+	REQUEST_MAX_UNITS = 1 << 22,	/* 16 MiB: larger is taken as framing error */
+	REPLY_MAX_UNITS = 1 << 24,
+};
+
+enum half_state {
+	ST_SETUP,	/* expecting the setup request or its reply */
+	ST_MESSAGES,	/* framing known */
+	ST_RESYNC,	/* looking for a message boundary */
+};
+
+struct half {
+	enum half_state state;
+	uint8_t buf[MSG_CAP];	/* the current message's first bytes */
+	size_t have;		/* bytes in buf */
+	uint64_t need;		/* the message's length, 0 while unknown */
+	uint64_t got;		/* bytes of it seen (kept or skipped) */
+	uint64_t offset;	/* stream offset of the next byte */
+	bool hole_in_msg;	/* part of the current message was never seen */
+	bool after_gap;		/* the next message is the first after a hole */
+	uint8_t *rs;		/* resync: bytes since the hole */
+	size_t rs_len;
+	uint64_t rs_skipped;	/* bytes given up on since the hole */
+	bool seen_data;
+};
+
+struct pending {
+	uint64_t seq;
+	const struct x11_request *req;
+	const char *ext;	/* extension name, NULL for core */
+	uint8_t major;
+	uint16_t minor;
+	char *arg;		/* InternAtom's or QueryExtension's name */
+	uint32_t atom;		/* GetAtomName's atom */
+};
+
+struct ext_state {
+	const struct x11_extension *desc;	/* NULL: not known to xcb-proto */
+	const char *xname;
+	uint8_t first_event, first_error;
+	bool present;
+};
+
+struct atom {
+	uint32_t id;
+	char *name;
+};
+
+struct proto_decoder {
+	struct proto_sink sink;
+	char order;		/* 'l', 'B', or 0 while unknown */
+	bool order_guessed;	/* from framing, not from the setup byte */
+	struct half h[2];
+	uint64_t requests;	/* requests sent: the last request's number */
+	bool seq_uncertain;	/* requests were lost or the capture began late */
+	uint64_t last_s2c_seq;
+	struct pending *pending;	/* ring of reply-bearing requests */
+	size_t p_head, p_len;
+	struct ext_state ext[128];	/* by major opcode - 128 */
+	struct atom *atoms;		/* open hash by id */
+	size_t n_atoms, atoms_cap;
+	char *client_names[4];		/* last text per source, to say it once */
+	char scratch[128];		/* composed names: "BadWindow" */
+};
+
+/* ---- small helpers ---- */
+
+static uint16_t rd16(const struct proto_decoder *d, const uint8_t *p)
+{
+	return d->order == 'B' ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+static uint32_t rd32(const struct proto_decoder *d, const uint8_t *p)
+{
+	if (d->order == 'B')
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static uint64_t pad4(uint64_t n) { return (n + 3) & ~(uint64_t)3; }
+
+static void note(struct proto_decoder *d, enum proto_dir dir, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void note(struct proto_decoder *d, enum proto_dir dir, const char *fmt, ...)
+{
+	if (!d->sink.note)
+		return;
+	char text[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	d->sink.note(d->sink.ctx, dir, text);
+}
+
+/* Append to a detail, space-separated, never overflowing. */
+static void detail_add(struct proto_msg *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void detail_add(struct proto_msg *m, const char *fmt, ...)
+{
+	size_t n = strlen(m->detail);
+	if (n + 2 >= sizeof m->detail)
+		return;
+	if (n)
+		m->detail[n++] = ' ';
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->detail + n, sizeof m->detail - n, fmt, ap);
+	va_end(ap);
+}
+
+static char *dup_n(const uint8_t *p, size_t n)
+{
+	char *s = malloc(n + 1);
+	if (s) {
+		memcpy(s, p, n);
+		s[n] = '\0';
+	}
+	return s;
+}
+
+/* ---- atoms ---- */
+
+static const char *atom_name(const struct proto_decoder *d, uint32_t id)
+{
+	if (id < x11_npredefined_atoms && x11_predefined_atoms[id])
+		return x11_predefined_atoms[id];
+	if (!d->atoms_cap)
+		return NULL;
+	for (size_t i = id & (d->atoms_cap - 1);; i = (i + 1) & (d->atoms_cap - 1)) {
+		if (!d->atoms[i].name)
+			return NULL;
+		if (d->atoms[i].id == id)
+			return d->atoms[i].name;
+	}
+}
+
+static void atom_learn(struct proto_decoder *d, uint32_t id, const char *name)
+{
+	if (!id || !name || id < x11_npredefined_atoms || atom_name(d, id) ||
+	    d->n_atoms >= ATOMS_MAX)
+		return;
+	if (2 * (d->n_atoms + 1) > d->atoms_cap) {
+		size_t cap = d->atoms_cap ? 2 * d->atoms_cap : 256;
+		struct atom *a = calloc(cap, sizeof *a);
+		if (!a)
+			return;
+		for (size_t i = 0; i < d->atoms_cap; i++) {
+			if (!d->atoms[i].name)
+				continue;
+			size_t j = d->atoms[i].id & (cap - 1);
+			while (a[j].name)
+				j = (j + 1) & (cap - 1);
+			a[j] = d->atoms[i];
+		}
+		free(d->atoms);
+		d->atoms = a;
+		d->atoms_cap = cap;
+	}
+	char *copy = strdup(name);
+	if (!copy)
+		return;
+	size_t i = id & (d->atoms_cap - 1);
+	while (d->atoms[i].name)
+		i = (i + 1) & (d->atoms_cap - 1);
+	d->atoms[i] = (struct atom){ id, copy };
+	d->n_atoms++;
+}
+
+/* ---- the table of requests awaiting replies ---- */
+
+static struct pending *pending_at(struct proto_decoder *d, size_t i)
+{
+	return &d->pending[(d->p_head + i) % PENDING_MAX];
+}
+
+static void pending_drop_front(struct proto_decoder *d)
+{
+	free(pending_at(d, 0)->arg);
+	d->p_head = (d->p_head + 1) % PENDING_MAX;
+	d->p_len--;
+}
+
+static void pending_push(struct proto_decoder *d, const struct pending *p)
+{
+	if (d->p_len == PENDING_MAX)
+		pending_drop_front(d);	/* a reply that never came */
+	*pending_at(d, d->p_len) = *p;
+	d->p_len++;
+}
+
+/* The request a reply or error with this sequence number answers, after
+   dropping those it shows will get no reply.  NULL when unknown. */
+static struct pending *pending_match(struct proto_decoder *d, uint64_t seq)
+{
+	while (d->p_len && pending_at(d, 0)->seq < seq)
+		pending_drop_front(d);
+	if (d->p_len && pending_at(d, 0)->seq == seq)
+		return pending_at(d, 0);
+	return NULL;
+}
+
+/* Requests were counted from a guess; a reply or error says the truth:
+   shift the count so that the oldest waiting request gets this number. */
+static void realign(struct proto_decoder *d, uint16_t seq16)
+{
+	if (!d->seq_uncertain || !d->p_len)
+		return;
+	uint64_t oldest = pending_at(d, 0)->seq;
+	uint64_t delta = (uint16_t)(seq16 - (uint16_t)oldest);
+	for (size_t i = 0; i < d->p_len; i++)
+		pending_at(d, i)->seq += delta;
+	d->requests += delta;
+	d->seq_uncertain = false;
+	note(d, PROTO_S2C, "request numbers confirmed by a reply (shifted by %llu)",
+	     (unsigned long long)delta);
+}
+
+/* The full sequence number of a 16-bit one from the server: the latest
+   request sent with those low bits. */
+static uint64_t widen(struct proto_decoder *d, uint16_t s)
+{
+	uint64_t ref = d->requests;
+	uint64_t w = (ref & ~(uint64_t)0xffff) | s;
+	if (w > ref && w >= 0x10000)
+		w -= 0x10000;
+	d->last_s2c_seq = w;
+	return w;
+}
+
+/* ---- extensions ---- */
+
+static const struct x11_extension *extension_by_xname(const char *xname)
+{
+	for (size_t i = 0; i < x11_nextensions; i++)
+		if (strcmp(x11_extensions[i]->xname, xname) == 0)
+			return x11_extensions[i];
+	return NULL;
+}
+
+static void learn_extension(struct proto_decoder *d, const char *xname, const uint8_t *r,
+			    size_t n, struct proto_msg *m)
+{
+	if (n < 12)
+		return;
+	bool present = r[8] != 0;
+	uint8_t major = r[9], first_event = r[10], first_error = r[11];
+	if (!present) {
+		detail_add(m, "present=no");
+		return;
+	}
+	detail_add(m, "major=%u first_event=%u first_error=%u", major, first_event, first_error);
+	if (major < 128 || !xname)
+		return;
+	struct ext_state *e = &d->ext[major - 128];
+	e->desc = extension_by_xname(xname);
+	e->xname = e->desc ? e->desc->xname : NULL;
+	e->first_event = first_event;
+	e->first_error = first_error;
+	e->present = true;
+	if (d->sink.extension)
+		d->sink.extension(d->sink.ctx, xname, major, first_event, first_error);
+}
+
+/* The extension whose events start at or below code, nearest first. */
+static const struct ext_state *extension_for_event(const struct proto_decoder *d, uint8_t code,
+						   unsigned *index)
+{
+	const struct ext_state *best = NULL;
+	for (int i = 0; i < 128; i++) {
+		const struct ext_state *e = &d->ext[i];
+		if (!e->present || !e->desc || !e->desc->nevents || !e->first_event ||
+		    e->first_event > code)
+			continue;
+		if (code - e->first_event >= e->desc->nevents &&
+		    !(strcmp(e->desc->xname, "XKEYBOARD") == 0 && code == e->first_event))
+			continue;
+		if (!best || e->first_event > best->first_event)
+			best = e;
+	}
+	if (best)
+		*index = code - best->first_event;
+	return best;
+}
+
+static const struct ext_state *extension_for_error(const struct proto_decoder *d, uint8_t code,
+						   unsigned *index)
+{
+	for (int i = 0; i < 128; i++) {
+		const struct ext_state *e = &d->ext[i];
+		if (e->present && e->desc && e->desc->nerrors && e->first_error &&
+		    code >= e->first_error && code - e->first_error < e->desc->nerrors &&
+		    e->desc->errors[code - e->first_error]) {
+			*index = code - e->first_error;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/* The descriptor of a request, and its extension's name. */
+static const struct x11_request *request_desc(const struct proto_decoder *d, uint8_t major,
+					      uint8_t minor, const char **ext)
+{
+	*ext = NULL;
+	const struct x11_extension *t;
+	unsigned op;
+	if (major < 128) {
+		t = x11_core_protocol;
+		op = major;
+	} else {
+		const struct ext_state *e = &d->ext[major - 128];
+		*ext = e->xname;
+		t = e->desc;
+		op = minor;
+		if (!t)
+			return NULL;
+	}
+	if (op >= t->nrequests || !t->requests[op].name)
+		return NULL;
+	return &t->requests[op];
+}
+
+/* ---- details ---- */
+
+static void put_atom(const struct proto_decoder *d, struct proto_msg *m, const char *field,
+		     uint32_t atom)
+{
+	const char *name = atom_name(d, atom);
+	if (atom == 0)
+		detail_add(m, "%s=None", field);
+	else if (name)
+		detail_add(m, "%s=%s", field, name);
+	else
+		detail_add(m, "%s=%u", field, atom);
+}
+
+/* Printable text of up to n bytes, quoted when it holds spaces. */
+static void put_string(struct proto_msg *m, const char *field, const uint8_t *s, size_t n)
+{
+	char text[128];
+	size_t k = 0;
+	bool space = false;
+	for (size_t i = 0; i < n && k + 5 < sizeof text; i++) {
+		uint8_t c = s[i];
+		if (c == ' ')
+			space = true;
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			text[k++] = (char)c;
+		else
+			k += (size_t)snprintf(text + k, sizeof text - k, "\\x%02x", c);
+	}
+	text[k] = '\0';
+	if (space || !k)
+		detail_add(m, "%s=\"%s\"", field, text);
+	else
+		detail_add(m, "%s=%s", field, text);
+}
+
+/* The detail fields the tables name, from what was kept of the message. */
+static void put_fields(const struct proto_decoder *d, struct proto_msg *m,
+		       const struct x11_field *f, unsigned nf, const uint8_t *b, size_t n)
+{
+	for (unsigned i = 0; i < nf; i++) {
+		if (f[i].kind == X11_FIELD_ATOM && f[i].offset + 4u <= n) {
+			put_atom(d, m, f[i].name, rd32(d, b + f[i].offset));
+		} else if (f[i].kind == X11_FIELD_STRING && f[i].len_offset + f[i].size <= n) {
+			uint32_t len = f[i].size == 1 ? b[f[i].len_offset]
+				     : f[i].size == 2 ? rd16(d, b + f[i].len_offset)
+				     : rd32(d, b + f[i].len_offset);
+			if (f[i].offset < n) {
+				size_t avail = n - f[i].offset;
+				put_string(m, f[i].name, b + f[i].offset, len < avail ? len : avail);
+			}
+		}
+	}
+}
+
+/* ---- client names ---- */
+
+static void client_name(struct proto_decoder *d, int slot, const char *source, const char *text)
+{
+	if (!d->sink.client_name || !*text)
+		return;
+	if (d->client_names[slot] && strcmp(d->client_names[slot], text) == 0)
+		return;
+	free(d->client_names[slot]);
+	d->client_names[slot] = strdup(text);
+	d->sink.client_name(d->sink.ctx, source, text);
+}
+
+/* ChangeProperty of WM_CLASS, WM_NAME, _NET_WM_NAME or _NET_WM_PID names
+   the client. */
+static void change_property(struct proto_decoder *d, const uint8_t *b, size_t n, uint64_t len)
+{
+	if (n < 24)
+		return;
+	const char *prop = atom_name(d, rd32(d, b + 8));
+	if (!prop)
+		return;
+	uint8_t format = b[16];
+	uint64_t count = rd32(d, b + 20);
+	uint64_t bytes = count * (format / 8);
+	if (bytes > len - 24)
+		bytes = len - 24;
+	if (bytes > n - 24)
+		bytes = n - 24;
+	const uint8_t *data = b + 24;
+	char text[128];
+	size_t k = 0;
+	if (strcmp(prop, "_NET_WM_PID") == 0) {
+		if (format == 32 && bytes >= 4) {
+			snprintf(text, sizeof text, "%u", rd32(d, data));
+			client_name(d, 3, "_NET_WM_PID", text);
+		}
+		return;
+	}
+	int slot = strcmp(prop, "WM_CLASS") == 0 ? 0 : strcmp(prop, "WM_NAME") == 0 ? 1
+		 : strcmp(prop, "_NET_WM_NAME") == 0 ? 2 : -1;
+	if (slot < 0 || format != 8)
+		return;
+	for (uint64_t i = 0; i < bytes && k + 1 < sizeof text; i++) {
+		uint8_t c = data[i];
+		if (c == 0) {	/* WM_CLASS is "instance\0class\0" */
+			if (i + 1 < bytes)
+				text[k++] = ' ';
+		} else {
+			text[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+		}
+	}
+	text[k] = '\0';
+	client_name(d, slot, slot == 0 ? "WM_CLASS" : slot == 1 ? "WM_NAME" : "_NET_WM_NAME", text);
+}
+
+/* ---- messages ---- */
+
+static void emit(struct proto_decoder *d, struct half *h, struct proto_msg *m)
+{
+	if (h->after_gap) {
+		m->flags |= PROTO_F_AFTER_GAP;
+		h->after_gap = false;
+	}
+	m->stream_end = h->offset;
+	if (d->sink.message)
+		d->sink.message(d->sink.ctx, m);
+}
+
+static void base_msg(struct proto_msg *m, enum proto_dir dir, enum proto_kind kind,
+		     uint64_t length)
+{
+	memset(m, 0, offsetof(struct proto_msg, detail));
+	m->detail[0] = '\0';
+	m->dir = dir;
+	m->kind = kind;
+	m->length = length;
+}
+
+static void decode_request(struct proto_decoder *d, struct half *h, const uint8_t *b, size_t n,
+			   uint64_t len)
+{
+	struct proto_msg m;
+	base_msg(&m, PROTO_C2S, PROTO_REQUEST, len);
+	m.major = b[0];
+	m.minor = b[0] >= 128 ? b[1] : 0;
+	m.seq = ++d->requests;
+	if (d->seq_uncertain || d->order_guessed)
+		m.flags |= PROTO_F_UNCERTAIN;
+	const char *ext;
+	const struct x11_request *r = request_desc(d, b[0], b[1], &ext);
+	m.ext = ext;
+	if (b[0] >= 128 && !d->ext[b[0] - 128].present)
+		m.flags |= PROTO_F_UNCERTAIN;	/* major not seen in a QueryExtension */
+	if (r) {
+		m.name = r->name;
+		put_fields(d, &m, r->fields, r->nfields, b, n);
+	}
+	if (b[0] == 18)		/* ChangeProperty */
+		change_property(d, b, n, len);
+	if (r && r->has_reply) {
+		struct pending p = { .seq = m.seq, .req = r, .ext = ext, .major = m.major,
+				     .minor = m.minor };
+		/* InternAtom (16) and QueryExtension (98) name what their reply
+		   numbers: keep the name for it. */
+		if ((b[0] == 16 || b[0] == 98) && r->nfields &&
+		    r->fields[0].kind == X11_FIELD_STRING && r->fields[0].len_offset + 2u <= n) {
+			const struct x11_field *f = &r->fields[0];
+			size_t sl = rd16(d, b + f->len_offset);
+			if (f->offset + sl <= n)
+				p.arg = dup_n(b + f->offset, sl);
+		}
+		if (b[0] == 17 && n >= 8)	/* GetAtomName */
+			p.atom = rd32(d, b + 4);
+		pending_push(d, &p);
+	}
+	emit(d, h, &m);
+}
+
+static void decode_reply(struct proto_decoder *d, struct half *h, const uint8_t *b, size_t n,
+			 uint64_t len)
+{
+	struct proto_msg m;
+	base_msg(&m, PROTO_S2C, PROTO_REPLY, len);
+	uint16_t s16 = rd16(d, b + 2);
+	realign(d, s16);
+	m.seq = widen(d, s16);
+	struct pending *p = pending_match(d, m.seq);
+	if (d->seq_uncertain || d->order_guessed)
+		m.flags |= PROTO_F_UNCERTAIN;
+	if (!p) {
+		m.flags |= PROTO_F_UNCERTAIN;
+		emit(d, h, &m);
+		return;
+	}
+	m.major = p->major;
+	m.minor = p->minor;
+	m.name = p->req->name;
+	m.ext = p->ext;
+	{
+		if (p->major == 98) {			/* QueryExtension */
+			learn_extension(d, p->arg, b, n, &m);
+		} else if (p->major == 16 && n >= 12) {	/* InternAtom */
+			uint32_t atom = rd32(d, b + 8);
+			atom_learn(d, atom, p->arg);
+			detail_add(&m, "atom=%u", atom);
+			if (p->arg)
+				put_string(&m, "name", (const uint8_t *)p->arg, strlen(p->arg));
+		} else {
+			if (p->major == 17 && n >= 32) {	/* GetAtomName */
+				size_t sl = rd16(d, b + 8);
+				if (32 + sl <= n) {
+					char *name = dup_n(b + 32, sl);
+					atom_learn(d, p->atom, name);
+					free(name);
+				}
+			}
+			put_fields(d, &m, p->req->reply_fields, p->req->nreply_fields, b, n);
+		}
+	}
+	emit(d, h, &m);
+}
+
+static void decode_error(struct proto_decoder *d, struct half *h, const uint8_t *b, size_t n)
+{
+	struct proto_msg m;
+	base_msg(&m, PROTO_S2C, PROTO_ERROR, 32);
+	uint16_t s16 = rd16(d, b + 2);
+	realign(d, s16);
+	m.seq = widen(d, s16);
+	m.major = b[1];
+	if (d->seq_uncertain || d->order_guessed)
+		m.flags |= PROTO_F_UNCERTAIN;
+	const char *base = NULL;
+	const char *ext = NULL;
+	unsigned idx;
+	if (b[1] < x11_core_protocol->nerrors && x11_core_protocol->errors[b[1]]) {
+		base = x11_core_protocol->errors[b[1]];
+	} else {
+		const struct ext_state *e = extension_for_error(d, b[1], &idx);
+		if (e) {
+			base = e->desc->errors[idx];
+			ext = e->xname;
+		}
+	}
+	m.ext = ext;
+	if (base) {
+		/* xcb-proto names core errors without the "Bad" of the protocol
+		   document ("Window"); people know them as BadWindow. */
+		snprintf(d->scratch, sizeof d->scratch, "%s%s",
+			 strncmp(base, "Bad", 3) == 0 ? "" : "Bad", base);
+		m.name = d->scratch;
+	}
+	/* The failed request: by sequence number, else by the opcodes the
+	   error carries. */
+	struct pending *p = pending_match(d, m.seq);
+	const char *req_name = NULL;
+	if (p) {
+		req_name = p->req->name;
+	} else if (n >= 11) {
+		const char *rext;
+		const struct x11_request *r = request_desc(d, b[10], (uint8_t)rd16(d, b + 8), &rext);
+		req_name = r ? r->name : NULL;
+	}
+	if (n >= 11) {
+		if (req_name)
+			detail_add(&m, "request=%s", req_name);
+		else
+			detail_add(&m, "request=%u.%u", b[10], rd16(d, b + 8));
+		detail_add(&m, "value=0x%x", rd32(d, b + 4));
+	}
+	emit(d, h, &m);
+}
+
+static void decode_event(struct proto_decoder *d, struct half *h, const uint8_t *b, size_t n,
+			 uint64_t len)
+{
+	struct proto_msg m;
+	base_msg(&m, PROTO_S2C, PROTO_EVENT, len);
+	uint8_t code = b[0] & 0x7f;
+	if (b[0] & 0x80)
+		m.flags |= PROTO_F_SEND_EVENT;
+	m.major = code;
+	const struct x11_event *ev = NULL;
+	if (code == 35) {			/* GenericEvent */
+		m.minor = n >= 10 ? rd16(d, b + 8) : 0;
+		if (b[1] >= 128) {
+			const struct ext_state *e = &d->ext[b[1] - 128];
+			m.ext = e->xname;
+			if (e->desc && m.minor < e->desc->ngeneric && e->desc->generic[m.minor].name)
+				ev = &e->desc->generic[m.minor];
+		}
+	} else if (code < x11_core_protocol->nevents && x11_core_protocol->events[code].name) {
+		ev = &x11_core_protocol->events[code];
+	} else {
+		unsigned idx;
+		const struct ext_state *e = extension_for_event(d, code, &idx);
+		if (e) {
+			m.ext = e->xname;
+			if (strcmp(e->desc->xname, "XKEYBOARD") == 0) {
+				/* every XKB event shares one code; byte 1 says which */
+				idx = b[1];
+				m.minor = b[1];
+			}
+			if (idx < e->desc->nevents && e->desc->events[idx].name)
+				ev = &e->desc->events[idx];
+		}
+	}
+	if (ev && !ev->has_seq) {		/* KeymapNotify */
+		m.seq = d->last_s2c_seq;
+	} else {
+		m.seq = widen(d, rd16(d, b + 2));
+	}
+	if (d->seq_uncertain || d->order_guessed)
+		m.flags |= PROTO_F_UNCERTAIN;
+	if (ev)
+		m.name = ev->name;
+	emit(d, h, &m);
+}
+
+static void decode_s2c(struct proto_decoder *d, struct half *h, const uint8_t *b, size_t n,
+		       uint64_t len)
+{
+	switch (b[0] & 0x7f) {
+	case 0: decode_error(d, h, b, n); break;
+	case 1: decode_reply(d, h, b, n, len); break;
+	default: decode_event(d, h, b, n, len); break;
+	}
+}
+
+/* ---- setup ---- */
+
+static bool looks_like_setup_request(const uint8_t *b, size_t n)
+{
+	if (n < 4 || (b[0] != 'l' && b[0] != 'B'))
+		return false;
+	uint16_t major = b[0] == 'B' ? (uint16_t)(b[2] << 8 | b[3]) : (uint16_t)(b[3] << 8 | b[2]);
+	return major == 11;
+}
+
+static void decode_setup_request(struct proto_decoder *d, struct half *h, const uint8_t *b,
+				 size_t n, uint64_t len)
+{
+	struct proto_msg m;
+	base_msg(&m, PROTO_C2S, PROTO_SETUP, len);
+	m.name = "SetupRequest";
+	if (n >= 12) {
+		detail_add(&m, "byte-order=%s version=%u.%u", d->order == 'B' ? "msb" : "lsb",
+			   rd16(d, b + 2), rd16(d, b + 4));
+		size_t an = rd16(d, b + 6);
+		if (an && 12 + an <= n)
+			put_string(&m, "auth", b + 12, an);
+	}
+	emit(d, h, &m);
+}
+
+static void decode_setup_reply(struct proto_decoder *d, struct half *h, const uint8_t *b,
+			       size_t n, uint64_t len)
+{
+	struct proto_msg m;
+	base_msg(&m, PROTO_S2C, PROTO_SETUP, len);
+	switch (b[0]) {
+	case 1:
+		m.name = "Setup";
+		if (n >= 40) {
+			size_t vl = rd16(d, b + 24);
+			detail_add(&m, "release=%u", rd32(d, b + 8));
+			if (40 + vl <= n)
+				put_string(&m, "vendor", b + 40, vl);
+		}
+		h->state = ST_MESSAGES;
+		break;
+	case 0:
+		m.name = "SetupFailed";
+		if (8u + b[1] <= n)
+			put_string(&m, "reason", b + 8, b[1]);
+		break;
+	default:
+		m.name = "SetupAuthenticate";
+		if (n > 8) {
+			size_t k = 8;
+			while (k < n && b[k])
+				k++;
+			put_string(&m, "reason", b + 8, k - 8);
+		}
+		break;
+	}
+	emit(d, h, &m);
+}
+
+/* ---- framing ---- */
+
+/* How long the message starting with these bytes is: >0 its length, 0 if
+   more bytes are needed to tell, -1 if they cannot begin a message. */
+static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
+			      const struct half *h, const uint8_t *b, size_t n)
+{
+	if (h->state == ST_SETUP) {
+		if (dir == PROTO_C2S) {
+			if (n < 12)
+				return 0;
+			return 12 + (int64_t)pad4(rd16(d, b + 6)) + (int64_t)pad4(rd16(d, b + 8));
+		}
+		if (n < 8)
+			return 0;
+		if (b[0] > 2)
+			return -1;
+		return 8 + 4 * (int64_t)rd16(d, b + 6);
+	}
+	if (dir == PROTO_C2S) {
+		if (n < 4)
+			return 0;
+		uint32_t units = rd16(d, b + 2);
+		if (units == 0) {	/* BIG-REQUESTS */
+			if (n < 8)
+				return 0;
+			units = rd32(d, b + 4);
+			if (units < 2)
+				return -1;
+		}
+		if (units > REQUEST_MAX_UNITS)
+			return -1;
+		return 4 * (int64_t)units;
+	}
+	if (n < 8)
+		return 0;
+	uint8_t code = b[0] & 0x7f;
+	if (code == 1 || code == 35) {
+		uint32_t units = rd32(d, b + 4);
+		if (units > REPLY_MAX_UNITS)
+			return -1;
+		return 32 + 4 * (int64_t)units;
+	}
+	return 32;
+}
+
+static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct half *h)
+{
+	size_t n = h->have;
+	const uint8_t *b = h->buf;
+	if (h->state == ST_SETUP) {
+		if (dir == PROTO_C2S) {
+			decode_setup_request(d, h, b, n, h->need);
+			h->state = ST_MESSAGES;
+		} else {
+			decode_setup_reply(d, h, b, n, h->need);
+		}
+	} else if (dir == PROTO_C2S) {
+		decode_request(d, h, b, n, h->need);
+	} else {
+		decode_s2c(d, h, b, n, h->need);
+	}
+	h->have = 0;
+	h->need = 0;
+	h->got = 0;
+	h->hole_in_msg = false;
+}
+
+/* Take bytes into the current message; returns how many were used. */
+static size_t consume(struct proto_decoder *d, enum proto_dir dir, struct half *h,
+		      const uint8_t *p, size_t len)
+{
+	size_t used = 0;
+	if (!h->need) {
+		/* Gather the header until the length is known. */
+		while (!h->need && used < len) {
+			h->buf[h->have++] = p[used++];
+			h->got++;
+			int64_t l = message_length(d, dir, h, h->buf, h->have);
+			if (l < 0) {
+				return used;	/* caller sees need == 0 and have > 0: bad */
+			}
+			if (l > 0) {
+				h->need = (uint64_t)l;
+				if (h->need < h->got)	/* cannot be shorter than its header */
+					h->need = 0;
+				break;
+			}
+		}
+		if (!h->need)
+			return used;
+	}
+	uint64_t want = h->need - h->got;
+	size_t take = (uint64_t)(len - used) < want ? len - used : (size_t)want;
+	/* Keep the message's first bytes, but only while they are contiguous. */
+	size_t keep = h->have < MSG_CAP && !h->hole_in_msg ? MSG_CAP - h->have : 0;
+	if (keep > take)
+		keep = take;
+	memcpy(h->buf + h->have, p + used, keep);
+	h->have += keep;
+	h->got += take;
+	used += take;
+	return used;
+}
+
+static void start_resync(struct proto_decoder *d, enum proto_dir dir, struct half *h,
+			 const char *why);
+static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half *h,
+			const uint8_t *p, size_t len);
+
+static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p, size_t len)
+{
+	struct half *h = &d->h[dir];
+	while (len) {
+		if (h->state == ST_RESYNC) {
+			resync_feed(d, dir, h, p, len);
+			return;
+		}
+		size_t used = consume(d, dir, h, p, len);
+		h->offset += used;
+		p += used;
+		len -= used;
+		if (h->need && h->got == h->need) {
+			dispatch(d, dir, h);
+		} else if (!h->need && h->have && (used == 0 || message_length(d, dir, h, h->buf, h->have) < 0)) {
+			/* These bytes cannot start a message: framing is lost. */
+			uint8_t keep[16];
+			size_t k = h->have < sizeof keep ? h->have : sizeof keep;
+			memcpy(keep, h->buf, k);
+			h->offset -= k;
+			start_resync(d, dir, h, "a message that cannot be");
+			resync_feed(d, dir, h, keep, k);
+			if (h->state == ST_RESYNC && len) {
+				resync_feed(d, dir, h, p, len);
+				return;
+			}
+		}
+	}
+}
+
+/* ---- finding message boundaries again ---- */
+
+/* Is this a plausible request header?  Used only to find boundaries. */
+static bool plausible_request(const struct proto_decoder *d, const uint8_t *b, size_t n,
+			      uint64_t *len)
+{
+	if (n < 4)
+		return false;
+	uint32_t units = rd16(d, b + 2);
+	unsigned hdr = 4;
+	if (units == 0) {
+		if (n < 8)
+			return false;
+		units = rd32(d, b + 4);
+		hdr = 8;
+		if (units < 2 || units > REQUEST_MAX_UNITS)
+			return false;
+	}
+	const char *ext;
+	const struct x11_request *r = request_desc(d, b[0], b[1], &ext);
+	if (b[0] >= 128 && !d->ext[b[0] - 128].present) {
+		/* an extension this capture never saw queried: take it on length */
+		if (units > 65536)
+			return false;
+	} else if (!r || 4u * units < r->fixed_size) {
+		return false;
+	}
+	(void)hdr;
+	*len = 4 * (uint64_t)units;
+	return true;
+}
+
+static bool plausible_s2c(const struct proto_decoder *d, const uint8_t *b, size_t n,
+			  uint64_t *len, int *seq)
+{
+	if (n < 32)
+		return false;
+	uint8_t code = b[0] & 0x7f;
+	*seq = rd16(d, b + 2);
+	*len = 32;
+	if (code == 0) {
+		if (b[0] & 0x80)
+			return false;
+		return b[1] != 0;
+	}
+	if (code == 1) {
+		if (b[0] & 0x80)
+			return false;
+		uint32_t units = rd32(d, b + 4);
+		if (units > REPLY_MAX_UNITS)
+			return false;
+		*len = 32 + 4 * (uint64_t)units;
+		return true;
+	}
+	if (code == 35) {
+		uint32_t units = rd32(d, b + 4);
+		if (units > 65536 || b[1] < 128)
+			return false;
+		*len = 32 + 4 * (uint64_t)units;
+		return true;
+	}
+	if (code == 11)		/* KeymapNotify: no sequence number */
+		*seq = -1;
+	if (code < 64)
+		return code >= 2 && code < x11_core_protocol->nevents;
+	return true;
+}
+
+/* From pos, how many well-formed messages follow each other; *ends says
+   whether the run ends exactly at the end of the data. */
+static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, const uint8_t *b,
+			   size_t n, size_t pos, bool *ends)
+{
+	unsigned count = 0;
+	int last_seq = -1;
+	*ends = false;
+	while (pos < n) {
+		uint64_t len;
+		int seq = -1;
+		bool ok = dir == PROTO_C2S ? plausible_request(d, b + pos, n - pos, &len)
+					   : plausible_s2c(d, b + pos, n - pos, &len, &seq);
+		if (!ok)
+			return count;
+		if (dir == PROTO_S2C && seq >= 0) {
+			/* sequence numbers from the server never go back and move slowly */
+			if (last_seq >= 0 && (uint16_t)(seq - last_seq) > 4096)
+				return count;
+			last_seq = seq;
+		}
+		if (pos + len > n)
+			return count;	/* runs past what we have: undecided */
+		pos += len;
+		count++;
+	}
+	*ends = true;
+	return count;
+}
+
+static void start_resync(struct proto_decoder *d, enum proto_dir dir, struct half *h,
+			 const char *why)
+{
+	(void)d;
+	(void)dir;
+	(void)why;
+	h->state = ST_RESYNC;
+	h->have = h->need = h->got = 0;
+	h->hole_in_msg = false;
+	h->rs_len = 0;
+	if (!h->rs)
+		h->rs = malloc(RESYNC_MAX);
+}
+
+/* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
+static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct half *h)
+{
+	char orders[2] = { d->order ? d->order : 'l', d->order ? 0 : 'B' };
+	for (size_t pos = 0; pos < h->rs_len; pos++) {
+		for (int o = 0; o < 2 && orders[o]; o++) {
+			char saved = d->order;
+			d->order = orders[o];
+			bool ends;
+			unsigned run = run_length(d, dir, h->rs, h->rs_len, pos, &ends);
+			/* Four messages in a row, or two that end exactly where the
+			   data ends (clients write whole requests). */
+			if (run >= 4 || (run >= 2 && ends)) {
+				if (!saved)
+					d->order_guessed = true;
+				return (long)pos;
+			}
+			d->order = saved;
+		}
+	}
+	return -1;
+}
+
+static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half *h,
+			const uint8_t *p, size_t len)
+{
+	if (!h->rs) {
+		h->rs_skipped += len;
+		h->offset += len;
+		return;
+	}
+	while (len) {
+		size_t take = RESYNC_MAX - h->rs_len < len ? RESYNC_MAX - h->rs_len : len;
+		memcpy(h->rs + h->rs_len, p, take);
+		h->rs_len += take;
+		p += take;
+		len -= take;
+		long pos = find_boundary(d, dir, h);
+		if (pos >= 0) {
+			uint64_t skipped = h->rs_skipped + (uint64_t)pos;
+			if (skipped)
+				note(d, dir, "could not decode %llu bytes; message boundaries found again",
+				     (unsigned long long)skipped);
+			h->rs_skipped = 0;
+			h->state = ST_MESSAGES;
+			h->after_gap = true;
+			if (dir == PROTO_C2S)
+				d->seq_uncertain = true;
+			/* The buffer's bytes are behind h->offset: rewind and frame them. */
+			size_t rest = h->rs_len - (size_t)pos;
+			h->offset += (uint64_t)pos;
+			uint8_t *rs = h->rs;
+			h->rs = NULL;
+			frame(d, dir, rs + pos, rest);
+			free(rs);
+			if (len)
+				frame(d, dir, p, len);
+			return;
+		}
+		if (h->rs_len == RESYNC_MAX) {
+			/* Give up on the first half; keep searching in the rest. */
+			size_t drop = RESYNC_MAX / 2;
+			memmove(h->rs, h->rs + drop, h->rs_len - drop);
+			h->rs_len -= drop;
+			h->rs_skipped += drop;
+			h->offset += drop;
+		}
+	}
+}
+
+/* ---- the proto_ops ---- */
 
 static struct proto_decoder *x11_create(const struct proto_sink *sink)
 {
-	(void)sink;
-	return NULL;
+	struct proto_decoder *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->pending = calloc(PENDING_MAX, sizeof *d->pending);
+	if (!d->pending) {
+		free(d);
+		return NULL;
+	}
+	d->sink = *sink;
+	return d;
+}
+
+static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
+{
+	struct half *h = &d->h[dir];
+	if (!len)
+		return;
+	if (!h->seen_data) {
+		h->seen_data = true;
+		if (dir == PROTO_C2S && h->state == ST_SETUP && !h->have) {
+			if (looks_like_setup_request(data, len)) {
+				d->order = (char)data[0];
+			} else {
+				/* The capture began after the setup. */
+				note(d, dir, "no connection setup: the capture began mid-connection");
+				d->seq_uncertain = true;
+				if (!d->h[PROTO_S2C].seen_data)
+					start_resync(d, PROTO_S2C, &d->h[PROTO_S2C], "");
+				start_resync(d, dir, h, "");
+			}
+		} else if (dir == PROTO_S2C && !d->h[PROTO_C2S].seen_data &&
+			   h->state != ST_RESYNC) {
+			/* The server spoke before the client: a mid-connection start. */
+			note(d, dir, "no connection setup: the capture began mid-connection");
+			d->seq_uncertain = true;
+			start_resync(d, dir, h, "");
+		}
+	}
+	frame(d, dir, data, len);
+}
+
+static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
+{
+	struct half *h = &d->h[dir];
+	if (!len)
+		return;
+	if (h->state == ST_RESYNC) {
+		/* Bytes searched so far are no longer followed by what follows. */
+		h->rs_skipped += h->rs_len + len;
+		h->offset += h->rs_len + len;
+		h->rs_len = 0;
+		return;
+	}
+	if (h->need && len < h->need - h->got) {
+		/* The hole is inside the current message: skip it, keep framing. */
+		h->hole_in_msg = true;
+		h->got += len;
+		h->offset += len;
+		h->after_gap = true;
+		return;
+	}
+	uint64_t lost = len;
+	if (h->need) {
+		note(d, dir, "a hole of %llu bytes cut a %llu-byte message; searching for the next",
+		     (unsigned long long)len, (unsigned long long)h->need);
+	} else {
+		note(d, dir, "a hole of %llu bytes; searching for the next message",
+		     (unsigned long long)len);
+	}
+	start_resync(d, dir, h, "");
+	h->offset += lost;
+	if (h->state == ST_RESYNC && dir == PROTO_C2S)
+		d->seq_uncertain = true;
+}
+
+static void x11_end(struct proto_decoder *d, enum proto_dir dir)
+{
+	struct half *h = &d->h[dir];
+	if (h->state == ST_RESYNC && (h->rs_len || h->rs_skipped)) {
+		note(d, dir, "stream ended with %llu bytes not decoded",
+		     (unsigned long long)(h->rs_len + h->rs_skipped));
+	} else if (h->got) {
+		note(d, dir, "stream ended %llu bytes into a message of %llu",
+		     (unsigned long long)h->got, (unsigned long long)h->need);
+	}
+	h->have = h->need = h->got = 0;
+	h->rs_len = h->rs_skipped = 0;
+}
+
+static void x11_destroy(struct proto_decoder *d)
+{
+	if (!d)
+		return;
+	while (d->p_len)
+		pending_drop_front(d);
+	free(d->pending);
+	for (size_t i = 0; i < d->atoms_cap; i++)
+		free(d->atoms[i].name);
+	free(d->atoms);
+	for (int i = 0; i < 4; i++)
+		free(d->client_names[i]);
+	free(d->h[0].rs);
+	free(d->h[1].rs);
+	free(d);
 }
 
 const struct proto_ops proto_x11 = {
 	.name = "x11",
 	.create = x11_create,
+	.feed = x11_feed,
+	.gap = x11_gap,
+	.end = x11_end,
+	.destroy = x11_destroy,
 };

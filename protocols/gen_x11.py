@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Generate the X11 descriptor tables (x11_tables.c) from xcb-proto.
+
+usage: gen_x11.py XCB-PROTO-XML-DIR > x11_tables.c
+
+xcb-proto's own Python package, xcbgen, parses and resolves every protocol
+description (the core protocol and each extension); this script walks what
+it resolved and writes, per extension, the requests indexed by opcode, the
+events and GenericEvents indexed by number, and the errors.  For requests
+and replies it also records the fields a detail line wants: atoms at fixed
+offsets and the first counted string.  The structs are declared in
+protocols/x11_tables.h.
+"""
+import glob
+import os
+import sys
+
+# xcbgen looks its output hooks up in __main__.output while its classes are
+# being defined, so the table must exist before the import.
+output = {}
+for hook in ('open', 'close', 'simple', 'enum', 'struct', 'union', 'request',
+             'event', 'error', 'eventstruct'):
+    output[hook] = lambda *args: None
+
+from xcbgen.state import Module  # noqa: E402  (needs output above)
+from xcbgen.xtypes import ListType  # noqa: E402
+
+# Field kinds, as in enum x11_field_kind
+FK_ATOM, FK_STRING = 1, 2
+
+
+def c_string(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
+def ident(s):
+    return ''.join(c if c.isalnum() else '_' for c in s)
+
+
+def interesting_fields(fields):
+    """The atom fields at fixed offsets and the first counted string.
+
+    Offsets are known up to the first field whose size varies; a string
+    counts only if it starts there and its length is a plain reference to
+    a field at a known offset."""
+    out = []
+    offsets = {}   # field name -> (offset, size)
+    offset = 0
+    for f in fields:
+        if not f.wire:
+            continue
+        t = f.type
+        if isinstance(t, ListType) and not t.fixed_size():
+            member = t.member
+            expr = t.expr
+            if (getattr(member, 'name', None) == ('char',) and expr.op is None
+                    and expr.lenfield_name in offsets):
+                lo, ls = offsets[expr.lenfield_name]
+                out.append((f.field_name, FK_STRING, offset, ls, lo))
+            break
+        size = t.get_total_size()
+        if size is None:
+            break
+        if f.field_name:
+            offsets[f.field_name] = (offset, size)
+        if f.field_type and f.field_type[-1] == 'ATOM' and size == 4:
+            out.append((f.field_name, FK_ATOM, offset, 4, 0))
+        offset += size
+    return out, offset
+
+
+class Extension:
+    def __init__(self, module):
+        ns = module.namespace
+        self.xname = ns.ext_xname if ns.is_ext else None
+        self.name = ns.ext_name if ns.is_ext else 'core'
+        self.header = ns.header
+        self.requests = {}   # opcode -> (name, has_reply, fixed, fields, reply_fields)
+        self.events = {}     # number -> (name, has_seq)
+        self.generic = {}    # event type -> name
+        self.errors = {}     # number -> name
+        self.atoms = {}      # predefined atom number -> name (core only)
+
+
+def collect(path):
+    module = Module(path, None)
+    module.register()
+    module.resolve()
+    ext = Extension(module)
+    prefix = module.namespace.prefix
+    for name, item in module.all:
+        if name[:-1] != prefix:
+            continue
+        kind = type(item).__name__
+        if kind == 'Enum' and name[-1] == 'Atom' and not module.namespace.is_ext:
+            for aname, value in item.values:
+                if value and int(value, 0) > 0:
+                    ext.atoms[int(value, 0)] = aname
+        elif kind == 'Request':
+            fields, fixed = interesting_fields(item.fields)
+            reply_fields = []
+            if item.reply:
+                reply_fields, _ = interesting_fields(item.reply.fields)
+            ext.requests[int(item.opcode)] = (name[-1], item.reply is not None, fixed,
+                                              fields, reply_fields)
+        elif kind == 'Event':
+            number = int(item.opcodes[name])
+            if item.is_ge_event:
+                ext.generic[number] = name[-1]
+            else:
+                ext.events[number] = (name[-1], item.has_seq)
+    for name, item in module.errors.values():
+        if name[:-1] != prefix:
+            continue
+        number = int(item.opcodes[name])
+        if 0 <= number < 256:
+            ext.errors[number] = name[-1]
+    return ext
+
+
+def emit_fields(out, sym, fields):
+    if not fields:
+        return 'NULL'
+    out.append('static const struct x11_field %s[] = {' % sym)
+    for fname, kind, offset, size, len_offset in fields:
+        out.append('\t{ %s, %d, %d, %d, %d },' % (c_string(fname), kind, offset, size,
+                                                  len_offset))
+    out.append('};')
+    return sym
+
+
+def emit(ext, out):
+    base = 'x11_' + ident(ext.header)
+    reqs = []
+    for op in sorted(ext.requests):
+        name, has_reply, fixed, fields, reply_fields = ext.requests[op]
+        fsym = emit_fields(out, '%s_%s_fields' % (base, ident(name)), fields)
+        rsym = emit_fields(out, '%s_%s_reply_fields' % (base, ident(name)), reply_fields)
+        reqs.append('\t[%d] = { %s, %d, %d, %d, %s, %d, %s },' % (
+            op, c_string(name), int(has_reply), fixed, len(fields), fsym,
+            len(reply_fields), rsym))
+    nreq = max(ext.requests) + 1 if ext.requests else 0
+    if reqs:
+        out.append('static const struct x11_request %s_requests[%d] = {' % (base, nreq))
+        out.extend(reqs)
+        out.append('};')
+    nev = max(ext.events) + 1 if ext.events else 0
+    if nev:
+        out.append('static const struct x11_event %s_events[%d] = {' % (base, nev))
+        for n in sorted(ext.events):
+            name, has_seq = ext.events[n]
+            out.append('\t[%d] = { %s, %d },' % (n, c_string(name), int(has_seq)))
+        out.append('};')
+    ngen = max(ext.generic) + 1 if ext.generic else 0
+    if ngen:
+        out.append('static const struct x11_event %s_generic[%d] = {' % (base, ngen))
+        for n in sorted(ext.generic):
+            out.append('\t[%d] = { %s, 1 },' % (n, c_string(ext.generic[n])))
+        out.append('};')
+    nerr = max(ext.errors) + 1 if ext.errors else 0
+    if nerr:
+        out.append('static const char *const %s_errors[%d] = {' % (base, nerr))
+        for n in sorted(ext.errors):
+            out.append('\t[%d] = %s,' % (n, c_string(ext.errors[n])))
+        out.append('};')
+    out.append('const struct x11_extension %s = {' % base)
+    out.append('\t.xname = %s, .name = %s,' % (c_string(ext.xname) if ext.xname else 'NULL',
+                                              c_string(ext.name)))
+    out.append('\t.nrequests = %d, .requests = %s,' % (nreq, base + '_requests' if nreq else 'NULL'))
+    out.append('\t.nevents = %d, .events = %s,' % (nev, base + '_events' if nev else 'NULL'))
+    out.append('\t.ngeneric = %d, .generic = %s,' % (ngen, base + '_generic' if ngen else 'NULL'))
+    out.append('\t.nerrors = %d, .errors = %s,' % (nerr, base + '_errors' if nerr else 'NULL'))
+    out.append('};')
+    out.append('')
+    return base
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.stderr.write('usage: gen_x11.py XCB-PROTO-XML-DIR\n')
+        return 2
+    xmldir = sys.argv[1]
+    paths = sorted(glob.glob(os.path.join(xmldir, '*.xml')))
+    if not any(os.path.basename(p) == 'xproto.xml' for p in paths):
+        sys.stderr.write('gen_x11.py: no xproto.xml in %s\n' % xmldir)
+        return 1
+    out = ['/* Generated by protocols/gen_x11.py from xcb-proto (%s): do not edit. */'
+           % xmldir, '#include "x11_tables.h"', '#include <stddef.h>', '']
+    symbols = []
+    core = None
+    atoms = {}
+    for path in paths:
+        ext = collect(path)
+        if ext.xname is None and ext.header != 'xproto':
+            continue   # a file of shared types only (none so far)
+        sym = emit(ext, out)
+        if ext.header == 'xproto':
+            core = sym
+            atoms = ext.atoms
+        else:
+            symbols.append(sym)
+    out.append('const struct x11_extension *const x11_extensions[] = {')
+    for sym in symbols:
+        out.append('\t&%s,' % sym)
+    out.append('};')
+    out.append('const size_t x11_nextensions = %d;' % len(symbols))
+    out.append('const struct x11_extension *const x11_core_protocol = &%s;' % core)
+    natoms = max(atoms) + 1 if atoms else 0
+    out.append('const char *const x11_predefined_atoms[%d] = {' % natoms)
+    for n in sorted(atoms):
+        out.append('\t[%d] = %s,' % (n, c_string(atoms[n])))
+    out.append('};')
+    out.append('const size_t x11_npredefined_atoms = %d;' % natoms)
+    sys.stdout.write('\n'.join(out) + '\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

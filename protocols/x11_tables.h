@@ -1,0 +1,62 @@
+/*
+ * x11_tables.h — the X11 descriptor tables, generated at build time from
+ * xcb-proto by protocols/gen_x11.py into x11_tables.c.  Every name the
+ * decoder prints comes from here; nothing in the decoder repeats them.
+ */
+#ifndef XCAP_X11_TABLES_H
+#define XCAP_X11_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum x11_field_kind {
+	X11_FIELD_ATOM = 1,	/* a CARD32 atom at offset */
+	X11_FIELD_STRING = 2,	/* bytes at offset, count in the size-byte field at len_offset */
+};
+
+/* A field worth showing in a detail: atoms and the first counted string. */
+struct x11_field {
+	const char *name;	/* xcb-proto's field name: "property", "name" */
+	uint8_t kind;		/* enum x11_field_kind */
+	uint16_t offset;
+	uint8_t size;		/* bytes of the atom, or of the string's length field */
+	uint16_t len_offset;
+};
+
+struct x11_request {
+	const char *name;	/* NULL: no request has this opcode */
+	uint8_t has_reply;
+	uint16_t fixed_size;	/* bytes up to the first part of varying size */
+	uint8_t nfields;
+	const struct x11_field *fields;
+	uint8_t nreply_fields;
+	const struct x11_field *reply_fields;
+};
+
+struct x11_event {
+	const char *name;	/* NULL: no event has this number */
+	uint8_t has_seq;	/* 0 for KeymapNotify, which has no sequence number */
+};
+
+struct x11_extension {
+	const char *xname;	/* as QueryExtension names it: "BIG-REQUESTS"; NULL for core */
+	const char *name;	/* xcb's name: "BigRequests"; "core" */
+	uint16_t nrequests;
+	const struct x11_request *requests;	/* by opcode (minor for extensions) */
+	uint16_t nevents;
+	const struct x11_event *events;		/* by number from the first event */
+	uint16_t ngeneric;
+	const struct x11_event *generic;	/* GenericEvents by event type */
+	uint16_t nerrors;
+	const char *const *errors;		/* by number from the first error */
+};
+
+extern const struct x11_extension *const x11_core_protocol;
+extern const struct x11_extension *const x11_extensions[];
+extern const size_t x11_nextensions;
+/* The atoms every server predefines (PRIMARY = 1 ... WM_TRANSIENT_FOR = 68),
+   by number; entry 0 is NULL. */
+extern const char *const x11_predefined_atoms[];
+extern const size_t x11_npredefined_atoms;
+
+#endif
