@@ -67,6 +67,7 @@ struct half {
 	size_t rs_len;
 	uint64_t rs_skipped;	/* bytes given up on since the hole */
 	bool seen_data;
+	int align;		/* stream offset of boundaries mod 4; -1 unknown */
 };
 
 struct pending {
@@ -98,6 +99,7 @@ struct proto_decoder {
 	struct half h[2];
 	uint64_t requests;	/* requests sent: the last request's number */
 	bool seq_uncertain;	/* requests were lost or the capture began late */
+	uint64_t uncertain_after;	/* requests up to this one are numbered right */
 	uint64_t last_s2c_seq;
 	struct pending *pending;	/* ring of reply-bearing requests */
 	size_t p_head, p_len;
@@ -106,6 +108,9 @@ struct proto_decoder {
 	size_t n_atoms, atoms_cap;
 	char *client_names[4];		/* last text per source, to say it once */
 	char scratch[128];		/* composed names: "BadWindow" */
+	uint8_t first[4];		/* the client's first bytes, until decided */
+	size_t first_len;
+	bool start_decided;
 };
 
 /* ---- small helpers ---- */
@@ -249,16 +254,36 @@ static struct pending *pending_match(struct proto_decoder *d, uint64_t seq)
    shift the count so that the oldest waiting request gets this number. */
 static void realign(struct proto_decoder *d, uint16_t seq16)
 {
-	if (!d->seq_uncertain || !d->p_len)
+	if (!d->seq_uncertain)
 		return;
-	uint64_t oldest = pending_at(d, 0)->seq;
-	uint64_t delta = (uint16_t)(seq16 - (uint16_t)oldest);
-	for (size_t i = 0; i < d->p_len; i++)
+	/* A late answer to a request numbered before the loss says nothing. */
+	size_t first = d->p_len;
+	for (size_t i = 0; i < d->p_len; i++) {
+		struct pending *p = pending_at(d, i);
+		if (p->seq <= d->uncertain_after) {
+			if ((uint16_t)p->seq == seq16)
+				return;
+		} else if (first == d->p_len) {
+			first = i;
+		}
+	}
+	if (first == d->p_len)
+		return;
+	uint64_t delta = (uint16_t)(seq16 - (uint16_t)pending_at(d, first)->seq);
+	for (size_t i = first; i < d->p_len; i++)
 		pending_at(d, i)->seq += delta;
 	d->requests += delta;
 	d->seq_uncertain = false;
-	note(d, PROTO_S2C, "request numbers confirmed by a reply (shifted by %llu)",
+	note(d, PROTO_S2C, "request numbers confirmed by a reply: %llu requests were not seen",
 	     (unsigned long long)delta);
+}
+
+/* Requests from here on are counted from a guess. */
+static void lose_count(struct proto_decoder *d)
+{
+	if (!d->seq_uncertain)
+		d->uncertain_after = d->requests;
+	d->seq_uncertain = true;
 }
 
 /* The full sequence number of a 16-bit one from the server: the latest
@@ -932,9 +957,15 @@ static bool plausible_s2c(const struct proto_decoder *d, const uint8_t *b, size_
 	*seq = rd16(d, b + 2);
 	*len = 32;
 	if (code == 0) {
-		if (b[0] & 0x80)
+		/* a core error, or one in the extensions' range (128 and up),
+		   about a core request or an extension's */
+		if (b[0] & 0x80 || b[1] == 0)
 			return false;
-		return b[1] != 0;
+		bool known_error = b[1] < x11_core_protocol->nerrors ? x11_core_protocol->errors[b[1]] != NULL
+								      : b[1] >= 128;
+		bool known_major = b[10] >= 128 || (b[10] < x11_core_protocol->nrequests &&
+						   x11_core_protocol->requests[b[10]].name);
+		return known_error && known_major;
 	}
 	if (code == 1) {
 		if (b[0] & 0x80)
@@ -956,7 +987,11 @@ static bool plausible_s2c(const struct proto_decoder *d, const uint8_t *b, size_
 		*seq = -1;
 	if (code < 64)
 		return code >= 2 && code < x11_core_protocol->nevents;
-	return true;
+	unsigned idx;
+	bool any_ext = false;
+	for (int i = 0; i < 128 && !any_ext; i++)
+		any_ext = d->ext[i].present && d->ext[i].first_event;
+	return !any_ext || extension_for_event(d, code, &idx) != NULL;
 }
 
 /* From pos, how many well-formed messages follow each other; *ends says
@@ -1008,6 +1043,10 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct ha
 {
 	char orders[2] = { d->order ? d->order : 'l', d->order ? 0 : 'B' };
 	for (size_t pos = 0; pos < h->rs_len; pos++) {
+		/* Every message is a multiple of 4 bytes long, so boundaries keep
+		   their offset mod 4 (h->offset is the stream offset of rs[0]). */
+		if (h->align >= 0 && (h->offset + pos) % 4 != (unsigned)h->align)
+			continue;
 		for (int o = 0; o < 2 && orders[o]; o++) {
 			char saved = d->order;
 			d->order = orders[o];
@@ -1048,9 +1087,10 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half
 				     (unsigned long long)skipped);
 			h->rs_skipped = 0;
 			h->state = ST_MESSAGES;
+			h->align = (int)((h->offset + (uint64_t)pos) % 4);
 			h->after_gap = true;
 			if (dir == PROTO_C2S)
-				d->seq_uncertain = true;
+				lose_count(d);
 			/* The buffer's bytes are behind h->offset: rewind and frame them. */
 			size_t rest = h->rs_len - (size_t)pos;
 			h->offset += (uint64_t)pos;
@@ -1089,32 +1129,49 @@ static struct proto_decoder *x11_create(const struct proto_sink *sink)
 	return d;
 }
 
+/* The capture began after the setup: framing has to be found. */
+static void begin_midstream(struct proto_decoder *d, enum proto_dir dir)
+{
+	note(d, dir, "no connection setup: the capture began mid-connection");
+	lose_count(d);
+	d->h[0].align = d->h[1].align = -1;
+	for (int k = 0; k < 2; k++)
+		if (d->h[k].state != ST_RESYNC && !d->h[k].seen_data)
+			start_resync(d, (enum proto_dir)k, &d->h[k], "");
+}
+
+/* The client's first four bytes tell a setup request (and the byte order)
+   from the middle of a conversation; gather them before deciding. */
+static void decide_start(struct proto_decoder *d)
+{
+	d->start_decided = true;
+	if (looks_like_setup_request(d->first, d->first_len))
+		d->order = (char)d->first[0];
+	else
+		begin_midstream(d, PROTO_C2S);
+	d->h[PROTO_C2S].seen_data = true;
+	frame(d, PROTO_C2S, d->first, d->first_len);
+}
+
 static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
 {
-	struct half *h = &d->h[dir];
 	if (!len)
 		return;
-	if (!h->seen_data) {
-		h->seen_data = true;
-		if (dir == PROTO_C2S && h->state == ST_SETUP && !h->have) {
-			if (looks_like_setup_request(data, len)) {
-				d->order = (char)data[0];
-			} else {
-				/* The capture began after the setup. */
-				note(d, dir, "no connection setup: the capture began mid-connection");
-				d->seq_uncertain = true;
-				if (!d->h[PROTO_S2C].seen_data)
-					start_resync(d, PROTO_S2C, &d->h[PROTO_S2C], "");
-				start_resync(d, dir, h, "");
-			}
-		} else if (dir == PROTO_S2C && !d->h[PROTO_C2S].seen_data &&
-			   h->state != ST_RESYNC) {
-			/* The server spoke before the client: a mid-connection start. */
-			note(d, dir, "no connection setup: the capture began mid-connection");
-			d->seq_uncertain = true;
-			start_resync(d, dir, h, "");
-		}
+	if (dir == PROTO_C2S && !d->start_decided) {
+		size_t k = sizeof d->first - d->first_len < len ? sizeof d->first - d->first_len : len;
+		memcpy(d->first + d->first_len, data, k);
+		d->first_len += k;
+		data += k;
+		len -= k;
+		if (d->first_len < sizeof d->first)
+			return;
+		decide_start(d);
+	} else if (dir == PROTO_S2C && !d->h[dir].seen_data && !d->start_decided) {
+		/* The server spoke before the client: a mid-connection start. */
+		d->start_decided = true;
+		begin_midstream(d, dir);
 	}
+	d->h[dir].seen_data = true;
 	frame(d, dir, data, len);
 }
 
@@ -1123,6 +1180,16 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	struct half *h = &d->h[dir];
 	if (!len)
 		return;
+	if (dir == PROTO_C2S && !d->start_decided) {
+		if (!d->first_len) {
+			/* The start itself is missing: whatever follows is mid-stream. */
+			d->start_decided = true;
+			begin_midstream(d, dir);
+			d->h[dir].seen_data = true;
+		} else {
+			decide_start(d);
+		}
+	}
 	if (h->state == ST_RESYNC) {
 		/* Bytes searched so far are no longer followed by what follows. */
 		h->rs_skipped += h->rs_len + len;
@@ -1148,13 +1215,15 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	}
 	start_resync(d, dir, h, "");
 	h->offset += lost;
-	if (h->state == ST_RESYNC && dir == PROTO_C2S)
-		d->seq_uncertain = true;
+	if (dir == PROTO_C2S)
+		lose_count(d);
 }
 
 static void x11_end(struct proto_decoder *d, enum proto_dir dir)
 {
 	struct half *h = &d->h[dir];
+	if (dir == PROTO_C2S && !d->start_decided && d->first_len)
+		decide_start(d);
 	if (h->state == ST_RESYNC && (h->rs_len || h->rs_skipped)) {
 		note(d, dir, "stream ended with %llu bytes not decoded",
 		     (unsigned long long)(h->rs_len + h->rs_skipped));

@@ -14,7 +14,7 @@ port=$((6000 + display))
 filter="tcp port $port"
 
 start_capture live xcap -i lo -w "$workdir/live.xcap" $filter
-start_capture ref tcpdump -i lo -s 0 -U --time-stamp-precision=nano -w "$workdir/ref.pcap" $filter
+start_capture ref tcpdump -i lo -s 0 -B 65536 -U --time-stamp-precision=nano -w "$workdir/ref.pcap" $filter
 
 xdpyinfo -ext all >/dev/null
 xlogo -geometry 200x200 & c=$!; sleep 1; kill $c; wait $c 2>/dev/null

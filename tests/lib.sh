@@ -51,7 +51,7 @@ wait_for() {
 # (the number) and DISPLAY (127.0.0.1:N).  Extra arguments go to Xvfb.
 start_xvfb() {
 	need Xvfb xdpyinfo
-	n=$(( ($$ % 40) + 20 ))
+	n=$(( ($$ % 40) + 20 ))	# X ports are 6000-6063
 	tries=0
 	while [ $tries -lt 40 ]; do
 		if [ ! -e "/tmp/.X$n-lock" ]; then
@@ -69,7 +69,7 @@ start_xvfb() {
 			wait $xpid 2>/dev/null
 		fi
 		n=$(( n + 1 ))
-		[ $n -gt 90 ] && n=20
+		[ $n -gt 63 ] && n=20
 		tries=$((tries + 1))
 	done
 	fail "could not start Xvfb on any display"

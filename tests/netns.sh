@@ -1,0 +1,91 @@
+# netns.sh — emulated links between two network namespaces, for the tests
+# (sourced after lib.sh; needs root, ip(8), /dev/net/tun and xcap-link).
+#
+# make_link NAME RATE_A2B RATE_B2A DELAY_MS [QUEUE_BYTES [XCAP-LINK OPTION...]]
+#	Creates namespaces ${NAME}c (the client, 10.77.0.1/24) and ${NAME}s
+#	(the server, 10.77.0.2/24), each with lo up and IPv6 off (so only the
+#	test's own packets cross), and runs xcap-link between them, the
+#	client on side A.  Rates are bits per second (k, M, G; 0 unlimited),
+#	DELAY_MS the one-way delay ("A2B,B2A" for two); an empty QUEUE_BYTES
+#	keeps xcap-link's default.  Returns once both devices carry their
+#	addresses, and sets:
+#	  link_ns_c, link_ns_s       the namespaces
+#	  link_dev_c, link_dev_s     the tun device in each
+#	  link_addr_c, link_addr_s   their addresses
+#	  link_pid                   the forwarder
+#	  link_log                   its standard error (start line, summary)
+#	Everything is undone at exit, however the test ends.
+#
+# link_down NAME
+#	Stops the forwarder with SIGTERM (its summary goes to the log) and
+#	deletes the namespaces; returns the forwarder's exit status.
+
+link_dev_c=xlink-c
+link_dev_s=xlink-s
+link_addr_c=10.77.0.1
+link_addr_s=10.77.0.2
+
+# in_ns NS CMD...: run CMD inside a namespace.
+in_ns() { _in_ns=$1; shift; ip netns exec "$_in_ns" "$@"; }
+
+link_down() {
+	_ld_status=0
+	if [ -s "$workdir/$1.link.pid" ]; then
+		_ld_pid=$(cat "$workdir/$1.link.pid")
+		rm -f "$workdir/$1.link.pid"
+		kill -TERM "$_ld_pid" 2>/dev/null
+		wait "$_ld_pid" 2>/dev/null
+		_ld_status=$?
+	fi
+	ip netns del "${1}c" 2>/dev/null
+	ip netns del "${1}s" 2>/dev/null
+	return $_ld_status
+}
+
+make_link() {
+	[ $# -ge 4 ] || fail "make_link NAME RATE_A2B RATE_B2A DELAY_MS [QUEUE [OPTION...]]"
+	_ml_name=$1 _ml_ab=$2 _ml_ba=$3 _ml_delay=$4
+	_ml_queue=${5:-}
+	shift 4
+	if [ $# -gt 0 ]; then shift; fi
+	link_ns_c=${_ml_name}c
+	link_ns_s=${_ml_name}s
+	link_log=$workdir/$_ml_name.link.err
+	_ml_ready=$workdir/$_ml_name.link.ready
+	rm -f "$_ml_ready"
+
+	# Registered first, so a failure anywhere below still cleans up.
+	at_exit "link_down '$_ml_name'"
+	for _ml_ns in "$link_ns_c" "$link_ns_s"; do
+		ip netns add "$_ml_ns" 2>"$workdir/$_ml_name.ip.err" ||
+			skip "cannot create network namespace $_ml_ns: $(cat "$workdir/$_ml_name.ip.err")"
+		ip -n "$_ml_ns" link set lo up || fail "cannot bring lo up in $_ml_ns"
+		if [ -e /proc/sys/net/ipv6/conf/default/disable_ipv6 ]; then
+			in_ns "$_ml_ns" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6' 2>/dev/null
+		fi
+	done
+
+	xcap-link --ns-a "$link_ns_c" --ns-b "$link_ns_s" \
+		--dev-a "$link_dev_c" --dev-b "$link_dev_s" \
+		--rate "$_ml_ab,$_ml_ba" --delay "$_ml_delay" \
+		${_ml_queue:+--queue "$_ml_queue"} --ready "$_ml_ready" "$@" \
+		2>"$link_log" &
+	link_pid=$!
+	echo "$link_pid" >"$workdir/$_ml_name.link.pid"
+
+	_ml_i=0
+	until [ -s "$_ml_ready" ]; do
+		kill -0 "$link_pid" 2>/dev/null || {
+			wait "$link_pid" 2>/dev/null
+			rm -f "$workdir/$_ml_name.link.pid"
+			fail "xcap-link did not start: $(cat "$link_log")"
+		}
+		_ml_i=$((_ml_i + 1))
+		[ $_ml_i -gt 100 ] && fail "xcap-link not up after 10 s: $(cat "$link_log")"
+		sleep 0.1
+	done
+	ip -n "$link_ns_c" addr add "$link_addr_c/24" dev "$link_dev_c" ||
+		fail "cannot give $link_dev_c an address in $link_ns_c"
+	ip -n "$link_ns_s" addr add "$link_addr_s/24" dev "$link_dev_s" ||
+		fail "cannot give $link_dev_s an address in $link_ns_s"
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# x11-oracle.sh — the X11 decoder against tshark's X11 dissector.
+#
+# Real clients (xdpyinfo -ext all, xlogo, xterm at work, xeyes, gtk3-demo,
+# x11perf) against Xvfb, captured by tcpdump; xcapanalyse and tshark decode
+# the capture and, per connection, the request opcodes, reply sequence
+# numbers, event codes and error codes must agree (x11-compare.py lists
+# where tshark is known to be wrong).  Then the decoder must also say who
+# the clients are.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need_root
+need tcpdump tshark xdpyinfo xlogo xterm xeyes x11perf /usr/bin/python3
+start_xvfb
+port=$((6000 + display))
+
+start_capture cap tcpdump -i lo -s 0 -B 65536 -U -w "$workdir/x.pcap" tcp port $port
+
+xdpyinfo -ext all >/dev/null 2>&1 || fail "xdpyinfo failed"
+xlogo -geometry 200x200 & c=$!; sleep 1; kill $c; wait $c 2>/dev/null
+xterm -geometry 80x24 -e sh -c 'ls -lR /usr/share/X11 | head -300; sleep 0.3' ||
+	fail "xterm failed"
+xeyes & c=$!; sleep 1; kill $c; wait $c 2>/dev/null
+if command -v gtk3-demo >/dev/null; then
+	gtk3-demo --run=drawingarea >/dev/null 2>&1 & c=$!; sleep 2; kill $c; wait $c 2>/dev/null
+fi
+x11perf -repeat 1 -reps 300 -rect10 -ftext -putimage10 >/dev/null 2>&1 || fail "x11perf failed"
+sleep 0.3
+stop_capture cap
+
+grep -q "^0 packets dropped by kernel" "$workdir/cap.err" ||
+	fail "the reference capture lost packets: $(tail -1 "$workdir/cap.err")"
+xcapanalyse --dump "$workdir/x.pcap" >"$workdir/x.dump" || fail "xcapanalyse --dump failed"
+tshark -r "$workdir/x.pcap" -T fields -E occurrence=a -E aggregator=, \
+	-e tcp.srcport -e tcp.dstport -e x11.opcode -e x11.reply-sequencenumber \
+	-e x11.eventcode -e x11.event-sequencenumber -e x11.errorcode \
+	-e x11.error_sequencenumber >"$workdir/x.tsv" 2>/dev/null || fail "tshark failed"
+/usr/bin/python3 "$top_srcdir/tests/x11-compare.py" "$workdir/x.dump" "$workdir/x.tsv" ||
+	fail "xcap and tshark disagree"
+
+msgs=$(grep -c '^msg ' "$workdir/x.dump")
+[ "$msgs" -gt 1000 ] || fail "only $msgs messages decoded"
+grep -q '^note ' "$workdir/x.dump" && fail "decoder notes on a clean capture: $(grep '^note ' "$workdir/x.dump" | head -3)"
+grep -q '^msg .* flags=[a-z]' "$workdir/x.dump" &&
+	fail "messages flagged on a clean capture: $(grep '^msg .* flags=[a-z]' "$workdir/x.dump" | head -3)"
+grep -q '^name .*source=WM_CLASS text="xeyes XEyes"' "$workdir/x.dump" || fail "xeyes not named"
+grep -q '^name .*source=WM_CLASS text="xterm XTerm"' "$workdir/x.dump" || fail "xterm not named"
+grep -q '^msg .*name=InternAtom .*detail="atom=[1-9][0-9]* name=WM_PROTOCOLS"' "$workdir/x.dump" ||
+	fail "no InternAtom reply with its atom name"
+grep -q '^msg .*kind=request .*name=QueryExtension .*detail="name=RENDER"' "$workdir/x.dump" ||
+	fail "no QueryExtension with its name"
+grep -q '^ext .*name=BIG-REQUESTS ' "$workdir/x.dump" || fail "no ext record"
+say "$msgs messages agree with tshark"
