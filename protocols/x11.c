@@ -68,6 +68,7 @@ struct half {
 	uint64_t rs_skipped;	/* bytes given up on since the hole */
 	bool seen_data;
 	int align;		/* stream offset of boundaries mod 4; -1 unknown */
+	bool hole_at_boundary;	/* try the byte after the hole as a boundary */
 };
 
 struct pending {
@@ -100,6 +101,7 @@ struct proto_decoder {
 	uint64_t requests;	/* requests sent: the last request's number */
 	bool seq_uncertain;	/* requests were lost or the capture began late */
 	uint64_t uncertain_after;	/* requests up to this one are numbered right */
+	bool realigned;			/* numbers fixed by one reply, not yet by a second */
 	uint64_t last_s2c_seq;
 	struct pending *pending;	/* ring of reply-bearing requests */
 	size_t p_head, p_len;
@@ -274,8 +276,27 @@ static void realign(struct proto_decoder *d, uint16_t seq16)
 		pending_at(d, i)->seq += delta;
 	d->requests += delta;
 	d->seq_uncertain = false;
-	note(d, PROTO_S2C, "request numbers confirmed by a reply: %llu requests were not seen",
+	d->realigned = true;
+	note(d, PROTO_S2C, "request numbers taken from a reply: %llu requests were not seen",
 	     (unsigned long long)delta);
+}
+
+/* After a realignment, the next reply either confirms it (it answers a
+   request we hold) or shows it wrong: then the count is a guess again. */
+static void check_realignment(struct proto_decoder *d, uint16_t seq16)
+{
+	if (!d->realigned)
+		return;
+	for (size_t i = 0; i < d->p_len; i++)
+		if ((uint16_t)pending_at(d, i)->seq == seq16) {
+			/* Two replies agree: the numbering, and with it a byte order
+			   guessed from framing, are now known. */
+			d->realigned = false;
+			d->order_guessed = false;
+			return;
+		}
+	d->seq_uncertain = true;
+	d->realigned = false;
 }
 
 /* Requests from here on are counted from a guess. */
@@ -546,12 +567,14 @@ static void decode_request(struct proto_decoder *d, struct half *h, const uint8_
 	}
 	if (b[0] == 18)		/* ChangeProperty */
 		change_property(d, b, n, len);
-	if (r && r->has_reply) {
+	if ((r && r->has_reply) || (!r && b[0] >= 128)) {
+		/* A request of an extension the tables do not describe may have
+		   a reply: keep its place, so that replies match up. */
 		struct pending p = { .seq = m.seq, .req = r, .ext = ext, .major = m.major,
 				     .minor = m.minor };
 		/* InternAtom (16) and QueryExtension (98) name what their reply
 		   numbers: keep the name for it. */
-		if ((b[0] == 16 || b[0] == 98) && r->nfields &&
+		if ((b[0] == 16 || b[0] == 98) && r && r->nfields &&
 		    r->fields[0].kind == X11_FIELD_STRING && r->fields[0].len_offset + 2u <= n) {
 			const struct x11_field *f = &r->fields[0];
 			size_t sl = rd16(d, b + f->len_offset);
@@ -571,6 +594,7 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const uint8_t 
 	struct proto_msg m;
 	base_msg(&m, PROTO_S2C, PROTO_REPLY, len);
 	uint16_t s16 = rd16(d, b + 2);
+	check_realignment(d, s16);
 	realign(d, s16);
 	m.seq = widen(d, s16);
 	struct pending *p = pending_match(d, m.seq);
@@ -583,7 +607,9 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const uint8_t 
 	}
 	m.major = p->major;
 	m.minor = p->minor;
-	m.name = p->req->name;
+	m.name = p->req ? p->req->name : NULL;
+	if (!p->req)
+		m.flags |= PROTO_F_UNCERTAIN;
 	m.ext = p->ext;
 	{
 		if (p->major == 98) {			/* QueryExtension */
@@ -603,7 +629,8 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const uint8_t 
 					free(name);
 				}
 			}
-			put_fields(d, &m, p->req->reply_fields, p->req->nreply_fields, b, n);
+			if (p->req)
+				put_fields(d, &m, p->req->reply_fields, p->req->nreply_fields, b, n);
 		}
 	}
 	emit(d, h, &m);
@@ -644,7 +671,7 @@ static void decode_error(struct proto_decoder *d, struct half *h, const uint8_t 
 	struct pending *p = pending_match(d, m.seq);
 	const char *req_name = NULL;
 	if (p) {
-		req_name = p->req->name;
+		req_name = p->req ? p->req->name : NULL;
 	} else if (n >= 11) {
 		const char *rext;
 		const struct x11_request *r = request_desc(d, b[10], (uint8_t)rd16(d, b + 8), &rext);
@@ -1033,6 +1060,7 @@ static void start_resync(struct proto_decoder *d, enum proto_dir dir, struct hal
 	h->state = ST_RESYNC;
 	h->have = h->need = h->got = 0;
 	h->hole_in_msg = false;
+	h->hole_at_boundary = false;
 	h->rs_len = 0;
 	if (!h->rs)
 		h->rs = malloc(RESYNC_MAX);
@@ -1053,8 +1081,10 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct ha
 			bool ends;
 			unsigned run = run_length(d, dir, h->rs, h->rs_len, pos, &ends);
 			/* Four messages in a row, or two that end exactly where the
-			   data ends (clients write whole requests). */
-			if (run >= 4 || (run >= 2 && ends)) {
+			   data ends (clients write whole requests), or, right after
+			   a hole in an aligned stream, one that does. */
+			if (run >= 4 || (run >= 2 && ends) ||
+			    (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) {
 				if (!saved)
 					d->order_guessed = true;
 				return (long)pos;
@@ -1213,7 +1243,12 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		note(d, dir, "a hole of %llu bytes; searching for the next message",
 		     (unsigned long long)len);
 	}
+	/* Segments hold whole messages more often than not, so the byte after
+	   the hole is worth trying first as a boundary when the alignment is
+	   known (the 4-byte rule then also holds for it). */
+	bool at_boundary = h->align >= 0;
 	start_resync(d, dir, h, "");
+	h->hole_at_boundary = at_boundary;
 	h->offset += lost;
 	if (dir == PROTO_C2S)
 		lose_count(d);
