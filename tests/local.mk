@@ -4,3 +4,16 @@ include tests/capture.mk
 include tests/trace.mk
 include tests/x11.mk
 include tests/link.mk
+
+# Golden tests of xcapanalyse's views (tests/golden/TESTLIST).
+dist_check_SCRIPTS += tests/golden.sh
+TESTS += tests/golden.sh
+EXTRA_DIST += tests/golden/TESTLIST \
+	tests/golden/xdpyinfo-xlogo-connections-csv.out \
+	tests/golden/xdpyinfo-xlogo-connections-json.out \
+	tests/golden/xdpyinfo-xlogo-connections.out \
+	tests/golden/xdpyinfo-xlogo-dump-ng.out \
+	tests/golden/xdpyinfo-xlogo-dump.out \
+	tests/golden/xdpyinfo-xlogo-messages-csv.out \
+	tests/golden/xdpyinfo-xlogo-messages-json.out \
+	tests/golden/xdpyinfo-xlogo-messages.out

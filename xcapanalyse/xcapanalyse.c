@@ -1,5 +1,6 @@
 /*
- * xcapanalyse — what a trace says: every record as text (--dump), or the
+ * xcapanalyse — what a trace says: every record as text (--dump), the
+ * protocol messages (--messages), or the
  * connections it holds with their traffic (--connections).
  *
  * Input is anything xsource opens: .xcap traces, .pcap and .pcapng.
@@ -14,22 +15,26 @@
 #include <string.h>
 
 #include "dump.h"
+#include "messages.h"
+#include "output.h"
 #include "source.h"
 
 static const char prog[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
-enum mode { MODE_CONNECTIONS, MODE_DUMP };
-enum format { FMT_TEXT, FMT_CSV, FMT_JSON };
+enum mode { MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: xcapanalyse [--dump | --connections] [--format text|csv|json] FILE...\n"
+"usage: xcapanalyse [--dump | --connections | --messages] [--format text|csv|json] FILE...\n"
 "\n"
 "Read .xcap traces, .pcap or .pcapng captures and tell what they hold.\n"
 "\n"
 "  --dump            print every record as one line of key=value text\n"
+"  --messages        one line per protocol message: time, connection,\n"
+"                    direction, sequence number, name, detail, and for a\n"
+"                    reply or error the wait since its request in ms\n"
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps (default)\n"
 "  --format FMT      text (aligned table), csv or json\n"
@@ -129,36 +134,6 @@ static void account(struct conn_table *t, const struct xrec *rec)
 	}
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void print_connections(const struct conn_table *t, enum format fmt)
 {
 	char cl[64], sv[64];
@@ -233,6 +208,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
+		{ "messages", no_argument, NULL, 'm' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -243,6 +219,7 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'd': mode = MODE_DUMP; break;
 		case 'C': mode = MODE_CONNECTIONS; break;
+		case 'm': mode = MODE_MESSAGES; break;
 		case 'f':
 			if (strcmp(optarg, "text") == 0) fmt = FMT_TEXT;
 			else if (strcmp(optarg, "csv") == 0) fmt = FMT_CSV;
@@ -275,14 +252,22 @@ int main(int argc, char **argv)
 		}
 		xsource_on_warning(src, warn_cb, NULL);
 		struct xrec rec;
+		struct msg_view *mv = NULL;
 		if (mode == MODE_DUMP)
 			xtrace_info_dump(stdout, xsource_info(src));
+		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt))) {
+			fprintf(stderr, "%s: out of memory: '%s'\n", prog, argv[i]);
+			return EXIT_DAMAGED;
+		}
 		while (xsource_next(src, &rec) == 1) {
 			if (mode == MODE_DUMP)
 				xrec_dump(stdout, &rec);
+			else if (mode == MODE_MESSAGES)
+				msg_view_record(mv, &rec);
 			else
 				account(&table, &rec);
 		}
+		msg_view_finish(mv);
 		if (xsource_problems(src))
 			status = EXIT_DAMAGED;
 		xsource_close(src);

@@ -1,0 +1,39 @@
+#!/bin/sh
+# golden.sh — xcapanalyse's views of small real captures against reviewed
+# expected output (tests/golden/TESTLIST), and CSV/JSON that parse.
+#   golden.sh            compare
+#   golden.sh --update   rewrite the expected files from the current output
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need /usr/bin/python3
+update=
+[ "${1:-}" = --update ] && update=1
+failed=0
+count=0
+while read -r name capture opts; do
+	case "$name" in ''|'#'*) continue ;; esac
+	count=$((count + 1))
+	# The dump's header names the file read: make it the same everywhere.
+	# shellcheck disable=SC2086
+	(cd "$top_srcdir/tests/captures" && xcapanalyse $opts "$capture") >"$workdir/$name.out" ||
+		{ echo "FAIL: $name: xcapanalyse exited with $?"; failed=$((failed + 1)); continue; }
+	if [ -n "$update" ]; then
+		cp "$workdir/$name.out" "$top_srcdir/tests/golden/$name.out"
+		continue
+	fi
+	if ! diff -u "$top_srcdir/tests/golden/$name.out" "$workdir/$name.out" >"$workdir/$name.diff"; then
+		echo "FAIL: $name differs:"; head -20 "$workdir/$name.diff"
+		failed=$((failed + 1))
+	fi
+	case "$opts" in
+	*json*) /usr/bin/python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$workdir/$name.out" ||
+			{ echo "FAIL: $name: not JSON"; failed=$((failed + 1)); } ;;
+	*csv*) /usr/bin/python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), "ragged CSV"' "$workdir/$name.out" ||
+			{ echo "FAIL: $name: bad CSV"; failed=$((failed + 1)); } ;;
+	esac
+done <"$top_srcdir/tests/golden/TESTLIST"
+[ -n "$update" ] && { say "updated $count expected outputs"; exit 0; }
+[ "$failed" = 0 ] || fail "$failed of $count golden tests failed"
+say "$count golden tests pass"
