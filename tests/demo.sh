@@ -33,9 +33,17 @@ sed 's/^/demo: /' "$workdir/xcap.err"
 
 xcapanalyse --dump "$out/demo.xcap" >"$out/demo.dump"
 xcapanalyse --connections "$out/demo.xcap" >"$out/connections.txt"
+xcapanalyse --messages "$out/demo.xcap" >"$out/messages.txt"
 echo
 echo "Connections in the trace (> client to server, < server to client):"
 cat "$out/connections.txt"
+echo
+echo "Requests the clients got replies to, slowest total first (xcapanalyse --messages):"
+xcapanalyse --messages --format csv "$out/demo.xcap" | awk -F, '
+	$5 == "reply" && $8 != "" { name = ($6 == "" ? $7 : $6 ":" $7); n[name]++; w[name] += $8 }
+	END { for (k in n) printf "%f\t  %-36s %5d replies %9.3f ms total %7.3f ms mean\n",
+		w[k], k, n[k], w[k], w[k] / n[k] }' |
+	sort -t "$(printf '\t')" -k1,1 -rn | cut -f2 | head -10
 echo
 echo "Records by type:"
 awk '{n[$1]++} END {for (t in n) printf "  %-6s %d\n", t, n[t]}' "$out/demo.dump" | sort
@@ -44,3 +52,4 @@ echo "demo: files in $out:"
 echo "  demo.xcap        the trace (see man/xcap.5)"
 echo "  demo.dump        every record as text (xcapanalyse --dump)"
 echo "  connections.txt  the table above"
+echo "  messages.txt     every X message, xtrace-style (xcapanalyse --messages)"
