@@ -749,8 +749,10 @@ static bool looks_like_setup_request(const uint8_t *b, size_t n)
 {
 	if (n < 4 || (b[0] != 'l' && b[0] != 'B'))
 		return false;
+	/* Version 11 is the protocol; a client asking for another one still
+	   sends a setup request, which the server refuses. */
 	uint16_t major = b[0] == 'B' ? (uint16_t)(b[2] << 8 | b[3]) : (uint16_t)(b[3] << 8 | b[2]);
-	return major == 11;
+	return b[1] == 0 && major >= 10 && major <= 12;
 }
 
 static void decode_setup_request(struct proto_decoder *d, struct half *h, const uint8_t *b,
