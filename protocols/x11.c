@@ -69,6 +69,7 @@ struct half {
 	bool seen_data;
 	int align;		/* stream offset of boundaries mod 4; -1 unknown */
 	bool hole_at_boundary;	/* try the byte after the hole as a boundary */
+	size_t rs_checked;	/* rs positions before this cannot be boundaries */
 };
 
 struct pending {
@@ -106,6 +107,8 @@ struct proto_decoder {
 	struct pending *pending;	/* ring of reply-bearing requests */
 	size_t p_head, p_len;
 	struct ext_state ext[128];	/* by major opcode - 128 */
+	uint8_t event_ext[128];		/* by event code: 1 + index into ext, 0 none */
+	bool any_ext_events;
 	struct atom *atoms;		/* open hash by id */
 	size_t n_atoms, atoms_cap;
 	char *client_names[4];		/* last text per source, to say it once */
@@ -329,6 +332,32 @@ static const struct x11_extension *extension_by_xname(const char *xname)
 	return NULL;
 }
 
+/* The extension whose events start at or below code, nearest first: a
+   table by code, rebuilt whenever an extension becomes known, because
+   resynchronisation asks this for every candidate byte. */
+static void index_events(struct proto_decoder *d)
+{
+	memset(d->event_ext, 0, sizeof d->event_ext);
+	d->any_ext_events = false;
+	for (unsigned code = 64; code < 128; code++) {
+		const struct ext_state *best = NULL;
+		for (int i = 0; i < 128; i++) {
+			const struct ext_state *e = &d->ext[i];
+			if (!e->present || !e->desc || !e->desc->nevents || !e->first_event ||
+			    e->first_event > code)
+				continue;
+			/* XKB sends all its events with its first code */
+			bool xkb = strcmp(e->desc->xname, "XKEYBOARD") == 0;
+			if (xkb ? code != e->first_event : code - e->first_event >= e->desc->nevents)
+				continue;
+			if (!best || e->first_event > best->first_event)
+				best = e;
+		}
+		d->event_ext[code] = best ? (uint8_t)(best - d->ext + 1) : 0;
+		d->any_ext_events |= best != NULL;
+	}
+}
+
 static void learn_extension(struct proto_decoder *d, const char *xname, const uint8_t *r,
 			    size_t n, struct proto_msg *m)
 {
@@ -349,29 +378,19 @@ static void learn_extension(struct proto_decoder *d, const char *xname, const ui
 	e->first_event = first_event;
 	e->first_error = first_error;
 	e->present = true;
+	index_events(d);
 	if (d->sink.extension)
 		d->sink.extension(d->sink.ctx, xname, major, first_event, first_error);
 }
 
-/* The extension whose events start at or below code, nearest first. */
 static const struct ext_state *extension_for_event(const struct proto_decoder *d, uint8_t code,
 						   unsigned *index)
 {
-	const struct ext_state *best = NULL;
-	for (int i = 0; i < 128; i++) {
-		const struct ext_state *e = &d->ext[i];
-		if (!e->present || !e->desc || !e->desc->nevents || !e->first_event ||
-		    e->first_event > code)
-			continue;
-		if (code - e->first_event >= e->desc->nevents &&
-		    !(strcmp(e->desc->xname, "XKEYBOARD") == 0 && code == e->first_event))
-			continue;
-		if (!best || e->first_event > best->first_event)
-			best = e;
-	}
-	if (best)
-		*index = code - best->first_event;
-	return best;
+	if (code >= 128 || !d->event_ext[code])
+		return NULL;
+	const struct ext_state *e = &d->ext[d->event_ext[code] - 1];
+	*index = code - e->first_event;
+	return e;
 }
 
 static const struct ext_state *extension_for_error(const struct proto_decoder *d, uint8_t code,
@@ -1017,21 +1036,23 @@ static bool plausible_s2c(const struct proto_decoder *d, const uint8_t *b, size_
 	if (code < 64)
 		return code >= 2 && code < x11_core_protocol->nevents;
 	unsigned idx;
-	bool any_ext = false;
-	for (int i = 0; i < 128 && !any_ext; i++)
-		any_ext = d->ext[i].present && d->ext[i].first_event;
-	return !any_ext || extension_for_event(d, code, &idx) != NULL;
+	return !d->any_ext_events || extension_for_event(d, code, &idx) != NULL;
 }
 
-/* From pos, how many well-formed messages follow each other; *ends says
-   whether the run ends exactly at the end of the data. */
+/* From pos, how many well-formed messages follow each other.  *ends says
+   whether the run ends exactly at the end of the data, *undecided whether
+   it stopped only because the data did (so more data may lengthen it). */
 static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, const uint8_t *b,
-			   size_t n, size_t pos, bool *ends)
+			   size_t n, size_t pos, bool *ends, bool *undecided)
 {
 	unsigned count = 0;
 	int last_seq = -1;
-	*ends = false;
+	*ends = *undecided = false;
 	while (pos < n) {
+		if (n - pos < (dir == PROTO_C2S ? 8u : 32u)) {
+			*undecided = true;
+			return count;
+		}
 		uint64_t len;
 		int seq = -1;
 		bool ok = dir == PROTO_C2S ? plausible_request(d, b + pos, n - pos, &len)
@@ -1044,12 +1065,15 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 				return count;
 			last_seq = seq;
 		}
-		if (pos + len > n)
-			return count;	/* runs past what we have: undecided */
+		if (pos + len > n) {
+			*undecided = true;
+			return count;
+		}
 		pos += len;
 		count++;
 	}
 	*ends = true;
+	*undecided = true;
 	return count;
 }
 
@@ -1064,6 +1088,7 @@ static void start_resync(struct proto_decoder *d, enum proto_dir dir, struct hal
 	h->hole_in_msg = false;
 	h->hole_at_boundary = false;
 	h->rs_len = 0;
+	h->rs_checked = 0;
 	if (!h->rs)
 		h->rs = malloc(RESYNC_MAX);
 }
@@ -1072,16 +1097,19 @@ static void start_resync(struct proto_decoder *d, enum proto_dir dir, struct hal
 static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct half *h)
 {
 	char orders[2] = { d->order ? d->order : 'l', d->order ? 0 : 'B' };
-	for (size_t pos = 0; pos < h->rs_len; pos++) {
-		/* Every message is a multiple of 4 bytes long, so boundaries keep
-		   their offset mod 4 (h->offset is the stream offset of rs[0]). */
+	/* Positions before rs_checked were rejected on data already seen; start
+	   after them.  Every message is a multiple of 4 bytes long, so when the
+	   alignment is known only one position in four can be a boundary
+	   (h->offset is the stream offset of rs[0]). */
+	size_t first_undecided = h->rs_len;
+	for (size_t pos = h->rs_checked; pos < h->rs_len; pos++) {
 		if (h->align >= 0 && (h->offset + pos) % 4 != (unsigned)h->align)
 			continue;
 		for (int o = 0; o < 2 && orders[o]; o++) {
 			char saved = d->order;
 			d->order = orders[o];
-			bool ends;
-			unsigned run = run_length(d, dir, h->rs, h->rs_len, pos, &ends);
+			bool ends, undecided;
+			unsigned run = run_length(d, dir, h->rs, h->rs_len, pos, &ends, &undecided);
 			/* Four messages in a row, or two that end exactly where the
 			   data ends (clients write whole requests), or, right after
 			   a hole in an aligned stream, one that does. */
@@ -1092,8 +1120,11 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct ha
 				return (long)pos;
 			}
 			d->order = saved;
+			if (undecided && pos < first_undecided)
+				first_undecided = pos;
 		}
 	}
+	h->rs_checked = first_undecided;
 	return -1;
 }
 
@@ -1139,6 +1170,7 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half
 			size_t drop = RESYNC_MAX / 2;
 			memmove(h->rs, h->rs + drop, h->rs_len - drop);
 			h->rs_len -= drop;
+			h->rs_checked = h->rs_checked > drop ? h->rs_checked - drop : 0;
 			h->rs_skipped += drop;
 			h->offset += drop;
 		}
@@ -1227,6 +1259,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		h->rs_skipped += h->rs_len + len;
 		h->offset += h->rs_len + len;
 		h->rs_len = 0;
+		h->rs_checked = 0;
 		return;
 	}
 	if (h->need && len < h->need - h->got) {
@@ -1270,6 +1303,7 @@ static void x11_end(struct proto_decoder *d, enum proto_dir dir)
 	}
 	h->have = h->need = h->got = 0;
 	h->rs_len = h->rs_skipped = 0;
+	h->rs_checked = 0;
 }
 
 static void x11_destroy(struct proto_decoder *d)

@@ -39,7 +39,8 @@ for i in $(seq 50); do inns xdpyinfo -display 127.0.0.1:5 >/dev/null 2>&1 && bre
 workload() {
 	inns x11perf -display 127.0.0.1:5 -repeat 1 -time 1 -reps "$reps" \
 		-putimage100 -putimage500 -getimage100 -getimage500 -shmput100 \
-		-ftext -f8text -f9text -polytext16 -imagetext16 >/dev/null 2>&1
+		-ftext -f8text -f9text -polytext16 -f14itext16 >/dev/null 2>&1 ||
+		{ echo "bench-capture: x11perf failed" >&2; exit 1; }
 }
 
 # cpu_of PID: user+system clock ticks of a running process.
