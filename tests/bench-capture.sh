@@ -26,7 +26,7 @@ cleanup() {
 	ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null || true
 	sleep 0.2
 	ip netns del $ns 2>/dev/null || true
-	rm -rf "$w"
+	if [ -n "${BENCH_KEEP:-}" ]; then echo "bench-capture: kept $w" >&2; else rm -rf "$w"; fi
 }
 trap cleanup EXIT INT TERM
 ip netns add $ns

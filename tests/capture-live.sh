@@ -20,7 +20,7 @@ xdpyinfo -ext all >/dev/null
 xlogo -geometry 200x200 & c=$!; sleep 1; kill $c; wait $c 2>/dev/null
 xterm -geometry 80x24 -e sh -c 'ls -l /usr/bin | head -200; sleep 0.5' ||
 	fail "xterm failed"
-sleep 0.5
+sleep 1.2	# tcpdump hands over its last ring block after its 1 s timeout
 stop_capture live
 stop_capture ref
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <pcap/pcap.h>
+#include <poll.h>
 
 #include "decode.h"
 #include "pipeline.h"
@@ -87,6 +88,10 @@ static void warnx(const char *fmt, ...)
 }
 
 /* ---- signals: only flags here, the loop does the work ---- */
+
+/* The ring's block timeout: how long a packet may wait in the kernel
+   before xcap sees it, and so how long the end of a capture waits. */
+enum { BLOCK_TIMEOUT_MS = 200 };
 
 static volatile sig_atomic_t stop_requested, status_requested;
 static pcap_t *live_handle;
@@ -291,7 +296,7 @@ static pcap_t *open_live(const char *iface, int buffer_kib, int promisc, int *ts
 	pcap_set_promisc(p, promisc);
 	/* Batches of packets per wakeup (TPACKET_V3), and a short timeout so
 	   flushes and signals are handled even when the link is quiet. */
-	pcap_set_timeout(p, 200);
+	pcap_set_timeout(p, BLOCK_TIMEOUT_MS);
 	pcap_set_buffer_size(p, buffer_kib * 1024);
 	*ts_nano = pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO) == 0;
 	int rc = pcap_activate(p);
@@ -486,14 +491,25 @@ int main(int argc, char **argv)
 	}
 
 	/* Packets already in the ring belong to the capture: take them
-	   before ending (a bounded number of rounds, without blocking). */
+	   before ending.  The kernel hands over a ring block only when it is
+	   full or its timeout (BLOCK_TIMEOUT_MS) expires, so wait for the
+	   block in progress, but no longer than that timeout and a margin. */
 	char nbuf[PCAP_ERRBUF_SIZE];
 	if (cap.live && !cap.write_failed && status == EXIT_OK &&
 	    !(cap.count_limit && cap.seen >= cap.count_limit) &&
 	    pcap_setnonblock(cap.pcap, 1, nbuf) == 0) {
-		for (int round = 0; round < 64; round++)
-			if (pcap_dispatch(cap.pcap, -1, on_packet, (u_char *)&cap) <= 0)
+		int fd = pcap_get_selectable_fd(cap.pcap);
+		uint64_t deadline = now_ns() + (BLOCK_TIMEOUT_MS + 100) * 1000000ull;
+		for (int round = 0; round < 1000; round++) {
+			if (pcap_dispatch(cap.pcap, -1, on_packet, (u_char *)&cap) > 0)
+				continue;
+			uint64_t now = now_ns();
+			if (fd < 0 || now >= deadline)
 				break;
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+			if (poll(&pfd, 1, (int)((deadline - now) / 1000000u) + 1) <= 0)
+				break;
+		}
 	}
 	pipeline_finish(cap.pipe, cap.last_ts);
 	write_stats(&cap);
