@@ -113,7 +113,9 @@ EOF
 # bg OUT NS CMD...: start CMD in a namespace, output to OUT; sets bg_pid.
 bg() {
 	_bg_out=$1 _bg_ns=$2; shift 2
-	in_ns "$_bg_ns" "$@" >"$_bg_out" 2>&1 &
+	# ip netns exec, not the in_ns function: a backgrounded function is a
+	# subshell, and killing it would leave CMD running.
+	ip netns exec "$_bg_ns" "$@" >"$_bg_out" 2>&1 &
 	bg_pid=$!
 	pids="$pids $bg_pid"
 }
@@ -175,8 +177,18 @@ link_down "${tag}b" || fail "xcap-link did not stop cleanly: $(cat "$link_log")"
 say "  $(tail -n 1 "$link_log")"
 
 # rtt NAME DELAY EXPECTED_RTT_MS: the median RTT is the expected RTT plus
-# the host's, within 0.2 ms + 2 %.
+# the host's, within 0.2 ms + 2 %.  The suite runs tests in parallel on two
+# cores, so a measurement disturbed by another test's load is taken again
+# (up to three times); the link must be within tolerance in one of them.
 rtt() {
+	at_exit "link_down '$tag$1'"	# the subshell's own cleanup is not inherited
+	for _try in 1 2 3; do
+		( rtt_once "$@" ) && return 0
+		say "delay $2 ms: measuring again ($_try of 3 out of tolerance)"
+	done
+	fail "delay $2 ms: RTT out of tolerance in three measurements"
+}
+rtt_once() {
 	make_link "$tag$1" 0 0 "$2"
 	set -- "$1" "$2" "$3" $(probe_rtt "$link_ns_c" "$link_ns_s" "$link_addr_s")
 	[ $# = 7 ] || fail "no RTT figures for delay $2 ms"

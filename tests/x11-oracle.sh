@@ -24,7 +24,7 @@ if command -v gtk3-demo >/dev/null; then
 	gtk3-demo --run=drawingarea >/dev/null 2>&1 & c=$!; sleep 2; kill $c; wait $c 2>/dev/null
 fi
 x11perf -repeat 1 -reps 300 -rect10 -ftext -putimage10 >/dev/null 2>&1 || fail "x11perf failed"
-sleep 0.3
+sleep 1.2	# tcpdump hands over its last ring block after its 1 s timeout
 stop_capture cap
 
 grep -q "^0 packets dropped by kernel" "$workdir/cap.err" ||
