@@ -14,7 +14,8 @@
 #	  link_addr_c, link_addr_s   their addresses
 #	  link_pid                   the forwarder
 #	  link_log                   its standard error (start line, summary)
-#	Everything is undone at exit, however the test ends.
+#	Everything is undone at exit, however the test ends.  Options in
+#	$link_opts (split on blanks) go to every xcap-link before the others.
 #
 # link_down NAME
 #	Stops the forwarder with SIGTERM (its summary goes to the log) and
@@ -68,7 +69,7 @@ make_link() {
 	xcap-link --ns-a "$link_ns_c" --ns-b "$link_ns_s" \
 		--dev-a "$link_dev_c" --dev-b "$link_dev_s" \
 		--rate "$_ml_ab,$_ml_ba" --delay "$_ml_delay" \
-		${_ml_queue:+--queue "$_ml_queue"} --ready "$_ml_ready" "$@" \
+		${_ml_queue:+--queue "$_ml_queue"} --ready "$_ml_ready" $link_opts "$@" \
 		2>"$link_log" &
 	link_pid=$!
 	echo "$link_pid" >"$workdir/$_ml_name.link.pid"
