@@ -87,6 +87,7 @@ struct ext_state {
 	const char *xname;
 	uint8_t first_event, first_error;
 	bool present;
+	bool xkb;	/* XKEYBOARD: all its events share one code, byte 1 says which */
 };
 
 struct atom {
@@ -346,9 +347,7 @@ static void index_events(struct proto_decoder *d)
 			if (!e->present || !e->desc || !e->desc->nevents || !e->first_event ||
 			    e->first_event > code)
 				continue;
-			/* XKB sends all its events with its first code */
-			bool xkb = strcmp(e->desc->xname, "XKEYBOARD") == 0;
-			if (xkb ? code != e->first_event : code - e->first_event >= e->desc->nevents)
+			if (e->xkb ? code != e->first_event : code - e->first_event >= e->desc->nevents)
 				continue;
 			if (!best || e->first_event > best->first_event)
 				best = e;
@@ -378,6 +377,7 @@ static void learn_extension(struct proto_decoder *d, const char *xname, const ui
 	e->first_event = first_event;
 	e->first_error = first_error;
 	e->present = true;
+	e->xkb = e->desc && strcmp(e->desc->xname, "XKEYBOARD") == 0;
 	index_events(d);
 	if (d->sink.extension)
 		d->sink.extension(d->sink.ctx, xname, major, first_event, first_error);
@@ -550,6 +550,9 @@ static void emit(struct proto_decoder *d, struct half *h, struct proto_msg *m)
 		m->flags |= PROTO_F_AFTER_GAP;
 		h->after_gap = false;
 	}
+	/* Numbers counted from a guess, or framing in a guessed byte order. */
+	if (d->seq_uncertain || d->order_guessed)
+		m->flags |= PROTO_F_UNCERTAIN;
 	m->stream_end = h->offset;
 	if (d->sink.message)
 		d->sink.message(d->sink.ctx, m);
@@ -573,8 +576,6 @@ static void decode_request(struct proto_decoder *d, struct half *h, const uint8_
 	m.major = b[0];
 	m.minor = b[0] >= 128 ? b[1] : 0;
 	m.seq = ++d->requests;
-	if (d->seq_uncertain || d->order_guessed)
-		m.flags |= PROTO_F_UNCERTAIN;
 	const char *ext;
 	const struct x11_request *r = request_desc(d, b[0], b[1], &ext);
 	m.ext = ext;
@@ -617,8 +618,6 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const uint8_t 
 	realign(d, s16);
 	m.seq = widen(d, s16);
 	struct pending *p = pending_match(d, m.seq);
-	if (d->seq_uncertain || d->order_guessed)
-		m.flags |= PROTO_F_UNCERTAIN;
 	if (!p) {
 		m.flags |= PROTO_F_UNCERTAIN;
 		emit(d, h, &m);
@@ -663,8 +662,6 @@ static void decode_error(struct proto_decoder *d, struct half *h, const uint8_t 
 	realign(d, s16);
 	m.seq = widen(d, s16);
 	m.major = b[1];
-	if (d->seq_uncertain || d->order_guessed)
-		m.flags |= PROTO_F_UNCERTAIN;
 	const char *base = NULL;
 	const char *ext = NULL;
 	unsigned idx;
@@ -731,8 +728,7 @@ static void decode_event(struct proto_decoder *d, struct half *h, const uint8_t 
 		const struct ext_state *e = extension_for_event(d, code, &idx);
 		if (e) {
 			m.ext = e->xname;
-			if (strcmp(e->desc->xname, "XKEYBOARD") == 0) {
-				/* every XKB event shares one code; byte 1 says which */
+			if (e->xkb) {
 				idx = b[1];
 				m.minor = b[1];
 			}
@@ -745,8 +741,6 @@ static void decode_event(struct proto_decoder *d, struct half *h, const uint8_t 
 	} else {
 		m.seq = widen(d, rd16(d, b + 2));
 	}
-	if (d->seq_uncertain || d->order_guessed)
-		m.flags |= PROTO_F_UNCERTAIN;
 	if (ev)
 		m.name = ev->name;
 	emit(d, h, &m);
@@ -892,16 +886,35 @@ static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct half *h
 	h->hole_in_msg = false;
 }
 
+/* How many bytes of the current message message_length() needs to tell
+   its length (always more than h->have while it cannot tell). */
+static size_t header_size(const struct proto_decoder *d, enum proto_dir dir,
+			  const struct half *h)
+{
+	if (h->state == ST_SETUP)
+		return dir == PROTO_C2S ? 12 : 8;
+	if (dir == PROTO_S2C)
+		return 8;
+	/* a request: 4 bytes, or 8 when a zero length says BIG-REQUESTS */
+	return h->have >= 4 && rd16(d, h->buf + 2) == 0 ? 8 : 4;
+}
+
 /* Take bytes into the current message; returns how many were used. */
 static size_t consume(struct proto_decoder *d, enum proto_dir dir, struct half *h,
 		      const uint8_t *p, size_t len)
 {
 	size_t used = 0;
 	if (!h->need) {
-		/* Gather the header until the length is known. */
+		/* Gather the header until the length is known: the bytes
+		   message_length() reads, in as few copies as the chunks allow. */
 		while (!h->need && used < len) {
-			h->buf[h->have++] = p[used++];
-			h->got++;
+			size_t n = header_size(d, dir, h) - h->have;
+			if (n > len - used)
+				n = len - used;
+			memcpy(h->buf + h->have, p + used, n);
+			h->have += n;
+			h->got += n;
+			used += n;
 			int64_t l = message_length(d, dir, h, h->buf, h->have);
 			if (l < 0) {
 				return used;	/* caller sees need == 0 and have > 0: bad */
@@ -929,8 +942,7 @@ static size_t consume(struct proto_decoder *d, enum proto_dir dir, struct half *
 	return used;
 }
 
-static void start_resync(struct proto_decoder *d, enum proto_dir dir, struct half *h,
-			 const char *why);
+static void start_resync(struct half *h);
 static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half *h,
 			const uint8_t *p, size_t len);
 
@@ -954,7 +966,7 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p,
 			size_t k = h->have < sizeof keep ? h->have : sizeof keep;
 			memcpy(keep, h->buf, k);
 			h->offset -= k;
-			start_resync(d, dir, h, "a message that cannot be");
+			start_resync(h);
 			resync_feed(d, dir, h, keep, k);
 			if (h->state == ST_RESYNC && len) {
 				resync_feed(d, dir, h, p, len);
@@ -973,12 +985,10 @@ static bool plausible_request(const struct proto_decoder *d, const uint8_t *b, s
 	if (n < 4)
 		return false;
 	uint32_t units = rd16(d, b + 2);
-	unsigned hdr = 4;
 	if (units == 0) {
 		if (n < 8)
 			return false;
 		units = rd32(d, b + 4);
-		hdr = 8;
 		if (units < 2 || units > REQUEST_MAX_UNITS)
 			return false;
 	}
@@ -991,7 +1001,6 @@ static bool plausible_request(const struct proto_decoder *d, const uint8_t *b, s
 	} else if (!r || 4u * units < r->fixed_size) {
 		return false;
 	}
-	(void)hdr;
 	*len = 4 * (uint64_t)units;
 	return true;
 }
@@ -1077,12 +1086,8 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 	return count;
 }
 
-static void start_resync(struct proto_decoder *d, enum proto_dir dir, struct half *h,
-			 const char *why)
+static void start_resync(struct half *h)
 {
-	(void)d;
-	(void)dir;
-	(void)why;
 	h->state = ST_RESYNC;
 	h->have = h->need = h->got = 0;
 	h->hole_in_msg = false;
@@ -1201,7 +1206,7 @@ static void begin_midstream(struct proto_decoder *d, enum proto_dir dir)
 	d->h[0].align = d->h[1].align = -1;
 	for (int k = 0; k < 2; k++)
 		if (d->h[k].state != ST_RESYNC && !d->h[k].seen_data)
-			start_resync(d, (enum proto_dir)k, &d->h[k], "");
+			start_resync(&d->h[k]);
 }
 
 /* The client's first four bytes tell a setup request (and the byte order)
@@ -1282,7 +1287,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	   the hole is worth trying first as a boundary when the alignment is
 	   known (the 4-byte rule then also holds for it). */
 	bool at_boundary = h->align >= 0;
-	start_resync(d, dir, h, "");
+	start_resync(h);
 	h->hole_at_boundary = at_boundary;
 	h->offset += lost;
 	if (dir == PROTO_C2S)
