@@ -130,17 +130,27 @@ struct flag_name {
 	const char *name;
 };
 
+/* The names of the set bits, joined by sep; "" when none is set. */
+static void format_flag_list(char *buf, size_t size, unsigned v, const struct flag_name *names,
+			     size_t n, const char *sep)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (v & names[i].bit) {
+			int k = snprintf(buf + len, size - len, "%s%s", len ? sep : "", names[i].name);
+			if (k < 0 || (size_t)k >= size - len)
+				break;
+			len += (size_t)k;
+		}
+}
+
 /* Set bits as a comma-separated list, "-" when none is set. */
 static void put_flag_list(FILE *f, unsigned v, const struct flag_name *names, size_t n)
 {
-	int any = 0;
-	for (size_t i = 0; i < n; i++)
-		if (v & names[i].bit) {
-			fprintf(f, "%s%s", any ? "," : "", names[i].name);
-			any = 1;
-		}
-	if (!any)
-		fputc('-', f);
+	char buf[128];
+	format_flag_list(buf, sizeof buf, v, names, n, ",");
+	fputs(buf[0] ? buf : "-", f);
 }
 
 static const struct flag_name conn_flags[] = {
@@ -155,6 +165,11 @@ static const struct flag_name msg_flags[] = {
 	{ PROTO_F_AFTER_GAP, "after-gap" }, { PROTO_F_NO_BYTES, "no-bytes" },
 };
 #define N(a) (sizeof (a) / sizeof (a)[0])
+
+void xmsg_flags_format(char *buf, size_t size, unsigned flags, const char *sep)
+{
+	format_flag_list(buf, size, flags, msg_flags, N(msg_flags), sep);
+}
 
 static void put_wscale(FILE *f, int v)
 {

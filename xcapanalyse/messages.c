@@ -31,7 +31,7 @@ struct msg_view {
 	uint64_t t0;
 	int started, rows;
 	struct conn_requests *conns;
-	size_t n_conns;
+	size_t n_conns, last;
 };
 
 struct msg_view *msg_view_new(FILE *out, enum format fmt)
@@ -46,13 +46,19 @@ struct msg_view *msg_view_new(FILE *out, enum format fmt)
 
 static struct conn_requests *requests_of(struct msg_view *v, uint32_t conn)
 {
+	/* Messages come in runs per connection: try the last one first. */
+	if (v->last < v->n_conns && v->conns[v->last].conn == conn)
+		return &v->conns[v->last];
 	for (size_t i = 0; i < v->n_conns; i++)
-		if (v->conns[i].conn == conn)
+		if (v->conns[i].conn == conn) {
+			v->last = i;
 			return &v->conns[i];
+		}
 	struct conn_requests *c = realloc(v->conns, (v->n_conns + 1) * sizeof *c);
 	if (!c)
 		return NULL;
 	v->conns = c;
+	v->last = v->n_conns;
 	c = &v->conns[v->n_conns++];
 	memset(c, 0, sizeof *c);
 	c->conn = conn;
@@ -132,12 +138,8 @@ void msg_view_record(struct msg_view *v, const struct xrec *rec)
 	if (wait >= 0)
 		snprintf(waitbuf, sizeof waitbuf, "%.3f", wait);
 	const char *dir = xdir_name(m->dir), *kind = xmsg_kind_name(m->kind);
-	char flags[64] = "";
-	if (m->flags & 1) strcat(flags, "uncertain ");
-	if (m->flags & 2) strcat(flags, "send-event ");
-	if (m->flags & 4) strcat(flags, "after-gap ");
-	if (flags[0])
-		flags[strlen(flags) - 1] = '\0';
+	char flags[64];
+	xmsg_flags_format(flags, sizeof flags, m->flags, " ");
 
 	FILE *f = v->out;
 	switch (v->fmt) {
