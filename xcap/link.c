@@ -18,6 +18,7 @@
  * sleeps in ppoll until the next release or the next packet.
  */
 #include "config.h"
+#include "report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +30,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char prog[] = "xcap-link";
+const char program_name[] = "xcap-link";
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
@@ -85,18 +85,6 @@ static void usage(FILE *f)
 "\n"
 "SIGINT and SIGTERM stop the link; the devices go with the program.\n"
 "Exit status: 0 success, 1 setup or I/O failure, 2 usage error.\n");
-}
-
-__attribute__((format(printf, 2, 3), noreturn))
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
 }
 
 static uint64_t now_ns(void)
@@ -511,13 +499,13 @@ int main(int argc, char **argv)
 		case O_REALTIME: realtime = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		case 'V': printf("%s %s\n", prog, PACKAGE_VERSION); return EXIT_OK;
+		case 'V': printf("%s %s\n", program_name, PACKAGE_VERSION); return EXIT_OK;
 		case ':':
-			fprintf(stderr, "%s: option needs a value: '%s'\n", prog, argv[optind - 1]);
+			fprintf(stderr, "%s: option needs a value: '%s'\n", program_name, argv[optind - 1]);
 			usage(stderr);
 			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "%s: unknown option: '%s'\n", prog, argv[optind - 1]);
+			fprintf(stderr, "%s: unknown option: '%s'\n", program_name, argv[optind - 1]);
 			usage(stderr);
 			return EXIT_USAGE;
 		}
@@ -525,7 +513,7 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		die(EXIT_USAGE, "unexpected argument: '%s'", argv[optind]);
 	if (!ns_a || !ns_b) {
-		fprintf(stderr, "%s: no namespace given: '%s'\n", prog, ns_a ? "--ns-b NS" : "--ns-a NS");
+		fprintf(stderr, "%s: no namespace given: '%s'\n", program_name, ns_a ? "--ns-b NS" : "--ns-a NS");
 		usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -561,7 +549,7 @@ int main(int argc, char **argv)
 		struct sched_param sp = { .sched_priority = REALTIME_PRIORITY };
 		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
 			fprintf(stderr, "%s: cannot run in real time, timing will suffer: %s: "
-				"'SCHED_FIFO %d'\n", prog, strerror(errno), REALTIME_PRIORITY);
+				"'SCHED_FIFO %d'\n", program_name, strerror(errno), REALTIME_PRIORITY);
 	}
 
 	int home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
@@ -605,7 +593,7 @@ int main(int argc, char **argv)
 		format_rate(rb, sizeof rb, rate_ba);
 		fprintf(stderr, "%s: up: A %s/%s, B %s/%s; A->B %s %.3f ms, B->A %s %.3f ms;"
 			" queue %" PRIu64 " bytes, loss %g%%, mtu %u\n",
-			prog, ns_a, dev_a, ns_b, dev_b, ra, (double)delay_ab / 1e6,
+			program_name, ns_a, dev_a, ns_b, dev_b, ra, (double)delay_ab / 1e6,
 			rb, (double)delay_ba / 1e6, queue, loss, mtu);
 	}
 
@@ -679,7 +667,7 @@ int main(int argc, char **argv)
 	}
 
 	if (!quiet) {
-		fprintf(stderr, "%s: ", prog);
+		fprintf(stderr, "%s: ", program_name);
 		summary(&d[0]);
 		fputs("; ", stderr);
 		summary(&d[1]);

@@ -13,7 +13,7 @@ include xcap/trace.mk
 XCAP_LIBS = xcap/libxcap.a protocols/libprotocols.a $(PCAP_LIBS)
 
 bin_PROGRAMS += xcap/xcap
-xcap_xcap_SOURCES = xcap/xcap.c
+xcap_xcap_SOURCES = xcap/xcap.c xcap/report.c xcap/report.h
 xcap_xcap_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 xcap_xcap_LDADD = $(XCAP_LIBS)
 dist_man_MANS += man/xcap.1

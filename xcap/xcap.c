@@ -14,7 +14,6 @@
 #include <limits.h>
 #include <pwd.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +27,13 @@
 #include "decode.h"
 #include "pipeline.h"
 #include "trace.h"
+#include "report.h"
 
 #ifndef DLT_LINUX_SLL2
 #define DLT_LINUX_SLL2 276
 #endif
 
-static const char prog[] = "xcap";
+const char program_name[] = "xcap";
 #define DEFAULT_FILTER "tcp portrange 6000-6063"
 #define SNAPLEN 262144
 #define FLUSH_EVERY_NS 1000000000ull	/* a killed capture loses at most this much */
@@ -64,27 +64,6 @@ static void usage(FILE *f)
 "\n"
 "SIGINT and SIGTERM end the capture cleanly, SIGUSR1 prints a status line.\n"
 "Exit status: 0 success, 1 capture or write failure, 2 usage error.\n");
-}
-
-static void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(code);
-}
-
-static void warnx(const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* ---- signals: only flags here, the loop does the work ---- */
@@ -266,7 +245,7 @@ static void print_status(struct capture *cap)
 	struct xrec_stats st;
 	pipeline_stats(cap->pipe, &st);
 	fprintf(stderr, "%s: %llu packets, %llu bytes, %llu not tcp, %llu unreadable",
-		prog, (unsigned long long)st.packets, (unsigned long long)st.bytes,
+		program_name, (unsigned long long)st.packets, (unsigned long long)st.bytes,
 		(unsigned long long)st.not_tcp, (unsigned long long)st.bad_link);
 	struct pcap_stat ps;
 	if (cap->live && pcap_stats(cap->pcap, &ps) == 0)
@@ -282,7 +261,7 @@ static void raise_priority(void)
 	/* A capture that is starved of CPU drops packets; -20 keeps it ahead
 	   of the client it watches. */
 	if (setpriority(PRIO_PROCESS, 0, -20) < 0)
-		warnx("cannot run at nice -20, capturing at normal priority: %s: 'pid %ld'",
+		complain("cannot run at nice -20, capturing at normal priority: %s: 'pid %ld'",
 		      strerror(errno), (long)getpid());
 }
 
@@ -304,7 +283,7 @@ static pcap_t *open_live(const char *iface, int buffer_kib, int promisc, int *ts
 		die(EXIT_RUNTIME, "cannot start capturing: %s: '%s'",
 		    rc == PCAP_ERROR ? pcap_geterr(p) : pcap_statustostr(rc), iface);
 	if (rc > 0)
-		warnx("warning while starting the capture: %s: '%s'",
+		complain("warning while starting the capture: %s: '%s'",
 		      rc == PCAP_WARNING ? pcap_geterr(p) : pcap_statustostr(rc), iface);
 	*ts_nano = pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO;
 	/* On "any", SLL2 tells the interface of each packet. */
@@ -392,7 +371,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!wfile) {
-		fprintf(stderr, "%s: no output given: '-w OUT'\n", prog);
+		fprintf(stderr, "%s: no output given: '-w OUT'\n", program_name);
 		usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -437,7 +416,7 @@ int main(int argc, char **argv)
 	}
 	cap.dlt = pcap_datalink(cap.pcap);
 	if (!decode_link_supported(cap.dlt))
-		warnx("link type not supported, packets will be counted and skipped: '%s'",
+		complain("link type not supported, packets will be counted and skipped: '%s'",
 		      pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?");
 
 	gethostname(cap.info.host, sizeof cap.info.host - 1);
@@ -462,7 +441,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (cap.live && !quiet)
 		fprintf(stderr, "%s: listening on %s, link-type %s, snapshot length %d, %s timestamps\n",
-			prog, iface, pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?",
+			program_name, iface, pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?",
 			pcap_snapshot(cap.pcap), cap.ts_nano ? "nanosecond" : "microsecond");
 
 	int status = EXIT_OK;
@@ -470,7 +449,7 @@ int main(int argc, char **argv)
 	while (!stop_requested && !cap.write_failed) {
 		int n = pcap_dispatch(cap.pcap, -1, on_packet, (u_char *)&cap);
 		if (n == PCAP_ERROR) {
-			warnx("capture failed: %s: '%s'", pcap_geterr(cap.pcap), cap.info.iface);
+			complain("capture failed: %s: '%s'", pcap_geterr(cap.pcap), cap.info.iface);
 			status = EXIT_RUNTIME;
 			break;
 		}
@@ -516,18 +495,18 @@ int main(int argc, char **argv)
 	struct xrec_stats st;
 	pipeline_stats(cap.pipe, &st);
 	if (cap.write_failed)
-		warnx("cannot write the trace: %s: '%s'",
+		complain("cannot write the trace: %s: '%s'",
 		      xtrace_writer_error(cap.w) ? xtrace_writer_error(cap.w) : "write error",
 		      cap.out_name);
 	if (close_output(&cap) < 0 || cap.write_failed) {
 		if (!cap.write_failed)
-			warnx("cannot write the trace: '%s'", cap.out_name);
+			complain("cannot write the trace: '%s'", cap.out_name);
 		status = EXIT_RUNTIME;
 	}
 	struct pcap_stat ps;
 	int have_ps = cap.live && pcap_stats(cap.pcap, &ps) == 0;
 	if (!quiet) {
-		fprintf(stderr, "%s: %llu packets captured", prog, (unsigned long long)st.packets);
+		fprintf(stderr, "%s: %llu packets captured", program_name, (unsigned long long)st.packets);
 		if (have_ps)
 			fprintf(stderr, ", %u received by filter, %u dropped by kernel", ps.ps_recv,
 				ps.ps_drop);
@@ -537,7 +516,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "\n");
 	}
 	if (have_ps && ps.ps_drop)
-		warnx("the kernel dropped %u packets: the trace has gaps: '%s'", ps.ps_drop,
+		complain("the kernel dropped %u packets: the trace has gaps: '%s'", ps.ps_drop,
 		      cap.info.iface);
 	pipeline_free(cap.pipe);
 	pcap_close(cap.pcap);
