@@ -1,0 +1,131 @@
+/*
+ * state.h — where the time went: the state model of Packard & Gettys
+ * (DESIGN.md, "The state model"), shared by xcapanalyse and netplot.
+ *
+ * Records go in one at a time, in the order a trace holds them; the model
+ * splits the span of every connection, for each direction, into
+ *
+ *   Idle         nothing to send;
+ *   Block Send   the sender had data and the network held it back: a data
+ *                segment that a pure acknowledgement from the peer
+ *                "immediately elicited" was blocked since the direction's
+ *                preceding data segment;
+ *   Block Recv   the same, but the receiver's advertised window was closed
+ *                (bytes in flight filled it): the receiver held it back;
+ *   Block Reply  request direction only: the client sent a request that
+ *                wants a reply and then nothing until the reply came.
+ *
+ * A moment belongs to one state; when the rules give two, Block Reply
+ * wins over Block Recv, and Block Recv over Block Send.  Memory does not
+ * grow with the length of the trace, only with its number of connections.
+ */
+#ifndef XCAPANALYSE_STATE_H
+#define XCAPANALYSE_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"
+
+enum xstate { XSTATE_IDLE, XSTATE_BLOCK_SEND, XSTATE_BLOCK_RECV, XSTATE_BLOCK_REPLY, XSTATE_N };
+
+/* "idle", "block_send", "block_recv", "block_reply": the names of the
+   columns in CSV and JSON. */
+const char *xstate_name(enum xstate s);
+
+/* Which end of the connection the capture was taken beside.  It decides
+   how long after an acknowledgement the data it elicits shows up: at once
+   when the capture is beside the sender, one round trip later when it is
+   beside the receiver. */
+enum xside { XSIDE_AUTO, XSIDE_CLIENT, XSIDE_SERVER };
+
+struct xstate_options {
+	/* Data counts as elicited by an acknowledgement when it follows it by
+	   the expected delay (0 or one RTT, see enum xside) give or take
+	   elicit_slack + elicit_fraction * the expected delay.  Defaults
+	   1 ms and 0.25. */
+	uint64_t elicit_slack;		/* ns */
+	double elicit_fraction;
+	enum xside capture_side;	/* default XSIDE_AUTO: from the handshake,
+					   else beside the client */
+	uint64_t rtt;			/* ns; 0 (default): measured per connection */
+	/* Only time inside [range_start, range_end) is counted; packets
+	   outside it still drive the model.  Default: everything. */
+	uint64_t range_start, range_end;
+};
+
+void xstate_options_default(struct xstate_options *opt);
+
+/* One classified interval of one direction of one connection, reported
+   when the model decides it (at the packet that ends it).  Intervals of a
+   direction never overlap; Idle is not reported (it is what is left). */
+struct xstate_interval {
+	uint32_t conn;
+	uint8_t dir;			/* enum xdir */
+	uint8_t state;			/* enum xstate, never XSTATE_IDLE */
+	uint64_t start, end;		/* ns */
+};
+
+/* One blocking round trip: a request the client waited on. */
+struct xstate_wait {
+	uint32_t conn;
+	uint64_t seq;			/* the request's widened sequence number */
+	uint64_t request_ts;		/* packet holding the request's end */
+	uint64_t reply_ts;		/* packet holding the reply's (or error's) end */
+	bool error;			/* answered by an error */
+	const char *name;		/* request name */
+	const char *ext;		/* "" for core */
+	const char *detail;		/* "" when none */
+};
+
+/* What the model knows of a connection, and its totals so far. */
+struct xstate_conn {
+	uint32_t id;
+	struct xaddr client, server;
+	char name[128];			/* client's name, "" when it never said */
+	uint64_t first, last;		/* first and last packet, ns */
+	enum xside side;		/* where the capture was, as decided */
+	bool saw_handshake;
+	uint64_t rtt;			/* ns, 0 when unknown */
+	uint64_t gaps, gap_bytes;	/* holes in the capture of its streams */
+	/* Seconds (as ns) in each state per direction, inside the range.
+	   time[dir][XSTATE_IDLE] is the span minus the others. */
+	uint64_t span;
+	uint64_t time[2][XSTATE_N];
+	uint64_t waits;			/* blocking round trips */
+};
+
+struct xstate_model;
+
+struct xstate_model *xstate_new(const struct xstate_options *opt);
+void xstate_free(struct xstate_model *m);
+
+/* Called for each interval as it is classified (netplot colours by it). */
+void xstate_on_interval(struct xstate_model *m,
+			void (*fn)(void *ctx, const struct xstate_interval *iv), void *ctx);
+/* Called for each blocking round trip, in order of its reply. */
+void xstate_on_wait(struct xstate_model *m,
+		    void (*fn)(void *ctx, const struct xstate_wait *w), void *ctx);
+
+/* Feed one record.  Returns 0, or -1 when out of memory. */
+int xstate_record(struct xstate_model *m, const struct xrec *rec);
+/* The input ended: close what is still open and fix the totals. */
+void xstate_finish(struct xstate_model *m);
+
+/* Connections in order of id, valid after xstate_finish. */
+size_t xstate_conn_count(const struct xstate_model *m);
+const struct xstate_conn *xstate_conn_at(const struct xstate_model *m, size_t i);
+/* All connections taken together: a moment is in a state when any
+   connection's direction is (the same precedence as above), and the span
+   runs from the trace's first packet to its last. */
+const struct xstate_conn *xstate_all(const struct xstate_model *m);
+
+/* What the capture itself lost (kernel drops, from stats records). */
+uint64_t xstate_capture_drops(const struct xstate_model *m);
+
+/* Total Network Delay of a row: Block Send and Block Recv of both
+   directions plus Block Reply. */
+uint64_t xstate_network_delay(const struct xstate_conn *c);
+
+#endif
