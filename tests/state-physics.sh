@@ -9,6 +9,8 @@
 #  - an upload of B bytes of PutImage shows Block Send within 10 % of the
 #    time the rate needs for those bytes and their TCP/IP headers;
 #  - the same two clients on loopback show both near zero;
+#  - an upload to an Xvfb stopped for a second shows that second as Block
+#    Recv: the receiver's window was closed;
 #  - every table adds up (tests/delays-check.py), and --requests agrees
 #    with a count made from the dump without the state model, here on
 #    xdpyinfo over the link as well.
@@ -151,6 +153,27 @@ send=$(value upload_lo request block_send)
 say "upload on loopback: Block Send $send s"
 $py -c "import sys; sys.exit(float('$send') > 0.05 * $upload_link)" ||
 	fail "loopback upload shows Block Send $send s"
+# The receiver blocked: Xvfb stopped (SIGSTOP) for $stop_s s while the
+# client uploads; its socket buffer fills, the window closes, and the
+# client is blocked by the receiver, not the network, until SIGCONT.
+stop_s=1
+rm -f "$workdir/ready" "$workdir/go"
+start_capture cap_recv xcap -i lo -w "$workdir/recv.xcap" $port
+$py "$client" 127.0.0.1 "$display" upload 33554432 "$workdir/ready" "$workdir/go" &
+cpid=$!
+wait_for test -e "$workdir/ready" || fail "the receiver test client did not connect"
+kill -STOP "$xpid"
+touch "$workdir/go"
+sleep "$stop_s"
+kill -CONT "$xpid"
+wait "$cpid" || fail "the receiver test client failed"
+sleep 0.3
+stop_capture cap_recv
+xcapanalyse --format csv "$workdir/recv.xcap" >"$workdir/recv.csv" || fail "recv: xcapanalyse failed"
+recv=$(value recv request block_recv)
+say "Xvfb stopped for $stop_s s during an upload: Block Recv $recv s"
+within "$recv" "$stop_s" 0.1 || fail "Block Recv $recv s is not within 10 % of $stop_s s"
+
 # Every trace made here adds up, and its --requests agree with a count
 # made without the state model.
 STATE_TABLES_EXTRA="$(ls "$workdir"/*.xcap)" sh "$top_srcdir/tests/state-tables.sh" >"$workdir/tables.log" 2>&1 ||

@@ -3,16 +3,19 @@
 for testing the state model against physics.
 
 usage: xphysics.py HOST DISPLAY trips N
-       xphysics.py HOST DISPLAY upload BYTES
+       xphysics.py HOST DISPLAY upload BYTES [READY GO]
 
 trips:  N GetInputFocus requests, each sent alone and waited on: N
         blocking round trips and nothing else.
 upload: PutImage requests carrying BYTES of pixels in all, sent as fast
         as the socket takes them, then one GetInputFocus to see them done.
+        With READY and GO, it creates the file READY once connected and
+        waits for the file GO to appear before it uploads (so that a test
+        can stop the server in between).
 """
 import os
-import struct
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from xclient import Client  # noqa: E402
@@ -32,6 +35,12 @@ def main():
         c.request(53, c.root_depth, c.pack('IIHH', pixmap, c.root, width, rows), 'CreatePixmap')
         c.request(55, 0, c.pack('III', gc, pixmap, 0), 'CreateGC')
         c.sync()
+        if len(sys.argv) > 6:
+            open(sys.argv[5], 'w').close()
+            for _ in range(1000):
+                if os.path.exists(sys.argv[6]):
+                    break
+                time.sleep(0.01)
         chunk = bytes(width * rows * 4)
         for _ in range(max(1, amount // len(chunk))):
             # ZPixmap (format 2) at depth 24 is 32 bits per pixel.
