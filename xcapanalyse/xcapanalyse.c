@@ -59,6 +59,8 @@ static void usage(FILE *f)
 "  --elicit-fraction F       ... plus F (default 0.25) times the expected\n"
 "                    delay of the acknowledgement that released it counts\n"
 "                    as elicited by it: the sender was blocked\n"
+"  --elicit-min-flight BYTES  if the acknowledgement found at least BYTES\n"
+"                    in flight (default 2896) or a full window\n"
 "  --no-backlog      do not count full-sized segments sent back to back\n"
 "                    with data unacknowledged as blocked (a pacing sender's\n"
 "                    backlog): the paper's rule alone\n"
@@ -292,7 +294,7 @@ int main(int argc, char **argv)
 	struct conn_set conns = { 0 };
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
-	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_NO_BACKLOG };
+	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG };
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
@@ -307,6 +309,7 @@ int main(int argc, char **argv)
 		{ "rtt", required_argument, NULL, OPT_RTT },
 		{ "elicit-slack", required_argument, NULL, OPT_SLACK },
 		{ "elicit-fraction", required_argument, NULL, OPT_FRACTION },
+		{ "elicit-min-flight", required_argument, NULL, OPT_MIN_FLIGHT },
 		{ "no-backlog", no_argument, NULL, OPT_NO_BACKLOG },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -339,6 +342,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_RTT: sopt.rtt = parse_ms(optarg, "round trip time"); break;
 		case OPT_NO_BACKLOG: sopt.backlog = false; break;
+		case OPT_MIN_FLIGHT: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || v > INT32_MAX)
+				die(EXIT_USAGE, "bad elicit minimum in flight: '%s'", optarg);
+			sopt.elicit_min_flight = (uint32_t)v;
+			break;
+		}
 		case OPT_SLACK: sopt.elicit_slack = parse_ms(optarg, "elicit slack"); break;
 		case OPT_FRACTION: {
 			char *end;
