@@ -3,7 +3,8 @@
 # model) beside tcptrace -n on the same capture, which only reassembles
 # and counts.
 #
-# x11perf and xdpyinfo run for BENCH_SECONDS (default 20) against Xvfb in a
+# x11perf and xdpyinfo run for BENCH_SECONDS (default 20, or until
+# BENCH_PACKETS, default 3 million, are captured) against Xvfb in a
 # namespace whose loopback has a 1500-byte MTU, so segments are as on a
 # real network; tcpdump captures them.  Then, from the page cache:
 #   tcptrace -n capture             connection statistics
@@ -34,19 +35,22 @@ cleanup() {
 trap cleanup EXIT INT TERM
 ip netns add $ns
 ip -n $ns link set lo mtu 1500 up
-inns() { ip netns exec $ns "$@"; }
-inns Xvfb :7 -listen tcp -nolisten unix -screen 0 1280x1024x24 >/dev/null 2>&1 &
+# ip netns exec directly, not through a shell function: a backgrounded
+# function is a subshell that ignores the SIGINT meant for tcpdump.
+ip netns exec $ns Xvfb :7 -listen tcp -nolisten unix -screen 0 1280x1024x24 >/dev/null 2>&1 &
 sleep 1
-inns tcpdump -i lo -s 0 -B 524288 -w "$w/big.pcap" tcp port 6007 2>"$w/td.err" & tpid=$!
+# At most BENCH_PACKETS packets (default 3 million, about 3 GB).
+ip netns exec $ns tcpdump -i lo -s 0 -B 524288 -c ${BENCH_PACKETS:-3000000} -w "$w/big.pcap" \
+	tcp port 6007 2>"$w/td.err" & tpid=$!
 sleep 1
 end=$(( $(date +%s) + ${BENCH_SECONDS:-20} ))
-while [ "$(date +%s)" -lt "$end" ]; do
-	DISPLAY=127.0.0.1:7 inns x11perf -repeat 1 -reps 500 -putimage10 -putimage100 -rect10 \
-		-ftext -seg10 -noop -prop -getimage10 >/dev/null 2>&1 || true
-	DISPLAY=127.0.0.1:7 inns xdpyinfo -ext all >/dev/null 2>&1 || true
+while [ "$(date +%s)" -lt "$end" ] && kill -0 $tpid 2>/dev/null; do
+	DISPLAY=127.0.0.1:7 ip netns exec $ns x11perf -repeat 1 -reps 200 -putimage10 -putimage100 \
+		-rect10 -ftext -seg10 -noop -prop -getimage10 >/dev/null 2>&1 || true
+	DISPLAY=127.0.0.1:7 ip netns exec $ns xdpyinfo -ext all >/dev/null 2>&1 || true
 done
 sleep 1.2
-kill -INT $tpid; wait $tpid || true
+kill -INT $tpid 2>/dev/null; wait $tpid || true
 packets=$(tcpdump -r "$w/big.pcap" 2>/dev/null | wc -l)
 half=$((packets / 2))
 editcap -r "$w/big.pcap" "$w/half.pcap" 1-$half 2>/dev/null
