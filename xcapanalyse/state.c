@@ -369,7 +369,7 @@ static void handshake(struct xstate_model *m, struct cstate *c, const struct xre
 	} else if ((p->tcp_flags & XTCP_SYN) && (p->tcp_flags & XTCP_ACK) && p->dir == XDIR_S2C) {
 		c->synack_ts = p->ts;
 	} else if (p->dir == XDIR_C2S && c->syn_ts && c->synack_ts && !c->info.saw_handshake &&
-		   (p->tcp_flags & XTCP_ACK) && p->ts >= c->synack_ts) {
+		   (p->tcp_flags & XTCP_ACK) && p->ts >= c->synack_ts && c->synack_ts >= c->syn_ts) {
 		/* Beside the client the SYN/ACK comes a round trip after the SYN
 		   and the ACK at once; beside the server the other way round. */
 		uint64_t to_synack = c->synack_ts - c->syn_ts, to_ack = p->ts - c->synack_ts;
@@ -555,7 +555,7 @@ static void message(struct xstate_model *m, const struct xrec_msg *g)
 		}
 	} else if (g->dir == XDIR_S2C && (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR) &&
 		   c->pending) {
-		if (g->seq == c->pend_seq) {
+		if (g->seq == c->pend_seq && g->ts >= c->pend_ts) {
 			/* A request with several replies keeps the client waiting
 			   until the last. */
 			uint64_t from = c->answered ? c->answer_ts : c->pend_ts;
