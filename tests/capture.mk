@@ -10,7 +10,8 @@ EXTRA_DIST += tests/lib.sh
 EXTRA_DIST += tests/demo.sh
 dist_check_SCRIPTS += tests/hostile.sh tests/fuzz-pcap.sh
 TESTS += tests/hostile.sh tests/fuzz-pcap.sh
-EXTRA_DIST += tests/captures/xdpyinfo-xlogo.pcap tests/captures/xdpyinfo-xlogo.pcapng
+EXTRA_DIST += tests/captures/xdpyinfo-xlogo.pcap tests/captures/xdpyinfo-xlogo.pcapng \
+	tests/captures/xdpyinfo-xlogo-midstream.pcap tests/captures/xdpyinfo-xlogo-lossy.pcap
 
 check_PROGRAMS += tests/fuzz/fuzz-pcap
 tests_fuzz_fuzz_pcap_SOURCES = tests/fuzz/fuzz_pcap.c tests/fuzz/driver.c

@@ -10,6 +10,9 @@ include tests/state.mk
 dist_check_SCRIPTS += tests/golden.sh
 TESTS += tests/golden.sh
 EXTRA_DIST += tests/golden/TESTLIST \
+	tests/golden/lossy-delays-json.out \
+	tests/golden/lossy-trips.out \
+	tests/golden/midstream-delays.out \
 	tests/golden/xdpyinfo-xlogo-connections-csv.out \
 	tests/golden/xdpyinfo-xlogo-connections-json.out \
 	tests/golden/xdpyinfo-xlogo-connections-md.out \
