@@ -30,6 +30,8 @@ EXTRA_DIST += tests/golden/TESTLIST \
 	tests/golden/xdpyinfo-xlogo-requests-csv.out \
 	tests/golden/xdpyinfo-xlogo-requests-json.out \
 	tests/golden/xdpyinfo-xlogo-requests-md.out \
+	tests/golden/xdpyinfo-xlogo-requests-perconn-csv.out \
+	tests/golden/xdpyinfo-xlogo-requests-perconn.out \
 	tests/golden/xdpyinfo-xlogo-requests.out \
 	tests/golden/xdpyinfo-xlogo-trips-csv.out \
 	tests/golden/xdpyinfo-xlogo-trips-json.out \

@@ -39,7 +39,7 @@ static void usage(FILE *f)
 "                    Recv, Block Reply in seconds, then All and the Total\n"
 "                    Network Delay (default)\n"
 "  --requests        the requests the client waited on, by name: count,\n"
-"                    total and mean wait\n"
+"                    total and mean wait (--per-conn: for each connection)\n"
 "  --round-trips     every blocking round trip in order: time, connection,\n"
 "                    request, detail, wait\n"
 "  --connections     one row per connection: endpoints, client name,\n"
@@ -292,9 +292,10 @@ int main(int argc, char **argv)
 	enum mode mode = MODE_DELAYS;
 	enum format fmt = FMT_TEXT;
 	struct conn_set conns = { 0 };
+	bool per_conn = false;
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
-	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG };
+	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN };
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
@@ -302,6 +303,7 @@ int main(int argc, char **argv)
 		{ "delays", no_argument, NULL, 'D' },
 		{ "requests", no_argument, NULL, 'R' },
 		{ "round-trips", no_argument, NULL, 'T' },
+		{ "per-conn", no_argument, NULL, OPT_PER_CONN },
 		{ "format", required_argument, NULL, 'f' },
 		{ "conn", required_argument, NULL, OPT_CONN },
 		{ "range", required_argument, NULL, OPT_RANGE },
@@ -333,6 +335,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_CONN: parse_conns(&conns, optarg); break;
+		case OPT_PER_CONN: per_conn = true; break;
 		case OPT_RANGE: parse_range(&sopt, optarg); break;
 		case OPT_SIDE:
 			if (strcmp(optarg, "auto") == 0) sopt.capture_side = XSIDE_AUTO;
@@ -401,7 +404,7 @@ int main(int argc, char **argv)
 			sopt.n_only = conns.n;
 			if (!(model = xstate_new(&sopt)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_REQUESTS && !(rv = requests_view_new(model)))
+			if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
