@@ -338,6 +338,7 @@ static long parse_number(const char *arg, const char *what, long min, long max)
 
 int main(int argc, char **argv)
 {
+	pipeline_steady_heap();
 	const char *iface = NULL, *rfile = NULL, *wfile = NULL, *user = NULL;
 	long count = 0, rotate_s = 0, buffer_kib = 65536;
 	int quiet = 0, promisc = 1;
