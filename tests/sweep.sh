@@ -126,6 +126,18 @@ grows "$tnd_100k1" "$tnd_100k40" "with latency at 100k" 0.078
 grows "$tnd_10M1" "$tnd_100k1" "with falling bandwidth at 1 ms"
 grows "$tnd_10M40" "$tnd_100k40" "with falling bandwidth at 40 ms"
 
+# Relative to the fastest, shortest cell, as 10M / 0.1 ms is not swept.
+grep -q '^# relative: total network delay over that of the 10M / 1 ms cell' "$out/results.txt" ||
+	fail "results.txt names no 10M / 1 ms baseline: $(head -n 3 "$out/results.txt")"
+for r in 10M 100k; do
+	for d in 1 40; do
+		eval "v=\$tnd_$r$d"
+		awk -v rel="$(cell $r $d relative)" -v v="$v" -v b="$tnd_10M1" \
+			'BEGIN { e = v / b; d = rel - e; if (d < 0) d = -d; exit !(d <= 0.005 + 0.001 * e) }' ||
+			fail "cell $r/$d: relative $(cell $r $d relative), but $v s over $tnd_10M1 s"
+	done
+done
+
 # And in netplot's headless export, once netplot is built.
 if command -v netplot >/dev/null 2>&1 && netplot --help 2>&1 | grep -q -- --export; then
 	netplot "$out/$(cell 100k 40 trace)" --export "$workdir/cell.svg" 2>"$workdir/err" ||
