@@ -151,6 +151,7 @@ struct half {
 	uint32_t una;		/* highest acknowledgement from the peer */
 	uint32_t edge;		/* una + the peer's window: the send limit */
 	uint32_t mss;		/* largest payload seen */
+	bool last_full;		/* the last data segment was of that size */
 	/* The last pure ACK from the peer that could have released data. */
 	bool elicit;
 	uint64_t elicit_ts;
@@ -208,7 +209,9 @@ void xstate_options_default(struct xstate_options *opt)
 	memset(opt, 0, sizeof *opt);
 	opt->elicit_slack = 200000;	/* 0.2 ms */
 	opt->elicit_fraction = 0.25;
+	opt->elicit_min_flight = 2896;	/* two Ethernet segments */
 	opt->capture_side = XSIDE_AUTO;
+	opt->backlog = true;
 	opt->range_start = 0;
 	opt->range_end = UINT64_MAX;
 }
@@ -366,14 +369,16 @@ static void handshake(struct xstate_model *m, struct cstate *c, const struct xre
 	} else if ((p->tcp_flags & XTCP_SYN) && (p->tcp_flags & XTCP_ACK) && p->dir == XDIR_S2C) {
 		c->synack_ts = p->ts;
 	} else if (p->dir == XDIR_C2S && c->syn_ts && c->synack_ts && !c->info.saw_handshake &&
-		   (p->tcp_flags & XTCP_ACK) && p->ts >= c->synack_ts) {
+		   (p->tcp_flags & XTCP_ACK) && p->ts >= c->synack_ts && c->synack_ts >= c->syn_ts) {
 		/* Beside the client the SYN/ACK comes a round trip after the SYN
 		   and the ACK at once; beside the server the other way round. */
 		uint64_t to_synack = c->synack_ts - c->syn_ts, to_ack = p->ts - c->synack_ts;
 		c->info.saw_handshake = true;
 		if (!m->opt.rtt)
 			c->info.rtt = p->ts - c->syn_ts;
-		if (m->opt.capture_side == XSIDE_AUTO)
+		/* Within the slack of each other, both ends look alike (loopback):
+		   keep the default. */
+		if (m->opt.capture_side == XSIDE_AUTO && c->info.rtt > m->opt.elicit_slack)
 			c->info.side = to_synack >= to_ack ? XSIDE_CLIENT : XSIDE_SERVER;
 	}
 }
@@ -439,16 +444,21 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 	bool syn_fin_rst = p->tcp_flags & (XTCP_SYN | XTCP_FIN | XTCP_RST);
 
 	/* As an acknowledgement of the peer's data. */
-	if ((p->tcp_flags & XTCP_ACK) && other->data_seen) {
+	if (p->tcp_flags & XTCP_ACK) {
+		bool known = other->data_seen && other->una_known;
 		bool advanced = !other->una_known || sdiff(p->ack, other->una) > 0;
-		bool had_in_flight = other->una_known && sdiff(other->nxt, other->una) > 0;
+		/* A sender the network holds back has at least a congestion
+		   window's minimum in flight; a few bytes in flight were not
+		   what kept more from being sent. */
+		bool had_in_flight = known && sdiff(other->nxt, other->una) >=
+						      (int32_t)m->opt.elicit_min_flight;
 		uint32_t edge = p->ack + p->win;
-		bool opened = other->una_known && sdiff(edge, other->edge) > 0;
+		bool opened = known && sdiff(edge, other->edge) > 0;
 		/* Full when not even a segment as large as the biggest yet
 		   would fit in what the window leaves. */
-		bool was_closed = other->una_known &&
+		bool was_closed = known &&
 				  sdiff(other->edge, other->nxt) < (int32_t)(other->mss ? other->mss : 1);
-		if (p->len == 0 && !syn_fin_rst &&
+		if (other->data_seen && p->len == 0 && !syn_fin_rst &&
 		    ((advanced && had_in_flight) || (was_closed && opened))) {
 			other->elicit = true;
 			other->elicit_ts = p->ts;
@@ -478,6 +488,7 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 	uint32_t seq = p->seq + ((p->tcp_flags & XTCP_SYN) ? 1 : 0);
 	uint32_t end = seq + p->len;
 	bool is_new = !me->data_seen || sdiff(end, me->nxt) > 0;
+	bool full = p->len >= me->mss;
 	if (me->data_seen && me->elicit && p->ts >= me->elicit_ts) {
 		uint64_t expect = elicit_delay(c, dir);
 		uint64_t tol = m->opt.elicit_slack + (uint64_t)(m->opt.elicit_fraction * (double)expect);
@@ -488,8 +499,20 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 		else if (after > expect + tol)
 			me->elicit = false;
 	}
+	if (m->opt.backlog && me->data_seen && full && me->last_full && is_new &&
+	    me->una_known && sdiff(me->nxt, me->una) > 0) {
+		/* A backlog: full segments one after the other while earlier
+		   ones are unacknowledged.  A sender whose congestion control
+		   paces (BBR), or whose own interface is the bottleneck, sends
+		   them without waiting for acknowledgements, so no ACK elicits
+		   them; it was held back all the same. */
+		bool closed = sdiff(me->edge, me->nxt) < (int32_t)me->mss;
+		classify(m, c, dir, me->last_data_ts, p->ts,
+			 closed ? XSTATE_BLOCK_RECV : XSTATE_BLOCK_SEND);
+	}
 	if (p->len > me->mss)
 		me->mss = p->len;
+	me->last_full = full;
 	if (is_new) {
 		me->nxt = end;
 		if (!me->sample && !(p->events & (XPKT_RETRANS | XPKT_OVERLAP))) {
@@ -504,8 +527,11 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 		me->sample = false;	/* retransmitted: Karn, do not time it */
 	}
 	if (!me->una_known) {
+		/* No acknowledgement seen yet (a capture begun mid-stream):
+		   take the window as open. */
 		me->una = seq;
-		me->edge = seq;
+		me->una_known = true;
+		me->edge = seq + 65535;
 	}
 	me->data_seen = true;
 	me->last_data_ts = p->ts;
@@ -529,7 +555,7 @@ static void message(struct xstate_model *m, const struct xrec_msg *g)
 		}
 	} else if (g->dir == XDIR_S2C && (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR) &&
 		   c->pending) {
-		if (g->seq == c->pend_seq) {
+		if (g->seq == c->pend_seq && g->ts >= c->pend_ts) {
 			/* A request with several replies keeps the client waiting
 			   until the last. */
 			uint64_t from = c->answered ? c->answer_ts : c->pend_ts;
