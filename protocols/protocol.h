@@ -37,6 +37,7 @@ enum proto_kind {
 #define PROTO_F_SEND_EVENT 0x02	/* X11 event with the SendEvent bit */
 #define PROTO_F_AFTER_GAP  0x04	/* first message after a hole in the stream */
 #define PROTO_F_NO_BYTES   0x08	/* content travelled outside the socket (SHM, fds) */
+#define PROTO_F_WANTS_REPLY 0x10	/* a request the server answers with a reply */
 
 #define PROTO_DETAIL_MAX 256
 

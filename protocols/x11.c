@@ -584,6 +584,8 @@ static void decode_request(struct proto_decoder *d, struct half *h, const uint8_
 	if (r) {
 		m.name = r->name;
 		put_fields(d, &m, r->fields, r->nfields, b, n);
+		if (r->has_reply)
+			m.flags |= PROTO_F_WANTS_REPLY;
 	}
 	if (b[0] == 18)		/* ChangeProperty */
 		change_property(d, b, n, len);

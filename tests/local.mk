@@ -11,9 +11,23 @@ TESTS += tests/golden.sh
 EXTRA_DIST += tests/golden/TESTLIST \
 	tests/golden/xdpyinfo-xlogo-connections-csv.out \
 	tests/golden/xdpyinfo-xlogo-connections-json.out \
+	tests/golden/xdpyinfo-xlogo-connections-md.out \
 	tests/golden/xdpyinfo-xlogo-connections.out \
+	tests/golden/xdpyinfo-xlogo-delays-conn2.out \
+	tests/golden/xdpyinfo-xlogo-delays-csv.out \
+	tests/golden/xdpyinfo-xlogo-delays-json.out \
+	tests/golden/xdpyinfo-xlogo-delays-md.out \
+	tests/golden/xdpyinfo-xlogo-delays.out \
 	tests/golden/xdpyinfo-xlogo-dump-ng.out \
 	tests/golden/xdpyinfo-xlogo-dump.out \
 	tests/golden/xdpyinfo-xlogo-messages-csv.out \
 	tests/golden/xdpyinfo-xlogo-messages-json.out \
-	tests/golden/xdpyinfo-xlogo-messages.out
+	tests/golden/xdpyinfo-xlogo-messages.out \
+	tests/golden/xdpyinfo-xlogo-requests-csv.out \
+	tests/golden/xdpyinfo-xlogo-requests-json.out \
+	tests/golden/xdpyinfo-xlogo-requests-md.out \
+	tests/golden/xdpyinfo-xlogo-requests.out \
+	tests/golden/xdpyinfo-xlogo-trips-csv.out \
+	tests/golden/xdpyinfo-xlogo-trips-json.out \
+	tests/golden/xdpyinfo-xlogo-trips-md.out \
+	tests/golden/xdpyinfo-xlogo-trips.out

@@ -163,6 +163,7 @@ static const struct flag_name pkt_events[] = {
 static const struct flag_name msg_flags[] = {
 	{ PROTO_F_UNCERTAIN, "uncertain" }, { PROTO_F_SEND_EVENT, "send-event" },
 	{ PROTO_F_AFTER_GAP, "after-gap" }, { PROTO_F_NO_BYTES, "no-bytes" },
+	{ PROTO_F_WANTS_REPLY, "wants-reply" },
 };
 #define N(a) (sizeof (a) / sizeof (a)[0])
 

@@ -5,7 +5,8 @@ xcap_libxcap_a_SOURCES = \
 	xcap/record.h \
 	xcap/decode.c xcap/decode.h \
 	xcap/pipeline.c xcap/pipeline.h \
-	xcap/source.c xcap/source.h
+	xcap/source.c xcap/source.h \
+	xcap/report.c xcap/report.h
 xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 include xcap/trace.mk
 
@@ -13,7 +14,7 @@ include xcap/trace.mk
 XCAP_LIBS = xcap/libxcap.a protocols/libprotocols.a $(PCAP_LIBS)
 
 bin_PROGRAMS += xcap/xcap
-xcap_xcap_SOURCES = xcap/xcap.c xcap/report.c xcap/report.h
+xcap_xcap_SOURCES = xcap/xcap.c
 xcap_xcap_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 xcap_xcap_LDADD = $(XCAP_LIBS)
 dist_man_MANS += man/xcap.1

@@ -1,8 +1,14 @@
-# xcapanalyse/ — the state model over trace records, and the command.
+# xcapanalyse/ — the state model over trace records (a library netplot
+# links too), and the command.
+noinst_LIBRARIES += xcapanalyse/libanalyse.a
+xcapanalyse_libanalyse_a_SOURCES = xcapanalyse/state.c xcapanalyse/state.h
+xcapanalyse_libanalyse_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+
 bin_PROGRAMS += xcapanalyse/xcapanalyse
 xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/xcapanalyse.c \
 	xcapanalyse/output.c xcapanalyse/output.h \
-	xcapanalyse/messages.c xcapanalyse/messages.h
+	xcapanalyse/messages.c xcapanalyse/messages.h \
+	xcapanalyse/views.c xcapanalyse/views.h
 xcapanalyse_xcapanalyse_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
-xcapanalyse_xcapanalyse_LDADD = $(XCAP_LIBS)
+xcapanalyse_xcapanalyse_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)
 dist_man_MANS += man/xcapanalyse.1

@@ -12,6 +12,7 @@
 
 #include "dump.h"
 #include "messages.h"
+#include "protocol.h"
 
 enum { REQUESTS_KEPT = 65536 };
 
@@ -139,7 +140,10 @@ void msg_view_record(struct msg_view *v, const struct xrec *rec)
 		snprintf(waitbuf, sizeof waitbuf, "%.3f", wait);
 	const char *dir = xdir_name(m->dir), *kind = xmsg_kind_name(m->kind);
 	char flags[64];
-	xmsg_flags_format(flags, sizeof flags, m->flags, " ");
+	/* For people, a mark on every request with a reply is noise: the
+	   reply line that follows says it. */
+	unsigned shown = v->fmt == FMT_TEXT ? m->flags & ~PROTO_F_WANTS_REPLY : m->flags;
+	xmsg_flags_format(flags, sizeof flags, shown, " ");
 
 	FILE *f = v->out;
 	switch (v->fmt) {

@@ -1,11 +1,21 @@
 /*
- * output.c — quoting for the machine-readable formats.
+ * output.c — the table writer and the quoting of each format.
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "output.h"
+
+int format_parse(const char *name)
+{
+	static const char *const names[] = { "text", "csv", "json", "markdown" };
+	for (int i = 0; i < 4; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
 
 void json_string(FILE *f, const char *s)
 {
@@ -35,4 +45,229 @@ void csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* A Markdown cell: a bar would end it and a newline the row. */
+static void md_field(FILE *f, const char *s, int width)
+{
+	int n = 0;
+	for (; *s; s++, n++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	for (; n < width; n++)
+		fputc(' ', f);
+}
+
+/* The cell as text; seconds with the column's decimals for people and
+   all nine for programs. */
+static const char *cell_text(char *buf, size_t size, const struct column *c,
+			     const struct cell *v, enum format fmt)
+{
+	if (v->empty)
+		return "";
+	switch (c->type) {
+	case COL_STR:
+		return v->s ? v->s : "";
+	case COL_UINT:
+		snprintf(buf, size, "%" PRIu64, v->u);
+		return buf;
+	case COL_SECONDS: {
+		int64_t ns = v->ns;
+		const char *sign = ns < 0 ? "-" : "";
+		uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+		int dec = fmt == FMT_CSV || fmt == FMT_JSON ? 9 :
+			  c->decimals > 0 && c->decimals <= 9 ? c->decimals : 6;
+		uint64_t scale = 1;
+		for (int i = dec; i < 9; i++)
+			scale *= 10;
+		/* Round half up at the last printed digit. */
+		uint64_t units = (a + scale / 2) / scale, one = 1;
+		for (int i = 0; i < dec; i++)
+			one *= 10;
+		snprintf(buf, size, "%s%" PRIu64 ".%0*" PRIu64, sign, units / one, dec, units % one);
+		return buf;
+	}
+	}
+	return "";
+}
+
+static int abs_width(int w)
+{
+	return w < 0 ? -w : w;
+}
+
+void json_open(FILE *out, enum format fmt)
+{
+	if (fmt == FMT_JSON)
+		fputc('{', out);
+}
+
+void json_close(FILE *out, enum format fmt)
+{
+	if (fmt == FMT_JSON)
+		fputs("}\n", out);
+}
+
+void json_seconds(FILE *out, const char *key, int64_t ns)
+{
+	static const struct column c = { .type = COL_SECONDS, .decimals = 6 };
+	struct cell v = { .ns = ns };
+	char buf[64];
+	fprintf(out, ", \"%s\": %s", key, cell_text(buf, sizeof buf, &c, &v, FMT_JSON));
+}
+
+void table_begin(struct table *t, FILE *out, enum format fmt, const struct column *cols,
+		 size_t ncols, const char *key)
+{
+	t->out = out;
+	t->fmt = fmt;
+	t->cols = cols;
+	t->ncols = ncols;
+	t->rows = 0;
+	switch (fmt) {
+	case FMT_CSV:
+		for (size_t i = 0; i < ncols; i++)
+			fprintf(out, "%s%s", i ? "," : "", cols[i].name);
+		fputc('\n', out);
+		break;
+	case FMT_JSON:
+		json_string(out, key);
+		fputs(": [", out);
+		break;
+	case FMT_MARKDOWN:
+		fputc('|', out);
+		for (size_t i = 0; i < ncols; i++) {
+			fputc(' ', out);
+			md_field(out, cols[i].title, abs_width(cols[i].width));
+			fputs(" |", out);
+		}
+		fputs("\n|", out);
+		for (size_t i = 0; i < ncols; i++) {
+			int w = abs_width(cols[i].width);
+			if (w < 3)
+				w = 3;
+			fputc(cols[i].width < 0 ? ':' : '-', out);
+			for (int k = 0; k < w; k++)
+				fputc('-', out);
+			fputs(cols[i].width < 0 ? "-|" : ":|", out);
+		}
+		fputc('\n', out);
+		break;
+	default: {
+		char line[1024];
+		size_t len = 0;
+		for (size_t i = 0; i < ncols && len < sizeof line; i++)
+			len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", i ? "  " : "",
+						cols[i].width, cols[i].title);
+		if (len >= sizeof line)
+			len = sizeof line - 1;
+		while (len && line[len - 1] == ' ')
+			len--;
+		fprintf(out, "%.*s\n", (int)len, line);
+		break;
+	}
+	}
+}
+
+void table_row(struct table *t, const struct cell *cells)
+{
+	FILE *out = t->out;
+	char buf[64];
+	switch (t->fmt) {
+	case FMT_CSV:
+		for (size_t i = 0; i < t->ncols; i++) {
+			if (i)
+				fputc(',', out);
+			csv_field(out, cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt));
+		}
+		fputc('\n', out);
+		break;
+	case FMT_JSON:
+		fprintf(out, "%s\n  {", t->rows ? "," : "");
+		for (size_t i = 0; i < t->ncols; i++) {
+			fprintf(out, "%s\"%s\": ", i ? ", " : "", t->cols[i].name);
+			const char *s = cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt);
+			if (cells[i].empty)
+				fputs("null", out);
+			else if (t->cols[i].type == COL_STR)
+				json_string(out, s);
+			else
+				fputs(s, out);
+		}
+		fputc('}', out);
+		break;
+	case FMT_MARKDOWN:
+		fputc('|', out);
+		for (size_t i = 0; i < t->ncols; i++) {
+			const char *s = cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt);
+			int w = abs_width(t->cols[i].width), n = (int)strlen(s);
+			fputc(' ', out);
+			if (t->cols[i].width > 0)
+				for (; n < w; n++)
+					fputc(' ', out);
+			md_field(out, s, t->cols[i].width > 0 ? 0 : w);
+			fputs(" |", out);
+		}
+		fputc('\n', out);
+		break;
+	default: {
+		char line[2048];
+		size_t len = 0;
+		for (size_t i = 0; i < t->ncols && len < sizeof line; i++) {
+			const struct column *c = &t->cols[i];
+			const char *s = cell_text(buf, sizeof buf, c, &cells[i], t->fmt);
+			len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", i ? "  " : "",
+						c->width, s);
+		}
+		if (len >= sizeof line)
+			len = sizeof line - 1;
+		while (len && line[len - 1] == ' ')
+			len--;
+		fprintf(out, "%.*s\n", (int)len, line);
+		break;
+	}
+	}
+	t->rows++;
+}
+
+void table_end(struct table *t)
+{
+	if (t->fmt == FMT_JSON)
+		fputs(t->rows ? "\n]" : "]", t->out);
+}
+
+void notes_print(FILE *out, enum format fmt, const char *const *notes, size_t n,
+		 const char *prog)
+{
+	switch (fmt) {
+	case FMT_CSV:
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "%s: note: %s\n", prog, notes[i]);
+		break;
+	case FMT_JSON:
+		fputs(", \"notes\": [", out);
+		for (size_t i = 0; i < n; i++) {
+			fputs(i ? ", " : "", out);
+			json_string(out, notes[i]);
+		}
+		fputc(']', out);
+		break;
+	case FMT_MARKDOWN:
+		if (n)
+			fputc('\n', out);
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "- %s\n", notes[i]);
+		break;
+	default:
+		if (n)
+			fputc('\n', out);
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "note: %s\n", notes[i]);
+		break;
+	}
 }

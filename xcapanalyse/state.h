@@ -44,15 +44,20 @@ struct xstate_options {
 	/* Data counts as elicited by an acknowledgement when it follows it by
 	   the expected delay (0 or one RTT, see enum xside) give or take
 	   elicit_slack + elicit_fraction * the expected delay.  Defaults
-	   1 ms and 0.25. */
+	   0.2 ms and 0.25. */
 	uint64_t elicit_slack;		/* ns */
 	double elicit_fraction;
 	enum xside capture_side;	/* default XSIDE_AUTO: from the handshake,
 					   else beside the client */
 	uint64_t rtt;			/* ns; 0 (default): measured per connection */
-	/* Only time inside [range_start, range_end) is counted; packets
-	   outside it still drive the model.  Default: everything. */
+	/* Only time inside [range_start, range_end) is counted, in ns since
+	   the first packet; packets outside it still drive the model.
+	   Default: 0 and UINT64_MAX, everything. */
 	uint64_t range_start, range_end;
+	/* Only these connections (ids), or all when n_only is 0.  Times
+	   still count from the first packet of the whole trace. */
+	const uint32_t *only;
+	size_t n_only;
 };
 
 void xstate_options_default(struct xstate_options *opt);
@@ -104,7 +109,8 @@ void xstate_free(struct xstate_model *m);
 /* Called for each interval as it is classified (netplot colours by it). */
 void xstate_on_interval(struct xstate_model *m,
 			void (*fn)(void *ctx, const struct xstate_interval *iv), void *ctx);
-/* Called for each blocking round trip, in order of its reply. */
+/* Called for each blocking round trip whose request falls in the range,
+   once the client sends again (or the input ends). */
 void xstate_on_wait(struct xstate_model *m,
 		    void (*fn)(void *ctx, const struct xstate_wait *w), void *ctx);
 

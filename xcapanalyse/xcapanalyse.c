@@ -1,15 +1,15 @@
 /*
- * xcapanalyse — what a trace says: every record as text (--dump), the
- * protocol messages (--messages), or the
- * connections it holds with their traffic (--connections).
+ * xcapanalyse — what a trace says: where the time went (the delay table,
+ * the requests waited on, the round trips), every record as text
+ * (--dump), the protocol messages (--messages), or the connections it
+ * holds with their traffic (--connections).
  *
  * Input is anything xsource opens: .xcap traces, .pcap and .pcapng.
  */
 #include "config.h"
 
-#include <arpa/inet.h>
 #include <getopt.h>
-#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,27 +17,48 @@
 #include "dump.h"
 #include "messages.h"
 #include "output.h"
+#include "report.h"
 #include "source.h"
+#include "state.h"
+#include "views.h"
 
-static const char prog[] = "xcapanalyse";
+const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
-enum mode { MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES };
+enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: xcapanalyse [--dump | --connections | --messages] [--format text|csv|json] FILE...\n"
+"usage: xcapanalyse [VIEW] [--format FMT] [--conn N,...] [--range T0:T1] FILE...\n"
 "\n"
-"Read .xcap traces, .pcap or .pcapng captures and tell what they hold.\n"
+"Read .xcap traces, .pcap or .pcapng captures and tell where the time went.\n"
 "\n"
-"  --dump            print every record as one line of key=value text\n"
-"  --messages        one line per protocol message: time, connection,\n"
-"                    direction, sequence number, name, detail, and for a\n"
-"                    reply or error the wait since its request in ms\n"
+"Views:\n"
+"  --delays          per connection and direction: Idle, Block Send, Block\n"
+"                    Recv, Block Reply in seconds, then All and the Total\n"
+"                    Network Delay (default)\n"
+"  --requests        the requests the client waited on, by name: count,\n"
+"                    total and mean wait\n"
+"  --round-trips     every blocking round trip in order: time, connection,\n"
+"                    request, detail, wait\n"
 "  --connections     one row per connection: endpoints, client name,\n"
-"                    packets, bytes and messages each way, gaps (default)\n"
-"  --format FMT      text (aligned table), csv or json\n"
+"                    packets, bytes and messages each way, gaps\n"
+"  --messages        one line per protocol message, with the wait of a reply\n"
+"  --dump            every record as one line of key=value text\n"
+"\n"
+"Options:\n"
+"  --format FMT      text (aligned table), csv, json or markdown\n"
+"  --conn N,...      only these connections\n"
+"  --range T0:T1     only time between T0 and T1 seconds after the first\n"
+"                    packet (either may be left out)\n"
+"  --capture-side S  auto (default: from the handshake, else client),\n"
+"                    client or server: where the capture was taken\n"
+"  --rtt MS          round trip time, instead of measuring it\n"
+"  --elicit-slack MS         data within MS (default 0.2) ...\n"
+"  --elicit-fraction F       ... plus F (default 0.25) times the expected\n"
+"                    delay of the acknowledgement that released it counts\n"
+"                    as elicited by it: the sender was blocked\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -51,7 +72,7 @@ static void warn_cb(void *ctx, const char *msg)
 	/* Messages from the reader name the problem and the file already. */
 	if (strncmp(msg, "xcap: ", 6) == 0)
 		msg += 6;
-	fprintf(stderr, "%s: %s\n", prog, msg);
+	complain("%s", msg);
 }
 
 /* ---- --connections ---- */
@@ -84,8 +105,7 @@ static struct conn_row *row_for(struct conn_table *t, uint32_t id, int create)
 		t->cap = t->cap ? t->cap * 2 : 64;
 		t->rows = realloc(t->rows, t->cap * sizeof *t->rows);
 		if (!t->rows) {
-			fprintf(stderr, "%s: out of memory: 'connection table'\n", prog);
-			exit(3);
+			die(EXIT_DAMAGED, "out of memory: 'connection table'");
 		}
 	}
 	struct conn_row *r = &t->rows[t->n++];
@@ -134,82 +154,156 @@ static void account(struct conn_table *t, const struct xrec *rec)
 	}
 }
 
+static const struct column conn_cols[] = {
+	{ "conn", "Conn", COL_UINT, 4, 0 },
+	{ "client", "Client", COL_STR, -22, 0 },
+	{ "server", "Server", COL_STR, -22, 0 },
+	{ "proto", "Proto", COL_STR, -5, 0 },
+	{ "name", "Name", COL_STR, -16, 0 },
+	{ "duration", "Duration", COL_SECONDS, 10, 3 },
+	{ "packets_c2s", "Pkts>", COL_UINT, 8, 0 },
+	{ "packets_s2c", "Pkts<", COL_UINT, 8, 0 },
+	{ "bytes_c2s", "Bytes>", COL_UINT, 10, 0 },
+	{ "bytes_s2c", "Bytes<", COL_UINT, 10, 0 },
+	{ "messages_c2s", "Msgs>", COL_UINT, 8, 0 },
+	{ "messages_s2c", "Msgs<", COL_UINT, 8, 0 },
+	{ "gaps", "Gaps", COL_UINT, 5, 0 },
+	{ "gap_bytes", "Gap Bytes", COL_UINT, 9, 0 },
+};
+
 static void print_connections(const struct conn_table *t, enum format fmt)
 {
 	char cl[64], sv[64];
-	static const char *cols[] = {
-		"conn", "client", "server", "proto", "name", "duration",
-		"packets_c2s", "packets_s2c", "bytes_c2s", "bytes_s2c",
-		"messages_c2s", "messages_s2c", "gaps", "gap_bytes",
-	};
-	const size_t ncols = sizeof cols / sizeof cols[0];
-
-	if (fmt == FMT_CSV) {
-		for (size_t i = 0; i < ncols; i++)
-			printf("%s%s", i ? "," : "", cols[i]);
-		printf("\n");
-	} else if (fmt == FMT_JSON) {
-		printf("{\"connections\": [");
-	} else {
-		printf("%4s  %-22s %-22s %-5s %-16s %10s %8s %8s %10s %10s %8s %8s %5s\n",
-		       "conn", "client", "server", "proto", "name", "duration",
-		       "pkts>", "pkts<", "bytes>", "bytes<", "msgs>", "msgs<", "gaps");
-	}
+	struct table out;
+	json_open(stdout, fmt);
+	table_begin(&out, stdout, fmt, conn_cols, sizeof conn_cols / sizeof conn_cols[0],
+		    "connections");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct conn_row *r = &t->rows[i];
 		xaddr_format(cl, sizeof cl, &r->client);
 		xaddr_format(sv, sizeof sv, &r->server);
-		double dur = r->last > r->first ? (double)(r->last - r->first) / 1e9 : 0.0;
-		unsigned long long gaps = r->gaps[0] + r->gaps[1];
-		unsigned long long gap_bytes = r->gap_bytes[0] + r->gap_bytes[1];
-		if (fmt == FMT_CSV) {
-			printf("%u,%s,%s,", r->id, cl, sv);
-			csv_field(stdout, r->proto);
-			putchar(',');
-			csv_field(stdout, r->name);
-			printf(",%.9f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", dur,
-			       (unsigned long long)r->packets[0], (unsigned long long)r->packets[1],
-			       (unsigned long long)r->bytes[0], (unsigned long long)r->bytes[1],
-			       (unsigned long long)r->messages[0], (unsigned long long)r->messages[1],
-			       gaps, gap_bytes);
-		} else if (fmt == FMT_JSON) {
-			printf("%s\n  {\"conn\": %u, \"client\": ", i ? "," : "", r->id);
-			json_string(stdout, cl);
-			printf(", \"server\": ");
-			json_string(stdout, sv);
-			printf(", \"proto\": ");
-			json_string(stdout, r->proto);
-			printf(", \"name\": ");
-			json_string(stdout, r->name);
-			printf(", \"duration\": %.9f, \"packets_c2s\": %llu, \"packets_s2c\": %llu, "
-			       "\"bytes_c2s\": %llu, \"bytes_s2c\": %llu, \"messages_c2s\": %llu, "
-			       "\"messages_s2c\": %llu, \"gaps\": %llu, \"gap_bytes\": %llu}",
-			       dur, (unsigned long long)r->packets[0], (unsigned long long)r->packets[1],
-			       (unsigned long long)r->bytes[0], (unsigned long long)r->bytes[1],
-			       (unsigned long long)r->messages[0], (unsigned long long)r->messages[1],
-			       gaps, gap_bytes);
-		} else {
-			printf("%4u  %-22s %-22s %-5s %-16.16s %10.3f %8llu %8llu %10llu %10llu %8llu %8llu %5llu\n",
-			       r->id, cl, sv, r->proto[0] ? r->proto : "-", r->name[0] ? r->name : "-",
-			       dur, (unsigned long long)r->packets[0], (unsigned long long)r->packets[1],
-			       (unsigned long long)r->bytes[0], (unsigned long long)r->bytes[1],
-			       (unsigned long long)r->messages[0], (unsigned long long)r->messages[1],
-			       gaps);
-		}
+		bool people = fmt == FMT_TEXT || fmt == FMT_MARKDOWN;
+		struct cell cells[] = {
+			{ .u = r->id }, { .s = cl }, { .s = sv },
+			{ .s = r->proto[0] || !people ? r->proto : "-" },
+			{ .s = r->name[0] || !people ? r->name : "-" },
+			{ .ns = r->last > r->first ? (int64_t)(r->last - r->first) : 0 },
+			{ .u = r->packets[0] }, { .u = r->packets[1] },
+			{ .u = r->bytes[0] }, { .u = r->bytes[1] },
+			{ .u = r->messages[0] }, { .u = r->messages[1] },
+			{ .u = r->gaps[0] + r->gaps[1] }, { .u = r->gap_bytes[0] + r->gap_bytes[1] },
+		};
+		table_row(&out, cells);
 	}
-	if (fmt == FMT_JSON)
-		printf("\n]}\n");
+	table_end(&out);
+	json_close(stdout, fmt);
+}
+
+/* ---- options ---- */
+
+/* --conn: the connections to look at, none meaning all. */
+struct conn_set {
+	uint32_t *ids;
+	size_t n;
+};
+
+static bool conn_wanted(const struct conn_set *cs, const struct xrec *rec)
+{
+	if (!cs->n)
+		return true;
+	uint32_t id;
+	switch (rec->type) {
+	case XREC_CONN: id = rec->u.conn.id; break;
+	case XREC_PKT: id = rec->u.pkt.conn; break;
+	case XREC_MSG: id = rec->u.msg.conn; break;
+	case XREC_EXT: id = rec->u.ext.conn; break;
+	case XREC_NAME: id = rec->u.name.conn; break;
+	case XREC_GAP: id = rec->u.gap.conn; break;
+	case XREC_NOTE: id = rec->u.note.conn; if (!id) return true; break;
+	default: return true;
+	}
+	for (size_t i = 0; i < cs->n; i++)
+		if (cs->ids[i] == id)
+			return true;
+	return false;
+}
+
+static void parse_conns(struct conn_set *cs, const char *arg)
+{
+	const char *p = arg;
+	while (*p) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+		if (end == p || v == 0 || v > UINT32_MAX || (*end && *end != ','))
+			die(EXIT_USAGE, "bad connection list: '%s'", arg);
+		uint32_t *ids = realloc(cs->ids, (cs->n + 1) * sizeof *ids);
+		if (!ids)
+			die(EXIT_DAMAGED, "out of memory: 'connection list'");
+		cs->ids = ids;
+		cs->ids[cs->n++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	}
+}
+
+/* Seconds as ns; "" gives dflt. */
+static uint64_t parse_seconds(const char *s, size_t len, uint64_t dflt, const char *what,
+			      const char *arg)
+{
+	if (len == 0)
+		return dflt;
+	char buf[64], *end;
+	if (len >= sizeof buf)
+		die(EXIT_USAGE, "bad %s: '%s'", what, arg);
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	double v = strtod(buf, &end);
+	if (*end || !(v >= 0) || v > 1e9)
+		die(EXIT_USAGE, "bad %s: '%s'", what, arg);
+	return (uint64_t)(v * 1e9 + 0.5);
+}
+
+static void parse_range(struct xstate_options *o, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	if (!colon)
+		die(EXIT_USAGE, "bad range, want T0:T1 in seconds: '%s'", arg);
+	o->range_start = parse_seconds(arg, (size_t)(colon - arg), 0, "range", arg);
+	o->range_end = parse_seconds(colon + 1, strlen(colon + 1), UINT64_MAX, "range", arg);
+	if (o->range_end <= o->range_start)
+		die(EXIT_USAGE, "empty range: '%s'", arg);
+}
+
+static uint64_t parse_ms(const char *arg, const char *what)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (end == arg || *end || !(v >= 0) || v > 1e9)
+		die(EXIT_USAGE, "bad %s: '%s'", what, arg);
+	return (uint64_t)(v * 1e6 + 0.5);
 }
 
 int main(int argc, char **argv)
 {
-	enum mode mode = MODE_CONNECTIONS;
+	enum mode mode = MODE_DELAYS;
 	enum format fmt = FMT_TEXT;
+	struct conn_set conns = { 0 };
+	struct xstate_options sopt;
+	xstate_options_default(&sopt);
+	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION };
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
 		{ "messages", no_argument, NULL, 'm' },
+		{ "delays", no_argument, NULL, 'D' },
+		{ "requests", no_argument, NULL, 'R' },
+		{ "round-trips", no_argument, NULL, 'T' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "conn", required_argument, NULL, OPT_CONN },
+		{ "range", required_argument, NULL, OPT_RANGE },
+		{ "capture-side", required_argument, NULL, OPT_SIDE },
+		{ "rtt", required_argument, NULL, OPT_RTT },
+		{ "elicit-slack", required_argument, NULL, OPT_SLACK },
+		{ "elicit-fraction", required_argument, NULL, OPT_FRACTION },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -220,25 +314,48 @@ int main(int argc, char **argv)
 		case 'd': mode = MODE_DUMP; break;
 		case 'C': mode = MODE_CONNECTIONS; break;
 		case 'm': mode = MODE_MESSAGES; break;
-		case 'f':
-			if (strcmp(optarg, "text") == 0) fmt = FMT_TEXT;
-			else if (strcmp(optarg, "csv") == 0) fmt = FMT_CSV;
-			else if (strcmp(optarg, "json") == 0) fmt = FMT_JSON;
-			else {
-				fprintf(stderr, "%s: unknown format: '%s'\n", prog, optarg);
-				return EXIT_USAGE;
-			}
+		case 'D': mode = MODE_DELAYS; break;
+		case 'R': mode = MODE_REQUESTS; break;
+		case 'T': mode = MODE_TRIPS; break;
+		case 'f': {
+			int f = format_parse(optarg);
+			if (f < 0)
+				die(EXIT_USAGE, "unknown format, want text, csv, json or markdown: '%s'",
+				    optarg);
+			fmt = (enum format)f;
 			break;
+		}
+		case OPT_CONN: parse_conns(&conns, optarg); break;
+		case OPT_RANGE: parse_range(&sopt, optarg); break;
+		case OPT_SIDE:
+			if (strcmp(optarg, "auto") == 0) sopt.capture_side = XSIDE_AUTO;
+			else if (strcmp(optarg, "client") == 0) sopt.capture_side = XSIDE_CLIENT;
+			else if (strcmp(optarg, "server") == 0) sopt.capture_side = XSIDE_SERVER;
+			else die(EXIT_USAGE, "bad capture side, want auto, client or server: '%s'", optarg);
+			break;
+		case OPT_RTT: sopt.rtt = parse_ms(optarg, "round trip time"); break;
+		case OPT_SLACK: sopt.elicit_slack = parse_ms(optarg, "elicit slack"); break;
+		case OPT_FRACTION: {
+			char *end;
+			sopt.elicit_fraction = strtod(optarg, &end);
+			if (end == optarg || *end || !(sopt.elicit_fraction >= 0) ||
+			    sopt.elicit_fraction > 10)
+				die(EXIT_USAGE, "bad elicit fraction: '%s'", optarg);
+			break;
+		}
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V': printf("xcapanalyse %s\n", PACKAGE_VERSION); return EXIT_OK;
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "%s: no input given: 'FILE...'\n", prog);
+		complain("no input given: 'FILE...'");
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (fmt == FMT_MARKDOWN && (mode == MODE_DUMP || mode == MODE_MESSAGES))
+		die(EXIT_USAGE, "markdown is for the tables, not this view: '%s'",
+		    mode == MODE_DUMP ? "--dump" : "--messages");
 
 	int status = EXIT_OK;
 	struct conn_table table = { 0 };
@@ -246,28 +363,59 @@ int main(int argc, char **argv)
 		char err[1024];
 		struct xsource *src = xsource_open(argv[i], NULL, NULL, err, sizeof err);
 		if (!src) {
-			fprintf(stderr, "%s: %s\n", prog, err);
+			complain("%s", err);
 			status = EXIT_DAMAGED;
 			continue;
 		}
+		if (argc - optind > 1 && (fmt == FMT_TEXT || fmt == FMT_MARKDOWN))
+			printf("%s%s%s\n\n", i > optind ? "\n" : "",
+			       fmt == FMT_MARKDOWN ? "### " : "== ", argv[i]);
 		xsource_on_warning(src, warn_cb, NULL);
 		struct xrec rec;
 		struct msg_view *mv = NULL;
+		struct xstate_model *model = NULL;
+		struct requests_view *rv = NULL;
+		struct trips_view *tv = NULL;
 		if (mode == MODE_DUMP)
 			xtrace_info_dump(stdout, xsource_info(src));
-		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt))) {
-			fprintf(stderr, "%s: out of memory: '%s'\n", prog, argv[i]);
-			return EXIT_DAMAGED;
+		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS) {
+			sopt.only = conns.ids;
+			sopt.n_only = conns.n;
+			if (!(model = xstate_new(&sopt)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if (mode == MODE_REQUESTS && !(rv = requests_view_new(model)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		}
 		while (xsource_next(src, &rec) == 1) {
-			if (mode == MODE_DUMP)
-				xrec_dump(stdout, &rec);
-			else if (mode == MODE_MESSAGES)
-				msg_view_record(mv, &rec);
-			else
-				account(&table, &rec);
+			/* The model narrows by itself, as it needs every packet's time. */
+			if (!model && !conn_wanted(&conns, &rec))
+				continue;
+			switch (mode) {
+			case MODE_DUMP: xrec_dump(stdout, &rec); break;
+			case MODE_MESSAGES: msg_view_record(mv, &rec); break;
+			case MODE_CONNECTIONS: account(&table, &rec); break;
+			default:
+				if (xstate_record(model, &rec) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+				break;
+			}
 		}
 		msg_view_finish(mv);
+		if (model) {
+			xstate_finish(model);
+			if (mode == MODE_DELAYS)
+				delays_print(stdout, fmt, model);
+			else if (mode == MODE_REQUESTS)
+				requests_view_print(rv, stdout, fmt, model);
+			else
+				trips_view_finish(tv, model);
+			requests_view_free(rv);
+			xstate_free(model);
+		}
 		if (xsource_problems(src))
 			status = EXIT_DAMAGED;
 		xsource_close(src);
@@ -277,9 +425,8 @@ int main(int argc, char **argv)
 		}
 	}
 	free(table.rows);
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "%s: cannot write output: 'stdout'\n", prog);
-		return EXIT_DAMAGED;
-	}
+	free(conns.ids);
+	if (fflush(stdout) != 0)
+		die(EXIT_DAMAGED, "cannot write output: 'stdout'");
 	return status;
 }

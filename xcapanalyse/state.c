@@ -1,0 +1,650 @@
+/*
+ * state.c — the state model; see state.h for what it computes.
+ *
+ * Every classified interval ends at the packet being processed, so it is
+ * decided when that packet is seen and never later.  Intervals go into a
+ * timeline per connection and direction (and one per direction for all
+ * connections together) that keeps them disjoint, resolving overlaps by
+ * precedence, and folds them into totals once no later interval can reach
+ * back to them.  That is what keeps memory flat over a long trace.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol.h"
+#include "state.h"
+
+/* ---- timelines ---- */
+
+struct tl_entry {
+	uint64_t a, b;		/* [a, b) */
+	uint8_t state;
+};
+
+/* Disjoint intervals sorted by time, the older ones folded into totals.
+   The precedence of states is their order in enum xstate. */
+struct timeline {
+	struct tl_entry *v;
+	size_t n, cap;
+	uint64_t folded[XSTATE_N];
+};
+
+/* Entries a timeline keeps before it tries to fold, and the most it keeps
+   at all: past that the oldest are folded even if a later interval could
+   still overlap them (which then counts that overlap twice). */
+enum { TL_FOLD_AT = 64, TL_MAX = 1 << 16 };
+
+static void tl_free(struct timeline *t)
+{
+	free(t->v);
+	memset(t, 0, sizeof *t);
+}
+
+static int tl_reserve(struct timeline *t, size_t more)
+{
+	if (t->n + more <= t->cap)
+		return 0;
+	size_t cap = t->cap ? t->cap * 2 : 16;
+	while (cap < t->n + more)
+		cap *= 2;
+	struct tl_entry *v = realloc(t->v, cap * sizeof *v);
+	if (!v)
+		return -1;
+	t->v = v;
+	t->cap = cap;
+	return 0;
+}
+
+/* Fold every entry that ends at or before horizon, or the oldest ones
+   beyond keep entries. */
+static void tl_fold(struct timeline *t, uint64_t horizon, size_t keep)
+{
+	size_t k = 0;
+	while (k < t->n && (t->v[k].b <= horizon || t->n - k > keep)) {
+		t->folded[t->v[k].state] += t->v[k].b - t->v[k].a;
+		k++;
+	}
+	if (k) {
+		memmove(t->v, t->v + k, (t->n - k) * sizeof *t->v);
+		t->n -= k;
+	}
+}
+
+/* Add [a, b) in state s: where it overlaps what is there, the higher
+   state wins. */
+static int tl_add(struct timeline *t, uint64_t a, uint64_t b, uint8_t s)
+{
+	if (a >= b)
+		return 0;
+	/* The overlapped entries are [i0, i1): almost always at the end. */
+	size_t i1 = t->n;
+	while (i1 > 0 && t->v[i1 - 1].a >= b)
+		i1--;
+	size_t i0 = i1;
+	while (i0 > 0 && t->v[i0 - 1].b > a)
+		i0--;
+
+	/* The replacement of [i0, i1) and the new interval: at most two
+	   pieces per old entry (its parts outside [a,b) become separate
+	   pieces only at the two ends) plus the gaps between them. */
+	size_t old = i1 - i0;
+	struct tl_entry stack_buf[8], *piece = stack_buf;
+	size_t max_pieces = 2 * old + 3;
+	if (max_pieces > sizeof stack_buf / sizeof stack_buf[0] &&
+	    !(piece = malloc(max_pieces * sizeof *piece)))
+		return -1;
+	size_t np = 0;
+	uint64_t at = a;
+#define PUT(x, y, st) do { \
+		if ((x) < (y)) { \
+			if (np && piece[np - 1].b == (x) && piece[np - 1].state == (st)) \
+				piece[np - 1].b = (y); \
+			else \
+				piece[np++] = (struct tl_entry){ (x), (y), (st) }; \
+		} \
+	} while (0)
+	for (size_t i = i0; i < i1; i++) {
+		struct tl_entry e = t->v[i];
+		if (e.a < a)
+			PUT(e.a, a, e.state);
+		uint64_t ia = e.a > a ? e.a : a, ib = e.b < b ? e.b : b;
+		PUT(at, ia, s);		/* the gap before this entry */
+		PUT(ia, ib, e.state > s ? e.state : s);
+		at = ib;
+		if (e.b > b)
+			PUT(b, e.b, e.state);
+	}
+	PUT(at, b, s);		/* the part after the last entry */
+#undef PUT
+
+	int rc = 0;
+	if (np > old && tl_reserve(t, np - old) < 0) {
+		rc = -1;
+	} else {
+		memmove(t->v + i0 + np, t->v + i1, (t->n - i1) * sizeof *t->v);
+		memcpy(t->v + i0, piece, np * sizeof *piece);
+		t->n = t->n - old + np;
+	}
+	if (piece != stack_buf)
+		free(piece);
+	return rc;
+}
+
+static void tl_totals(const struct timeline *t, uint64_t out[XSTATE_N])
+{
+	memcpy(out, t->folded, sizeof t->folded);
+	for (size_t i = 0; i < t->n; i++)
+		out[t->v[i].state] += t->v[i].b - t->v[i].a;
+}
+
+/* ---- per connection ---- */
+
+/* What the capture shows of one direction's sender. */
+struct half {
+	bool data_seen;
+	uint64_t last_data_ts;	/* its last data segment */
+	uint32_t nxt;		/* just past the highest byte sent */
+	bool una_known;
+	uint32_t una;		/* highest acknowledgement from the peer */
+	uint32_t edge;		/* una + the peer's window: the send limit */
+	uint32_t mss;		/* largest payload seen */
+	/* The last pure ACK from the peer that could have released data. */
+	bool elicit;
+	uint64_t elicit_ts;
+	bool elicit_closed;	/* the window was full before it */
+	/* One outstanding data segment whose acknowledgement is timed. */
+	bool sample;
+	uint32_t sample_end;
+	uint64_t sample_ts;
+	uint64_t min_ack_delay;	/* UINT64_MAX until measured */
+};
+
+struct cstate {
+	struct xstate_conn info;
+	bool name_from_class;
+	struct half h[2];
+	/* Handshake times as the capture saw them. */
+	uint64_t syn_ts, synack_ts;
+	bool side_fixed;
+	/* The request the client may be waiting on. */
+	bool pending, answered;
+	uint64_t pend_seq, pend_ts, answer_ts;
+	bool answer_error;
+	char pend_name[64], pend_ext[32], pend_detail[PROTO_DETAIL_MAX];
+	struct timeline tl[2];
+};
+
+struct xstate_model {
+	struct xstate_options opt;
+	struct cstate *conns;
+	size_t n, cap, last;
+	bool started;
+	uint64_t t0;			/* first packet */
+	uint64_t range_a, range_b;	/* absolute */
+	struct xstate_conn all;
+	struct timeline all_tl[2];
+	uint64_t drops;
+	void (*on_interval)(void *, const struct xstate_interval *);
+	void *interval_ctx;
+	void (*on_wait)(void *, const struct xstate_wait *);
+	void *wait_ctx;
+	bool oom;
+};
+
+static const char *const state_names[XSTATE_N] = {
+	"idle", "block_send", "block_recv", "block_reply",
+};
+
+const char *xstate_name(enum xstate s)
+{
+	return (unsigned)s < XSTATE_N ? state_names[s] : "?";
+}
+
+void xstate_options_default(struct xstate_options *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->elicit_slack = 200000;	/* 0.2 ms */
+	opt->elicit_fraction = 0.25;
+	opt->capture_side = XSIDE_AUTO;
+	opt->range_start = 0;
+	opt->range_end = UINT64_MAX;
+}
+
+struct xstate_model *xstate_new(const struct xstate_options *opt)
+{
+	struct xstate_model *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	if (opt)
+		m->opt = *opt;
+	else
+		xstate_options_default(&m->opt);
+	return m;
+}
+
+void xstate_free(struct xstate_model *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++) {
+		tl_free(&m->conns[i].tl[0]);
+		tl_free(&m->conns[i].tl[1]);
+	}
+	free(m->conns);
+	tl_free(&m->all_tl[0]);
+	tl_free(&m->all_tl[1]);
+	free(m);
+}
+
+void xstate_on_interval(struct xstate_model *m,
+			void (*fn)(void *ctx, const struct xstate_interval *iv), void *ctx)
+{
+	m->on_interval = fn;
+	m->interval_ctx = ctx;
+}
+
+void xstate_on_wait(struct xstate_model *m,
+		    void (*fn)(void *ctx, const struct xstate_wait *w), void *ctx)
+{
+	m->on_wait = fn;
+	m->wait_ctx = ctx;
+}
+
+static struct cstate *conn_of(struct xstate_model *m, uint32_t id, bool create)
+{
+	if (m->last < m->n && m->conns[m->last].info.id == id)
+		return &m->conns[m->last];
+	/* Ids are dense and ascending, so the connection of id is usually at id-1. */
+	if (id >= 1 && id <= m->n && m->conns[id - 1].info.id == id) {
+		m->last = id - 1;
+		return &m->conns[id - 1];
+	}
+	for (size_t i = 0; i < m->n; i++)
+		if (m->conns[i].info.id == id) {
+			m->last = i;
+			return &m->conns[i];
+		}
+	if (!create)
+		return NULL;
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 16;
+		struct cstate *c = realloc(m->conns, cap * sizeof *c);
+		if (!c) {
+			m->oom = true;
+			return NULL;
+		}
+		m->conns = c;
+		m->cap = cap;
+	}
+	struct cstate *c = &m->conns[m->n];
+	memset(c, 0, sizeof *c);
+	c->info.id = id;
+	c->info.side = m->opt.capture_side == XSIDE_AUTO ? XSIDE_CLIENT : m->opt.capture_side;
+	c->h[0].min_ack_delay = c->h[1].min_ack_delay = UINT64_MAX;
+	c->info.rtt = m->opt.rtt;
+	m->last = m->n++;
+	return c;
+}
+
+static inline int32_t sdiff(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b);
+}
+
+/* The earliest time a later interval of c can start at. */
+static uint64_t conn_horizon(const struct cstate *c, int dir)
+{
+	uint64_t h = c->h[dir].data_seen ? c->h[dir].last_data_ts : c->info.first;
+	if (dir == XDIR_C2S && c->pending && c->pend_ts < h)
+		h = c->pend_ts;
+	return h;
+}
+
+static void all_fold(struct xstate_model *m, int dir)
+{
+	uint64_t h = UINT64_MAX;
+	for (size_t i = 0; i < m->n; i++) {
+		uint64_t ch = conn_horizon(&m->conns[i], dir);
+		if (ch < h)
+			h = ch;
+	}
+	tl_fold(&m->all_tl[dir], h, TL_MAX);
+}
+
+/* Classify [a, b) of a direction of c. */
+static void classify(struct xstate_model *m, struct cstate *c, int dir, uint64_t a, uint64_t b,
+		     enum xstate s)
+{
+	if (a < m->range_a)
+		a = m->range_a;
+	if (b > m->range_b)
+		b = m->range_b;
+	if (a >= b)
+		return;
+	if (tl_add(&c->tl[dir], a, b, (uint8_t)s) < 0 || tl_add(&m->all_tl[dir], a, b, (uint8_t)s) < 0)
+		m->oom = true;
+	if (c->tl[dir].n > TL_FOLD_AT)
+		tl_fold(&c->tl[dir], conn_horizon(c, dir), TL_MAX);
+	if (m->all_tl[dir].n > 64 * TL_FOLD_AT)
+		all_fold(m, dir);
+	if (m->on_interval) {
+		struct xstate_interval iv = { .conn = c->info.id, .dir = (uint8_t)dir,
+					      .state = (uint8_t)s, .start = a, .end = b };
+		m->on_interval(m->interval_ctx, &iv);
+	}
+}
+
+/* The delay between an acknowledgement and the data it elicits, as the
+   capture sees it: none beside the sender, one round trip beside the
+   receiver. */
+static uint64_t elicit_delay(const struct cstate *c, int dir)
+{
+	bool beside_sender = (c->info.side == XSIDE_CLIENT) == (dir == XDIR_C2S);
+	return beside_sender ? 0 : c->info.rtt;
+}
+
+static void update_rtt(const struct xstate_model *m, struct cstate *c)
+{
+	if (c->info.saw_handshake || m->opt.rtt)
+		return;
+	/* Beside one end, one direction's data is acknowledged after a round
+	   trip and the other's at once (give or take delayed ACKs), so the
+	   sum of the smallest delays is the round trip from either end. */
+	uint64_t d0 = c->h[0].min_ack_delay, d1 = c->h[1].min_ack_delay;
+	if (d0 == UINT64_MAX && d1 == UINT64_MAX)
+		return;
+	c->info.rtt = (d0 == UINT64_MAX ? 0 : d0) + (d1 == UINT64_MAX ? 0 : d1);
+}
+
+static void handshake(struct xstate_model *m, struct cstate *c, const struct xrec_pkt *p)
+{
+	if ((p->tcp_flags & XTCP_SYN) && !(p->tcp_flags & XTCP_ACK) && p->dir == XDIR_C2S) {
+		c->syn_ts = p->ts;
+	} else if ((p->tcp_flags & XTCP_SYN) && (p->tcp_flags & XTCP_ACK) && p->dir == XDIR_S2C) {
+		c->synack_ts = p->ts;
+	} else if (p->dir == XDIR_C2S && c->syn_ts && c->synack_ts && !c->info.saw_handshake &&
+		   (p->tcp_flags & XTCP_ACK) && p->ts >= c->synack_ts) {
+		/* Beside the client the SYN/ACK comes a round trip after the SYN
+		   and the ACK at once; beside the server the other way round. */
+		uint64_t to_synack = c->synack_ts - c->syn_ts, to_ack = p->ts - c->synack_ts;
+		c->info.saw_handshake = true;
+		if (!m->opt.rtt)
+			c->info.rtt = p->ts - c->syn_ts;
+		if (m->opt.capture_side == XSIDE_AUTO)
+			c->info.side = to_synack >= to_ack ? XSIDE_CLIENT : XSIDE_SERVER;
+	}
+}
+
+/* The request the client was waiting on is no longer pending: report
+   the round trip if it was answered. */
+static void close_pending(struct xstate_model *m, struct cstate *c)
+{
+	if (c->pending && c->answered && c->pend_ts >= m->range_a && c->pend_ts < m->range_b) {
+		c->info.waits++;
+		if (m->on_wait) {
+			struct xstate_wait w = {
+				.conn = c->info.id, .seq = c->pend_seq, .request_ts = c->pend_ts,
+				.reply_ts = c->answer_ts, .error = c->answer_error,
+				.name = c->pend_name, .ext = c->pend_ext, .detail = c->pend_detail,
+			};
+			m->on_wait(m->wait_ctx, &w);
+		}
+	}
+	c->pending = c->answered = false;
+}
+
+static void start(struct xstate_model *m, uint64_t ts)
+{
+	m->started = true;
+	m->t0 = ts;
+	m->range_a = ts + m->opt.range_start;
+	m->range_b = m->opt.range_end == UINT64_MAX || ts + m->opt.range_end < ts
+			     ? UINT64_MAX : ts + m->opt.range_end;
+}
+
+static bool selected(const struct xstate_model *m, uint32_t conn)
+{
+	if (!m->opt.n_only)
+		return true;
+	for (size_t i = 0; i < m->opt.n_only; i++)
+		if (m->opt.only[i] == conn)
+			return true;
+	return false;
+}
+
+static void packet(struct xstate_model *m, const struct xrec_pkt *p)
+{
+	if (!m->started)
+		start(m, p->ts);
+	if (!selected(m, p->conn))
+		return;
+	struct cstate *c = conn_of(m, p->conn, true);
+	if (!c)
+		return;
+	if (!m->all.first)
+		m->all.first = p->ts;
+	if (!c->info.first)
+		c->info.first = p->ts;
+	if (p->ts > c->info.last)
+		c->info.last = p->ts;
+	if (p->ts > m->all.last)
+		m->all.last = p->ts;
+	handshake(m, c, p);
+
+	int dir = p->dir & 1, peer = !dir;
+	struct half *me = &c->h[dir], *other = &c->h[peer];
+	bool syn_fin_rst = p->tcp_flags & (XTCP_SYN | XTCP_FIN | XTCP_RST);
+
+	/* As an acknowledgement of the peer's data. */
+	if ((p->tcp_flags & XTCP_ACK) && other->data_seen) {
+		bool advanced = !other->una_known || sdiff(p->ack, other->una) > 0;
+		bool had_in_flight = other->una_known && sdiff(other->nxt, other->una) > 0;
+		uint32_t edge = p->ack + p->win;
+		bool opened = other->una_known && sdiff(edge, other->edge) > 0;
+		/* Full when not even a segment as large as the biggest yet
+		   would fit in what the window leaves. */
+		bool was_closed = other->una_known &&
+				  sdiff(other->edge, other->nxt) < (int32_t)(other->mss ? other->mss : 1);
+		if (p->len == 0 && !syn_fin_rst &&
+		    ((advanced && had_in_flight) || (was_closed && opened))) {
+			other->elicit = true;
+			other->elicit_ts = p->ts;
+			other->elicit_closed = was_closed;
+		}
+		if (other->sample && sdiff(p->ack, other->sample_end) >= 0) {
+			uint64_t d = p->ts - other->sample_ts;
+			if (d < other->min_ack_delay)
+				other->min_ack_delay = d;
+			other->sample = false;
+			update_rtt(m, c);
+		}
+		if (advanced) {
+			other->una = p->ack;
+			other->una_known = true;
+		}
+		if (!other->una_known || advanced || sdiff(edge, other->edge) > 0)
+			other->edge = edge;
+	}
+
+	if (p->len == 0)
+		return;
+
+	/* As data.  What the peer sends next may answer these bytes rather
+	   than an acknowledgement before them. */
+	other->elicit = false;
+	uint32_t seq = p->seq + ((p->tcp_flags & XTCP_SYN) ? 1 : 0);
+	uint32_t end = seq + p->len;
+	bool is_new = !me->data_seen || sdiff(end, me->nxt) > 0;
+	if (me->data_seen && me->elicit && p->ts >= me->elicit_ts) {
+		uint64_t expect = elicit_delay(c, dir);
+		uint64_t tol = m->opt.elicit_slack + (uint64_t)(m->opt.elicit_fraction * (double)expect);
+		uint64_t after = p->ts - me->elicit_ts;
+		if (after + tol >= expect && after <= expect + tol)
+			classify(m, c, dir, me->last_data_ts, p->ts,
+				 me->elicit_closed ? XSTATE_BLOCK_RECV : XSTATE_BLOCK_SEND);
+		else if (after > expect + tol)
+			me->elicit = false;
+	}
+	if (p->len > me->mss)
+		me->mss = p->len;
+	if (is_new) {
+		me->nxt = end;
+		if (!me->sample && !(p->events & (XPKT_RETRANS | XPKT_OVERLAP))) {
+			me->sample = true;
+			me->sample_end = end;
+			me->sample_ts = p->ts;
+		}
+		/* New bytes from the client end any wait for a reply. */
+		if (dir == XDIR_C2S)
+			close_pending(m, c);
+	} else if (me->sample && sdiff(end, me->sample_end) >= 0) {
+		me->sample = false;	/* retransmitted: Karn, do not time it */
+	}
+	if (!me->una_known) {
+		me->una = seq;
+		me->edge = seq;
+	}
+	me->data_seen = true;
+	me->last_data_ts = p->ts;
+}
+
+static void message(struct xstate_model *m, const struct xrec_msg *g)
+{
+	struct cstate *c = selected(m, g->conn) ? conn_of(m, g->conn, false) : NULL;
+	if (!c)
+		return;
+	if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST) {
+		/* Only the last request before a silence can be waited on. */
+		close_pending(m, c);
+		if (g->flags & PROTO_F_WANTS_REPLY) {
+			c->pending = true;
+			c->pend_seq = g->seq;
+			c->pend_ts = g->ts;
+			snprintf(c->pend_name, sizeof c->pend_name, "%s", g->name);
+			snprintf(c->pend_ext, sizeof c->pend_ext, "%s", g->ext);
+			snprintf(c->pend_detail, sizeof c->pend_detail, "%s", g->detail);
+		}
+	} else if (g->dir == XDIR_S2C && (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR) &&
+		   c->pending) {
+		if (g->seq == c->pend_seq) {
+			/* A request with several replies keeps the client waiting
+			   until the last. */
+			uint64_t from = c->answered ? c->answer_ts : c->pend_ts;
+			classify(m, c, XDIR_C2S, from, g->ts, XSTATE_BLOCK_REPLY);
+			c->answered = true;
+			c->answer_ts = g->ts;
+			c->answer_error = g->kind == XMSG_ERROR;
+		} else if (g->seq > c->pend_seq) {
+			close_pending(m, c);	/* its answer never showed */
+		}
+	}
+}
+
+int xstate_record(struct xstate_model *m, const struct xrec *rec)
+{
+	struct cstate *c;
+	switch (rec->type) {
+	case XREC_CONN:
+		if (selected(m, rec->u.conn.id) && (c = conn_of(m, rec->u.conn.id, true))) {
+			c->info.client = rec->u.conn.client;
+			c->info.server = rec->u.conn.server;
+		}
+		break;
+	case XREC_PKT:
+		packet(m, &rec->u.pkt);
+		break;
+	case XREC_MSG:
+		message(m, &rec->u.msg);
+		break;
+	case XREC_NAME:
+		/* WM_CLASS names the program best; otherwise the first name said. */
+		if ((c = conn_of(m, rec->u.name.conn, false))) {
+			bool is_class = strcmp(rec->u.name.source, "WM_CLASS") == 0;
+			if (!c->info.name[0] || (is_class && !c->name_from_class)) {
+				snprintf(c->info.name, sizeof c->info.name, "%s", rec->u.name.text);
+				c->name_from_class = is_class;
+			}
+		}
+		break;
+	case XREC_GAP:
+		if ((c = conn_of(m, rec->u.gap.conn, false))) {
+			c->info.gaps++;
+			c->info.gap_bytes += rec->u.gap.len;
+			m->all.gaps++;
+			m->all.gap_bytes += rec->u.gap.len;
+		}
+		break;
+	case XREC_STATS:
+		/* Statistics are cumulative: the last word counts. */
+		m->drops = rec->u.stats.kernel_drop + rec->u.stats.if_drop;
+		break;
+	default:
+		break;
+	}
+	return m->oom ? -1 : 0;
+}
+
+static uint64_t clipped_span(const struct xstate_model *m, uint64_t a, uint64_t b)
+{
+	if (a < m->range_a)
+		a = m->range_a;
+	if (b > m->range_b)
+		b = m->range_b;
+	return b > a ? b - a : 0;
+}
+
+static void totals(const struct xstate_model *m, struct xstate_conn *info,
+		   const struct timeline tl[2])
+{
+	info->span = clipped_span(m, info->first, info->last);
+	for (int d = 0; d < 2; d++) {
+		tl_totals(&tl[d], info->time[d]);
+		uint64_t busy = 0;
+		for (int s = XSTATE_IDLE + 1; s < XSTATE_N; s++)
+			busy += info->time[d][s];
+		info->time[d][XSTATE_IDLE] = info->span > busy ? info->span - busy : 0;
+	}
+}
+
+void xstate_finish(struct xstate_model *m)
+{
+	m->all.waits = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		struct cstate *c = &m->conns[i];
+		close_pending(m, c);
+		totals(m, &c->info, c->tl);
+		m->all.waits += c->info.waits;
+	}
+	totals(m, &m->all, m->all_tl);
+	m->all.side = XSIDE_AUTO;
+}
+
+size_t xstate_conn_count(const struct xstate_model *m)
+{
+	return m->n;
+}
+
+const struct xstate_conn *xstate_conn_at(const struct xstate_model *m, size_t i)
+{
+	return i < m->n ? &m->conns[i].info : NULL;
+}
+
+const struct xstate_conn *xstate_all(const struct xstate_model *m)
+{
+	return &m->all;
+}
+
+uint64_t xstate_capture_drops(const struct xstate_model *m)
+{
+	return m->drops;
+}
+
+uint64_t xstate_network_delay(const struct xstate_conn *c)
+{
+	return c->time[0][XSTATE_BLOCK_SEND] + c->time[1][XSTATE_BLOCK_SEND] +
+	       c->time[0][XSTATE_BLOCK_RECV] + c->time[1][XSTATE_BLOCK_RECV] +
+	       c->time[0][XSTATE_BLOCK_REPLY];
+}

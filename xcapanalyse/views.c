@@ -1,0 +1,332 @@
+/*
+ * views.c — the delay table, the requests waited on and the round trips.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "views.h"
+
+enum { NOTES_MAX = 64, NOTE_LEN = 256 };
+
+struct notes {
+	char text[NOTES_MAX][NOTE_LEN];
+	const char *ptr[NOTES_MAX];
+	size_t n;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void note(struct notes *ns, const char *fmt, ...)
+{
+	if (ns->n == NOTES_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ns->text[ns->n], NOTE_LEN, fmt, ap);
+	va_end(ap);
+	ns->ptr[ns->n] = ns->text[ns->n];
+	ns->n++;
+}
+
+/* What the trace cannot tell, said plainly. */
+static void collect_notes(struct notes *ns, const struct xstate_model *m)
+{
+	uint64_t drops = xstate_capture_drops(m);
+	if (drops)
+		note(ns, "the capture lost %llu packets before they were recorded; "
+		     "blocked and idle times around the losses are uncertain",
+		     (unsigned long long)drops);
+	size_t n = xstate_conn_count(m), told = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct xstate_conn *c = xstate_conn_at(m, i);
+		if (ns->n >= NOTES_MAX - 1) {
+			told++;
+			continue;
+		}
+		if (c->gaps)
+			note(ns, "conn %u: %llu bytes of its streams are not in the capture (%llu holes)",
+			     c->id, (unsigned long long)c->gap_bytes, (unsigned long long)c->gaps);
+		if (c->side == XSIDE_SERVER)
+			note(ns, "conn %u: captured beside the server, not the client: data the "
+			     "client's acknowledgements release is expected a round trip (%.3f ms) "
+			     "after them, and request times are when they reached the server",
+			     c->id, (double)c->rtt / 1e6);
+		else if (!c->saw_handshake && c->first != c->last)
+			note(ns, "conn %u: handshake not captured: capture point assumed beside the "
+			     "client, round trip %s from data and acknowledgements",
+			     c->id, c->rtt ? "estimated" : "unknown");
+	}
+	if (told)
+		note(ns, "and more on %zu further connections", told);
+}
+
+static void client_label(char *buf, size_t size, const struct xstate_conn *c)
+{
+	if (c->name[0])
+		snprintf(buf, size, "%s", c->name);
+	else if (c->client.family)
+		xaddr_format(buf, size, &c->client);
+	else
+		snprintf(buf, size, "-");
+}
+
+/* ---- the delay table ---- */
+
+static const struct column delay_cols[] = {
+	{ "conn", "Conn", COL_STR, -4, 0 },
+	{ "client", "Client", COL_STR, -20, 0 },
+	{ "direction", "Direction", COL_STR, -9, 0 },
+	{ "idle", "Idle", COL_SECONDS, 11, 6 },
+	{ "block_send", "Block Send", COL_SECONDS, 11, 6 },
+	{ "block_recv", "Block Recv", COL_SECONDS, 11, 6 },
+	{ "block_reply", "Block Reply", COL_SECONDS, 11, 6 },
+	{ "total_network_delay", "Net Delay", COL_SECONDS, 11, 6 },
+};
+#define NCOLS(a) (sizeof (a) / sizeof (a)[0])
+
+static void delay_rows(struct table *t, const char *conn, const char *client,
+		       const struct xstate_conn *c)
+{
+	/* People see the connection once, on its first row; programs on every row. */
+	bool repeat = t->fmt == FMT_CSV || t->fmt == FMT_JSON;
+	static const char *const dirs[] = { "request", "reply", "total" };
+	for (int r = 0; r < 3; r++) {
+		uint64_t v[XSTATE_N];
+		if (r < 2) {
+			memcpy(v, c->time[r], sizeof v);
+		} else {
+			for (int s = 1; s < XSTATE_N; s++)
+				v[s] = c->time[0][s] + c->time[1][s];
+			uint64_t busy = v[1] + v[2] + v[3];
+			v[XSTATE_IDLE] = c->span > busy ? c->span - busy : 0;
+		}
+		struct cell cells[NCOLS(delay_cols)] = {
+			{ .s = r == 0 || repeat ? conn : "" },
+			{ .s = r == 0 || repeat ? client : "" },
+			{ .s = dirs[r] },
+			{ .ns = (int64_t)v[XSTATE_IDLE] },
+			{ .ns = (int64_t)v[XSTATE_BLOCK_SEND] },
+			{ .ns = (int64_t)v[XSTATE_BLOCK_RECV] },
+			{ .ns = (int64_t)v[XSTATE_BLOCK_REPLY], .empty = r == 1 },
+			{ .ns = (int64_t)(v[XSTATE_BLOCK_SEND] + v[XSTATE_BLOCK_RECV] +
+					  v[XSTATE_BLOCK_REPLY]) },
+		};
+		table_row(t, cells);
+	}
+}
+
+void delays_print(FILE *out, enum format fmt, const struct xstate_model *m)
+{
+	struct table t;
+	char id[16], client[128];
+	json_open(out, fmt);
+	table_begin(&t, out, fmt, delay_cols, NCOLS(delay_cols), "delays");
+	for (size_t i = 0; i < xstate_conn_count(m); i++) {
+		const struct xstate_conn *c = xstate_conn_at(m, i);
+		snprintf(id, sizeof id, "%u", c->id);
+		client_label(client, sizeof client, c);
+		delay_rows(&t, id, client, c);
+	}
+	const struct xstate_conn *all = xstate_all(m);
+	delay_rows(&t, "all", "", all);
+	table_end(&t);
+
+	uint64_t tnd = xstate_network_delay(all);
+	if (fmt == FMT_JSON) {
+		json_seconds(out, "total_network_delay", (int64_t)tnd);
+		json_seconds(out, "span", (int64_t)all->span);
+	} else if (fmt == FMT_TEXT) {
+		fprintf(out, "\nTotal network delay: %.6f s of %.6f s (%llu round trips waited on)\n",
+			(double)tnd / 1e9, (double)all->span / 1e9, (unsigned long long)all->waits);
+	} else if (fmt == FMT_MARKDOWN) {
+		fprintf(out, "\n**Total network delay: %.6f s** of %.6f s (%llu round trips waited on)\n",
+			(double)tnd / 1e9, (double)all->span / 1e9, (unsigned long long)all->waits);
+	}
+	struct notes ns = { .n = 0 };
+	collect_notes(&ns, m);
+	notes_print(out, fmt, ns.ptr, ns.n, "xcapanalyse");
+	json_close(out, fmt);
+}
+
+/* ---- the requests waited on ---- */
+
+struct req_stat {
+	char ext[32], name[64];
+	uint64_t count, total;
+};
+
+struct requests_view {
+	struct req_stat *v;
+	size_t n, cap;
+	int oom;
+};
+
+static void requests_wait(void *ctx, const struct xstate_wait *w)
+{
+	struct requests_view *v = ctx;
+	struct req_stat *r = NULL;
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(v->v[i].name, w->name) == 0 && strcmp(v->v[i].ext, w->ext) == 0) {
+			r = &v->v[i];
+			break;
+		}
+	if (!r) {
+		if (v->n == v->cap) {
+			size_t cap = v->cap ? v->cap * 2 : 64;
+			struct req_stat *p = realloc(v->v, cap * sizeof *p);
+			if (!p) {
+				v->oom = 1;
+				return;
+			}
+			v->v = p;
+			v->cap = cap;
+		}
+		r = &v->v[v->n++];
+		memset(r, 0, sizeof *r);
+		snprintf(r->ext, sizeof r->ext, "%s", w->ext);
+		snprintf(r->name, sizeof r->name, "%s", w->name);
+	}
+	r->count++;
+	r->total += w->reply_ts - w->request_ts;
+}
+
+struct requests_view *requests_view_new(struct xstate_model *m)
+{
+	struct requests_view *v = calloc(1, sizeof *v);
+	if (v)
+		xstate_on_wait(m, requests_wait, v);
+	return v;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct req_stat *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static const struct column request_cols[] = {
+	{ "extension", "Extension", COL_STR, -12, 0 },
+	{ "request", "Request", COL_STR, -28, 0 },
+	{ "count", "Count", COL_UINT, 7, 0 },
+	{ "wait", "Total Wait", COL_SECONDS, 11, 6 },
+	{ "mean_wait", "Mean Wait", COL_SECONDS, 11, 6 },
+};
+
+void requests_view_print(struct requests_view *v, FILE *out, enum format fmt,
+			 const struct xstate_model *m)
+{
+	qsort(v->v, v->n, sizeof *v->v, by_total);
+	struct table t;
+	json_open(out, fmt);
+	table_begin(&t, out, fmt, request_cols, NCOLS(request_cols), "requests");
+	uint64_t count = 0, total = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct req_stat *r = &v->v[i];
+		struct cell cells[] = {
+			{ .s = r->ext[0] ? r->ext : "core" }, { .s = r->name }, { .u = r->count },
+			{ .ns = (int64_t)r->total }, { .ns = (int64_t)(r->total / r->count) },
+		};
+		table_row(&t, cells);
+		count += r->count;
+		total += r->total;
+	}
+	if (fmt != FMT_JSON) {
+		struct cell cells[] = {
+			{ .s = "" }, { .s = "total" }, { .u = count }, { .ns = (int64_t)total },
+			{ .ns = count ? (int64_t)(total / count) : 0, .empty = !count },
+		};
+		table_row(&t, cells);
+	}
+	table_end(&t);
+	if (fmt == FMT_JSON) {
+		fprintf(out, ", \"count\": %llu", (unsigned long long)count);
+		json_seconds(out, "wait", (int64_t)total);
+	}
+	struct notes ns = { .n = 0 };
+	collect_notes(&ns, m);
+	notes_print(out, fmt, ns.ptr, ns.n, "xcapanalyse");
+	json_close(out, fmt);
+}
+
+void requests_view_free(struct requests_view *v)
+{
+	if (v)
+		free(v->v);
+	free(v);
+}
+
+/* ---- the round trips ---- */
+
+static const struct column trip_cols[] = {
+	{ "time", "Time", COL_SECONDS, 12, 6 },
+	{ "conn", "Conn", COL_UINT, 4, 0 },
+	{ "seq", "Seq", COL_UINT, 7, 0 },
+	{ "extension", "Extension", COL_STR, -12, 0 },
+	{ "request", "Request", COL_STR, -24, 0 },
+	{ "answer", "Answer", COL_STR, -6, 0 },
+	{ "wait", "Wait", COL_SECONDS, 10, 6 },
+	{ "detail", "Detail", COL_STR, -1, 0 },
+};
+
+struct trips_view {
+	struct table t;
+	FILE *out;
+	enum format fmt;
+	const struct xstate_model *m;
+	uint64_t total;		/* the waits listed, summed */
+};
+
+static void trips_wait(void *ctx, const struct xstate_wait *w)
+{
+	struct trips_view *v = ctx;
+	uint64_t t0 = xstate_all(v->m)->first;
+	struct cell cells[] = {
+		{ .ns = (int64_t)(w->request_ts - t0) }, { .u = w->conn }, { .u = w->seq },
+		{ .s = w->ext[0] ? w->ext : "core" }, { .s = w->name },
+		{ .s = w->error ? "error" : "reply" },
+		{ .ns = (int64_t)(w->reply_ts - w->request_ts) }, { .s = w->detail },
+	};
+	table_row(&v->t, cells);
+	v->total += w->reply_ts - w->request_ts;
+}
+
+struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum format fmt)
+{
+	struct trips_view *v = calloc(1, sizeof *v);
+	if (!v)
+		return NULL;
+	v->out = out;
+	v->fmt = fmt;
+	v->m = m;
+	json_open(out, fmt);
+	table_begin(&v->t, out, fmt, trip_cols, NCOLS(trip_cols), "round_trips");
+	xstate_on_wait(m, trips_wait, v);
+	return v;
+}
+
+void trips_view_finish(struct trips_view *v, const struct xstate_model *m)
+{
+	if (!v)
+		return;
+	table_end(&v->t);
+	const struct xstate_conn *all = xstate_all(m);
+	if (v->fmt == FMT_JSON) {
+		fprintf(v->out, ", \"count\": %llu", (unsigned long long)all->waits);
+		json_seconds(v->out, "wait", (int64_t)v->total);
+	} else if (v->fmt == FMT_TEXT || v->fmt == FMT_MARKDOWN) {
+		fprintf(v->out, "\n%llu round trips, %.6f s waited\n", (unsigned long long)all->waits,
+			(double)v->total / 1e9);
+	}
+	struct notes ns = { .n = 0 };
+	collect_notes(&ns, m);
+	notes_print(v->out, v->fmt, ns.ptr, ns.n, "xcapanalyse");
+	json_close(v->out, v->fmt);
+	free(v);
+}
