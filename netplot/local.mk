@@ -2,21 +2,16 @@
 # used headless by export, the benchmark and the tests) and the GTK
 # application around it.  Built when configure found GTK 3 and cairo.
 if NETPLOT
-# The state model (xcapanalyse/state.c) colours messages and fills the
-# region statistics; without it they fall back to message kinds.
-NETPLOT_STATE_CFLAGS =
-NETPLOT_STATE_LIBS =
-
 noinst_LIBRARIES += netplot/libnetplot.a
 netplot_libnetplot_a_SOURCES = \
 	netplot/model.c netplot/model.h \
 	netplot/lod.c \
 	netplot/render.c netplot/render.h \
 	netplot/export.c
-netplot_libnetplot_a_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS) $(NETPLOT_STATE_CFLAGS)
+netplot_libnetplot_a_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
 
 # Everything that links the renderer links these, in this order.
-NETPLOT_LIBS = netplot/libnetplot.a $(NETPLOT_STATE_LIBS) $(XCAP_LIBS) $(GTK_LIBS) -lm
+NETPLOT_LIBS = netplot/libnetplot.a xcapanalyse/libanalyse.a $(XCAP_LIBS) $(GTK_LIBS) -lm
 
 bin_PROGRAMS += netplot/netplot
 netplot_netplot_SOURCES = netplot/netplot.c netplot/gui.c netplot/gui.h

@@ -14,9 +14,7 @@
 #include "model.h"
 #include "protocol.h"
 #include "source.h"
-#ifdef NETPLOT_HAVE_STATE
 #include "state.h"
-#endif
 
 /* ---- string pool ---- */
 
@@ -521,12 +519,10 @@ int np_model_finish(struct np_model *m)
 	return 0;
 }
 
-#ifdef NETPLOT_HAVE_STATE
 static void on_interval(void *ctx, const struct xstate_interval *iv)
 {
 	np_model_add_interval(ctx, iv->conn, iv->dir, iv->state, iv->start, iv->end);
 }
-#endif
 
 struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 {
@@ -538,7 +534,6 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-#ifdef NETPLOT_HAVE_STATE
 	struct xstate_options so;
 	xstate_options_default(&so);
 	struct xstate_model *sm = xstate_new(&so);
@@ -547,25 +542,22 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	xstate_on_interval(sm, on_interval, m);
-#endif
 	struct xrec rec;
 	int bad = 0;
 	while (xsource_next(src, &rec) == 1) {
 		/* t0 is fixed by the first record, before any interval comes */
 		if (np_model_add(m, &rec) < 0)
 			bad = 1;
-#ifdef NETPLOT_HAVE_STATE
 		if (xstate_record(sm, &rec) < 0)
 			bad = 1;
-#endif
 		if (bad)
 			break;
 	}
-#ifdef NETPLOT_HAVE_STATE
-	if (!bad)
+	if (!bad) {
 		xstate_finish(sm);
+		m->have_state = true;	/* even when every moment was Idle */
+	}
 	xstate_free(sm);
-#endif
 	xsource_close(src);
 	src = NULL;
 	if (bad || np_model_finish(m) < 0) {

@@ -115,9 +115,10 @@ void np_view_fit(struct np_view *v)
 	}
 	for (size_t i = 0; i < d->nmsg; i += d->nmsg - 1 ? d->nmsg - 1 : 1)
 		hi = fmax(hi, (double)d->msg[i].end), lo = fmin(lo, (double)d->msg[i].end);
-	/* The window's edge is shown when it is near the data; a window of
-	   megabytes over a few hundred bytes of data would flatten them. */
-	if (b.wlo <= b.whi && isfinite(hi) && (double)b.whi <= hi + 3 * fmax(hi - lo, 1))
+	/* The window's edge is shown when it is within ten times the data's
+	   extent; a window of megabytes over a few hundred bytes of data would
+	   flatten them into a line. */
+	if (b.wlo <= b.whi && isfinite(hi) && (double)b.whi - lo <= 10 * fmax(hi - lo, 1))
 		hi = fmax(hi, (double)b.whi);
 	if (!isfinite(lo)) {
 		lo = 0;
@@ -279,7 +280,7 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_move_to(cr, v->px - 5, y);
 		cairo_line_to(cr, v->px, y);
 		cairo_stroke(cr);
-		snprintf(buf, sizeof buf, "%.0f", s);
+		snprintf(buf, sizeof buf, "%.0f", fabs(s) < ystep / 2 ? 0.0 : s);	/* never "-0" */
 		cairo_text_extents(cr, buf, &te);
 		cairo_move_to(cr, v->px - 8 - te.width - te.x_bearing, y + 4);
 		cairo_show_text(cr, buf);
@@ -301,9 +302,13 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_move_to(cr, v->px, 17);
 		cairo_show_text(cr, title);
 		cairo_set_font_size(cr, 11);
-		snprintf(buf, sizeof buf, "sequence (bytes)");
-		cairo_move_to(cr, 4, v->py - 6);
+		snprintf(buf, sizeof buf, "relative sequence number (bytes)");
+		cairo_text_extents(cr, buf, &te);
+		cairo_save(cr);
+		cairo_move_to(cr, 13, v->py + v->ph / 2 + te.width / 2);
+		cairo_rotate(cr, -M_PI / 2);
 		cairo_show_text(cr, buf);
+		cairo_restore(cr);
 	}
 }
 

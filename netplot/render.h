@@ -16,7 +16,7 @@
 #include "model.h"
 
 /* Room left around the plot for the axes and the title. */
-#define NP_MARGIN_LEFT 86.0
+#define NP_MARGIN_LEFT 96.0
 #define NP_MARGIN_RIGHT 16.0
 #define NP_MARGIN_TOP 26.0
 #define NP_MARGIN_BOTTOM 40.0
