@@ -7,7 +7,9 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -23,16 +25,114 @@ static const char *extension(const char *path)
 	return dot && !strchr(dot, '/') ? dot + 1 : "";
 }
 
+/* A growing buffer: cairo's SVG goes here first, then out with the
+   labels added as text. */
+struct membuf {
+	char *p;
+	size_t len, cap;
+	bool failed;
+};
+
+static void mem_put(struct membuf *b, const char *data, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 1 << 16;
+		while (cap < b->len + n)
+			cap *= 2;
+		char *q = realloc(b->p, cap);
+		if (!q) {
+			b->failed = true;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static cairo_status_t mem_write(void *ctx, const unsigned char *data, unsigned int n)
+{
+	mem_put(ctx, (const char *)data, n);
+	return CAIRO_STATUS_SUCCESS;
+}
+
+static void svg_label(void *ctx, double x, double y, const char *text, struct np_rgb c)
+{
+	struct membuf *b = ctx;
+	char head[160];
+	int n = snprintf(head, sizeof head, "<text x=\"%.1f\" y=\"%.1f\" fill=\"rgb(%d,%d,%d)\">", x, y,
+			 (int)(c.r * 255), (int)(c.g * 255), (int)(c.b * 255));
+	mem_put(b, head, (size_t)n);
+	for (const char *s = text; *s; s++) {
+		switch (*s) {
+		case '<': mem_put(b, "&lt;", 4); break;
+		case '>': mem_put(b, "&gt;", 4); break;
+		case '&': mem_put(b, "&amp;", 5); break;
+		case '"': mem_put(b, "&quot;", 6); break;
+		default: mem_put(b, s, 1);
+		}
+	}
+	mem_put(b, "</text>\n", 8);
+}
+
+static int export_svg(const struct np_view *v, const char *path, char *err, size_t errlen)
+{
+	struct membuf svg = { 0 }, text = { 0 };
+	cairo_surface_t *s = cairo_svg_surface_create_for_stream(mem_write, &svg, v->width, v->height);
+	cairo_t *cr = cairo_create(s);
+	struct np_render_opts o = { .label_fn = svg_label, .label_ctx = &text };
+	np_render(cr, v, &o, NULL);
+	cairo_status_t st = cairo_status(cr);
+	cairo_destroy(cr);
+	cairo_surface_finish(s);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(s);
+	cairo_surface_destroy(s);
+	int rc = -1;
+	const char *end = NULL;
+	/* the labels go in last, over the picture, before the closing tag */
+	for (size_t i = svg.len; !end && i >= 6 && svg.p; i--)
+		if (memcmp(svg.p + i - 6, "</svg>", 6) == 0)
+			end = svg.p + i - 6;
+	if (st != CAIRO_STATUS_SUCCESS) {
+		snprintf(err, errlen, "%s", cairo_status_to_string(st));
+	} else if (svg.failed || text.failed || !end) {
+		snprintf(err, errlen, "out of memory");
+	} else {
+		FILE *f = fopen(path, "w");
+		if (!f) {
+			snprintf(err, errlen, "%s", strerror(errno));
+		} else {
+			fwrite(svg.p, 1, (size_t)(end - svg.p), f);
+			fputs("<g font-family=\"sans-serif\" font-size=\"10px\">\n", f);
+			if (text.len)
+				fwrite(text.p, 1, text.len, f);
+			fputs("</g>\n", f);
+			fwrite(end, 1, svg.len - (size_t)(end - svg.p), f);
+			if (ferror(f) | (fclose(f) != 0))
+				snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
+			else
+				rc = 0;
+		}
+	}
+	free(svg.p);
+	free(text.p);
+	return rc;
+}
+
 int np_export(const struct np_view *v, const char *path, char *err, size_t errlen)
 {
 	const char *ext = extension(path);
 	if (strcasecmp(ext, "xpl") == 0)
 		return np_export_xpl(v, path, err, errlen);
+	if (strcasecmp(ext, "svg") == 0)
+		return export_svg(v, path, err, errlen);
 	cairo_surface_t *s;
 	if (strcasecmp(ext, "png") == 0)
 		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, v->width, v->height);
-	else if (strcasecmp(ext, "svg") == 0)
-		s = cairo_svg_surface_create(path, v->width, v->height);
 	else if (strcasecmp(ext, "pdf") == 0)
 		s = cairo_pdf_surface_create(path, v->width, v->height);
 	else {

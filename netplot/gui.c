@@ -33,7 +33,30 @@ struct win {
 	double x0, y0, x1, y1;		/* drag start and current point */
 	struct np_render_opts ro;
 	bool filling;			/* updating widgets: ignore their signals */
+	struct saved logged;		/* the view last logged (NETPLOT_LOG) */
+	int logged_w, logged_h, logged_dir;
+	size_t logged_conn;
 };
+
+/* NETPLOT_LOG=1: every view change, the plot's place on the screen and
+   each tooltip go to stderr as one line, for scripts and the GUI test. */
+static bool log_on;
+
+static void log_view(struct win *w)
+{
+	if (!log_on || !w->m)
+		return;
+	int ox = 0, oy = 0;
+	GdkWindow *gw = gtk_widget_get_window(w->area);
+	if (gw)
+		gdk_window_get_origin(gw, &ox, &oy);
+	fprintf(stderr,
+		"netplot: view conn=%u dir=%s t0=%.0f t1=%.0f y0=%.3f y1=%.3f stack=%d "
+		"plot=%.0f,%.0f,%.0f,%.0f\n",
+		np_view_conn(&w->v) ? np_view_conn(&w->v)->id : 0, w->v.dir ? "reply" : "request",
+		w->v.t0, w->v.t1, w->v.y0, w->v.y1, w->nstack, ox + w->v.px, oy + w->v.py, w->v.pw,
+		w->v.ph);
+}
 
 static void set_details(struct win *w, const char *text)
 {
@@ -150,6 +173,16 @@ static gboolean on_draw(GtkWidget *area, cairo_t *cr, gpointer data)
 	}
 	if (width != w->v.width || height != w->v.height)
 		np_view_set_size(&w->v, width, height);
+	if (w->logged.t0 != w->v.t0 || w->logged.t1 != w->v.t1 || w->logged.y0 != w->v.y0 ||
+	    w->logged.y1 != w->v.y1 || w->logged_w != width || w->logged_h != height ||
+	    w->logged_conn != w->v.conn || w->logged_dir != w->v.dir) {
+		w->logged = (struct saved){ w->v.t0, w->v.t1, w->v.y0, w->v.y1 };
+		w->logged_w = width;
+		w->logged_h = height;
+		w->logged_conn = w->v.conn;
+		w->logged_dir = w->v.dir;
+		log_view(w);
+	}
 	np_render(cr, &w->v, &w->ro, NULL);
 	if (w->drag == DRAG_ZOOM || w->drag == DRAG_ZOOM_X || w->drag == DRAG_ZOOM_Y ||
 	    w->drag == DRAG_SELECT) {
@@ -292,6 +325,8 @@ static gboolean on_query_tooltip(GtkWidget *area, gint x, gint y, gboolean kb, G
 	char buf[2048];
 	np_describe(&w->v, &h, buf, sizeof buf);
 	gtk_tooltip_set_text(tip, buf);
+	if (log_on)
+		fprintf(stderr, "netplot: tooltip %.*s\n", (int)strcspn(buf, "\n"), buf);
 	/* a new tooltip as soon as the pointer leaves this small square */
 	GdkRectangle r = { x - 3, y - 3, 6, 6 };
 	gtk_tooltip_set_tip_area(tip, &r);
@@ -637,6 +672,7 @@ int np_gui_run(int argc, char **argv)
 			g_getenv("DISPLAY") ? g_getenv("DISPLAY") : "(DISPLAY unset)");
 		return 1;
 	}
+	log_on = g_getenv("NETPLOT_LOG") && *g_getenv("NETPLOT_LOG") == '1';
 	/* NON_UNIQUE: every invocation is its own viewer (scripts and tests
 	   start several at once). */
 	GtkApplication *app = gtk_application_new("org.xcap.netplot",

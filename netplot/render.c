@@ -788,8 +788,13 @@ static void draw_messages(cairo_t *cr, const struct np_view *v, const struct np_
 			double fy = l->by < l->ay ? l->by + l->h : l->by;
 			arrow(cr, l->ax, l->ay, fx, fy);
 			np_msg_title(v->m, g, title, sizeof title);
-			cairo_move_to(cr, l->bx + 1, l->by + 9);
-			cairo_show_text(cr, title);
+			if (o->label_fn) {
+				o->label_fn(o->label_ctx, l->bx + 1, l->by + 9, title,
+					    np_msg_colour(v->m, d, g));
+			} else {
+				cairo_move_to(cr, l->bx + 1, l->by + 9);
+				cairo_show_text(cr, title);
+			}
 			st->labels++;
 		} else if (n <= v->pw / 2) {
 			arrow(cr, l->ax, l->ay, l->ax + 7, l->ay - 7);

@@ -74,12 +74,18 @@ struct np_label {
 };
 void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double x1, double y1);
 
+struct np_rgb { double r, g, b; };
+
 struct np_render_opts {
 	bool have_sel;			/* a selected time span to shade */
 	double sel_t0, sel_t1;
 	bool have_mark;			/* a selected item to ring */
 	double mark_t, mark_seq;
 	bool no_labels;
+	/* When set, message labels are handed here instead of drawn as glyphs
+	   (the SVG export writes them as <text>, searchable and selectable). */
+	void (*label_fn)(void *ctx, double x, double y, const char *text, struct np_rgb colour);
+	void *label_ctx;
 };
 
 /* Stats of the last render, for the benchmark and tests. */
@@ -93,7 +99,6 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 	       struct np_render_stats *st);
 
 /* Colours, one place: tcptrace's green ack and yellow window, etc. */
-struct np_rgb { double r, g, b; };
 extern const struct np_rgb NP_COL_ACK, NP_COL_WIN, NP_COL_DATA, NP_COL_RETRANS, NP_COL_SYNFIN,
 	NP_COL_RST, NP_COL_ZEROWIN, NP_COL_GAP;
 struct np_rgb np_msg_colour(const struct np_model *m, const struct np_dir *d,
