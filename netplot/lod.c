@@ -112,13 +112,50 @@ void np_lod_free(struct np_dir *d)
 	memset(&d->mlod, 0, sizeof d->mlod);
 }
 
+int np_lod_add_pkt(struct np_dir *d)
+{
+	const size_t F = NP_LOD_FANOUT;
+	size_t i = d->npkt - 1, j = i / F;
+	if (i % F == 0) {
+		if (j == d->l1_cap) {
+			size_t cap = d->l1_cap ? d->l1_cap * 2 : 64;
+			struct np_pagg *v = realloc(d->l1, cap * sizeof *v);
+			if (!v)
+				return -1;
+			d->l1 = v;
+			d->l1_cap = cap;
+		}
+		np_pagg_empty(&d->l1[j]);
+		d->nl1 = j + 1;
+	}
+	np_pagg_add_pkt(&d->l1[j], &d->pkt[i]);
+	return 0;
+}
+
 int np_lod_build(struct np_dir *d)
 {
-	np_lod_free(d);
 	const size_t F = NP_LOD_FANOUT;
+	struct np_pagg *l1 = NULL;
+	/* the first level built while loading is good unless the packets
+	   were sorted since */
+	if (d->l1 && !d->unsorted && d->nl1 == (d->npkt + F - 1) / F && d->npkt > 1) {
+		l1 = realloc(d->l1, d->nl1 * sizeof *l1);
+		if (!l1)
+			l1 = d->l1;
+	} else {
+		free(d->l1);
+	}
+	d->l1 = NULL;
+	d->nl1 = d->l1_cap = 0;
+	np_lod_free(d);
 	/* packets */
 	d->plod.count[0] = d->npkt;
 	d->plod.nlevel = 1;
+	if (l1) {
+		d->plod.node[1] = l1;
+		d->plod.count[1] = (d->npkt + F - 1) / F;
+		d->plod.nlevel = 2;
+	}
 	while (d->plod.count[d->plod.nlevel - 1] > 1 && d->plod.nlevel < NP_LOD_MAXLEVEL) {
 		size_t l = d->plod.nlevel, below = d->plod.count[l - 1], n = (below + F - 1) / F;
 		struct np_pagg *v = malloc(n * sizeof *v);
