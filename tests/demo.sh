@@ -38,12 +38,16 @@ echo
 echo "Connections in the trace (> client to server, < server to client):"
 cat "$out/connections.txt"
 echo
-echo "Requests the clients got replies to, slowest total first (xcapanalyse --messages):"
-xcapanalyse --messages --format csv "$out/demo.xcap" | awk -F, '
-	$5 == "reply" && $8 != "" { name = ($6 == "" ? $7 : $6 ":" $7); n[name]++; w[name] += $8 }
-	END { for (k in n) printf "%f\t  %-36s %5d replies %9.3f ms total %7.3f ms mean\n",
-		w[k], k, n[k], w[k], w[k] / n[k] }' |
-	sort -t "$(printf '\t')" -k1,1 -rn | cut -f2 | head -10
+echo "Where the time went (xcapanalyse; Idle, Block Send, Block Recv, Block Reply in seconds):"
+xcapanalyse "$out/demo.xcap" | tee "$out/delays.txt"
+xcapanalyse --format markdown "$out/demo.xcap" >"$out/delays.md"
+echo
+echo "Requests the clients waited on (xcapanalyse --requests):"
+xcapanalyse --requests "$out/demo.xcap" | tee "$out/requests.txt" | head -12
+echo
+echo "The first blocking round trips (xcapanalyse --round-trips):"
+xcapanalyse --round-trips "$out/demo.xcap" >"$out/round-trips.txt"
+head -8 "$out/round-trips.txt"
 echo
 echo "Records by type:"
 awk '{n[$1]++} END {for (t in n) printf "  %-6s %d\n", t, n[t]}' "$out/demo.dump" | sort
@@ -51,5 +55,8 @@ echo
 echo "demo: files in $out:"
 echo "  demo.xcap        the trace (see man/xcap.5)"
 echo "  demo.dump        every record as text (xcapanalyse --dump)"
-echo "  connections.txt  the table above"
+echo "  connections.txt  the connections (xcapanalyse --connections)"
+echo "  delays.txt       the delay table, and delays.md the same in Markdown"
+echo "  requests.txt     the requests waited on (xcapanalyse --requests)"
+echo "  round-trips.txt  every blocking round trip (xcapanalyse --round-trips)"
 echo "  messages.txt     every X message, xtrace-style (xcapanalyse --messages)"

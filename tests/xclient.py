@@ -28,10 +28,10 @@ import sys
 
 
 class Client:
-    def __init__(self, display, order, log):
+    def __init__(self, display, order, log, host='127.0.0.1'):
         self.e = '<' if order == 'lsb' else '>'
         self.order = order
-        self.sock = socket.create_connection(('127.0.0.1', 6000 + display))
+        self.sock = socket.create_connection((host, 6000 + display))
         self.log = log
         self.seq = 0                 # requests sent
         self.out = bytearray()

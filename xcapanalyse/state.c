@@ -154,6 +154,7 @@ struct half {
 	uint32_t una;		/* highest acknowledgement from the peer */
 	uint32_t edge;		/* una + the peer's window: the send limit */
 	uint32_t mss;		/* largest payload seen */
+	bool last_full;		/* the last data segment was of that size */
 	/* The last pure ACK from the peer that could have released data. */
 	bool elicit;
 	uint64_t elicit_ts;
@@ -212,6 +213,7 @@ void xstate_options_default(struct xstate_options *opt)
 	opt->elicit_slack = 200000;	/* 0.2 ms */
 	opt->elicit_fraction = 0.25;
 	opt->capture_side = XSIDE_AUTO;
+	opt->backlog = true;
 	opt->range_start = 0;
 	opt->range_end = UINT64_MAX;
 }
@@ -376,7 +378,9 @@ static void handshake(struct xstate_model *m, struct cstate *c, const struct xre
 		c->info.saw_handshake = true;
 		if (!m->opt.rtt)
 			c->info.rtt = p->ts - c->syn_ts;
-		if (m->opt.capture_side == XSIDE_AUTO)
+		/* Within the slack of each other, both ends look alike (loopback):
+		   keep the default. */
+		if (m->opt.capture_side == XSIDE_AUTO && c->info.rtt > m->opt.elicit_slack)
 			c->info.side = to_synack >= to_ack ? XSIDE_CLIENT : XSIDE_SERVER;
 	}
 }
@@ -481,6 +485,7 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 	uint32_t seq = p->seq + ((p->tcp_flags & XTCP_SYN) ? 1 : 0);
 	uint32_t end = seq + p->len;
 	bool is_new = !me->data_seen || sdiff(end, me->nxt) > 0;
+	bool full = p->len >= me->mss;
 	if (me->data_seen && me->elicit && p->ts >= me->elicit_ts) {
 		uint64_t expect = elicit_delay(c, dir);
 		uint64_t tol = m->opt.elicit_slack + (uint64_t)(m->opt.elicit_fraction * (double)expect);
@@ -491,8 +496,20 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 		else if (after > expect + tol)
 			me->elicit = false;
 	}
+	if (m->opt.backlog && me->data_seen && full && me->last_full && is_new &&
+	    me->una_known && sdiff(me->nxt, me->una) > 0) {
+		/* A backlog: full segments one after the other while earlier
+		   ones are unacknowledged.  A sender whose congestion control
+		   paces (BBR), or whose own interface is the bottleneck, sends
+		   them without waiting for acknowledgements, so no ACK elicits
+		   them; it was held back all the same. */
+		bool closed = sdiff(me->edge, me->nxt) < (int32_t)me->mss;
+		classify(m, c, dir, me->last_data_ts, p->ts,
+			 closed ? XSTATE_BLOCK_RECV : XSTATE_BLOCK_SEND);
+	}
 	if (p->len > me->mss)
 		me->mss = p->len;
+	me->last_full = full;
 	if (is_new) {
 		me->nxt = end;
 		if (!me->sample && !(p->events & (XPKT_RETRANS | XPKT_OVERLAP))) {

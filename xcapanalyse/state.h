@@ -9,7 +9,10 @@
  *   Block Send   the sender had data and the network held it back: a data
  *                segment that a pure acknowledgement from the peer
  *                "immediately elicited" was blocked since the direction's
- *                preceding data segment;
+ *                preceding data segment; so was a full-sized segment that
+ *                follows a full-sized one while data is unacknowledged
+ *                (a backlog that a pacing sender, such as one using BBR,
+ *                lets out without waiting for acknowledgements);
  *   Block Recv   the same, but the receiver's advertised window was closed
  *                (bytes in flight filled it): the receiver held it back;
  *   Block Reply  request direction only: the client sent a request that
@@ -49,6 +52,8 @@ struct xstate_options {
 	double elicit_fraction;
 	enum xside capture_side;	/* default XSIDE_AUTO: from the handshake,
 					   else beside the client */
+	bool backlog;			/* the backlog rule (default on); off is
+					   the paper's rule alone */
 	uint64_t rtt;			/* ns; 0 (default): measured per connection */
 	/* Only time inside [range_start, range_end) is counted, in ns since
 	   the first packet; packets outside it still drive the model.

@@ -212,7 +212,7 @@ static int by_total(const void *a, const void *b)
 }
 
 static const struct column request_cols[] = {
-	{ "extension", "Extension", COL_STR, -12, 0 },
+	{ "extension", "Extension", COL_STR, -14, 0 },
 	{ "request", "Request", COL_STR, -28, 0 },
 	{ "count", "Count", COL_UINT, 7, 0 },
 	{ "wait", "Total Wait", COL_SECONDS, 11, 6 },
@@ -268,7 +268,7 @@ static const struct column trip_cols[] = {
 	{ "time", "Time", COL_SECONDS, 12, 6 },
 	{ "conn", "Conn", COL_UINT, 4, 0 },
 	{ "seq", "Seq", COL_UINT, 7, 0 },
-	{ "extension", "Extension", COL_STR, -12, 0 },
+	{ "extension", "Extension", COL_STR, -14, 0 },
 	{ "request", "Request", COL_STR, -24, 0 },
 	{ "answer", "Answer", COL_STR, -6, 0 },
 	{ "wait", "Wait", COL_SECONDS, 10, 6 },

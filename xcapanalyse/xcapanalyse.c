@@ -59,6 +59,9 @@ static void usage(FILE *f)
 "  --elicit-fraction F       ... plus F (default 0.25) times the expected\n"
 "                    delay of the acknowledgement that released it counts\n"
 "                    as elicited by it: the sender was blocked\n"
+"  --no-backlog      do not count full-sized segments sent back to back\n"
+"                    with data unacknowledged as blocked (a pacing sender's\n"
+"                    backlog): the paper's rule alone\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -289,7 +292,7 @@ int main(int argc, char **argv)
 	struct conn_set conns = { 0 };
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
-	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION };
+	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_NO_BACKLOG };
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
@@ -304,6 +307,7 @@ int main(int argc, char **argv)
 		{ "rtt", required_argument, NULL, OPT_RTT },
 		{ "elicit-slack", required_argument, NULL, OPT_SLACK },
 		{ "elicit-fraction", required_argument, NULL, OPT_FRACTION },
+		{ "no-backlog", no_argument, NULL, OPT_NO_BACKLOG },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -334,6 +338,7 @@ int main(int argc, char **argv)
 			else die(EXIT_USAGE, "bad capture side, want auto, client or server: '%s'", optarg);
 			break;
 		case OPT_RTT: sopt.rtt = parse_ms(optarg, "round trip time"); break;
+		case OPT_NO_BACKLOG: sopt.backlog = false; break;
 		case OPT_SLACK: sopt.elicit_slack = parse_ms(optarg, "elicit slack"); break;
 		case OPT_FRACTION: {
 			char *end;

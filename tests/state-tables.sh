@@ -1,0 +1,25 @@
+#!/bin/sh
+# state-tables.sh — on every capture in tests/captures, the delay table adds
+# up (tests/delays-check.py), and the requests of --requests are those an
+# independent count from the dump finds (tests/waits-count.py).
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need xcapanalyse /usr/bin/python3
+py=/usr/bin/python3
+count=0
+for cap in "$top_srcdir"/tests/captures/*.pcap "$top_srcdir"/tests/captures/*.pcapng ${STATE_TABLES_EXTRA:-}; do
+	[ -f "$cap" ] || continue
+	name=$(basename "$cap")
+	xcapanalyse --format csv "$cap" >"$workdir/delays.csv" || fail "$name: xcapanalyse failed"
+	$py "$top_srcdir/tests/delays-check.py" "$workdir/delays.csv" || fail "$name: the table does not add up"
+	xcapanalyse --dump "$cap" >"$workdir/dump" || fail "$name: --dump failed"
+	$py "$top_srcdir/tests/waits-count.py" "$workdir/dump" >"$workdir/expected"
+	xcapanalyse --requests --format csv "$cap" | tail -n +2 |
+		awk -F, '$2 != "total" { print $1, $2, $3 }' | sort >"$workdir/got"
+	sort "$workdir/expected" >"$workdir/expected.sorted"
+	diff "$workdir/expected.sorted" "$workdir/got" >"$workdir/diff" ||
+		fail "$name: --requests differs from the count from the dump: $(cat "$workdir/diff")"
+	[ -s "$workdir/got" ] || fail "$name: no requests waited on"
+	count=$((count + 1))
+done
+[ $count -gt 0 ] || skip "no captures"
+say "$count captures add up and agree"
