@@ -249,11 +249,19 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 11);
 
-	/* time: enough room for the longest label */
-	np_format_time(v->t1, np_time_step(v->t1 - v->t0, 8), buf, sizeof buf);
-	cairo_text_extents(cr, buf, &te);
-	int want = (int)(v->pw / (te.width + 24));
-	double step = np_time_step(v->t1 - v->t0, want < 2 ? 2 : want);
+	/* time: as many ticks as labels fit, measured with the decimals the
+	   step itself needs (a finer step means longer labels) */
+	int want = 12;
+	double step;
+	for (;;) {
+		step = np_time_step(v->t1 - v->t0, want);
+		np_format_time(fmax(fabs(v->t0), fabs(v->t1)), step, buf, sizeof buf);
+		cairo_text_extents(cr, buf, &te);
+		double n = (v->t1 - v->t0) / step;
+		if (want <= 2 || n * (te.width + 20) <= v->pw)
+			break;
+		want--;
+	}
 	for (double t = ceil(v->t0 / step) * step; t <= v->t1; t += step) {
 		double x = floor(np_x(v, t)) + 0.5;
 		cairo_set_source_rgb(cr, 0.92, 0.92, 0.92);
@@ -347,13 +355,19 @@ void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double 
 	qsort(ord, n, sizeof *ord, cmp_label);
 	for (size_t k = 0; k < n; k++) {
 		struct np_label *l = ord[k];
-		/* above right of the anchor, below right, above left */
-		const double pos[3][2] = {
+		/* beside the anchor, then a little further out (a longer arrow
+		   is better than no label): right above and below, left */
+		const double pos[8][2] = {
 			{ l->ax + 6, l->ay - 10 - l->h },
 			{ l->ax + 6, l->ay + 10 },
 			{ l->ax - 6 - l->w, l->ay - 10 - l->h },
+			{ l->ax - 6 - l->w, l->ay + 10 },
+			{ l->ax + 18, l->ay - 26 - l->h },
+			{ l->ax + 18, l->ay + 26 },
+			{ l->ax - 18 - l->w, l->ay - 26 - l->h },
+			{ l->ax - 18 - l->w, l->ay + 26 },
 		};
-		for (int p = 0; p < 3 && !l->placed; p++) {
+		for (int p = 0; p < 8 && !l->placed; p++) {
 			double bx = pos[p][0], by = pos[p][1];
 			if (bx < x0 || by < y0 || bx + l->w > x1 || by + l->h > y1)
 				continue;

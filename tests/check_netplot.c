@@ -353,7 +353,7 @@ START_TEST(labels_thin_by_priority_and_reappear)
 	int placed = 0;
 	for (int i = 0; i < N; i++)
 		placed += l[i].placed;
-	ck_assert_int_le(placed, 3);
+	ck_assert_int_le(placed, 8);	/* one per position tried */
 	ck_assert(l[123].placed);
 	/* the others placed are of the next priority (6), earliest first */
 	ck_assert(l[6].placed);
