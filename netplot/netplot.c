@@ -261,6 +261,7 @@ int main(int argc, char **argv)
 	if (r0 >= 0) {
 		v.t0 = r0;
 		v.t1 = r1;
+		np_view_fit_y(&v);
 	}
 	if (np_export(&v, out, err, sizeof err) < 0)
 		die(1, err, out);

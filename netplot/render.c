@@ -91,35 +91,43 @@ void np_view_init(struct np_view *v, const struct np_model *m, size_t conn, int 
 	np_view_fit(v);
 }
 
-void np_view_fit(struct np_view *v)
+/* The y range that shows the data, the acks and (when near) the window
+   of packets [t0, t1]. */
+void np_view_fit_y(struct np_view *v)
 {
 	const struct np_conn *c = np_view_conn(v);
-	v->t0 = 0;
-	v->t1 = v->m->t_end ? (double)v->m->t_end : 1;
 	v->y0 = 0;
 	v->y1 = 1;
 	if (!c)
 		return;
 	const struct np_dir *d = &c->dir[v->dir], *peer = &c->dir[!v->dir];
-	struct np_pagg a, b;
-	np_pkt_range(d, 0, d->npkt, &a);
-	np_pkt_range(peer, 0, peer->npkt, &b);
+	uint64_t a = v->t0 <= 0 ? 0 : (uint64_t)v->t0, b = v->t1 <= 0 ? 0 : (uint64_t)ceil(v->t1) + 1;
+	struct np_pagg da, pa;
+	size_t p0 = np_pkt_lower(peer, a);
+	np_pkt_range(d, np_pkt_lower(d, a), np_pkt_lower(d, b), &da);
+	/* the ack in force when the range begins counts too */
+	np_pkt_range(peer, p0 > 0 ? p0 - 1 : 0, np_pkt_lower(peer, b), &pa);
 	double lo = INFINITY, hi = -INFINITY;
-	if (a.dlo <= a.dhi) {
-		lo = (double)a.dlo;
-		hi = (double)a.dhi;
+	if (da.dlo <= da.dhi) {
+		lo = (double)da.dlo;
+		hi = (double)da.dhi;
 	}
-	if (b.alo <= b.ahi) {
-		lo = fmin(lo, (double)b.alo);
-		hi = fmax(hi, (double)b.ahi);
+	if (pa.alo <= pa.ahi) {
+		lo = fmin(lo, (double)pa.alo);
+		hi = fmax(hi, (double)pa.ahi);
 	}
-	for (size_t i = 0; i < d->nmsg; i += d->nmsg - 1 ? d->nmsg - 1 : 1)
-		hi = fmax(hi, (double)d->msg[i].end), lo = fmin(lo, (double)d->msg[i].end);
+	size_t m0 = np_msg_lower(d, a), m1 = np_msg_lower(d, b);
+	if (m1 > m0) {
+		struct np_magg ma;
+		np_msg_range(d, m0, m1, &ma);
+		lo = fmin(lo, (double)ma.elo);
+		hi = fmax(hi, (double)ma.ehi);
+	}
 	/* The window's edge is shown when it is within ten times the data's
 	   extent; a window of megabytes over a few hundred bytes of data would
 	   flatten them into a line. */
-	if (b.wlo <= b.whi && isfinite(hi) && (double)b.whi - lo <= 10 * fmax(hi - lo, 1))
-		hi = fmax(hi, (double)b.whi);
+	if (pa.wlo <= pa.whi && isfinite(hi) && (double)pa.whi - lo <= 10 * fmax(hi - lo, 1))
+		hi = fmax(hi, (double)pa.whi);
 	if (!isfinite(lo)) {
 		lo = 0;
 		hi = 1;
@@ -127,12 +135,22 @@ void np_view_fit(struct np_view *v)
 	double pad = fmax((hi - lo) * 0.04, 1);
 	v->y0 = lo - pad;
 	v->y1 = hi + pad;
-	double t0 = (double)c->first, t1 = (double)c->last;
-	if (t1 <= t0)
-		t1 = t0 + 1000;
-	double tp = (t1 - t0) * 0.02;
-	v->t0 = t0 - tp;
-	v->t1 = t1 + tp;
+}
+
+void np_view_fit(struct np_view *v)
+{
+	const struct np_conn *c = np_view_conn(v);
+	v->t0 = 0;
+	v->t1 = v->m->t_end ? (double)v->m->t_end : 1;
+	if (c) {
+		double t0 = (double)c->first, t1 = (double)c->last;
+		if (t1 <= t0)
+			t1 = t0 + 1000;
+		double tp = (t1 - t0) * 0.02;
+		v->t0 = t0 - tp;
+		v->t1 = t1 + tp;
+	}
+	np_view_fit_y(v);
 }
 
 double np_x(const struct np_view *v, double t) { return v->px + (t - v->t0) / (v->t1 - v->t0) * v->pw; }
@@ -274,7 +292,9 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_stroke(cr);
 		np_format_time(t, step, buf, sizeof buf);
 		cairo_text_extents(cr, buf, &te);
-		cairo_move_to(cr, x - te.width / 2 - te.x_bearing, v->py + v->ph + 18);
+		/* centred under its tick, but never off the picture */
+		double lx = fmin(fmax(x - te.width / 2, 2), v->width - te.width - 2);
+		cairo_move_to(cr, lx - te.x_bearing, v->py + v->ph + 18);
 		cairo_show_text(cr, buf);
 	}
 	double ystep = np_num_step(v->y1 - v->y0, (int)(v->ph / 40) < 2 ? 2 : (int)(v->ph / 40));

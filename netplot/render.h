@@ -36,6 +36,8 @@ void np_view_init(struct np_view *v, const struct np_model *m, size_t conn, int 
 void np_view_set_size(struct np_view *v, int w, int h);
 /* Show all of the connection's graph in this direction. */
 void np_view_fit(struct np_view *v);
+/* Keep the time span, fit the sequence axis to what is in it. */
+void np_view_fit_y(struct np_view *v);
 const struct np_conn *np_view_conn(const struct np_view *v);
 
 /* Data to pixels and back. */
