@@ -58,6 +58,21 @@ static void log_view(struct win *w)
 		w->v.ph);
 }
 
+/* A multi-line text as one log line. */
+static void log_text(const char *what, const char *text)
+{
+	if (!log_on)
+		return;
+	fprintf(stderr, "netplot: %s ", what);
+	for (const char *s = text; *s; s++) {
+		if (*s == '\n')
+			fputs(s[1] ? " | " : "", stderr);
+		else
+			fputc(*s, stderr);
+	}
+	fputc('\n', stderr);
+}
+
 static void set_details(struct win *w, const char *text)
 {
 	GtkTextBuffer *b = gtk_text_view_get_buffer(GTK_TEXT_VIEW(w->details));
@@ -269,6 +284,7 @@ static gboolean on_release(GtkWidget *area, GdkEventButton *ev, gpointer data)
 		char buf[4096];
 		np_describe_region(v, w->ro.sel_t0, w->ro.sel_t1, buf, sizeof buf);
 		set_details(w, buf);
+		log_text("region", buf);
 	} else if (moved) {
 		push(w);
 		if (d == DRAG_ZOOM_X)
@@ -287,6 +303,7 @@ static gboolean on_release(GtkWidget *area, GdkEventButton *ev, gpointer data)
 		w->ro.mark_t = h.t;
 		w->ro.mark_seq = h.seq;
 		set_details(w, *buf ? buf : "Nothing here.");
+		log_text("selected", *buf ? buf : "nothing");
 	}
 	redraw(w);
 	return TRUE;

@@ -1,10 +1,11 @@
 #!/bin/sh
 # netplot-gui.sh — the viewer on a real capture under Xvfb, driven by
 # xdotool like a user: drag a zoom rectangle, press - BackSpace d PgDn 0
-# and an arrow, hover over a message.  Each step must change the view as
-# asked (netplot logs its view with NETPLOT_LOG=1) and the screen
-# (screenshots with ImageMagick's import); hovering must bring up the
-# tooltip for that message.
+# and an arrow, hover over a message, click it, shift-drag a time span.
+# Each step must change the view as asked (netplot logs its view with
+# NETPLOT_LOG=1) and the screen (screenshots with ImageMagick's import);
+# hovering must bring up the tooltip for that message, clicking must
+# select it, and the span's statistics must count the connection's bytes.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need netplot xcapanalyse xdotool import convert
 py=/usr/bin/python3
@@ -137,5 +138,28 @@ sleep 1
 shot s3
 differ s2 s3 $(( $1 > 150 ? $1 - 150 : 0 )) $2 $(( $1 + 150 )) $(( $2 + 150 > 767 ? 767 : $2 + 150 )) ||
 	fail "no tooltip on the screen near $1,$2"
+
+# A click keeps it in the details pane.
+xdotool click 1
+wait_for grep -q '^netplot: selected setup SetupRequest' "$log" ||
+	fail "clicking the SetupRequest did not select it: $(grep selected "$log" | tail -1)"
+
+# Shift-drag over the whole plot: the region's bytes each way are the
+# connection's payload bytes.
+set -- $(awk -v c="$conn" '
+	$1 == "pkt" { for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		if (f["conn"] == c) b[f["dir"]] += f["len"] }
+	END { print b["c2s"] + 0, b["s2c"] + 0 }' "$workdir/dump")
+set -- $(check "$v6" "$v6" "print(round(a['plot'][0]) + 1, round(a['plot'][0] + a['plot'][2]) - 1,
+	round(a['plot'][1] + a['plot'][3] / 2)) or True") "$1" "$2"
+xdotool mousemove $1 $3 keydown shift mousedown 1 mousemove $(( ($1 + $2) / 2 )) $3 mousemove $2 $3 \
+	mouseup 1 keyup shift
+wait_for grep -q '^netplot: region ' "$log" || fail "shift-drag selected no region"
+region=$(grep '^netplot: region ' "$log" | tail -1)
+echo "$region" | grep -q "client → server: $4 bytes" ||
+	fail "region bytes client to server are not $4: $region"
+echo "$region" | grep -q "server → client: $5 bytes" ||
+	fail "region bytes server to client are not $5: $region"
+echo "$region" | grep -q "Block Reply" || fail "region has no state breakdown: $region"
 keep_workdir=${NETPLOT_KEEP:-}
-say "zoom rectangle, keys and tooltip work ($(grep -c '^netplot: view ' "$log") views)"
+say "zoom rectangle, keys, tooltip, click and region statistics work ($(grep -c '^netplot: view ' "$log") views)"
