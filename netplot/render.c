@@ -27,6 +27,21 @@ const struct np_rgb NP_COL_RST = { 0.85, 0.0, 0.85 };
 const struct np_rgb NP_COL_ZEROWIN = { 0.50, 0.0, 0.75 };
 const struct np_rgb NP_COL_GAP = { 0.80, 0.80, 0.80 };
 
+/* Under LeakSanitizer: fontconfig, which cairo's text uses, keeps its
+   configuration until exit by design; that is not a leak of ours.  (LSan
+   calls this hook when it exists; elsewhere it is an unused function.) */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libfontconfig.so\n";
+}
+
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
+
 /* Items drawn one by one while there are at most this many per pixel
    column of the plot; beyond it, aggregates per column. */
 #define ONE_BY_ONE_PER_COLUMN 1.0
