@@ -481,6 +481,79 @@ START_TEST(render_smoke)
 }
 END_TEST
 
+/* The marks tcptrace users look for, in their colours: a retransmission
+   red, SYN and FIN orange, a zero window violet, a capture gap grey. */
+static size_t count_colour(cairo_surface_t *s, struct np_rgb c)
+{
+	cairo_surface_flush(s);
+	const unsigned char *data = cairo_image_surface_get_data(s);
+	int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+	int stride = cairo_image_surface_get_stride(s);
+	int r = (int)(c.r * 255 + 0.5), g = (int)(c.g * 255 + 0.5), b = (int)(c.b * 255 + 0.5);
+	size_t n = 0;
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			uint32_t px = *(const uint32_t *)(data + y * stride + 4 * x);
+			int pr = px >> 16 & 255, pg = px >> 8 & 255, pb = px & 255;
+			n += abs(pr - r) <= 8 && abs(pg - g) <= 8 && abs(pb - b) <= 8;
+		}
+	return n;
+}
+
+START_TEST(render_marks)
+{
+	struct np_model *m = np_model_new();
+	struct xrec r = { .type = XREC_CONN };
+	r.u.conn = (struct xrec_conn){ .ts = 1000, .id = 1, .proto = "x11" };
+	np_model_add(m, &r);
+	r.type = XREC_PKT;
+	const struct xrec_pkt pk[] = {
+		{ .ts = 1000, .dir = 0, .tcp_flags = XTCP_SYN, .seq = 99 },
+		{ .ts = 2000, .dir = 1, .tcp_flags = XTCP_SYN | XTCP_ACK, .seq = 5, .ack = 100, .win = 2000 },
+		{ .ts = 3000, .dir = 0, .tcp_flags = XTCP_ACK, .seq = 100, .ack = 6, .len = 500 },
+		{ .ts = 4000, .dir = 1, .tcp_flags = XTCP_ACK, .seq = 6, .ack = 600, .win = 0,
+		  .events = XPKT_ZEROWIN },
+		{ .ts = 6000, .dir = 0, .tcp_flags = XTCP_ACK, .seq = 100, .ack = 6, .len = 500,
+		  .events = XPKT_RETRANS },
+		{ .ts = 8000, .dir = 0, .tcp_flags = XTCP_ACK | XTCP_FIN, .seq = 1100, .ack = 6 },
+		{ .ts = 9000, .dir = 1, .tcp_flags = XTCP_ACK, .seq = 6, .ack = 1101, .win = 2000 },
+	};
+	for (size_t i = 0; i < sizeof pk / sizeof *pk; i++) {
+		r.u.pkt = pk[i];
+		r.u.pkt.conn = 1;
+		np_model_add(m, &r);
+	}
+	r.type = XREC_GAP;
+	r.u.gap = (struct xrec_gap){ .ts = 7000, .conn = 1, .dir = 0, .reason = XGAP_LOST, .seq = 600,
+				     .len = 500 };
+	np_model_add(m, &r);
+	np_model_finish(m);
+	m->have_state = false;	/* no state strip: its colours are not asked about here */
+
+	struct np_view v;
+	np_view_init(&v, m, 0, 0, 500, 400);
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 500, 400);
+	cairo_t *cr = cairo_create(s);
+	np_render(cr, &v, NULL, NULL);
+	ck_assert_uint_gt(count_colour(s, NP_COL_RETRANS), 20);
+	ck_assert_uint_gt(count_colour(s, NP_COL_SYNFIN), 20);
+	ck_assert_uint_gt(count_colour(s, NP_COL_ZEROWIN), 6);
+	ck_assert_uint_gt(count_colour(s, NP_COL_GAP), v.ph * 2);	/* a band across the plot */
+	ck_assert_uint_gt(count_colour(s, NP_COL_ACK), 50);
+	ck_assert_uint_gt(count_colour(s, NP_COL_WIN), 50);
+
+	/* without the retransmission and the gap, no red at all */
+	m->conn[0].dir[0].pkt[2].events = 0;
+	m->conn[0].dir[0].ngap = 0;
+	np_lod_build(&m->conn[0].dir[0]);
+	np_render(cr, &v, NULL, NULL);
+	ck_assert_uint_eq(count_colour(s, NP_COL_RETRANS), 0);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	np_model_free(m);
+}
+END_TEST
+
 static Suite *netplot_suite(void)
 {
 	Suite *s = suite_create("netplot");
@@ -495,6 +568,7 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, labels_thin_by_priority_and_reappear);
 	tcase_add_test(tc, model_unwraps_and_matches_replies);
 	tcase_add_test(tc, render_smoke);
+	tcase_add_test(tc, render_marks);
 	suite_add_tcase(s, tc);
 	return s;
 }
