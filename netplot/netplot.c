@@ -114,12 +114,14 @@ static int benchmark(const char *path, int w, int h)
 	double span = v.t1 - v.t0, ys = v.y1 - v.y0;
 	double yc = mid < d->npkt ? (double)d->pkt[mid].seq : (v.y0 + v.y1) / 2;
 	for (double zoom = 1;; zoom *= 10) {
-		v.t0 = tc - span / zoom / 2;
-		v.t1 = tc + span / zoom / 2;
-		v.y0 = zoom == 1 ? yc - ys / 2 : yc - ys / zoom / 2;
-		v.y1 = zoom == 1 ? yc + ys / 2 : yc + ys / zoom / 2;
-		if (zoom == 1)
+		if (zoom == 1) {
 			np_view_fit(&v);
+		} else {
+			v.t0 = tc - span / zoom / 2;
+			v.t1 = tc + span / zoom / 2;
+			v.y0 = yc - ys / zoom / 2;
+			v.y1 = yc + ys / zoom / 2;
+		}
 		size_t i0 = np_pkt_lower(d, (uint64_t)fmax(v.t0, 0));
 		size_t i1 = np_pkt_lower(d, (uint64_t)fmax(v.t1, 0));
 		double best = INFINITY;
@@ -130,7 +132,7 @@ static int benchmark(const char *path, int w, int h)
 			cairo_surface_flush(s);
 			best = fmin(best, now_ms() - a);
 		}
-		printf("redraw %gx: %.1f ms (%zu packets in view, %zu columns aggregated, %zu drawn one by one, %zu labels)\n",
+		printf("redraw %.0fx: %.1f ms (%zu packets in view, %zu columns aggregated, %zu drawn one by one, %zu labels)\n",
 		       zoom, best, i1 - i0, st.columns, st.items, st.labels);
 		if (i1 - i0 <= 10 || v.t1 - v.t0 < 100)
 			break;

@@ -645,7 +645,7 @@ static void mark(cairo_t *cr, double x, double y, struct np_rgb c, int shape)
 	}
 }
 
-static void draw_marks(cairo_t *cr, const struct np_view *v, double x, double y, uint32_t marks)
+static void draw_marks(cairo_t *cr, double x, double y, uint32_t marks)
 {
 	uint8_t fl = (uint8_t)(marks >> 16);
 	if (fl & (XTCP_SYN | XTCP_FIN))
@@ -654,7 +654,6 @@ static void draw_marks(cairo_t *cr, const struct np_view *v, double x, double y,
 		mark(cr, x, y, NP_COL_RST, 0);
 	if (marks & XPKT_ZEROWIN)
 		mark(cr, x, y, NP_COL_ZEROWIN, 1);
-	(void)v;
 }
 
 static void draw_data(cairo_t *cr, const struct np_view *v, const struct np_dir *d,
@@ -694,7 +693,7 @@ static void draw_data(cairo_t *cr, const struct np_view *v, const struct np_dir 
 			const struct np_pkt *p = &d->pkt[i];
 			uint32_t mk = p->events | (uint32_t)p->flags << 16;
 			if (mk & (XPKT_ZEROWIN | (XTCP_SYN | XTCP_FIN | XTCP_RST) << 16))
-				draw_marks(cr, v, floor(np_x(v, (double)p->t)) + 0.5,
+				draw_marks(cr, floor(np_x(v, (double)p->t)) + 0.5,
 					   cy(np_y(v, (double)p->seq)), mk);
 		}
 		/* zero windows the peer advertised: on the ack line */
@@ -706,7 +705,6 @@ static void draw_data(cairo_t *cr, const struct np_view *v, const struct np_dir 
 					     cy(np_y(v, (double)peer->pkt[i].ack)), NP_COL_ZEROWIN, 1);
 		return;
 	}
-	cairo_new_path(cr);
 	for (int pass = 0; pass < 2; pass++) {
 		cairo_new_path(cr);
 		for (size_t i = 0; i < ncol; i++) {
@@ -729,7 +727,7 @@ static void draw_data(cairo_t *cr, const struct np_view *v, const struct np_dir 
 			}
 			if (pass == 1 && (g.marks & (XPKT_ZEROWIN | (XTCP_SYN | XTCP_FIN | XTCP_RST) << 16))) {
 				cairo_stroke(cr);
-				draw_marks(cr, v, x, ya, g.marks);
+				draw_marks(cr, x, ya, g.marks);
 				cairo_new_path(cr);
 			}
 		}
