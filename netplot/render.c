@@ -295,6 +295,7 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 			break;
 		want--;
 	}
+	double last_right = -1e9;	/* right end of the last time label drawn */
 	for (double t = ceil(v->t0 / step) * step; t <= v->t1; t += step) {
 		double x = floor(np_x(v, t)) + 0.5;
 		cairo_set_source_rgb(cr, 0.92, 0.92, 0.92);
@@ -309,6 +310,9 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_text_extents(cr, buf, &te);
 		/* centred under its tick, but never off the picture */
 		double lx = fmin(fmax(x - te.width / 2, 2), v->width - te.width - 2);
+		if (lx < last_right + 6)
+			continue;	/* pushed into its neighbour at the edge */
+		last_right = lx + te.width;
 		cairo_move_to(cr, lx - te.x_bearing, v->py + v->ph + 18);
 		cairo_show_text(cr, buf);
 	}
