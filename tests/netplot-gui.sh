@@ -1,7 +1,8 @@
 #!/bin/sh
 # netplot-gui.sh — the viewer on a real capture under Xvfb, driven by
 # xdotool like a user: drag a zoom rectangle, press - BackSpace d PgDn 0
-# and an arrow, hover over a message, click it, shift-drag a time span.
+# and an arrow, turn the wheel, middle-drag, hover over a message, click
+# it, shift-drag a time span.
 # Each step must change the view as asked (netplot logs its view with
 # NETPLOT_LOG=1) and the screen (screenshots with ImageMagick's import);
 # hovering must bring up the tooltip for that message, clicking must
@@ -94,6 +95,24 @@ wait_view "$v3" || fail "Left did nothing"
 check "$v3" "$(view)" "near(b['t0'], a['t0'] - 0.25 * (a['t1'] - a['t0']), a['t1'] - a['t0'])" ||
 	fail "Left did not pan: $v3 -> $(view)"
 
+# The wheel zooms about the pointer: the time under it stays put.
+v7=$(view)
+mx=$(( ${ax%.*} + ${aw%.*} / 4 )) my=$(( ${ay%.*} + ${ah%.*} / 2 ))
+xdotool mousemove $mx $my click 4
+wait_view "$v7" || fail "the wheel did nothing"
+check "$v7" "$(view)" "near(b['t1'] - b['t0'], 0.8 * (a['t1'] - a['t0']), a['t1'] - a['t0']) and
+	near(a['t0'] + ($mx - a['plot'][0]) / a['plot'][2] * (a['t1'] - a['t0']),
+	     b['t0'] + ($mx - b['plot'][0]) / b['plot'][2] * (b['t1'] - b['t0']), a['t1'] - a['t0'])" ||
+	fail "the wheel did not zoom about the pointer: $v7 -> $(view)"
+
+# Middle-drag pans: 100 px to the right shows earlier times.
+v8=$(view)
+xdotool mousemove $mx $my mousedown 2 mousemove $((mx + 50)) $my mousemove $((mx + 100)) $my mouseup 2
+wait_view "$v8" || fail "middle-drag did nothing"
+check "$v8" "$(view)" "near(b['t0'], a['t0'] - 100 / a['plot'][2] * (a['t1'] - a['t0']), a['t1'] - a['t0']) and
+	near(b['t1'] - b['t0'], a['t1'] - a['t0'], a['t1'] - a['t0'])" ||
+	fail "middle-drag did not pan by 100 px: $v8 -> $(view)"
+
 # d switches direction, Page_Down the connection, 0 shows everything.
 v4=$(view)
 xdotool key d
@@ -162,4 +181,4 @@ echo "$region" | grep -q "server → client: $5 bytes" ||
 	fail "region bytes server to client are not $5: $region"
 echo "$region" | grep -q "Block Reply" || fail "region has no state breakdown: $region"
 keep_workdir=${NETPLOT_KEEP:-}
-say "zoom rectangle, keys, tooltip, click and region statistics work ($(grep -c '^netplot: view ' "$log") views)"
+say "zoom rectangle, keys, wheel, panning, tooltip, click and region statistics work ($(grep -c '^netplot: view ' "$log") views)"
