@@ -98,8 +98,12 @@ static int benchmark(const char *path, int w, int h)
 	double open_ms = now_ms() - t;
 	size_t mem = np_model_memory(m);
 	printf("open: %.0f ms\n", open_ms);
-	printf("memory: %.0f MB (%.1f bytes/packet, %" PRIu64 " packets, %" PRIu64 " messages)\n",
-	       mem / 1e6, m->npkt ? (double)mem / m->npkt : 0.0, m->npkt, m->nmsg);
+	size_t niv = 0;
+	for (size_t i = 0; i < m->nconn; i++)
+		niv += m->conn[i].dir[0].niv + m->conn[i].dir[1].niv;
+	printf("memory: %.0f MB (%.1f bytes/packet, %" PRIu64 " packets, %" PRIu64
+	       " messages, %zu state intervals)\n",
+	       mem / 1e6, m->npkt ? (double)mem / m->npkt : 0.0, m->npkt, m->nmsg, niv);
 	struct np_view v;
 	np_view_init(&v, m, busiest(m, 0), 0, w, h);
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
