@@ -17,5 +17,5 @@ bin_PROGRAMS += netplot/netplot
 netplot_netplot_SOURCES = netplot/netplot.c netplot/gui.c netplot/gui.h
 netplot_netplot_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
 netplot_netplot_LDADD = $(NETPLOT_LIBS)
-endif
 dist_man_MANS += man/netplot.1
+endif

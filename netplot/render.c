@@ -933,9 +933,18 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h)
 		size_t i0 = pass == 0 ? np_msg_lower(d, a) : np_pkt_lower(d, a);
 		size_t i1 = pass == 0 ? np_msg_lower(d, b) : np_pkt_lower(d, b);
 		total += i1 - i0;
-		if (i1 - i0 > HIT_MAX_ITEMS)
-			continue;
-		for (size_t i = i0; i < i1; i++) {
+		size_t j0 = i0, j1 = i1;
+		if (i1 - i0 > HIT_MAX_ITEMS) {
+			if (pass != 0)
+				continue;
+			/* too many messages: the most important one (the one
+			   likely labelled) is the candidate */
+			struct np_magg g;
+			np_msg_range(d, i0, i1, &g);
+			j0 = g.best;
+			j1 = j0 + 1;
+		}
+		for (size_t i = j0; i < j1; i++) {
 			double px, py0, py1;
 			if (pass == 0) {
 				px = np_x(v, (double)d->msg[i].t);

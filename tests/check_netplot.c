@@ -445,7 +445,7 @@ START_TEST(render_smoke)
 	struct xrec r = { .type = XREC_CONN };
 	r.u.conn = (struct xrec_conn){ .ts = 1, .id = 1, .proto = "x11" };
 	np_model_add(m, &r);
-	for (int i = 0; i < 50000; i++) {
+	for (int i = 0; i < 600000; i++) {
 		r.type = XREC_PKT;
 		r.u.pkt = (struct xrec_pkt){ .ts = 1 + i * 1000ull, .conn = 1, .dir = i % 2,
 			.tcp_flags = XTCP_ACK, .seq = (uint32_t)(i / 2 * 100), .ack = (uint32_t)(i / 2 * 100),
@@ -454,7 +454,7 @@ START_TEST(render_smoke)
 		if (i % 2 == 0) {
 			r.type = XREC_MSG;
 			r.u.msg = (struct xrec_msg){ .ts = 1 + i * 1000ull, .conn = 1, .dir = 0,
-				.kind = XMSG_REQUEST, .seq = (uint64_t)i / 2 + 1,
+				.kind = i / 2 % 20000 == 7 ? XMSG_ERROR : XMSG_REQUEST, .seq = (uint64_t)i / 2 + 1,
 				.tcp_end = (uint32_t)(i / 2 * 100 + 100), .name = "PolyPoint", .ext = "", .detail = "" };
 			np_model_add(m, &r);
 		}
@@ -467,10 +467,25 @@ START_TEST(render_smoke)
 	struct np_render_stats st;
 	np_render(cr, &v, NULL, &st);
 	ck_assert_int_eq(cairo_status(cr), CAIRO_STATUS_SUCCESS);
-	ck_assert_uint_gt(st.columns, 100);	/* 25000 segments: aggregated */
+	ck_assert_uint_gt(st.columns, 100);	/* 300000 segments: aggregated */
 	ck_assert_uint_eq(st.items, 0);
 	ck_assert_uint_gt(st.labels, 0);
 	ck_assert_uint_lt(st.labels, 200);	/* thinned */
+	/* hovering where thousands of messages crowd finds the most important
+	   of them (an error, one in 20000), not nothing */
+	{
+		const struct np_dir *d = &m->conn[0].dir[0];
+		size_t k = d->nmsg / 2;
+		while (d->msg[k].kind != XMSG_ERROR)
+			k++;
+		double x = np_x(&v, (double)d->msg[k].t);
+		ck_assert_uint_gt(np_msg_lower(d, (uint64_t)np_t_at(&v, x + 6)) -
+				  np_msg_lower(d, (uint64_t)np_t_at(&v, x - 6)), 4096);
+		struct np_hit h;
+		np_hit_test(&v, x, np_y(&v, (double)d->msg[k].end), &h);
+		ck_assert_int_eq(h.kind, NP_HIT_MSG);
+		ck_assert_uint_eq(h.index, k);
+	}
 	np_view_zoom(&v, 0.001, 0.001, v.px + v.pw / 2, v.py + v.ph / 2);
 	np_render(cr, &v, NULL, &st);
 	ck_assert_uint_eq(st.columns, 0);	/* a few segments: one by one */
