@@ -274,6 +274,50 @@ void np_format_time(double ns, double step_ns, char *buf, size_t len)
 		snprintf(buf, len, "%s%" PRIu64 ":%02" PRIu64 ":%02" PRIu64, sign, h, mi, s);
 }
 
+/* What the colours mean, right-aligned on the title line, so that a
+   picture pasted into a bug report explains itself; dropped when the
+   title leaves no room. */
+static void draw_legend(cairo_t *cr, const struct np_view *v, double from)
+{
+	struct item { const char *name; struct np_rgb c; bool line; } items[8];
+	size_t n = 0;
+	items[n++] = (struct item){ "ack", NP_COL_ACK, true };
+	items[n++] = (struct item){ "window", NP_COL_WIN, true };
+	items[n++] = (struct item){ "retransmitted", NP_COL_RETRANS, true };
+	if (v->m->have_state) {
+		static const char *const st[] = { "Idle", "Block Send", "Block Recv", "Block Reply" };
+		for (int i = 0; i < 4; i++)
+			items[n++] = (struct item){ st[i], np_state_colour(i), false };
+	}
+	double w = 0;
+	cairo_text_extents_t te;
+	for (size_t i = 0; i < n; i++) {
+		cairo_text_extents(cr, items[i].name, &te);
+		w += 14 + te.x_advance + 10;
+	}
+	double x = v->px + v->pw - w;
+	if (x < from)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		set_rgb(cr, items[i].c);
+		if (items[i].line) {
+			cairo_set_line_width(cr, 2);
+			cairo_move_to(cr, x, 13.5);
+			cairo_line_to(cr, x + 10, 13.5);
+			cairo_stroke(cr);
+		} else {
+			cairo_rectangle(cr, x, 9, 10, 8);
+			cairo_fill(cr);
+		}
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		cairo_move_to(cr, x + 14, 17);
+		cairo_show_text(cr, items[i].name);
+		cairo_text_extents(cr, items[i].name, &te);
+		x += 14 + te.x_advance + 10;
+	}
+	cairo_set_line_width(cr, 1);
+}
+
 static void draw_axes(cairo_t *cr, const struct np_view *v)
 {
 	char buf[64];
@@ -348,6 +392,9 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_set_font_size(cr, 13);
 		cairo_move_to(cr, v->px, 17);
 		cairo_show_text(cr, title);
+		cairo_text_extents(cr, title, &te);
+		cairo_set_font_size(cr, 10);
+		draw_legend(cr, v, v->px + te.x_advance + 16);
 		cairo_set_font_size(cr, 11);
 		snprintf(buf, sizeof buf, "relative sequence number (bytes)");
 		cairo_text_extents(cr, buf, &te);
@@ -376,21 +423,100 @@ static int cmp_label(const void *a, const void *b)
 }
 
 /* Placed boxes are kept in a coarse grid of cells so each check looks only
-   at the boxes near it. */
+   at the boxes near it.  The grid also holds a small square around every
+   anchor: a label hides the point another arrow hits only when it has no
+   other place. */
 #define CELL 64.0
+#define ANCHOR_R 3.0
+#define ANCHOR_BIT (((size_t)-1 >> 1) + 1)	/* entry is an anchor, not a label */
+
+struct grid {
+	double x0, y0;
+	size_t gw, gh;
+	size_t **cell, *n, *cap;
+	const struct np_label *c;
+};
+
+static void entry_rect(const struct grid *g, size_t e, double r[4])
+{
+	const struct np_label *l = &g->c[e & ~ANCHOR_BIT];
+	if (e & ANCHOR_BIT) {
+		r[0] = l->ax - ANCHOR_R;
+		r[1] = l->ay - ANCHOR_R;
+		r[2] = r[3] = 2 * ANCHOR_R;
+	} else {
+		r[0] = l->bx;
+		r[1] = l->by;
+		r[2] = l->w;
+		r[3] = l->h;
+	}
+}
+
+static size_t cell_of(double v, double origin, size_t n)
+{
+	double k = floor((v - origin) / CELL);
+	return k < 0 ? 0 : k >= (double)n ? n - 1 : (size_t)k;
+}
+
+static bool grid_clash(const struct grid *g, const double r[4], bool anchors)
+{
+	size_t cx0 = cell_of(r[0], g->x0, g->gw), cx1 = cell_of(r[0] + r[2], g->x0, g->gw);
+	size_t cy0 = cell_of(r[1], g->y0, g->gh), cy1 = cell_of(r[1] + r[3], g->y0, g->gh);
+	for (size_t cy = cy0; cy <= cy1; cy++)
+		for (size_t cx = cx0; cx <= cx1; cx++) {
+			size_t k = cy * g->gw + cx;
+			for (size_t j = 0; j < g->n[k]; j++) {
+				double o[4];
+				if (!anchors && (g->cell[k][j] & ANCHOR_BIT))
+					continue;
+				entry_rect(g, g->cell[k][j], o);
+				if (overlaps(r[0], r[1], r[2], r[3], o[0], o[1], o[2], o[3]))
+					return true;
+			}
+		}
+	return false;
+}
+
+static int grid_add(struct grid *g, size_t e)
+{
+	double r[4];
+	entry_rect(g, e, r);
+	size_t cx0 = cell_of(r[0], g->x0, g->gw), cx1 = cell_of(r[0] + r[2], g->x0, g->gw);
+	size_t cy0 = cell_of(r[1], g->y0, g->gh), cy1 = cell_of(r[1] + r[3], g->y0, g->gh);
+	for (size_t cy = cy0; cy <= cy1; cy++)
+		for (size_t cx = cx0; cx <= cx1; cx++) {
+			size_t k = cy * g->gw + cx;
+			if (g->n[k] == g->cap[k]) {
+				size_t nc = g->cap[k] ? g->cap[k] * 2 : 8;
+				size_t *q = realloc(g->cell[k], nc * sizeof *q);
+				if (!q)
+					return -1;
+				g->cell[k] = q;
+				g->cap[k] = nc;
+			}
+			g->cell[k][g->n[k]++] = e;
+		}
+	return 0;
+}
 
 void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double x1, double y1)
 {
+	struct grid g = { .x0 = x0, .y0 = y0, .c = c };
+	g.gw = (size_t)fmax(1, ceil((x1 - x0) / CELL));
+	g.gh = (size_t)fmax(1, ceil((y1 - y0) / CELL));
+	g.cell = calloc(g.gw * g.gh, sizeof *g.cell);
+	g.n = calloc(g.gw * g.gh, sizeof *g.n);
+	g.cap = calloc(g.gw * g.gh, sizeof *g.cap);
 	struct np_label **ord = malloc((n ? n : 1) * sizeof *ord);
-	size_t gw = (size_t)((x1 - x0) / CELL) + 1, gh = (size_t)((y1 - y0) / CELL) + 1;
-	size_t **cell = calloc(gw * gh, sizeof *cell);
-	size_t *ncell = calloc(gw * gh, sizeof *ncell), *capcell = calloc(gw * gh, sizeof *capcell);
 	for (size_t i = 0; i < n; i++)
 		c[i].placed = false;
-	if (!ord || !cell || !ncell || !capcell)
+	if (!ord || !g.cell || !g.n || !g.cap)
 		goto out;	/* no labels rather than overlapping ones */
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		ord[i] = &c[i];
+		if (grid_add(&g, i | ANCHOR_BIT) < 0)
+			goto out;
+	}
 	qsort(ord, n, sizeof *ord, cmp_label);
 	for (size_t k = 0; k < n; k++) {
 		struct np_label *l = ord[k];
@@ -406,50 +532,28 @@ void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double 
 			{ l->ax - 18 - l->w, l->ay - 26 - l->h },
 			{ l->ax - 18 - l->w, l->ay + 26 },
 		};
-		for (int p = 0; p < 8 && !l->placed; p++) {
-			double bx = pos[p][0], by = pos[p][1];
-			if (bx < x0 || by < y0 || bx + l->w > x1 || by + l->h > y1)
+		/* first keeping off other messages' points, then not */
+		for (int p = 0; p < 16 && !l->placed; p++) {
+			double r[4] = { pos[p % 8][0], pos[p % 8][1], l->w, l->h };
+			if (r[0] < x0 || r[1] < y0 || r[0] + r[2] > x1 || r[1] + r[3] > y1 ||
+			    grid_clash(&g, r, p < 8))
 				continue;
-			size_t cx0 = (size_t)((bx - x0) / CELL), cx1 = (size_t)((bx + l->w - x0) / CELL);
-			size_t cy0 = (size_t)((by - y0) / CELL), cy1 = (size_t)((by + l->h - y0) / CELL);
-			bool clash = false;
-			for (size_t cy = cy0; cy <= cy1 && cy < gh && !clash; cy++)
-				for (size_t cx = cx0; cx <= cx1 && cx < gw && !clash; cx++) {
-					size_t g = cy * gw + cx;
-					for (size_t j = 0; j < ncell[g] && !clash; j++) {
-						const struct np_label *o = &c[cell[g][j]];
-						clash = overlaps(bx, by, l->w, l->h, o->bx, o->by, o->w, o->h);
-					}
-				}
-			if (clash)
-				continue;
+			l->bx = r[0];
+			l->by = r[1];
 			l->placed = true;
-			l->bx = bx;
-			l->by = by;
-			for (size_t cy = cy0; cy <= cy1 && cy < gh; cy++)
-				for (size_t cx = cx0; cx <= cx1 && cx < gw; cx++) {
-					size_t g = cy * gw + cx;
-					if (ncell[g] == capcell[g]) {
-						size_t nc = capcell[g] ? capcell[g] * 2 : 8;
-						size_t *q = realloc(cell[g], nc * sizeof *q);
-						if (!q) {
-							l->placed = false;	/* cannot record it: drop it */
-							goto out;
-						}
-						cell[g] = q;
-						capcell[g] = nc;
-					}
-					cell[g][ncell[g]++] = (size_t)(l - c);
-				}
+			if (grid_add(&g, (size_t)(l - c)) < 0) {
+				l->placed = false;	/* cannot record it: drop it */
+				goto out;
+			}
 		}
 	}
 out:
-	if (cell)
-		for (size_t g = 0; g < gw * gh; g++)
-			free(cell[g]);
-	free(cell);
-	free(ncell);
-	free(capcell);
+	if (g.cell)
+		for (size_t k = 0; k < g.gw * g.gh; k++)
+			free(g.cell[k]);
+	free(g.cell);
+	free(g.n);
+	free(g.cap);
 	free(ord);
 }
 

@@ -333,10 +333,32 @@ START_TEST(labels_never_overlap)
 			for (size_t j = i + 1; j < n; j++)
 				ck_assert_msg(!l[j].placed || !boxes_overlap(&l[i], &l[j]),
 					      "labels %zu and %zu overlap", i, j);
+
 		}
 		ck_assert(placed > 0);
 		free(l);
 	}
+}
+END_TEST
+
+START_TEST(labels_keep_off_points)
+{
+	/* B's point lies where A would go first (above right of A's point);
+	   A goes elsewhere rather than hide it.  Alone, A takes that place. */
+	struct np_label l[2] = {
+		{ .ax = 100, .ay = 100, .w = 50, .h = 11, .prio = 9, .order = 0 },
+		{ .ax = 130, .ay = 85, .w = 50, .h = 11, .prio = 1, .order = 1 },
+	};
+	np_place_labels(l, 2, 0, 0, 400, 300);
+	ck_assert(l[0].placed && l[1].placed);
+	ck_assert(!(l[1].ax > l[0].bx - 3 && l[1].ax < l[0].bx + l[0].w + 3 &&
+		    l[1].ay > l[0].by - 3 && l[1].ay < l[0].by + l[0].h + 3));
+	np_place_labels(l, 1, 0, 0, 400, 300);
+	ck_assert_double_eq(l[0].bx, 106);
+	ck_assert_double_eq(l[0].by, 79);
+	/* with nowhere else to go, the more important label still shows */
+	np_place_labels(l, 2, 0, 0, 160, 100);
+	ck_assert(l[0].placed);
 }
 END_TEST
 
@@ -580,6 +602,7 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, lod_ranges_match_full_pass);
 	tcase_add_test(tc, lod_columns_match_full_pass);
 	tcase_add_test(tc, labels_never_overlap);
+	tcase_add_test(tc, labels_keep_off_points);
 	tcase_add_test(tc, labels_thin_by_priority_and_reappear);
 	tcase_add_test(tc, model_unwraps_and_matches_replies);
 	tcase_add_test(tc, render_smoke);

@@ -63,7 +63,7 @@ for y in range(h):
     for x in range(w):
         c = rgb(x, y)
         inside = px < x < px + pw - 1 and py < y < py + ph - 1
-        if green(*c) or yellow(*c):
+        if (green(*c) or yellow(*c)) and y > py - 4:    # above: the legend
             if not inside:
                 sys.exit('ack/window colour outside the plot at %d,%d' % (x, y))
             (gcols if green(*c) else ycols).setdefault(x, []).append(y)
