@@ -2,7 +2,8 @@
 # netplot-gui.sh — the viewer on a real capture under Xvfb, driven by
 # xdotool like a user: drag a zoom rectangle, press - BackSpace d PgDn 0
 # and an arrow, turn the wheel, middle-drag, hover over a message, click
-# it, shift-drag a time span.
+# it, shift-drag a time span, open the file chooser, export through the
+# save dialog.
 # Each step must change the view as asked (netplot logs its view with
 # NETPLOT_LOG=1) and the screen (screenshots with ImageMagick's import);
 # hovering must bring up the tooltip for that message, clicking must
@@ -15,7 +16,8 @@ need $py
 cap="$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap"
 xvfb_first=42 xvfb_last=47
 start_xvfb
-NO_AT_BRIDGE=1 NETPLOT_LOG=1 netplot "$cap" 2>"$workdir/log" &
+# its own HOME: the file chooser records recent files there
+HOME=$workdir NO_AT_BRIDGE=1 NETPLOT_LOG=1 netplot "$cap" 2>"$workdir/log" &
 pids="$pids $!"
 log="$workdir/log"
 wait_for grep -q '^netplot: view ' "$log" || fail "netplot showed nothing: $(cat "$log")"
@@ -180,5 +182,21 @@ echo "$region" | grep -q "client → server: $4 bytes" ||
 echo "$region" | grep -q "server → client: $5 bytes" ||
 	fail "region bytes server to client are not $5: $region"
 echo "$region" | grep -q "Block Reply" || fail "region has no state breakdown: $region"
+
+# Ctrl+O brings up the file chooser, Escape closes it; Ctrl+E exports
+# the view where the save dialog is told.
+xdotool key ctrl+o
+wait_for xdotool search --onlyvisible --name '^Open a capture$' || fail "Ctrl+O showed no file chooser"
+xdotool key Escape
+wait_for sh -c "! xdotool search --onlyvisible --name '^Open a capture\$'" || fail "Escape did not close the chooser"
+xdotool key ctrl+e
+wait_for xdotool search --onlyvisible --name '^Export the view' || fail "Ctrl+E showed no save dialog"
+sleep 0.5
+xdotool key ctrl+a
+xdotool type --delay 20 "$workdir/gui-export.png"
+xdotool key Return
+wait_for test -s "$workdir/gui-export.png" || fail "the save dialog wrote no $workdir/gui-export.png"
+sleep 0.3
+head -c 8 "$workdir/gui-export.png" | od -An -c | grep -q 'P   N   G' || fail "the GUI export is not a PNG"
 keep_workdir=${NETPLOT_KEEP:-}
-say "zoom rectangle, keys, wheel, panning, tooltip, click and region statistics work ($(grep -c '^netplot: view ' "$log") views)"
+say "zoom rectangle, keys, wheel, panning, tooltip, click, region statistics, chooser and export work ($(grep -c '^netplot: view ' "$log") views)"
