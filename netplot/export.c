@@ -205,7 +205,7 @@ int np_export_xpl(const struct np_view *v, const char *path, char *err, size_t e
 	static char buf[1 << 16];
 	setvbuf(f, buf, _IOFBF, sizeof buf);
 	const struct np_dir *d = &c->dir[v->dir], *peer = &c->dir[!v->dir];
-	uint64_t t0 = v->t0 <= 0 ? 0 : (uint64_t)v->t0, t1 = v->t1 <= 0 ? 0 : (uint64_t)v->t1;
+	uint64_t t0 = np_tkey(v->t0), t1 = np_tkey(v->t1);
 	fprintf(f, "timeval double\ntitle\n#%" PRIu32 " %s %s\nxlabel\ntime\nylabel\nsequence number\n",
 		c->id, c->label, v->dir == 0 ? "requests (client to server)" : "replies (server to client)");
 	/* acks and window edge: connected steps, like tcptrace */

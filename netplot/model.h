@@ -166,6 +166,19 @@ const char *np_str(const struct np_model *m, uint32_t off);
 void np_msg_title(const struct np_model *m, const struct np_msg *g, char *buf, size_t len);
 uint8_t np_msg_priority(const struct np_msg *g);
 
+/* A view's time (ns as a double) as a search key: the first whole ns at
+   or after it, clamped, since a view may be panned before the start or
+   zoomed out past what 64 bits hold. */
+static inline uint64_t np_tkey(double t)
+{
+	if (!(t > 0))
+		return 0;
+	if (t >= 18446744073709549568.0)	/* the largest double below 2^64 */
+		return UINT64_MAX;
+	uint64_t k = (uint64_t)t;
+	return (double)k < t ? k + 1 : k;
+}
+
 /* Index of the first item with t >= t (binary search). */
 size_t np_pkt_lower(const struct np_dir *d, uint64_t t);
 size_t np_msg_lower(const struct np_dir *d, uint64_t t);

@@ -112,7 +112,7 @@ static int benchmark(const char *path, int w, int h)
 	   packets are left in view. */
 	const struct np_dir *d = &m->conn[v.conn].dir[0];
 	double tc = (v.t0 + v.t1) / 2;
-	size_t mid = np_pkt_lower(d, (uint64_t)fmax(tc, 0));
+	size_t mid = np_pkt_lower(d, np_tkey(tc));
 	if (mid < d->npkt)
 		tc = (double)d->pkt[mid].t;
 	double span = v.t1 - v.t0, ys = v.y1 - v.y0;
@@ -126,8 +126,8 @@ static int benchmark(const char *path, int w, int h)
 			v.y0 = yc - ys / zoom / 2;
 			v.y1 = yc + ys / zoom / 2;
 		}
-		size_t i0 = np_pkt_lower(d, (uint64_t)fmax(v.t0, 0));
-		size_t i1 = np_pkt_lower(d, (uint64_t)fmax(v.t1, 0));
+		size_t i0 = np_pkt_lower(d, np_tkey(v.t0));
+		size_t i1 = np_pkt_lower(d, np_tkey(v.t1));
 		double best = INFINITY;
 		struct np_render_stats st;
 		for (int rep = 0; rep < 3; rep++) {	/* best of three: the others are noise */

@@ -116,7 +116,8 @@ void np_view_fit_y(struct np_view *v)
 	if (!c)
 		return;
 	const struct np_dir *d = &c->dir[v->dir], *peer = &c->dir[!v->dir];
-	uint64_t a = v->t0 <= 0 ? 0 : (uint64_t)v->t0, b = v->t1 <= 0 ? 0 : (uint64_t)ceil(v->t1) + 1;
+	uint64_t a = np_tkey(v->t0), b = np_tkey(v->t1);
+	b += b < UINT64_MAX;
 	struct np_pagg da, pa;
 	size_t p0 = np_pkt_lower(peer, a);
 	np_pkt_range(d, np_pkt_lower(d, a), np_pkt_lower(d, b), &da);
@@ -570,10 +571,10 @@ static size_t columns(const struct np_view *v, size_t (*lower)(const struct np_d
 		      const struct np_dir *d, struct column *col, size_t ncol)
 {
 	double tpp = (v->t1 - v->t0) / v->pw;
-	size_t prev = lower(d, v->t0 <= 0 ? 0 : (uint64_t)ceil(v->t0));
+	size_t prev = lower(d, np_tkey(v->t0));
 	for (size_t i = 0; i < ncol; i++) {
 		double te = v->t0 + (i + 1) * tpp;
-		size_t next = te <= 0 ? 0 : lower(d, (uint64_t)ceil(te));
+		size_t next = lower(d, np_tkey(te));
 		if (next < prev)
 			next = prev;
 		col[i] = (struct column){ .x = v->px + i, .i0 = prev, .i1 = next };
@@ -585,8 +586,8 @@ static size_t columns(const struct np_view *v, size_t (*lower)(const struct np_d
 static size_t visible(const struct np_view *v, size_t (*lower)(const struct np_dir *, uint64_t),
 		      const struct np_dir *d, size_t *i0, size_t *i1)
 {
-	*i0 = lower(d, v->t0 <= 0 ? 0 : (uint64_t)ceil(v->t0));
-	*i1 = v->t1 <= 0 ? 0 : lower(d, (uint64_t)ceil(v->t1));
+	*i0 = lower(d, np_tkey(v->t0));
+	*i1 = lower(d, np_tkey(v->t1));
 	if (*i1 < *i0)
 		*i1 = *i0;
 	return *i1 - *i0;
@@ -611,7 +612,7 @@ static void draw_state_band(cairo_t *cr, const struct np_view *v, const struct n
 		if (i < ncol) {
 			double a = v->t0 + i * tpp, b = a + tpp;
 			st = 0;
-			size_t k = np_iv_lower(d, a < 0 ? 0 : (uint64_t)a);
+			size_t k = np_iv_lower(d, np_tkey(a));
 			for (int n = 0; n < 8 && k < d->niv && (double)d->iv[k].start < b; n++, k++)
 				if (d->iv[k].state > st)
 					st = d->iv[k].state;
@@ -1028,7 +1029,8 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h)
 	if (!c || x < v->px || x > v->px + v->pw || y < v->py || y > v->py + v->ph)
 		return;
 	double ta = np_t_at(v, x - HIT_RADIUS), tb = np_t_at(v, x + HIT_RADIUS);
-	uint64_t a = ta <= 0 ? 0 : (uint64_t)ta, b = tb <= 0 ? 0 : (uint64_t)ceil(tb) + 1;
+	uint64_t a = np_tkey(ta), b = np_tkey(tb);
+	b += b < UINT64_MAX;
 	double best = HIT_RADIUS * HIT_RADIUS + 1;
 	size_t total = 0;
 	/* messages first: they are what a user points at */
@@ -1045,8 +1047,8 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h)
 			   likely labelled) is the candidate */
 			struct np_magg g;
 			np_msg_range(d, i0, i1, &g);
-			j0 = g.best;
-			j1 = j0 + 1;
+			j0 = g.count ? g.best : 0;
+			j1 = g.count ? j0 + 1 : 0;
 		}
 		for (size_t i = j0; i < j1; i++) {
 			double px, py0, py1;
@@ -1156,7 +1158,7 @@ void np_describe_region(const struct np_view *v, double t0, double t1, char *buf
 	const struct np_conn *c = np_view_conn(v);
 	struct np_region r;
 	buf[0] = '\0';
-	if (!c || np_region_stats(v->m, c, t0 < 0 ? 0 : (uint64_t)t0, t1 < 0 ? 0 : (uint64_t)t1, &r) < 0)
+	if (!c || np_region_stats(v->m, c, np_tkey(t0), np_tkey(t1), &r) < 0)
 		return;
 	char a[64], b[64];
 	np_format_time(fmin(t0, t1), 1, a, sizeof a);

@@ -459,6 +459,78 @@ START_TEST(model_unwraps_and_matches_replies)
 }
 END_TEST
 
+/* Records of any values in any order (what a damaged trace could hold)
+   load, render at every zoom and hit-test without fault; under ASan and
+   UBSan this is the model's fuzz test. */
+START_TEST(model_survives_garbage)
+{
+	for (int round = 0; round < 30; round++) {
+		struct np_model *m = np_model_new();
+		static const char *const names[] = { "", "InternAtom", "x", "GetProperty" };
+		for (int i = 0; i < 3000; i++) {
+			struct xrec r;
+			memset(&r, 0, sizeof r);
+			uint64_t ts = rnd() % 4 ? 1000000000ull + rnd() % 1000000000ull : rnd();
+			uint32_t conn = (uint32_t)(rnd() % 8 ? rnd() % 5 : rnd());
+			switch (rnd() % 5) {
+			case 0:
+				r.type = XREC_CONN;
+				r.u.conn = (struct xrec_conn){ .ts = ts, .id = conn, .proto = "x11" };
+				break;
+			case 1:
+			case 2:
+				r.type = XREC_PKT;
+				r.u.pkt = (struct xrec_pkt){ .ts = ts, .conn = conn, .dir = (uint8_t)(rnd() % 3),
+					.tcp_flags = (uint8_t)rnd(), .events = (uint16_t)rnd(),
+					.seq = (uint32_t)rnd(), .ack = (uint32_t)rnd(), .win = (uint32_t)rnd(),
+					.len = (uint32_t)(rnd() % 3 ? rnd() % 70000 : rnd()) };
+				break;
+			case 3:
+				r.type = XREC_MSG;
+				r.u.msg = (struct xrec_msg){ .ts = ts, .conn = conn, .dir = (uint8_t)(rnd() % 3),
+					.kind = (uint8_t)(rnd() % 8), .flags = (uint16_t)rnd(), .seq = rnd(),
+					.length = rnd(), .tcp_end = (uint32_t)rnd(), .name = names[rnd() % 4],
+					.ext = names[rnd() % 4], .detail = names[rnd() % 4] };
+				break;
+			default:
+				r.type = XREC_GAP;
+				r.u.gap = (struct xrec_gap){ .ts = ts, .conn = conn, .dir = (uint8_t)(rnd() % 3),
+					.reason = (uint8_t)rnd(), .seq = (uint32_t)rnd(), .len = rnd() };
+				break;
+			}
+			ck_assert_int_eq(np_model_add(m, &r), 0);
+			if (rnd() % 50 == 0)
+				np_model_add_interval(m, conn, (int)(rnd() % 3) - 0, (uint8_t)(rnd() % 4), ts,
+						      ts + rnd() % 100000000);
+		}
+		ck_assert_int_eq(np_model_finish(m), 0);
+		ck_assert_uint_le(m->nconn, 5);	/* wild ids are left out */
+		cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 300, 200);
+		cairo_t *cr = cairo_create(s);
+		for (size_t c = 0; c < m->nconn; c++)
+			for (int dir = 0; dir < 2; dir++) {
+				struct np_view v;
+				np_view_init(&v, m, c, dir, 300, 200);
+				for (int z = 0; z < 12; z++) {
+					struct np_render_opts o = { .have_sel = true, .sel_t0 = v.t0,
+						.sel_t1 = v.t1, .have_mark = true, .mark_t = v.t0 };
+					np_render(cr, &v, &o, NULL);
+					ck_assert_int_eq(cairo_status(cr), CAIRO_STATUS_SUCCESS);
+					struct np_hit h;
+					char buf[2048];
+					np_hit_test(&v, v.px + (double)(rnd() % 200), v.py + (double)(rnd() % 100), &h);
+					np_describe(&v, &h, buf, sizeof buf);
+					np_describe_region(&v, v.t0, v.t1, buf, sizeof buf);
+					np_view_zoom(&v, 0.2, 0.2, v.px + (double)(rnd() % 200), v.py + 50);
+				}
+			}
+		cairo_destroy(cr);
+		cairo_surface_destroy(s);
+		np_model_free(m);
+	}
+}
+END_TEST
+
 /* Rendering a dense random trace: aggregated columns, labels within the
    plot, no cairo error. */
 START_TEST(render_smoke)
@@ -605,6 +677,7 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, labels_keep_off_points);
 	tcase_add_test(tc, labels_thin_by_priority_and_reappear);
 	tcase_add_test(tc, model_unwraps_and_matches_replies);
+	tcase_add_test(tc, model_survives_garbage);
 	tcase_add_test(tc, render_smoke);
 	tcase_add_test(tc, render_marks);
 	suite_add_tcase(s, tc);
