@@ -10,16 +10,18 @@ EXTRA_DIST += tests/lib.sh
 EXTRA_DIST += tests/demo.sh
 dist_check_SCRIPTS += tests/hostile.sh tests/fuzz-pcap.sh
 TESTS += tests/hostile.sh tests/fuzz-pcap.sh
-EXTRA_DIST += tests/captures/xdpyinfo-xlogo.pcap tests/captures/xdpyinfo-xlogo.pcapng
+EXTRA_DIST += tests/captures/xdpyinfo-xlogo.pcap tests/captures/xdpyinfo-xlogo.pcapng \
+	tests/captures/xdpyinfo-xlogo-midstream.pcap tests/captures/xdpyinfo-xlogo-lossy.pcap
 
 check_PROGRAMS += tests/fuzz/fuzz-pcap
 tests_fuzz_fuzz_pcap_SOURCES = tests/fuzz/fuzz_pcap.c tests/fuzz/driver.c
 tests_fuzz_fuzz_pcap_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 tests_fuzz_fuzz_pcap_LDADD = $(XCAP_LIBS)
-EXTRA_DIST += tests/bench-capture.sh tests/bench-x11.sh
+EXTRA_DIST += tests/bench-capture.sh tests/bench-x11.sh tests/bench-analyse.sh
 
 # Benchmarks print figures beside the peer tools; they never pass or fail.
 bench: all
 	$(SHELL) $(top_srcdir)/tests/bench-capture.sh $(abs_top_builddir)
 	$(SHELL) $(top_srcdir)/tests/bench-x11.sh $(abs_top_builddir)
+	$(SHELL) $(top_srcdir)/tests/bench-analyse.sh $(abs_top_builddir)
 .PHONY: bench

@@ -11,6 +11,9 @@ include tests/netplot.mk
 dist_check_SCRIPTS += tests/golden.sh
 TESTS += tests/golden.sh
 EXTRA_DIST += tests/golden/TESTLIST \
+	tests/golden/lossy-delays-json.out \
+	tests/golden/lossy-trips.out \
+	tests/golden/midstream-delays.out \
 	tests/golden/xdpyinfo-xlogo-connections-csv.out \
 	tests/golden/xdpyinfo-xlogo-connections-json.out \
 	tests/golden/xdpyinfo-xlogo-connections-md.out \
@@ -28,6 +31,8 @@ EXTRA_DIST += tests/golden/TESTLIST \
 	tests/golden/xdpyinfo-xlogo-requests-csv.out \
 	tests/golden/xdpyinfo-xlogo-requests-json.out \
 	tests/golden/xdpyinfo-xlogo-requests-md.out \
+	tests/golden/xdpyinfo-xlogo-requests-perconn-csv.out \
+	tests/golden/xdpyinfo-xlogo-requests-perconn.out \
 	tests/golden/xdpyinfo-xlogo-requests.out \
 	tests/golden/xdpyinfo-xlogo-trips-csv.out \
 	tests/golden/xdpyinfo-xlogo-trips-json.out \

@@ -8,6 +8,6 @@ TESTS += tests/check_trace
 check_PROGRAMS += tests/fuzz/fuzz-trace
 tests_fuzz_fuzz_trace_SOURCES = tests/fuzz/fuzz_trace.c tests/fuzz/driver.c
 tests_fuzz_fuzz_trace_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
-tests_fuzz_fuzz_trace_LDADD = $(XCAP_LIBS)
+tests_fuzz_fuzz_trace_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)
 dist_check_SCRIPTS += tests/fuzz-trace.sh
 TESTS += tests/fuzz-trace.sh

@@ -7,21 +7,18 @@ arrives and no new client data travels in between.
 usage: waits-count.py DUMP   (prints NAME COUNT lines, sorted)
 """
 import collections
-import shlex
+import os
 import sys
 
-
-def fields(line):
-    parts = shlex.split(line)
-    return parts[0], dict(p.split('=', 1) for p in parts[1:] if '=' in p)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumpfile  # noqa: E402
 
 
 def main():
     pending = {}       # conn -> (seq, name, ext) of the last request, if it wants a reply
     high = {}          # conn -> highest client sequence number byte seen
     counts = collections.Counter()
-    for line in open(sys.argv[1]):
-        kind, f = fields(line)
+    for kind, f in dumpfile.records(sys.argv[1], ('pkt', 'msg')):
         if kind == 'pkt' and f['dir'] == 'c2s' and int(f['len']) > 0:
             conn = f['conn']
             end = (int(f['seq']) + int(f['len'])) & 0xffffffff

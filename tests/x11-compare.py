@@ -17,36 +17,31 @@ one of them, the difference is reported as tshark's, not counted:
     segment; event differences after the first GenericEvent are tshark's.
 Prints a summary per connection; exits 1 on a real difference.
 """
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumpfile  # noqa: E402
 
 
 def parse_dump(path):
     conns = {}   # id -> client port
     msgs = {}    # client port -> {'req': [], 'rep': [], 'ev': [], 'err': []}
-    with open(path) as f:
-        for line in f:
-            kind, _, rest = line.partition(' ')
-            if kind not in ('conn', 'msg'):
-                continue
-            fields = {}
-            for word in rest.split(' '):
-                k, eq, v = word.partition('=')
-                if eq and k not in fields:
-                    fields[k] = v.strip()
-            if kind == 'conn':
-                conns[fields['id']] = int(fields['client'].rsplit(':', 1)[1])
-                continue
-            port = conns[fields['conn']]
-            m = msgs.setdefault(port, {'req': [], 'rep': [], 'ev': [], 'err': []})
-            k = fields['kind']
-            if k == 'request':
-                m['req'].append(int(fields['major']))
-            elif k == 'reply':
-                m['rep'].append(int(fields['seq']) & 0xffff)
-            elif k == 'event':
-                m['ev'].append((int(fields['major']), int(fields['seq']) & 0xffff))
-            elif k == 'error':
-                m['err'].append((int(fields['major']), int(fields['seq']) & 0xffff))
+    for kind, fields in dumpfile.records(path, ('conn', 'msg')):
+        if kind == 'conn':
+            conns[fields['id']] = int(fields['client'].rsplit(':', 1)[1])
+            continue
+        port = conns[fields['conn']]
+        m = msgs.setdefault(port, {'req': [], 'rep': [], 'ev': [], 'err': []})
+        k = fields['kind']
+        if k == 'request':
+            m['req'].append(int(fields['major']))
+        elif k == 'reply':
+            m['rep'].append(int(fields['seq']) & 0xffff)
+        elif k == 'event':
+            m['ev'].append((int(fields['major']), int(fields['seq']) & 0xffff))
+        elif k == 'error':
+            m['err'].append((int(fields['major']), int(fields['seq']) & 0xffff))
     return msgs
 
 

@@ -15,23 +15,19 @@ xcapanalyse --dump "$cap" >"$workdir/full.dump" || fail "cannot decode $cap"
 
 check() {	# check NAME MIN-NOTES: compare $workdir/NAME.dump with the clean one
 	/usr/bin/python3 - "$workdir/full.dump" "$workdir/$1.dump" "$2" <<'PY'
-import sys
+import os, sys
+sys.path.insert(0, os.path.join(os.environ['top_srcdir'], 'tests'))
+import dumpfile
 
 def load(path):
     ports, msgs, notes = {}, {}, []
-    for line in open(path):
-        kind, _, rest = line.partition(' ')
-        f = {}
-        for w in rest.split(' '):
-            k, eq, v = w.partition('=')
-            if eq and k not in f:
-                f[k] = v.strip()
+    for kind, f in dumpfile.records(path):
         if kind == 'conn':
             ports[f['id']] = f['client']
         elif kind == 'msg':
             msgs[(ports[f['conn']], f['dir'], f['end'])] = f
         elif kind == 'note':
-            notes.append(rest.strip())
+            notes.append(f.get('text', ''))
     return msgs, notes
 
 full, _ = load(sys.argv[1])

@@ -4,7 +4,11 @@ with what the decoder reported (xcapanalyse --dump of a capture of it).
 The capture holds one connection: the client's.  Everything must agree:
 request numbers (widened), opcodes, reply numbers and names, event codes,
 names and SendEvent flags, error codes, setup messages."""
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumpfile  # noqa: E402
 
 
 def from_log(path):
@@ -29,15 +33,7 @@ def from_log(path):
 
 def from_dump(path):
     out = []
-    for line in open(path):
-        rec, _, rest = line.partition(' ')
-        if rec != 'msg':
-            continue
-        f = {}
-        for word in rest.split(' '):
-            k, eq, v = word.partition('=')
-            if eq and k not in f:
-                f[k] = v.strip()
+    for _, f in dumpfile.records(path, ('msg',)):
         d, kind, seq = f['dir'], f['kind'], int(f['seq'])
         if kind == 'setup':
             out.append((d, kind, f['name']))

@@ -176,10 +176,7 @@ void msg_view_record(struct msg_view *v, const struct xrec *rec)
 		int n = snprintf(line, sizeof line, "%12.6f %5u %3s %8llu %-7s %-36s %10s  %s%s%s%s",
 				 t, m->conn, dir, (unsigned long long)m->seq, kind, name, waitbuf,
 				 m->detail, flags[0] ? " [" : "", flags, flags[0] ? "]" : "");
-		size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-		while (len && line[len - 1] == ' ')
-			len--;
-		fprintf(f, "%.*s\n", (int)len, line);
+		put_trimmed(f, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 		break;
 	}
 	}

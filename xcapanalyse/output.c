@@ -101,6 +101,25 @@ static int abs_width(int w)
 	return w < 0 ? -w : w;
 }
 
+void put_trimmed(FILE *out, const char *line, size_t len)
+{
+	while (len && line[len - 1] == ' ')
+		len--;
+	fprintf(out, "%.*s\n", (int)len, line);
+}
+
+/* One line of the aligned table: each text in its column's width, two
+   spaces apart. */
+static void text_row(FILE *out, const struct column *cols, size_t n, const char *const *texts)
+{
+	char line[2048];
+	size_t len = 0;
+	for (size_t i = 0; i < n && len < sizeof line; i++)
+		len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", i ? "  " : "",
+					cols[i].width, texts[i]);
+	put_trimmed(out, line, len < sizeof line ? len : sizeof line - 1);
+}
+
 void json_open(FILE *out, enum format fmt)
 {
 	if (fmt == FMT_JSON)
@@ -159,16 +178,10 @@ void table_begin(struct table *t, FILE *out, enum format fmt, const struct colum
 		fputc('\n', out);
 		break;
 	default: {
-		char line[1024];
-		size_t len = 0;
-		for (size_t i = 0; i < ncols && len < sizeof line; i++)
-			len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", i ? "  " : "",
-						cols[i].width, cols[i].title);
-		if (len >= sizeof line)
-			len = sizeof line - 1;
-		while (len && line[len - 1] == ' ')
-			len--;
-		fprintf(out, "%.*s\n", (int)len, line);
+		const char *titles[ncols ? ncols : 1];
+		for (size_t i = 0; i < ncols; i++)
+			titles[i] = cols[i].title;
+		text_row(out, cols, ncols, titles);
 		break;
 	}
 	}
@@ -216,19 +229,11 @@ void table_row(struct table *t, const struct cell *cells)
 		fputc('\n', out);
 		break;
 	default: {
-		char line[2048];
-		size_t len = 0;
-		for (size_t i = 0; i < t->ncols && len < sizeof line; i++) {
-			const struct column *c = &t->cols[i];
-			const char *s = cell_text(buf, sizeof buf, c, &cells[i], t->fmt);
-			len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", i ? "  " : "",
-						c->width, s);
-		}
-		if (len >= sizeof line)
-			len = sizeof line - 1;
-		while (len && line[len - 1] == ' ')
-			len--;
-		fprintf(out, "%.*s\n", (int)len, line);
+		char bufs[t->ncols ? t->ncols : 1][64];
+		const char *texts[t->ncols ? t->ncols : 1];
+		for (size_t i = 0; i < t->ncols; i++)
+			texts[i] = cell_text(bufs[i], sizeof bufs[i], &t->cols[i], &cells[i], t->fmt);
+		text_row(out, t->cols, t->ncols, texts);
 		break;
 	}
 	}

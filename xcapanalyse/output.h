@@ -68,6 +68,9 @@ void json_close(FILE *out, enum format fmt);
 /* One more member of that object: , "key": seconds */
 void json_seconds(FILE *out, const char *key, int64_t ns);
 
+/* A line of text without its trailing blanks, and a newline. */
+void put_trimmed(FILE *out, const char *line, size_t len);
+
 /* A JSON string literal, quotes included. */
 void json_string(FILE *f, const char *s);
 /* A CSV field, quoted when it holds a comma, quote or newline. */

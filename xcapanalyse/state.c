@@ -212,6 +212,7 @@ void xstate_options_default(struct xstate_options *opt)
 	memset(opt, 0, sizeof *opt);
 	opt->elicit_slack = 200000;	/* 0.2 ms */
 	opt->elicit_fraction = 0.25;
+	opt->elicit_min_flight = 2896;	/* two Ethernet segments */
 	opt->capture_side = XSIDE_AUTO;
 	opt->backlog = true;
 	opt->range_start = 0;
@@ -371,7 +372,7 @@ static void handshake(struct xstate_model *m, struct cstate *c, const struct xre
 	} else if ((p->tcp_flags & XTCP_SYN) && (p->tcp_flags & XTCP_ACK) && p->dir == XDIR_S2C) {
 		c->synack_ts = p->ts;
 	} else if (p->dir == XDIR_C2S && c->syn_ts && c->synack_ts && !c->info.saw_handshake &&
-		   (p->tcp_flags & XTCP_ACK) && p->ts >= c->synack_ts) {
+		   (p->tcp_flags & XTCP_ACK) && p->ts >= c->synack_ts && c->synack_ts >= c->syn_ts) {
 		/* Beside the client the SYN/ACK comes a round trip after the SYN
 		   and the ACK at once; beside the server the other way round. */
 		uint64_t to_synack = c->synack_ts - c->syn_ts, to_ack = p->ts - c->synack_ts;
@@ -446,16 +447,21 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 	bool syn_fin_rst = p->tcp_flags & (XTCP_SYN | XTCP_FIN | XTCP_RST);
 
 	/* As an acknowledgement of the peer's data. */
-	if ((p->tcp_flags & XTCP_ACK) && other->data_seen) {
+	if (p->tcp_flags & XTCP_ACK) {
+		bool known = other->data_seen && other->una_known;
 		bool advanced = !other->una_known || sdiff(p->ack, other->una) > 0;
-		bool had_in_flight = other->una_known && sdiff(other->nxt, other->una) > 0;
+		/* A sender the network holds back has at least a congestion
+		   window's minimum in flight; a few bytes in flight were not
+		   what kept more from being sent. */
+		bool had_in_flight = known && sdiff(other->nxt, other->una) >=
+						      (int32_t)m->opt.elicit_min_flight;
 		uint32_t edge = p->ack + p->win;
-		bool opened = other->una_known && sdiff(edge, other->edge) > 0;
+		bool opened = known && sdiff(edge, other->edge) > 0;
 		/* Full when not even a segment as large as the biggest yet
 		   would fit in what the window leaves. */
-		bool was_closed = other->una_known &&
+		bool was_closed = known &&
 				  sdiff(other->edge, other->nxt) < (int32_t)(other->mss ? other->mss : 1);
-		if (p->len == 0 && !syn_fin_rst &&
+		if (other->data_seen && p->len == 0 && !syn_fin_rst &&
 		    ((advanced && had_in_flight) || (was_closed && opened))) {
 			other->elicit = true;
 			other->elicit_ts = p->ts;
@@ -524,8 +530,11 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 		me->sample = false;	/* retransmitted: Karn, do not time it */
 	}
 	if (!me->una_known) {
+		/* No acknowledgement seen yet (a capture begun mid-stream):
+		   take the window as open. */
 		me->una = seq;
-		me->edge = seq;
+		me->una_known = true;
+		me->edge = seq + 65535;
 	}
 	me->data_seen = true;
 	me->last_data_ts = p->ts;
@@ -549,7 +558,7 @@ static void message(struct xstate_model *m, const struct xrec_msg *g)
 		}
 	} else if (g->dir == XDIR_S2C && (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR) &&
 		   c->pending) {
-		if (g->seq == c->pend_seq) {
+		if (g->seq == c->pend_seq && g->ts >= c->pend_ts) {
 			/* A request with several replies keeps the client waiting
 			   until the last. */
 			uint64_t from = c->answered ? c->answer_ts : c->pend_ts;

@@ -50,6 +50,10 @@ struct xstate_options {
 	   0.2 ms and 0.25. */
 	uint64_t elicit_slack;		/* ns */
 	double elicit_fraction;
+	/* ... and only when the acknowledgement found at least this many
+	   bytes in flight (default 2896, Linux's least congestion window on
+	   Ethernet), or a window it opened full. */
+	uint32_t elicit_min_flight;
 	enum xside capture_side;	/* default XSIDE_AUTO: from the handshake,
 					   else beside the client */
 	bool backlog;			/* the backlog rule (default on); off is

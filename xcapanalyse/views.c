@@ -154,6 +154,7 @@ void delays_print(FILE *out, enum format fmt, const struct xstate_model *m)
 /* ---- the requests waited on ---- */
 
 struct req_stat {
+	uint32_t conn;		/* 0 when all connections are taken together */
 	char ext[32], name[64];
 	uint64_t count, total;
 };
@@ -161,6 +162,7 @@ struct req_stat {
 struct requests_view {
 	struct req_stat *v;
 	size_t n, cap;
+	bool per_conn;
 	int oom;
 };
 
@@ -168,8 +170,10 @@ static void requests_wait(void *ctx, const struct xstate_wait *w)
 {
 	struct requests_view *v = ctx;
 	struct req_stat *r = NULL;
+	uint32_t conn = v->per_conn ? w->conn : 0;
 	for (size_t i = 0; i < v->n; i++)
-		if (strcmp(v->v[i].name, w->name) == 0 && strcmp(v->v[i].ext, w->ext) == 0) {
+		if (v->v[i].conn == conn && strcmp(v->v[i].name, w->name) == 0 &&
+		    strcmp(v->v[i].ext, w->ext) == 0) {
 			r = &v->v[i];
 			break;
 		}
@@ -186,6 +190,7 @@ static void requests_wait(void *ctx, const struct xstate_wait *w)
 		}
 		r = &v->v[v->n++];
 		memset(r, 0, sizeof *r);
+		r->conn = conn;
 		snprintf(r->ext, sizeof r->ext, "%s", w->ext);
 		snprintf(r->name, sizeof r->name, "%s", w->name);
 	}
@@ -193,17 +198,21 @@ static void requests_wait(void *ctx, const struct xstate_wait *w)
 	r->total += w->reply_ts - w->request_ts;
 }
 
-struct requests_view *requests_view_new(struct xstate_model *m)
+struct requests_view *requests_view_new(struct xstate_model *m, bool per_conn)
 {
 	struct requests_view *v = calloc(1, sizeof *v);
-	if (v)
+	if (v) {
+		v->per_conn = per_conn;
 		xstate_on_wait(m, requests_wait, v);
+	}
 	return v;
 }
 
 static int by_total(const void *a, const void *b)
 {
 	const struct req_stat *x = a, *y = b;
+	if (x->conn != y->conn)
+		return x->conn < y->conn ? -1 : 1;
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
 	if (x->count != y->count)
@@ -212,6 +221,7 @@ static int by_total(const void *a, const void *b)
 }
 
 static const struct column request_cols[] = {
+	{ "conn", "Conn", COL_UINT, 4, 0 },
 	{ "extension", "Extension", COL_STR, -14, 0 },
 	{ "request", "Request", COL_STR, -28, 0 },
 	{ "count", "Count", COL_UINT, 7, 0 },
@@ -219,31 +229,51 @@ static const struct column request_cols[] = {
 	{ "mean_wait", "Mean Wait", COL_SECONDS, 11, 6 },
 };
 
+static void request_total(struct table *t, bool per_conn, uint32_t conn, uint64_t count,
+			  uint64_t total)
+{
+	const char *label = per_conn && conn ? "connection total" : "total";
+	struct cell cells[] = {
+		{ .u = conn, .empty = !conn }, { .s = "" }, { .s = label }, { .u = count },
+		{ .ns = (int64_t)total },
+		{ .ns = count ? (int64_t)(total / count) : 0, .empty = !count },
+	};
+	table_row(t, per_conn ? cells : cells + 1);
+}
+
 void requests_view_print(struct requests_view *v, FILE *out, enum format fmt,
 			 const struct xstate_model *m)
 {
 	qsort(v->v, v->n, sizeof *v->v, by_total);
+	/* Without --per-conn the conn column is left out. */
+	bool pc = v->per_conn;
+	const struct column *cols = pc ? request_cols : request_cols + 1;
+	size_t ncols = NCOLS(request_cols) - (pc ? 0 : 1);
+	bool people = fmt == FMT_TEXT || fmt == FMT_MARKDOWN;
 	struct table t;
 	json_open(out, fmt);
-	table_begin(&t, out, fmt, request_cols, NCOLS(request_cols), "requests");
-	uint64_t count = 0, total = 0;
+	table_begin(&t, out, fmt, cols, ncols, "requests");
+	uint64_t count = 0, total = 0, ccount = 0, ctotal = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct req_stat *r = &v->v[i];
 		struct cell cells[] = {
-			{ .s = r->ext[0] ? r->ext : "core" }, { .s = r->name }, { .u = r->count },
-			{ .ns = (int64_t)r->total }, { .ns = (int64_t)(r->total / r->count) },
+			{ .u = r->conn }, { .s = r->ext[0] ? r->ext : "core" }, { .s = r->name },
+			{ .u = r->count }, { .ns = (int64_t)r->total },
+			{ .ns = (int64_t)(r->total / r->count) },
 		};
-		table_row(&t, cells);
+		table_row(&t, pc ? cells : cells + 1);
 		count += r->count;
 		total += r->total;
+		ccount += r->count;
+		ctotal += r->total;
+		/* People get a subtotal under each connection. */
+		if (pc && people && (i + 1 == v->n || v->v[i + 1].conn != r->conn)) {
+			request_total(&t, pc, r->conn, ccount, ctotal);
+			ccount = ctotal = 0;
+		}
 	}
-	if (fmt != FMT_JSON) {
-		struct cell cells[] = {
-			{ .s = "" }, { .s = "total" }, { .u = count }, { .ns = (int64_t)total },
-			{ .ns = count ? (int64_t)(total / count) : 0, .empty = !count },
-		};
-		table_row(&t, cells);
-	}
+	if (people)
+		request_total(&t, pc, 0, count, total);
 	table_end(&t);
 	if (fmt == FMT_JSON) {
 		fprintf(out, ", \"count\": %llu", (unsigned long long)count);

@@ -6,6 +6,7 @@
 #ifndef XCAPANALYSE_VIEWS_H
 #define XCAPANALYSE_VIEWS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "output.h"
@@ -16,9 +17,10 @@
    the trace cannot tell.  After xstate_finish. */
 void delays_print(FILE *out, enum format fmt, const struct xstate_model *m);
 
-/* The requests waited on, by name.  Attach before feeding the model. */
+/* The requests waited on, by name (and by connection when per_conn).
+   Attach before feeding the model. */
 struct requests_view;
-struct requests_view *requests_view_new(struct xstate_model *m);
+struct requests_view *requests_view_new(struct xstate_model *m, bool per_conn);
 void requests_view_print(struct requests_view *v, FILE *out, enum format fmt,
 			 const struct xstate_model *m);
 void requests_view_free(struct requests_view *v);

@@ -39,7 +39,7 @@ static void usage(FILE *f)
 "                    Recv, Block Reply in seconds, then All and the Total\n"
 "                    Network Delay (default)\n"
 "  --requests        the requests the client waited on, by name: count,\n"
-"                    total and mean wait\n"
+"                    total and mean wait (--per-conn: for each connection)\n"
 "  --round-trips     every blocking round trip in order: time, connection,\n"
 "                    request, detail, wait\n"
 "  --connections     one row per connection: endpoints, client name,\n"
@@ -59,6 +59,8 @@ static void usage(FILE *f)
 "  --elicit-fraction F       ... plus F (default 0.25) times the expected\n"
 "                    delay of the acknowledgement that released it counts\n"
 "                    as elicited by it: the sender was blocked\n"
+"  --elicit-min-flight BYTES  if the acknowledgement found at least BYTES\n"
+"                    in flight (default 2896) or a full window\n"
 "  --no-backlog      do not count full-sized segments sent back to back\n"
 "                    with data unacknowledged as blocked (a pacing sender's\n"
 "                    backlog): the paper's rule alone\n"
@@ -290,9 +292,10 @@ int main(int argc, char **argv)
 	enum mode mode = MODE_DELAYS;
 	enum format fmt = FMT_TEXT;
 	struct conn_set conns = { 0 };
+	bool per_conn = false;
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
-	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_NO_BACKLOG };
+	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN };
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
@@ -300,6 +303,7 @@ int main(int argc, char **argv)
 		{ "delays", no_argument, NULL, 'D' },
 		{ "requests", no_argument, NULL, 'R' },
 		{ "round-trips", no_argument, NULL, 'T' },
+		{ "per-conn", no_argument, NULL, OPT_PER_CONN },
 		{ "format", required_argument, NULL, 'f' },
 		{ "conn", required_argument, NULL, OPT_CONN },
 		{ "range", required_argument, NULL, OPT_RANGE },
@@ -307,6 +311,7 @@ int main(int argc, char **argv)
 		{ "rtt", required_argument, NULL, OPT_RTT },
 		{ "elicit-slack", required_argument, NULL, OPT_SLACK },
 		{ "elicit-fraction", required_argument, NULL, OPT_FRACTION },
+		{ "elicit-min-flight", required_argument, NULL, OPT_MIN_FLIGHT },
 		{ "no-backlog", no_argument, NULL, OPT_NO_BACKLOG },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -330,6 +335,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_CONN: parse_conns(&conns, optarg); break;
+		case OPT_PER_CONN: per_conn = true; break;
 		case OPT_RANGE: parse_range(&sopt, optarg); break;
 		case OPT_SIDE:
 			if (strcmp(optarg, "auto") == 0) sopt.capture_side = XSIDE_AUTO;
@@ -339,6 +345,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_RTT: sopt.rtt = parse_ms(optarg, "round trip time"); break;
 		case OPT_NO_BACKLOG: sopt.backlog = false; break;
+		case OPT_MIN_FLIGHT: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || v > INT32_MAX)
+				die(EXIT_USAGE, "bad elicit minimum in flight: '%s'", optarg);
+			sopt.elicit_min_flight = (uint32_t)v;
+			break;
+		}
 		case OPT_SLACK: sopt.elicit_slack = parse_ms(optarg, "elicit slack"); break;
 		case OPT_FRACTION: {
 			char *end;
@@ -390,7 +404,7 @@ int main(int argc, char **argv)
 			sopt.n_only = conns.n;
 			if (!(model = xstate_new(&sopt)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_REQUESTS && !(rv = requests_view_new(model)))
+			if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
