@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "gui.h"
@@ -101,9 +102,12 @@ static int benchmark(const char *path, int w, int h)
 	size_t niv = 0;
 	for (size_t i = 0; i < m->nconn; i++)
 		niv += m->conn[i].dir[0].niv + m->conn[i].dir[1].niv;
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);	/* ru_maxrss: kB on Linux */
 	printf("memory: %.0f MB (%.1f bytes/packet, %" PRIu64 " packets, %" PRIu64
-	       " messages, %zu state intervals)\n",
-	       mem / 1e6, m->npkt ? (double)mem / m->npkt : 0.0, m->npkt, m->nmsg, niv);
+	       " messages, %zu state intervals; process peak %.0f MB)\n",
+	       mem / 1e6, m->npkt ? (double)mem / m->npkt : 0.0, m->npkt, m->nmsg, niv,
+	       ru.ru_maxrss / 1e3);
 	struct np_view v;
 	np_view_init(&v, m, busiest(m, 0), 0, w, h);
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);

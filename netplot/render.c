@@ -1146,10 +1146,10 @@ void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, siz
 		const struct np_pkt *p = &d->pkt[h->index];
 		char fl[160];
 		flags_text(p->flags, p->events, fl, sizeof fl);
-		snprintf(buf, len, "%s segment, %s\ntime %s\nseq %" PRId64 " len %" PRIu32 "\nack %" PRId64
+		snprintf(buf, len, "%s, %s\ntime %s\nseq %" PRId64 " len %" PRIu32 "\nack %" PRId64
 			 " win %" PRIu32 "\n%s",
-			 h->kind == NP_HIT_ACK ? "ack of" : "data", dn, ts, p->seq, p->len, p->ack,
-			 p->win, fl);
+			 h->kind == NP_HIT_ACK ? "acknowledgement" : "data segment", dn, ts, p->seq,
+			 p->len, p->ack, p->win, fl);
 	}
 }
 
