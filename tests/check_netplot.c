@@ -531,6 +531,55 @@ START_TEST(model_survives_garbage)
 }
 END_TEST
 
+/* State intervals: looked up by time, merged when they touch, summed
+   over a region, and colouring the messages sent in them. */
+START_TEST(state_intervals)
+{
+	struct np_model *m = np_model_new();
+	struct xrec r = { .type = XREC_CONN };
+	r.u.conn = (struct xrec_conn){ .ts = 1000, .id = 1, .proto = "x11" };
+	np_model_add(m, &r);
+	r.type = XREC_MSG;
+	r.u.msg = (struct xrec_msg){ .ts = 1500, .conn = 1, .dir = 0, .kind = XMSG_REQUEST,
+		.seq = 1, .tcp_end = 10, .name = "GetInputFocus", .ext = "", .detail = "" };
+	np_model_add(m, &r);
+	r.u.msg.ts = 4500;
+	r.u.msg.seq = 2;
+	np_model_add(m, &r);
+	/* times are absolute, as the state model gives them; t0 is 1000 */
+	np_model_add_interval(m, 1, 0, 3, 1500, 2000);	/* Block Reply [500, 1000) */
+	np_model_add_interval(m, 1, 0, 1, 3000, 3500);	/* Block Send [2000, 3000) once merged */
+	np_model_add_interval(m, 1, 0, 1, 3500, 4000);
+	np_model_finish(m);
+	const struct np_dir *d = &m->conn[0].dir[0];
+	ck_assert_uint_eq(d->niv, 2);
+	ck_assert_int_eq(np_state_at(d, 499), 0);
+	ck_assert_int_eq(np_state_at(d, 500), 3);
+	ck_assert_int_eq(np_state_at(d, 999), 3);
+	ck_assert_int_eq(np_state_at(d, 1000), 0);
+	ck_assert_int_eq(np_state_at(d, 2500), 1);
+	ck_assert_int_eq(np_state_at(d, 3000), 0);
+	struct np_rgb a = np_msg_colour(m, d, &d->msg[0]), b = np_msg_colour(m, d, &d->msg[1]);
+	struct np_rgb ra = np_state_colour(3), rb = np_state_colour(0);
+	ck_assert(a.r == ra.r && a.g == ra.g && a.b == ra.b);	/* sent while waiting */
+	ck_assert(b.r == rb.r && b.g == rb.g && b.b == rb.b);	/* sent when idle */
+	struct np_region g;
+	ck_assert_int_eq(np_region_stats(m, &m->conn[0], 0, 4000, &g), 0);
+	ck_assert(g.have_state);
+	ck_assert_uint_eq(g.state[0][3], 500);
+	ck_assert_uint_eq(g.state[0][1], 1000);
+	ck_assert_uint_eq(g.state[0][0], 2500);
+	ck_assert_uint_eq(g.nrequests, 1);
+	ck_assert_uint_eq(g.requests[0].n, 2);
+	np_region_free(&g);
+	ck_assert_int_eq(np_region_stats(m, &m->conn[0], 750, 2500, &g), 0);	/* clipped */
+	ck_assert_uint_eq(g.state[0][3], 250);
+	ck_assert_uint_eq(g.state[0][1], 500);
+	np_region_free(&g);
+	np_model_free(m);
+}
+END_TEST
+
 /* Rendering a dense random trace: aggregated columns, labels within the
    plot, no cairo error. */
 START_TEST(render_smoke)
@@ -677,6 +726,7 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, labels_keep_off_points);
 	tcase_add_test(tc, labels_thin_by_priority_and_reappear);
 	tcase_add_test(tc, model_unwraps_and_matches_replies);
+	tcase_add_test(tc, state_intervals);
 	tcase_add_test(tc, model_survives_garbage);
 	tcase_add_test(tc, render_smoke);
 	tcase_add_test(tc, render_marks);
