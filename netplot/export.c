@@ -161,29 +161,75 @@ int np_export(const struct np_view *v, const char *path, char *err, size_t errle
 	return 0;
 }
 
+/* Numbers are formatted by hand: ten million packets make some fifty
+   million lines, and fprintf's format parsing was most of the time. */
+static char *put_u64(char *p, uint64_t x, int min_digits)
+{
+	char tmp[24];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + x % 10);
+		x /= 10;
+	} while (x || n < min_digits);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_i64(char *p, int64_t x)
+{
+	if (x < 0) {
+		*p++ = '-';
+		return put_u64(p, (uint64_t)0 - (uint64_t)x, 1);
+	}
+	return put_u64(p, (uint64_t)x, 1);
+}
+
 /* xplot's "timeval" coordinate: seconds.microseconds, absolute as
    tcptrace writes it. */
-static void tv(FILE *f, const struct np_view *v, uint64_t t)
+static char *put_tv(char *p, const struct np_view *v, uint64_t t)
 {
 	uint64_t abs = v->m->t0 + t;
-	fprintf(f, "%" PRIu64 ".%06" PRIu64, abs / 1000000000u, abs / 1000u % 1000000u);
+	p = put_u64(p, abs / 1000000000u, 1);
+	*p++ = '.';
+	return put_u64(p, abs / 1000u % 1000000u, 6);
+}
+
+static char *put_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
 }
 
 static void line(FILE *f, const struct np_view *v, uint64_t ta, int64_t ya, uint64_t tb, int64_t yb)
 {
-	fputs("line ", f);
-	tv(f, v, ta);
-	fprintf(f, " %" PRId64 " ", ya);
-	tv(f, v, tb);
-	fprintf(f, " %" PRId64 "\n", yb);
+	char buf[128], *p = put_str(buf, "line ");
+	p = put_tv(p, v, ta);
+	*p++ = ' ';
+	p = put_i64(p, ya);
+	*p++ = ' ';
+	p = put_tv(p, v, tb);
+	*p++ = ' ';
+	p = put_i64(p, yb);
+	*p++ = '\n';
+	fwrite(buf, 1, (size_t)(p - buf), f);
 }
 
 static void point(FILE *f, const struct np_view *v, const char *cmd, uint64_t t, int64_t y,
 		  const char *colour)
 {
-	fprintf(f, "%s ", cmd);
-	tv(f, v, t);
-	fprintf(f, " %" PRId64 "%s%s\n", y, colour ? " " : "", colour ? colour : "");
+	char buf[128], *p = put_str(buf, cmd);	/* cmd and colour: short names of ours */
+	*p++ = ' ';
+	p = put_tv(p, v, t);
+	*p++ = ' ';
+	p = put_i64(p, y);
+	if (colour) {
+		*p++ = ' ';
+		p = put_str(p, colour);
+	}
+	*p++ = '\n';
+	fwrite(buf, 1, (size_t)(p - buf), f);
 }
 
 /* The same picture in xplot's language (see xplot.org's demo files and
