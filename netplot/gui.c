@@ -31,6 +31,7 @@ struct win {
 	int nstack;
 	enum drag drag;
 	double x0, y0, x1, y1;		/* drag start and current point */
+	int pan_axis;			/* DRAG_PAN: 0 both, 1 time only, 2 sequence only */
 	struct np_render_opts ro;
 	bool filling;			/* updating widgets: ignore their signals */
 	struct saved logged;		/* the view last logged (NETPLOT_LOG) */
@@ -236,8 +237,11 @@ static gboolean on_press(GtkWidget *area, GdkEventButton *ev, gpointer data)
 		w->drag = DRAG_SELECT;
 	else if (ev->button == 1)
 		w->drag = below ? DRAG_ZOOM_X : left ? DRAG_ZOOM_Y : DRAG_ZOOM;
-	else if (ev->button == 2)
+	else if (ev->button == 2) {
 		w->drag = DRAG_PAN;
+		/* as in xplot: on an axis, pan along that axis only */
+		w->pan_axis = below ? 1 : left ? 2 : 0;
+	}
 	else if (ev->button == 3) {
 		/* right click: back, as xplot's click pops its zoom stack */
 		g_action_group_activate_action(G_ACTION_GROUP(w->window), "back", NULL);
@@ -252,7 +256,8 @@ static gboolean on_motion(GtkWidget *area, GdkEventMotion *ev, gpointer data)
 	if (w->drag == DRAG_NONE)
 		return FALSE;
 	if (w->drag == DRAG_PAN) {
-		np_view_pan(&w->v, ev->x - w->x1, ev->y - w->y1);
+		np_view_pan(&w->v, w->pan_axis == 2 ? 0 : ev->x - w->x1,
+			    w->pan_axis == 1 ? 0 : ev->y - w->y1);
 		w->x1 = ev->x;
 		w->y1 = ev->y;
 		redraw(w);

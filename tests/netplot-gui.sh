@@ -115,6 +115,15 @@ check "$v8" "$(view)" "near(b['t0'], a['t0'] - 100 / a['plot'][2] * (a['t1'] - a
 	near(b['t1'] - b['t0'], a['t1'] - a['t0'], a['t1'] - a['t0'])" ||
 	fail "middle-drag did not pan by 100 px: $v8 -> $(view)"
 
+# Middle-drag on the time axis pans time only.
+v9=$(view)
+by=$(( ${ay%.*} + ${ah%.*} + 15 ))
+xdotool mousemove $mx $by mousedown 2 mousemove $((mx - 30)) $((by + 20)) mousemove $((mx - 60)) $((by + 40)) mouseup 2
+wait_view "$v9" || fail "middle-drag on the time axis did nothing"
+check "$v9" "$(view)" "b['y0'] == a['y0'] and b['y1'] == a['y1'] and
+	near(b['t0'], a['t0'] + 60 / a['plot'][2] * (a['t1'] - a['t0']), a['t1'] - a['t0'])" ||
+	fail "middle-drag on the time axis did not pan time only: $v9 -> $(view)"
+
 # d switches direction, Page_Down the connection, 0 shows everything.
 v4=$(view)
 xdotool key d
