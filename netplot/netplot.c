@@ -237,7 +237,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("netplot (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+			printf("netplot %s\n", PACKAGE_VERSION);
 			return 0;
 		default:
 			usage(stderr);
