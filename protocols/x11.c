@@ -64,6 +64,7 @@ struct half {
 	bool hole_in_msg;	/* part of the current message was never seen */
 	bool after_gap;		/* the next message is the first after a hole */
 	uint8_t *rs;		/* resync: bytes since the hole */
+	uint8_t *rs_spare;	/* a resync buffer kept for the next time */
 	size_t rs_len;
 	uint64_t rs_skipped;	/* bytes given up on since the hole */
 	bool seen_data;
@@ -1096,8 +1097,12 @@ static void start_resync(struct half *h)
 	h->hole_at_boundary = false;
 	h->rs_len = 0;
 	h->rs_checked = 0;
-	if (!h->rs)
-		h->rs = malloc(RESYNC_MAX);
+	if (!h->rs) {
+		/* Resyncs come in runs on a lossy capture: reuse the buffer
+		   rather than ask malloc for fresh pages every time. */
+		h->rs = h->rs_spare ? h->rs_spare : malloc(RESYNC_MAX);
+		h->rs_spare = NULL;
+	}
 }
 
 /* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
@@ -1167,7 +1172,10 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half
 			uint8_t *rs = h->rs;
 			h->rs = NULL;
 			frame(d, dir, rs + pos, rest);
-			free(rs);
+			if (h->rs_spare)
+				free(rs);
+			else
+				h->rs_spare = rs;
 			if (len)
 				frame(d, dir, p, len);
 			return;
@@ -1325,8 +1333,10 @@ static void x11_destroy(struct proto_decoder *d)
 	free(d->atoms);
 	for (int i = 0; i < 4; i++)
 		free(d->client_names[i]);
-	free(d->h[0].rs);
-	free(d->h[1].rs);
+	for (int i = 0; i < 2; i++) {
+		free(d->h[i].rs);
+		free(d->h[i].rs_spare);
+	}
 	free(d);
 }
 

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,8 +38,14 @@ static int seq_lt(uint32_t a, uint32_t b) { return seq_diff(a, b) < 0; }
 struct ooo_seg {
 	struct ooo_seg *next;
 	uint32_t seq, len, missing;
+	uint32_t size;		/* room in data */
 	uint8_t data[];
 };
+
+/* Freed segments kept for reuse, up to this many bytes: a lossy capture
+   buffers and releases thousands of 64 KB segments a second, and handing
+   each back to malloc made it grow and shrink the heap every time. */
+#define SPARE_LIMIT (8u << 20)
 
 struct half {
 	int started;		/* next is known */
@@ -91,6 +98,8 @@ struct pipeline {
 	uint32_t next_id;
 	uint64_t since_sweep;
 	struct xrec_stats st;
+	struct ooo_seg *spare;	/* freed segments, see SPARE_LIMIT */
+	size_t spare_bytes;
 };
 
 void pipeline_default_options(struct pipeline_options *opt)
@@ -338,12 +347,40 @@ static void conn_unlink(struct pipeline *p, struct conn *c)
 	p->n_conns--;
 }
 
-static void half_free_ooo(struct half *h)
+/* A segment with room for n bytes: a spare one if one of the first few
+   is large enough, else a new one. */
+static struct ooo_seg *seg_get(struct pipeline *p, uint32_t n)
+{
+	struct ooo_seg **pp = &p->spare;
+	for (int tries = 0; *pp && tries < 8; tries++, pp = &(*pp)->next)
+		if ((*pp)->size >= n) {
+			struct ooo_seg *s = *pp;
+			*pp = s->next;
+			p->spare_bytes -= s->size;
+			return s;
+		}
+	struct ooo_seg *s = xmalloc(sizeof *s + n);
+	s->size = n;
+	return s;
+}
+
+static void seg_put(struct pipeline *p, struct ooo_seg *s)
+{
+	if (p->spare_bytes + s->size > SPARE_LIMIT) {
+		free(s);
+		return;
+	}
+	s->next = p->spare;
+	p->spare = s;
+	p->spare_bytes += s->size;
+}
+
+static void half_free_ooo(struct pipeline *p, struct half *h)
 {
 	struct ooo_seg *s, *n;
 	for (s = h->ooo; s; s = n) {
 		n = s->next;
-		free(s);
+		seg_put(p, s);
 	}
 	h->ooo = NULL;
 	h->ooo_bytes = 0;
@@ -353,8 +390,8 @@ static void conn_free(struct conn *c)
 {
 	if (c->dec)
 		c->ops->destroy(c->dec);
-	half_free_ooo(&c->h[0]);
-	half_free_ooo(&c->h[1]);
+	half_free_ooo(c->p, &c->h[0]);
+	half_free_ooo(c->p, &c->h[1]);
 	for (size_t i = 0; i < c->n_exts; i++)
 		free(c->exts[i].name);
 	for (size_t i = 0; i < c->n_names; i++) {
@@ -431,7 +468,7 @@ static void drain(struct conn *c, int dir)
 		h->ooo = s->next;
 		h->ooo_bytes -= s->len;
 		deliver_segment(c, dir, s->seq, s->data, s->len, s->missing);
-		free(s);
+		seg_put(c->p, s);
 	}
 	check_fin(c, dir);
 }
@@ -491,7 +528,7 @@ static void buffer_segment(struct conn *c, int dir, uint32_t seq, const uint8_t 
 		drain(c, dir);
 		return;
 	}
-	struct ooo_seg *s = xmalloc(sizeof *s + cap);
+	struct ooo_seg *s = seg_get(c->p, cap);
 	s->seq = seq;
 	s->len = cap;
 	s->missing = missing;
@@ -802,6 +839,14 @@ void pipeline_stats(const struct pipeline *p, struct xrec_stats *st)
 	*st = p->st;
 }
 
+void pipeline_steady_heap(void)
+{
+#ifdef M_TRIM_THRESHOLD
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+#endif
+}
+
 void pipeline_free(struct pipeline *p)
 {
 	if (!p)
@@ -814,5 +859,9 @@ void pipeline_free(struct pipeline *p)
 		}
 	}
 	free(p->table);
+	for (struct ooo_seg *s = p->spare, *n; s; s = n) {
+		n = s->next;
+		free(s);
+	}
 	free(p);
 }

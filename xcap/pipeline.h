@@ -56,4 +56,11 @@ void pipeline_stats(const struct pipeline *p, struct xrec_stats *st);
 
 void pipeline_free(struct pipeline *p);
 
+/* Ask malloc to keep the memory it is given back instead of returning it
+   to the system at once.  Reassembly and the decoders take and release
+   buffers of tens of KB in runs on lossy captures; trimming the heap after
+   each release costs page faults and TLB flushes that took more time than
+   the decoding.  Call once at program start. */
+void pipeline_steady_heap(void);
+
 #endif

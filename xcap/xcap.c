@@ -37,6 +37,7 @@ const char program_name[] = "xcap";
 #define DEFAULT_FILTER "tcp portrange 6000-6063"
 #define SNAPLEN 262144
 #define FLUSH_EVERY_NS 1000000000ull	/* a killed capture loses at most this much */
+#define COALESCE_NS 5000000L		/* the least time between two reads of the ring */
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
@@ -337,6 +338,7 @@ static long parse_number(const char *arg, const char *what, long min, long max)
 
 int main(int argc, char **argv)
 {
+	pipeline_steady_heap();
 	const char *iface = NULL, *rfile = NULL, *wfile = NULL, *user = NULL;
 	long count = 0, rotate_s = 0, buffer_kib = 65536;
 	int quiet = 0, promisc = 1;
@@ -458,6 +460,16 @@ int main(int argc, char **argv)
 		if (status_requested) {
 			status_requested = 0;
 			print_status(&cap);
+		}
+		if (cap.live && n > 0) {
+			/* The kernel wakes a reader for every few large packets
+			   (lo carries 64 KB ones), and each wakeup costs more than
+			   the packets it brings.  Letting the ring fill for a
+			   moment first turns thousands of wakeups a second into
+			   at most COALESCE_NS's worth; the ring holds far more
+			   than arrives meanwhile. */
+			struct timespec pause = { 0, COALESCE_NS };
+			nanosleep(&pause, NULL);
 		}
 		if (cap.live) {
 			uint64_t now = now_ns();
