@@ -1089,14 +1089,23 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h)
 		}
 	}
 	if (h->kind == NP_HIT_NONE && total > 0) {
-		bool any = false;
-		for (int k = 0; k < 2; k++)
-			any |= np_pkt_lower(&c->dir[k], a) != np_pkt_lower(&c->dir[k], b);
-		if (any) {
+		/* Too many to tell apart: say so only if the pointer is on what
+		   is drawn there (the extents the columns show), not beside it. */
+		const struct np_dir *d = &c->dir[v->dir], *peer = &c->dir[!v->dir];
+		struct np_pagg da, pa;
+		struct np_magg ma;
+		np_pkt_range(d, np_pkt_lower(d, a), np_pkt_lower(d, b), &da);
+		np_pkt_range(peer, np_pkt_lower(peer, a), np_pkt_lower(peer, b), &pa);
+		np_msg_range(d, np_msg_lower(d, a), np_msg_lower(d, b), &ma);
+		double s = np_seq_at(v, y), r = HIT_RADIUS * (v->y1 - v->y0) / v->ph;
+		bool on = (da.dlo <= da.dhi && s >= (double)da.dlo - r && s <= (double)da.dhi + r) ||
+			  (pa.alo <= pa.ahi && s >= (double)pa.alo - r && s <= (double)pa.ahi + r) ||
+			  (ma.count && s >= (double)ma.elo - r && s <= (double)ma.ehi + r);
+		if (on) {
 			h->kind = NP_HIT_MANY;
 			h->count = total;
 			h->t = np_t_at(v, x);
-			h->seq = np_seq_at(v, y);
+			h->seq = s;
 		}
 	}
 }

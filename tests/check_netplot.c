@@ -629,6 +629,17 @@ START_TEST(render_smoke)
 		ck_assert_int_eq(h.kind, NP_HIT_MSG);
 		ck_assert_uint_eq(h.index, k);
 	}
+	/* where segments crowd: "many here" on the line, nothing beside it */
+	{
+		const struct np_dir *d = &m->conn[0].dir[0];
+		double x = v.px + v.pw / 3;
+		size_t i = np_pkt_lower(d, np_tkey(np_t_at(&v, x)));
+		struct np_hit h;
+		np_hit_test(&v, x, np_y(&v, (double)d->pkt[i].seq), &h);
+		ck_assert_int_ne(h.kind, NP_HIT_NONE);
+		np_hit_test(&v, x, v.py + 5, &h);	/* far above the data there */
+		ck_assert_int_eq(h.kind, NP_HIT_NONE);
+	}
 	np_view_zoom(&v, 0.001, 0.001, v.px + v.pw / 2, v.py + v.ph / 2);
 	np_render(cr, &v, NULL, &st);
 	ck_assert_uint_eq(st.columns, 0);	/* a few segments: one by one */
