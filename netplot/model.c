@@ -13,6 +13,9 @@
 #include <sys/mman.h>
 
 #include "model.h"
+
+_Static_assert(sizeof(struct np_pkt) == 32, "a packet is 32 bytes");
+_Static_assert(XPKT_WINPROBE < 0x40, "packet events fit in 6 bits");
 #include "protocol.h"
 #include "source.h"
 #include "state.h"
@@ -346,9 +349,9 @@ static int add_pkt(struct np_model *m, const struct xrec_pkt *r)
 	} else {
 		p->ack = 0;
 	}
-	p->len = r->len;
+	p->len = r->len < NP_PKT_LEN_MAX ? r->len : NP_PKT_LEN_MAX;
 	p->win = r->win;
-	p->events = r->events;
+	p->events = r->events & 0x3f;
 	p->flags = r->tcp_flags;
 	m->npkt++;
 	return np_lod_add_pkt(d);

@@ -16,17 +16,19 @@
 
 #include "record.h"
 
-/* One TCP segment, 40 bytes.  Sequence numbers are relative to the start
-   of their direction's sequence space and unwrapped to 64 bits, so the
-   y axis never jumps at a 2^32 wrap. */
+/* One TCP segment, 32 bytes: a fifth of the load time is writing these.
+   Sequence numbers are relative to the start of their direction's
+   sequence space and unwrapped to 64 bits, so the y axis never jumps at a
+   2^32 wrap. */
+#define NP_PKT_LEN_MAX ((1u << 18) - 1)	/* larger than any segment, even offloaded */
 struct np_pkt {
 	uint64_t t;		/* ns since the model's t0 */
 	int64_t seq;		/* relative sequence number of the first payload byte */
 	int64_t ack;		/* relative in the peer's space; valid with XTCP_ACK */
-	uint32_t len;		/* payload bytes */
 	uint32_t win;		/* scaled window */
-	uint16_t events;	/* XPKT_* */
-	uint8_t flags;		/* XTCP_* */
+	uint32_t len : 18;	/* payload bytes, at most NP_PKT_LEN_MAX */
+	uint32_t flags : 8;	/* XTCP_* */
+	uint32_t events : 6;	/* XPKT_* (all six of them) */
 };
 
 /* One protocol message, drawn at the packet holding its last byte. */
