@@ -5,6 +5,7 @@ include tests/trace.mk
 include tests/x11.mk
 include tests/link.mk
 include tests/state.mk
+include tests/sweep.mk
 include tests/netplot.mk
 
 # Golden tests of xcapanalyse's views (tests/golden/TESTLIST).

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """waits-count.py — count, from `xcapanalyse --dump`, the requests a client
 waited on, by name, without the state model: a request that wants a reply
-is waited on when it is the last request before its reply (or error)
+(or a connection setup) is waited on when it is the last request before its reply (or error)
 arrives and no new client data travels in between.
 
 usage: waits-count.py DUMP   (prints NAME COUNT lines, sorted)
@@ -26,12 +26,12 @@ def main():
             if last is None or 0 < ((end - last) & 0xffffffff) < 1 << 31:
                 high[conn] = end
                 pending.pop(conn, None)      # the client sent something new
-        elif kind == 'msg' and f['dir'] == 'c2s' and f['kind'] == 'request':
-            if 'wants-reply' in f['flags'].split(','):
+        elif kind == 'msg' and f['dir'] == 'c2s' and f['kind'] in ('request', 'setup'):
+            if f['kind'] == 'setup' or 'wants-reply' in f['flags'].split(','):
                 pending[f['conn']] = (f['seq'], f['name'], f['ext'])
             else:
                 pending.pop(f['conn'], None)
-        elif kind == 'msg' and f['dir'] == 's2c' and f['kind'] in ('reply', 'error'):
+        elif kind == 'msg' and f['dir'] == 's2c' and f['kind'] in ('reply', 'error', 'setup'):
             p = pending.get(f['conn'])
             if p and p[0] == f['seq']:
                 counts[(p[2], p[1])] += 1

@@ -3,3 +3,14 @@ bin_PROGRAMS += xcap/xcap-link
 xcap_xcap_link_SOURCES = xcap/link.c
 xcap_xcap_link_LDADD = xcap/libxcap.a
 dist_man_MANS += man/xcap-link.1
+
+# xcap-sweep is a shell script; the version is filled in at build time,
+# and it is built into the build tree so the tests find it on PATH.
+bin_SCRIPTS += xcap/xcap-sweep
+EXTRA_DIST += xcap/xcap-sweep.in
+CLEANFILES += xcap/xcap-sweep
+dist_man_MANS += man/xcap-sweep.1
+xcap/xcap-sweep: $(srcdir)/xcap/xcap-sweep.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) xcap && \
+	$(SED) -e 's|@VERSION''@|$(PACKAGE_VERSION)|g' $(srcdir)/xcap/xcap-sweep.in >$@.tmp && \
+	chmod +x $@.tmp && mv -f $@.tmp $@

@@ -545,10 +545,12 @@ static void message(struct xstate_model *m, const struct xrec_msg *g)
 	struct cstate *c = selected(m, g->conn) ? conn_of(m, g->conn, false) : NULL;
 	if (!c)
 		return;
-	if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST) {
-		/* Only the last request before a silence can be waited on. */
+	if (g->dir == XDIR_C2S && (g->kind == XMSG_REQUEST || g->kind == XMSG_SETUP)) {
+		/* Only the last request before a silence can be waited on.  The
+		   connection setup is waited on like a request (on a slow link
+		   its long reply is the first wait of every client). */
 		close_pending(m, c);
-		if (g->flags & PROTO_F_WANTS_REPLY) {
+		if ((g->flags & PROTO_F_WANTS_REPLY) || g->kind == XMSG_SETUP) {
 			c->pending = true;
 			c->pend_seq = g->seq;
 			c->pend_ts = g->ts;
@@ -556,8 +558,8 @@ static void message(struct xstate_model *m, const struct xrec_msg *g)
 			snprintf(c->pend_ext, sizeof c->pend_ext, "%s", g->ext);
 			snprintf(c->pend_detail, sizeof c->pend_detail, "%s", g->detail);
 		}
-	} else if (g->dir == XDIR_S2C && (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR) &&
-		   c->pending) {
+	} else if (g->dir == XDIR_S2C && c->pending &&
+		   (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR || g->kind == XMSG_SETUP)) {
 		if (g->seq == c->pend_seq && g->ts >= c->pend_ts) {
 			/* A request with several replies keeps the client waiting
 			   until the last. */

@@ -16,7 +16,8 @@
  *   Block Recv   the same, but the receiver's advertised window was closed
  *                (bytes in flight filled it): the receiver held it back;
  *   Block Reply  request direction only: the client sent a request that
- *                wants a reply and then nothing until the reply came.
+ *                wants a reply (or its connection setup) and then nothing
+ *                until the reply came.
  *
  * A moment belongs to one state; when the rules give two, Block Reply
  * wins over Block Recv, and Block Recv over Block Send.  Memory does not
