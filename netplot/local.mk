@@ -1,1 +1,21 @@
-# netplot
+# netplot/ — the viewer: a renderer of plain C and cairo (libnetplot.a,
+# used headless by export, the benchmark and the tests) and the GTK
+# application around it.  Built when configure found GTK 3 and cairo.
+if NETPLOT
+noinst_LIBRARIES += netplot/libnetplot.a
+netplot_libnetplot_a_SOURCES = \
+	netplot/model.c netplot/model.h \
+	netplot/lod.c \
+	netplot/render.c netplot/render.h \
+	netplot/export.c
+netplot_libnetplot_a_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
+
+# Everything that links the renderer links these, in this order.
+NETPLOT_LIBS = netplot/libnetplot.a xcapanalyse/libanalyse.a $(XCAP_LIBS) $(GTK_LIBS) -lm
+
+bin_PROGRAMS += netplot/netplot
+netplot_netplot_SOURCES = netplot/netplot.c netplot/gui.c netplot/gui.h
+netplot_netplot_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
+netplot_netplot_LDADD = $(NETPLOT_LIBS)
+dist_man_MANS += man/netplot.1
+endif

@@ -60,3 +60,13 @@ echo "  delays.txt       the delay table, and delays.md the same in Markdown"
 echo "  requests.txt     the requests waited on (xcapanalyse --requests)"
 echo "  round-trips.txt  every blocking round trip (xcapanalyse --round-trips)"
 echo "  messages.txt     every X message, xtrace-style (xcapanalyse --messages)"
+
+# The picture: the busiest connection's requests, drawn by netplot.
+if command -v netplot >/dev/null 2>&1; then
+	netplot "$out/demo.xcap" --size 1400x800 --export "$out/demo.png" ||
+		fail "netplot could not draw the trace"
+	echo "  demo.png         the busiest connection's requests over time (netplot --export)"
+	echo "demo: open the trace in the viewer with: netplot $out/demo.xcap"
+else
+	echo "demo: netplot is not built (it needs GTK 3): no demo.png"
+fi

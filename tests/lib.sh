@@ -49,11 +49,13 @@ wait_for() {
 
 # start_xvfb: an Xvfb listening on TCP on a free display; sets display
 # (the number) and DISPLAY (127.0.0.1:N).  Extra arguments go to Xvfb.
+# A test confined to some displays sets xvfb_first and xvfb_last.
 start_xvfb() {
 	need Xvfb xdpyinfo
-	n=$(( ($$ % 40) + 20 ))	# X ports are 6000-6063
+	first=${xvfb_first:-20} last=${xvfb_last:-63}	# X ports are 6000-6063
+	n=$(( ($$ % (last - first + 1)) + first ))
 	tries=0
-	while [ $tries -lt 40 ]; do
+	while [ $tries -lt $((last - first + 1)) ]; do
 		if [ ! -e "/tmp/.X$n-lock" ]; then
 			Xvfb ":$n" -listen tcp -screen 0 1024x768x24 -nolisten unix "$@" \
 				>"$workdir/xvfb-$n.log" 2>&1 &
@@ -69,7 +71,7 @@ start_xvfb() {
 			wait $xpid 2>/dev/null
 		fi
 		n=$(( n + 1 ))
-		[ $n -gt 63 ] && n=20
+		[ $n -gt "$last" ] && n=$first
 		tries=$((tries + 1))
 	done
 	fail "could not start Xvfb on any display"

@@ -6,6 +6,7 @@ include tests/x11.mk
 include tests/link.mk
 include tests/state.mk
 include tests/sweep.mk
+include tests/netplot.mk
 
 # Golden tests of xcapanalyse's views (tests/golden/TESTLIST).
 dist_check_SCRIPTS += tests/golden.sh

@@ -1,0 +1,708 @@
+/*
+ * gui.c — the viewer: a GtkApplication whose every command is a GAction,
+ * so menus, keys and buttons all go through one place.
+ *
+ * One window per file.  The picture is np_render's; this file only turns
+ * pointer and key input into view changes, and hits into text.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gtk/gtk.h>
+
+#include "gui.h"
+#include "render.h"
+
+#define STACK_MAX 64
+
+enum drag { DRAG_NONE, DRAG_ZOOM, DRAG_ZOOM_X, DRAG_ZOOM_Y, DRAG_PAN, DRAG_SELECT };
+
+struct saved { double t0, t1, y0, y1; };
+
+struct win {
+	GtkApplicationWindow *window;
+	GtkWidget *area, *combo, *details, *dirbutton, *status;
+	struct np_model *m;
+	struct np_view v;
+	struct saved stack[STACK_MAX];	/* the zoom stack */
+	int nstack;
+	enum drag drag;
+	double x0, y0, x1, y1;		/* drag start and current point */
+	int pan_axis;			/* DRAG_PAN: 0 both, 1 time only, 2 sequence only */
+	struct np_render_opts ro;
+	bool filling;			/* updating widgets: ignore their signals */
+	struct saved logged;		/* the view last logged (NETPLOT_LOG) */
+	int logged_w, logged_h, logged_dir;
+	size_t logged_conn;
+};
+
+/* NETPLOT_LOG=1: every view change, the plot's place on the screen and
+   each tooltip go to stderr as one line, for scripts and the GUI test. */
+static bool log_on;
+
+static void log_view(struct win *w)
+{
+	if (!log_on || !w->m)
+		return;
+	int ox = 0, oy = 0;
+	GdkWindow *gw = gtk_widget_get_window(w->area);
+	if (gw)
+		gdk_window_get_origin(gw, &ox, &oy);
+	fprintf(stderr,
+		"netplot: view conn=%u dir=%s t0=%.0f t1=%.0f y0=%.3f y1=%.3f stack=%d "
+		"plot=%.0f,%.0f,%.0f,%.0f\n",
+		np_view_conn(&w->v) ? np_view_conn(&w->v)->id : 0, w->v.dir ? "reply" : "request",
+		w->v.t0, w->v.t1, w->v.y0, w->v.y1, w->nstack, ox + w->v.px, oy + w->v.py, w->v.pw,
+		w->v.ph);
+}
+
+/* A multi-line text as one log line. */
+static void log_text(const char *what, const char *text)
+{
+	if (!log_on)
+		return;
+	fprintf(stderr, "netplot: %s ", what);
+	for (const char *s = text; *s; s++) {
+		if (*s == '\n')
+			fputs(s[1] ? " | " : "", stderr);
+		else
+			fputc(*s, stderr);
+	}
+	fputc('\n', stderr);
+}
+
+static void set_details(struct win *w, const char *text)
+{
+	GtkTextBuffer *b = gtk_text_view_get_buffer(GTK_TEXT_VIEW(w->details));
+	gtk_text_buffer_set_text(b, text, -1);
+}
+
+static void update_status(struct win *w)
+{
+	char a[64], b[64], buf[256];
+	double step = np_time_step(w->v.t1 - w->v.t0, 8);
+	np_format_time(fmax(w->v.t0, 0), step, a, sizeof a);
+	np_format_time(w->v.t1, step, b, sizeof b);
+	snprintf(buf, sizeof buf, "%s – %s    zoom stack %d    %s", a, b, w->nstack,
+		 w->v.dir == 0 ? "requests" : "replies");
+	gtk_label_set_text(GTK_LABEL(w->status), buf);
+}
+
+static void redraw(struct win *w)
+{
+	gtk_widget_queue_draw(w->area);
+	update_status(w);
+}
+
+static void push(struct win *w)
+{
+	if (w->nstack == STACK_MAX) {
+		memmove(w->stack, w->stack + 1, (STACK_MAX - 1) * sizeof *w->stack);
+		w->nstack--;
+	}
+	w->stack[w->nstack++] = (struct saved){ w->v.t0, w->v.t1, w->v.y0, w->v.y1 };
+}
+
+static void fill_combo(struct win *w)
+{
+	w->filling = true;
+	gtk_combo_box_text_remove_all(GTK_COMBO_BOX_TEXT(w->combo));
+	for (size_t i = 0; w->m && i < w->m->nconn; i++) {
+		const struct np_conn *c = &w->m->conn[i];
+		char buf[256];
+		snprintf(buf, sizeof buf, "#%u %s  (%zu + %zu packets)", c->id, c->label,
+			 c->dir[0].npkt, c->dir[1].npkt);
+		gtk_combo_box_text_append_text(GTK_COMBO_BOX_TEXT(w->combo), buf);
+	}
+	if (w->m && w->m->nconn)
+		gtk_combo_box_set_active(GTK_COMBO_BOX(w->combo), (gint)w->v.conn);
+	w->filling = false;
+}
+
+static void show_conn(struct win *w, size_t conn, int dir)
+{
+	if (!w->m || conn >= w->m->nconn)
+		return;
+	int width = w->v.width ? w->v.width : 900, height = w->v.height ? w->v.height : 600;
+	np_view_init(&w->v, w->m, conn, dir, width, height);
+	w->nstack = 0;
+	w->ro.have_sel = w->ro.have_mark = false;
+	w->filling = true;
+	gtk_combo_box_set_active(GTK_COMBO_BOX(w->combo), (gint)conn);
+	gtk_button_set_label(GTK_BUTTON(w->dirbutton), dir == 0 ? "Requests" : "Replies");
+	w->filling = false;
+	set_details(w, "Hover over a packet or message to see it; click to keep it here.\n"
+		       "Drag to zoom, shift-drag to select a time span.");
+	redraw(w);
+}
+
+static bool open_file(struct win *w, const char *path)
+{
+	char err[512];
+	struct np_model *m = np_model_load(path, err, sizeof err);
+	if (!m) {
+		GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(w->window), GTK_DIALOG_MODAL,
+						      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+						      "cannot open '%s': %s", path, err);
+		gtk_dialog_run(GTK_DIALOG(d));
+		gtk_widget_destroy(d);
+		return false;
+	}
+	np_model_free(w->m);
+	w->m = m;
+	w->v.m = m;
+	char *base = g_path_get_basename(path);
+	char title[512];
+	snprintf(title, sizeof title, "%s — netplot", base);
+	g_free(base);
+	gtk_window_set_title(GTK_WINDOW(w->window), title);
+	/* start on the busiest connection */
+	size_t best = 0, n = 0;
+	for (size_t i = 0; i < m->nconn; i++)
+		if (m->conn[i].dir[0].npkt + m->conn[i].dir[1].npkt > n) {
+			n = m->conn[i].dir[0].npkt + m->conn[i].dir[1].npkt;
+			best = i;
+		}
+	w->v.conn = best;
+	fill_combo(w);
+	show_conn(w, best, 0);
+	return true;
+}
+
+/* ---- drawing ---- */
+
+static gboolean on_draw(GtkWidget *area, cairo_t *cr, gpointer data)
+{
+	struct win *w = data;
+	int width = gtk_widget_get_allocated_width(area), height = gtk_widget_get_allocated_height(area);
+	if (!w->m) {
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		cairo_paint(cr);
+		cairo_set_source_rgb(cr, 0.3, 0.3, 0.3);
+		cairo_set_font_size(cr, 16);
+		cairo_move_to(cr, 30, 50);
+		cairo_show_text(cr, "Open a capture (.xcap, .pcap, .pcapng) or drop one here.");
+		return TRUE;
+	}
+	if (width != w->v.width || height != w->v.height)
+		np_view_set_size(&w->v, width, height);
+	if (w->logged.t0 != w->v.t0 || w->logged.t1 != w->v.t1 || w->logged.y0 != w->v.y0 ||
+	    w->logged.y1 != w->v.y1 || w->logged_w != width || w->logged_h != height ||
+	    w->logged_conn != w->v.conn || w->logged_dir != w->v.dir) {
+		w->logged = (struct saved){ w->v.t0, w->v.t1, w->v.y0, w->v.y1 };
+		w->logged_w = width;
+		w->logged_h = height;
+		w->logged_conn = w->v.conn;
+		w->logged_dir = w->v.dir;
+		log_view(w);
+	}
+	np_render(cr, &w->v, &w->ro, NULL);
+	if (w->drag == DRAG_ZOOM || w->drag == DRAG_ZOOM_X || w->drag == DRAG_ZOOM_Y ||
+	    w->drag == DRAG_SELECT) {
+		double x0 = w->x0, x1 = w->x1, y0 = w->y0, y1 = w->y1;
+		if (w->drag == DRAG_ZOOM_X || w->drag == DRAG_SELECT) {
+			y0 = w->v.py;
+			y1 = w->v.py + w->v.ph;
+		}
+		if (w->drag == DRAG_ZOOM_Y) {
+			x0 = w->v.px;
+			x1 = w->v.px + w->v.pw;
+		}
+		cairo_rectangle(cr, fmin(x0, x1) + 0.5, fmin(y0, y1) + 0.5, fabs(x1 - x0), fabs(y1 - y0));
+		cairo_set_source_rgba(cr, 0.2, 0.4, 1.0, 0.12);
+		cairo_fill_preserve(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.4, 1.0);
+		cairo_set_line_width(cr, 1);
+		cairo_stroke(cr);
+	}
+	return TRUE;
+}
+
+/* ---- pointer ---- */
+
+static gboolean on_press(GtkWidget *area, GdkEventButton *ev, gpointer data)
+{
+	struct win *w = data;
+	if (!w->m || ev->type != GDK_BUTTON_PRESS)
+		return FALSE;
+	gtk_widget_grab_focus(area);
+	w->x0 = w->x1 = ev->x;
+	w->y0 = w->y1 = ev->y;
+	const struct np_view *v = &w->v;
+	bool below = ev->y > v->py + v->ph, left = ev->x < v->px;
+	if (ev->button == 1 && (ev->state & GDK_SHIFT_MASK))
+		w->drag = DRAG_SELECT;
+	else if (ev->button == 1)
+		w->drag = below ? DRAG_ZOOM_X : left ? DRAG_ZOOM_Y : DRAG_ZOOM;
+	else if (ev->button == 2) {
+		w->drag = DRAG_PAN;
+		/* as in xplot: on an axis, pan along that axis only */
+		w->pan_axis = below ? 1 : left ? 2 : 0;
+	}
+	else if (ev->button == 3) {
+		/* right click: back, as xplot's click pops its zoom stack */
+		g_action_group_activate_action(G_ACTION_GROUP(w->window), "back", NULL);
+		return TRUE;
+	}
+	return TRUE;
+}
+
+static gboolean on_motion(GtkWidget *area, GdkEventMotion *ev, gpointer data)
+{
+	struct win *w = data;
+	if (w->drag == DRAG_NONE)
+		return FALSE;
+	if (w->drag == DRAG_PAN) {
+		np_view_pan(&w->v, w->pan_axis == 2 ? 0 : ev->x - w->x1,
+			    w->pan_axis == 1 ? 0 : ev->y - w->y1);
+		w->x1 = ev->x;
+		w->y1 = ev->y;
+		redraw(w);
+		return TRUE;
+	}
+	w->x1 = ev->x;
+	w->y1 = ev->y;
+	gtk_widget_queue_draw(area);
+	return TRUE;
+}
+
+static gboolean on_release(GtkWidget *area, GdkEventButton *ev, gpointer data)
+{
+	struct win *w = data;
+	enum drag d = w->drag;
+	w->drag = DRAG_NONE;
+	if (d == DRAG_NONE)
+		return FALSE;
+	w->x1 = ev->x;
+	w->y1 = ev->y;
+	bool moved = fabs(w->x1 - w->x0) > 4 || fabs(w->y1 - w->y0) > 4;
+	struct np_view *v = &w->v;
+	if (d == DRAG_PAN) {
+		/* pans are not saved on the stack, like xplot */
+	} else if (d == DRAG_SELECT && moved) {
+		w->ro.have_sel = true;
+		w->ro.sel_t0 = np_t_at(v, fmin(w->x0, w->x1));
+		w->ro.sel_t1 = np_t_at(v, fmax(w->x0, w->x1));
+		char buf[4096];
+		np_describe_region(v, w->ro.sel_t0, w->ro.sel_t1, buf, sizeof buf);
+		set_details(w, buf);
+		log_text("region", buf);
+	} else if (moved) {
+		push(w);
+		if (d == DRAG_ZOOM_X)
+			np_view_zoom_rect(v, w->x0, v->py, w->x1, v->py + v->ph);
+		else if (d == DRAG_ZOOM_Y)
+			np_view_zoom_rect(v, v->px, w->y0, v->px + v->pw, w->y1);
+		else
+			np_view_zoom_rect(v, w->x0, w->y0, w->x1, w->y1);
+	} else {
+		/* a click selects what is under it into the details pane */
+		struct np_hit h;
+		np_hit_test(v, ev->x, ev->y, &h);
+		char buf[2048];
+		np_describe(v, &h, buf, sizeof buf);
+		w->ro.have_mark = h.kind != NP_HIT_NONE && h.kind != NP_HIT_MANY;
+		w->ro.mark_t = h.t;
+		w->ro.mark_seq = h.seq;
+		set_details(w, *buf ? buf : "Nothing here.");
+		log_text("selected", *buf ? buf : "nothing");
+	}
+	redraw(w);
+	return TRUE;
+}
+
+static gboolean on_scroll(GtkWidget *area, GdkEventScroll *ev, gpointer data)
+{
+	struct win *w = data;
+	if (!w->m)
+		return FALSE;
+	double f;
+	if (ev->direction == GDK_SCROLL_UP)
+		f = 0.8;
+	else if (ev->direction == GDK_SCROLL_DOWN)
+		f = 1.25;
+	else if (ev->direction == GDK_SCROLL_SMOOTH)
+		f = pow(1.25, ev->delta_y);
+	else
+		return FALSE;
+	/* shift zooms time only: the usual way to stretch a busy stretch */
+	np_view_zoom(&w->v, f, (ev->state & GDK_SHIFT_MASK) ? 1 : f, ev->x, ev->y);
+	redraw(w);
+	return TRUE;
+}
+
+static gboolean on_query_tooltip(GtkWidget *area, gint x, gint y, gboolean kb, GtkTooltip *tip,
+				 gpointer data)
+{
+	struct win *w = data;
+	if (!w->m || w->drag != DRAG_NONE)
+		return FALSE;
+	struct np_hit h;
+	np_hit_test(&w->v, x, y, &h);
+	if (h.kind == NP_HIT_NONE)
+		return FALSE;
+	char buf[2048];
+	np_describe(&w->v, &h, buf, sizeof buf);
+	gtk_tooltip_set_text(tip, buf);
+	if (log_on)
+		fprintf(stderr, "netplot: tooltip %.*s\n", (int)strcspn(buf, "\n"), buf);
+	/* a new tooltip as soon as the pointer leaves this small square */
+	GdkRectangle r = { x - 3, y - 3, 6, 6 };
+	gtk_tooltip_set_tip_area(tip, &r);
+	return TRUE;
+}
+
+/* ---- actions ---- */
+
+#define ACTION(name) static void act_##name(GSimpleAction *a, GVariant *p, gpointer data)
+
+ACTION(zoom_in)
+{
+	struct win *w = data;
+	if (!w->m)
+		return;
+	push(w);
+	np_view_zoom(&w->v, 0.5, 0.5, w->v.px + w->v.pw / 2, w->v.py + w->v.ph / 2);
+	redraw(w);
+}
+
+ACTION(zoom_out)
+{
+	struct win *w = data;
+	if (!w->m)
+		return;
+	push(w);
+	np_view_zoom(&w->v, 2, 2, w->v.px + w->v.pw / 2, w->v.py + w->v.ph / 2);
+	redraw(w);
+}
+
+ACTION(zoom_fit)
+{
+	struct win *w = data;
+	if (!w->m)
+		return;
+	push(w);
+	np_view_fit(&w->v);
+	redraw(w);
+}
+
+ACTION(back)
+{
+	struct win *w = data;
+	if (!w->m || !w->nstack)
+		return;
+	struct saved s = w->stack[--w->nstack];
+	w->v.t0 = s.t0;
+	w->v.t1 = s.t1;
+	w->v.y0 = s.y0;
+	w->v.y1 = s.y1;
+	redraw(w);
+}
+
+static void pan_by(struct win *w, double fx, double fy)
+{
+	if (!w->m)
+		return;
+	np_view_pan(&w->v, fx * w->v.pw, fy * w->v.ph);
+	redraw(w);
+}
+
+ACTION(pan_left) { pan_by(data, 0.25, 0); }
+ACTION(pan_right) { pan_by(data, -0.25, 0); }
+ACTION(pan_up) { pan_by(data, 0, 0.25); }
+ACTION(pan_down) { pan_by(data, 0, -0.25); }
+
+ACTION(direction)
+{
+	struct win *w = data;
+	if (w->m)
+		show_conn(w, w->v.conn, !w->v.dir);
+}
+
+ACTION(next_conn)
+{
+	struct win *w = data;
+	if (w->m && w->m->nconn)
+		show_conn(w, (w->v.conn + 1) % w->m->nconn, w->v.dir);
+}
+
+ACTION(prev_conn)
+{
+	struct win *w = data;
+	if (w->m && w->m->nconn)
+		show_conn(w, (w->v.conn + w->m->nconn - 1) % w->m->nconn, w->v.dir);
+}
+
+ACTION(open)
+{
+	struct win *w = data;
+	GtkWidget *d = gtk_file_chooser_dialog_new("Open a capture", GTK_WINDOW(w->window),
+						   GTK_FILE_CHOOSER_ACTION_OPEN, "_Cancel",
+						   GTK_RESPONSE_CANCEL, "_Open", GTK_RESPONSE_ACCEPT, NULL);
+	GtkFileFilter *f = gtk_file_filter_new();
+	gtk_file_filter_set_name(f, "Captures (.xcap, .pcap, .pcapng)");
+	gtk_file_filter_add_pattern(f, "*.xcap");
+	gtk_file_filter_add_pattern(f, "*.pcap");
+	gtk_file_filter_add_pattern(f, "*.pcapng");
+	gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(d), f);
+	if (gtk_dialog_run(GTK_DIALOG(d)) == GTK_RESPONSE_ACCEPT) {
+		char *path = gtk_file_chooser_get_filename(GTK_FILE_CHOOSER(d));
+		gtk_widget_destroy(d);
+		if (path)
+			open_file(w, path);
+		g_free(path);
+		return;
+	}
+	gtk_widget_destroy(d);
+}
+
+ACTION(export)
+{
+	struct win *w = data;
+	if (!w->m)
+		return;
+	GtkWidget *d = gtk_file_chooser_dialog_new("Export the view (.png .svg .pdf .xpl)",
+						   GTK_WINDOW(w->window), GTK_FILE_CHOOSER_ACTION_SAVE,
+						   "_Cancel", GTK_RESPONSE_CANCEL, "_Save",
+						   GTK_RESPONSE_ACCEPT, NULL);
+	gtk_file_chooser_set_do_overwrite_confirmation(GTK_FILE_CHOOSER(d), TRUE);
+	gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(d), "netplot.png");
+	if (gtk_dialog_run(GTK_DIALOG(d)) == GTK_RESPONSE_ACCEPT) {
+		char *path = gtk_file_chooser_get_filename(GTK_FILE_CHOOSER(d));
+		char err[512];
+		if (path && np_export(&w->v, path, err, sizeof err) < 0) {
+			GtkWidget *e = gtk_message_dialog_new(GTK_WINDOW(w->window), GTK_DIALOG_MODAL,
+							      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+							      "cannot export '%s': %s", path, err);
+			gtk_dialog_run(GTK_DIALOG(e));
+			gtk_widget_destroy(e);
+		}
+		g_free(path);
+	}
+	gtk_widget_destroy(d);
+}
+
+ACTION(close)
+{
+	struct win *w = data;
+	gtk_widget_destroy(GTK_WIDGET(w->window));
+}
+
+static const GActionEntry win_actions[] = {
+	{ "zoom-in", act_zoom_in, NULL, NULL, NULL, { 0 } },
+	{ "zoom-out", act_zoom_out, NULL, NULL, NULL, { 0 } },
+	{ "zoom-fit", act_zoom_fit, NULL, NULL, NULL, { 0 } },
+	{ "back", act_back, NULL, NULL, NULL, { 0 } },
+	{ "pan-left", act_pan_left, NULL, NULL, NULL, { 0 } },
+	{ "pan-right", act_pan_right, NULL, NULL, NULL, { 0 } },
+	{ "pan-up", act_pan_up, NULL, NULL, NULL, { 0 } },
+	{ "pan-down", act_pan_down, NULL, NULL, NULL, { 0 } },
+	{ "direction", act_direction, NULL, NULL, NULL, { 0 } },
+	{ "next-conn", act_next_conn, NULL, NULL, NULL, { 0 } },
+	{ "prev-conn", act_prev_conn, NULL, NULL, NULL, { 0 } },
+	{ "open", act_open, NULL, NULL, NULL, { 0 } },
+	{ "export", act_export, NULL, NULL, NULL, { 0 } },
+	{ "close", act_close, NULL, NULL, NULL, { 0 } },
+};
+
+static const struct { const char *action; const char *accels[4]; } accels[] = {
+	{ "win.zoom-in", { "plus", "equal", "KP_Add", NULL } },
+	{ "win.zoom-out", { "minus", "KP_Subtract", NULL } },
+	{ "win.zoom-fit", { "0", "KP_0", "Home", NULL } },
+	{ "win.back", { "BackSpace", "b", NULL } },
+	{ "win.pan-left", { "Left", "h", NULL } },
+	{ "win.pan-right", { "Right", "l", NULL } },
+	{ "win.pan-up", { "Up", "k", NULL } },
+	{ "win.pan-down", { "Down", "j", NULL } },
+	{ "win.direction", { "d", NULL } },
+	{ "win.next-conn", { "Page_Down", NULL } },
+	{ "win.prev-conn", { "Page_Up", NULL } },
+	{ "win.open", { "<Control>o", NULL } },
+	{ "win.export", { "<Control>e", NULL } },
+	{ "win.close", { "<Control>w", NULL } },
+	{ "app.quit", { "<Control>q", "q", NULL } },
+};
+
+/* ---- window ---- */
+
+static void on_combo(GtkComboBox *cb, gpointer data)
+{
+	struct win *w = data;
+	int i = gtk_combo_box_get_active(cb);
+	if (!w->filling && i >= 0)
+		show_conn(w, (size_t)i, w->v.dir);
+}
+
+static void on_drop(GtkWidget *widget, GdkDragContext *ctx, gint x, gint y, GtkSelectionData *sel,
+		    guint info, guint time, gpointer data)
+{
+	struct win *w = data;
+	char **uris = gtk_selection_data_get_uris(sel);
+	bool ok = false;
+	if (uris && uris[0]) {
+		char *path = g_filename_from_uri(uris[0], NULL, NULL);
+		if (path)
+			ok = open_file(w, path);
+		g_free(path);
+	}
+	g_strfreev(uris);
+	gtk_drag_finish(ctx, ok, FALSE, time);
+}
+
+static void on_destroy(GtkWidget *widget, gpointer data)
+{
+	struct win *w = data;
+	np_model_free(w->m);
+	g_free(w);
+}
+
+static GtkWidget *button(const char *label, const char *action, const char *tip)
+{
+	GtkWidget *b = gtk_button_new_with_label(label);
+	gtk_actionable_set_action_name(GTK_ACTIONABLE(b), action);
+	gtk_widget_set_tooltip_text(b, tip);
+	gtk_widget_set_can_focus(b, FALSE);	/* keys belong to the plot */
+	return b;
+}
+
+static struct win *new_window(GtkApplication *app)
+{
+	struct win *w = g_new0(struct win, 1);
+	w->window = GTK_APPLICATION_WINDOW(gtk_application_window_new(app));
+	gtk_window_set_title(GTK_WINDOW(w->window), "netplot");
+	gtk_window_set_default_size(GTK_WINDOW(w->window), 1000, 640);
+	g_action_map_add_action_entries(G_ACTION_MAP(w->window), win_actions,
+					G_N_ELEMENTS(win_actions), w);
+	g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroy), w);
+
+	GtkWidget *vbox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+	GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
+	gtk_container_set_border_width(GTK_CONTAINER(bar), 4);
+	gtk_box_pack_start(GTK_BOX(bar), button("Open", "win.open", "Open a capture (Ctrl+O)"), FALSE, FALSE, 0);
+	gtk_box_pack_start(GTK_BOX(bar), button("Back", "win.back", "Previous zoom (Backspace)"), FALSE, FALSE, 0);
+	gtk_box_pack_start(GTK_BOX(bar), button("Zoom in", "win.zoom-in", "Zoom in (+)"), FALSE, FALSE, 0);
+	gtk_box_pack_start(GTK_BOX(bar), button("Zoom out", "win.zoom-out", "Zoom out (-)"), FALSE, FALSE, 0);
+	gtk_box_pack_start(GTK_BOX(bar), button("All", "win.zoom-fit", "Show everything (0)"), FALSE, FALSE, 0);
+	w->dirbutton = button("Requests", "win.direction", "Switch direction (d)");
+	gtk_box_pack_start(GTK_BOX(bar), w->dirbutton, FALSE, FALSE, 0);
+	w->combo = gtk_combo_box_text_new();
+	gtk_widget_set_can_focus(w->combo, FALSE);
+	gtk_widget_set_tooltip_text(w->combo, "Connection (PgUp/PgDn)");
+	g_signal_connect(w->combo, "changed", G_CALLBACK(on_combo), w);
+	gtk_box_pack_start(GTK_BOX(bar), w->combo, TRUE, TRUE, 0);
+	gtk_box_pack_start(GTK_BOX(vbox), bar, FALSE, FALSE, 0);
+
+	GtkWidget *paned = gtk_paned_new(GTK_ORIENTATION_HORIZONTAL);
+	w->area = gtk_drawing_area_new();
+	gtk_widget_set_size_request(w->area, 400, 300);
+	gtk_widget_set_can_focus(w->area, TRUE);
+	gtk_widget_add_events(w->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK |
+					       GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK);
+	gtk_widget_set_has_tooltip(w->area, TRUE);
+	g_signal_connect(w->area, "draw", G_CALLBACK(on_draw), w);
+	g_signal_connect(w->area, "button-press-event", G_CALLBACK(on_press), w);
+	g_signal_connect(w->area, "button-release-event", G_CALLBACK(on_release), w);
+	g_signal_connect(w->area, "motion-notify-event", G_CALLBACK(on_motion), w);
+	g_signal_connect(w->area, "scroll-event", G_CALLBACK(on_scroll), w);
+	g_signal_connect(w->area, "query-tooltip", G_CALLBACK(on_query_tooltip), w);
+	gtk_paned_pack1(GTK_PANED(paned), w->area, TRUE, FALSE);
+	w->details = gtk_text_view_new();
+	gtk_text_view_set_editable(GTK_TEXT_VIEW(w->details), FALSE);
+	gtk_text_view_set_monospace(GTK_TEXT_VIEW(w->details), TRUE);
+	gtk_text_view_set_wrap_mode(GTK_TEXT_VIEW(w->details), GTK_WRAP_WORD_CHAR);
+	gtk_widget_set_can_focus(w->details, FALSE);
+	GtkWidget *scroll = gtk_scrolled_window_new(NULL, NULL);
+	gtk_widget_set_size_request(scroll, 260, -1);
+	gtk_container_add(GTK_CONTAINER(scroll), w->details);
+	gtk_paned_pack2(GTK_PANED(paned), scroll, FALSE, TRUE);
+	gtk_box_pack_start(GTK_BOX(vbox), paned, TRUE, TRUE, 0);
+	w->status = gtk_label_new("");
+	gtk_label_set_xalign(GTK_LABEL(w->status), 0);
+	gtk_box_pack_start(GTK_BOX(vbox), w->status, FALSE, FALSE, 2);
+	gtk_container_add(GTK_CONTAINER(w->window), vbox);
+
+	gtk_drag_dest_set(GTK_WIDGET(w->window), GTK_DEST_DEFAULT_ALL, NULL, 0, GDK_ACTION_COPY);
+	gtk_drag_dest_add_uri_targets(GTK_WIDGET(w->window));
+	g_signal_connect(w->window, "drag-data-received", G_CALLBACK(on_drop), w);
+
+	gtk_widget_show_all(GTK_WIDGET(w->window));
+	gtk_widget_grab_focus(w->area);
+	set_details(w, "No capture open.");
+	return w;
+}
+
+static void app_quit(GSimpleAction *a, GVariant *p, gpointer app)
+{
+	g_application_quit(G_APPLICATION(app));
+}
+
+static void on_startup(GApplication *app, gpointer data)
+{
+	static const GActionEntry app_actions[] = {
+		{ "quit", app_quit, NULL, NULL, NULL, { 0 } },
+	};
+	g_action_map_add_action_entries(G_ACTION_MAP(app), app_actions, G_N_ELEMENTS(app_actions), app);
+	for (size_t i = 0; i < G_N_ELEMENTS(accels); i++)
+		gtk_application_set_accels_for_action(GTK_APPLICATION(app), accels[i].action,
+						      accels[i].accels);
+	GMenu *bar = g_menu_new(), *file = g_menu_new(), *view = g_menu_new();
+	g_menu_append(file, "_Open…", "win.open");
+	g_menu_append(file, "_Export view…", "win.export");
+	g_menu_append(file, "_Close", "win.close");
+	g_menu_append(file, "_Quit", "app.quit");
+	g_menu_append(view, "Zoom _in", "win.zoom-in");
+	g_menu_append(view, "Zoom _out", "win.zoom-out");
+	g_menu_append(view, "Show _all", "win.zoom-fit");
+	g_menu_append(view, "_Back", "win.back");
+	g_menu_append(view, "Switch _direction", "win.direction");
+	g_menu_append(view, "_Next connection", "win.next-conn");
+	g_menu_append(view, "_Previous connection", "win.prev-conn");
+	g_menu_append_submenu(bar, "_File", G_MENU_MODEL(file));
+	g_menu_append_submenu(bar, "_View", G_MENU_MODEL(view));
+	gtk_application_set_menubar(GTK_APPLICATION(app), G_MENU_MODEL(bar));
+	g_object_unref(file);
+	g_object_unref(view);
+	g_object_unref(bar);
+}
+
+static void on_activate(GApplication *app, gpointer data)
+{
+	new_window(GTK_APPLICATION(app));
+}
+
+static void on_open(GApplication *app, GFile **files, gint n, const gchar *hint, gpointer data)
+{
+	for (gint i = 0; i < n; i++) {
+		struct win *w = new_window(GTK_APPLICATION(app));
+		char *path = g_file_get_path(files[i]);
+		if (!path || !open_file(w, path)) {
+			char *name = g_file_get_parse_name(files[i]);
+			fprintf(stderr, "netplot: cannot open: '%s'\n", name);
+			g_free(name);
+		}
+		g_free(path);
+	}
+}
+
+int np_gui_run(int argc, char **argv)
+{
+	if (!gtk_init_check(&argc, &argv)) {
+		fprintf(stderr, "netplot: cannot open the display: '%s'\n",
+			g_getenv("DISPLAY") ? g_getenv("DISPLAY") : "(DISPLAY unset)");
+		return 1;
+	}
+	log_on = g_getenv("NETPLOT_LOG") && *g_getenv("NETPLOT_LOG") == '1';
+	/* NON_UNIQUE: every invocation is its own viewer (scripts and tests
+	   start several at once). */
+	GtkApplication *app = gtk_application_new("org.xcap.netplot",
+						  G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
+	g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
+	g_signal_connect(app, "activate", G_CALLBACK(on_activate), NULL);
+	g_signal_connect(app, "open", G_CALLBACK(on_open), NULL);
+	int status = g_application_run(G_APPLICATION(app), argc, argv);
+	g_object_unref(app);
+	return status;
+}

@@ -1,0 +1,280 @@
+/*
+ * netplot.c — the command: the GTK viewer by default, or headless export
+ * (--export) and the renderer benchmark (--benchmark) without a display.
+ *
+ * Exit status: 0 success, 1 a file could not be read or written, 2 usage.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "gui.h"
+#include "render.h"
+
+static const char *prog = "netplot";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netplot [FILE...]\n"
+		"       netplot FILE --export OUT.{png,svg,pdf,xpl} [--conn N] [--direction request|reply]\n"
+		"               [--range T0:T1] [--size WxH]\n"
+		"       netplot --benchmark FILE [--size WxH]\n"
+		"\n"
+		"Sequence/time graphs of X11 connections from .xcap, .pcap and .pcapng files.\n"
+		"\n"
+		"  -e, --export OUT       write the graph to OUT (format from its extension) and exit\n"
+		"  -c, --conn N           connection id (default: the one with most packets)\n"
+		"  -d, --direction DIR    request (client to server, default) or reply\n"
+		"  -r, --range T0:T1      time span, seconds since the trace began or h:mm:ss.fff\n"
+		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
+		"  -b, --benchmark FILE   time loading FILE and redrawing at several zoom levels\n"
+		"  -h, --help             this help\n"
+		"  -V, --version          the version\n");
+}
+
+static void die(int code, const char *what, const char *subject)
+{
+	fprintf(stderr, "%s: %s: '%s'\n", prog, what, subject);
+	exit(code);
+}
+
+/* "12.5", "1:02.5" or "1:00:02.5" to ns; -1 when malformed. */
+static double parse_time(const char *s)
+{
+	double total = 0;
+	int parts = 0;
+	while (*s) {
+		char *end;
+		errno = 0;
+		double x = strtod(s, &end);
+		if (end == s || errno || x < 0 || ++parts > 3)
+			return -1;
+		total = total * 60 + x;
+		if (*end == ':')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return parts ? total * 1e9 : -1;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The connection with the most packets in this direction, by index. */
+static size_t busiest(const struct np_model *m, int dir)
+{
+	size_t best = 0, n = 0;
+	for (size_t i = 0; i < m->nconn; i++) {
+		size_t k = m->conn[i].dir[dir].npkt + m->conn[i].dir[!dir].npkt;
+		if (k > n) {
+			n = k;
+			best = i;
+		}
+	}
+	return best;
+}
+
+static int benchmark(const char *path, int w, int h)
+{
+	char err[512];
+	double t = now_ms();
+	struct np_model *m = np_model_load(path, err, sizeof err);
+	if (!m)
+		die(1, err, path);
+	double open_ms = now_ms() - t;
+	size_t mem = np_model_memory(m);
+	printf("open: %.0f ms\n", open_ms);
+	size_t niv = 0;
+	for (size_t i = 0; i < m->nconn; i++)
+		niv += m->conn[i].dir[0].niv + m->conn[i].dir[1].niv;
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);	/* ru_maxrss: kB on Linux */
+	printf("memory: %.0f MB (%.1f bytes/packet, %" PRIu64 " packets, %" PRIu64
+	       " messages, %zu state intervals; process peak %.0f MB)\n",
+	       mem / 1e6, m->npkt ? (double)mem / m->npkt : 0.0, m->npkt, m->nmsg, niv,
+	       ru.ru_maxrss / 1e3);
+	struct np_view v;
+	np_view_init(&v, m, busiest(m, 0), 0, w, h);
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	cairo_t *cr = cairo_create(s);
+	/* Zoom about the middle of the connection by 10x steps until a few
+	   packets are left in view. */
+	const struct np_dir *d = &m->conn[v.conn].dir[0];
+	double tc = (v.t0 + v.t1) / 2;
+	size_t mid = np_pkt_lower(d, np_tkey(tc));
+	if (mid < d->npkt)
+		tc = (double)d->pkt[mid].t;
+	double span = v.t1 - v.t0, ys = v.y1 - v.y0;
+	double yc = mid < d->npkt ? (double)d->pkt[mid].seq : (v.y0 + v.y1) / 2;
+	for (double zoom = 1;; zoom *= 10) {
+		if (zoom == 1) {
+			np_view_fit(&v);
+		} else {
+			v.t0 = tc - span / zoom / 2;
+			v.t1 = tc + span / zoom / 2;
+			v.y0 = yc - ys / zoom / 2;
+			v.y1 = yc + ys / zoom / 2;
+		}
+		size_t i0 = np_pkt_lower(d, np_tkey(v.t0));
+		size_t i1 = np_pkt_lower(d, np_tkey(v.t1));
+		double best = INFINITY;
+		struct np_render_stats st;
+		for (int rep = 0; rep < 3; rep++) {	/* best of three: the others are noise */
+			double a = now_ms();
+			np_render(cr, &v, NULL, &st);
+			cairo_surface_flush(s);
+			best = fmin(best, now_ms() - a);
+		}
+		printf("redraw %.0fx: %.1f ms (%zu packets in view, %zu columns aggregated, %zu drawn one by one, %zu labels)\n",
+		       zoom, best, i1 - i0, st.columns, st.items, st.labels);
+		if (i1 - i0 <= 10 || v.t1 - v.t0 < 100)
+			break;
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	np_model_free(m);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "export", required_argument, NULL, 'e' },
+		{ "conn", required_argument, NULL, 'c' },
+		{ "direction", required_argument, NULL, 'd' },
+		{ "range", required_argument, NULL, 'r' },
+		{ "size", required_argument, NULL, 's' },
+		{ "benchmark", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *bench = NULL;
+	long conn = 0;
+	int dir = 0, w = 1200, h = 700;
+	double r0 = -1, r1 = -1;
+	bool headless = false;
+	/* Options of our own are looked for only when one of them is there, so
+	   GTK's own (--display ...) still reach GTK. */
+	for (int i = 1; i < argc; i++)
+		for (const struct option *o = opts; o->name; o++) {
+			size_t n = strlen(o->name);
+			if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i] + 2, o->name, n) == 0 &&
+			    (argv[i][2 + n] == '\0' || argv[i][2 + n] == '='))
+				headless = true;
+			if (argv[i][0] == '-' && argv[i][1] == o->val && argv[i][2] == '\0')
+				headless = true;
+		}
+	if (!headless)
+		return np_gui_run(argc, argv);
+	int c;
+	while ((c = getopt_long(argc, argv, "e:c:d:r:s:b:hV", opts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'e':
+			out = optarg;
+			break;
+		case 'c':
+			conn = strtol(optarg, &end, 10);
+			if (*end || conn < 1)
+				die(2, "bad connection id", optarg);
+			break;
+		case 'd':
+			if (strcmp(optarg, "request") == 0 || strcmp(optarg, "c2s") == 0)
+				dir = 0;
+			else if (strcmp(optarg, "reply") == 0 || strcmp(optarg, "s2c") == 0)
+				dir = 1;
+			else
+				die(2, "direction must be request or reply", optarg);
+			break;
+		case 'r': {
+			/* T0:T1 where each may itself be h:mm:ss: split at the colon
+			   that leaves two valid times */
+			bool ok = false;
+			for (char *p = optarg; p && (p = strchr(p, ':')); p++) {
+				char a[64];
+				size_t n = (size_t)(p - optarg);
+				if (n >= sizeof a)
+					break;
+				memcpy(a, optarg, n);
+				a[n] = '\0';
+				double x = parse_time(a), y = parse_time(p + 1);
+				if (x >= 0 && y > x) {
+					r0 = x;
+					r1 = y;
+					ok = true;
+					break;
+				}
+			}
+			if (!ok)
+				die(2, "bad range, want T0:T1 with T0 < T1", optarg);
+			break;
+		}
+		case 's':
+			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w < 100 || h < 100 || w > 20000 ||
+			    h > 20000)
+				die(2, "bad size, want WxH between 100 and 20000", optarg);
+			break;
+		case 'b':
+			bench = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("netplot %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (bench)
+		return benchmark(bench, w, h);
+	if (!out || optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	const char *in = argv[optind];
+	char err[512];
+	struct np_model *m = np_model_load(in, err, sizeof err);
+	if (!m)
+		die(1, err, in);
+	size_t ci = busiest(m, dir);
+	if (conn) {
+		if ((size_t)conn > m->nconn) {
+			char id[32];
+			snprintf(id, sizeof id, "%ld", conn);
+			die(1, "no such connection in the trace", id);
+		}
+		ci = (size_t)conn - 1;
+	}
+	if (!m->nconn)
+		die(1, "no connections in the trace", in);
+	struct np_view v;
+	np_view_init(&v, m, ci, dir, w, h);
+	if (r0 >= 0) {
+		v.t0 = r0;
+		v.t1 = r1;
+		np_view_fit_y(&v);
+	}
+	if (np_export(&v, out, err, sizeof err) < 0)
+		die(1, err, out);
+	np_model_free(m);
+	return 0;
+}

@@ -1,0 +1,129 @@
+/*
+ * render.h — netplot's picture: the view (what part of which graph, in
+ * what rectangle), its coordinate transforms, the axes, label thinning,
+ * drawing onto any cairo context, and finding what is under a point.
+ * Plain C and cairo, no GTK: the GUI, the exports and the tests share it.
+ */
+#ifndef NETPLOT_RENDER_H
+#define NETPLOT_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cairo.h>
+
+#include "model.h"
+
+/* Room left around the plot for the axes and the title. */
+#define NP_MARGIN_LEFT 96.0
+#define NP_MARGIN_RIGHT 16.0
+#define NP_MARGIN_TOP 26.0
+#define NP_MARGIN_BOTTOM 40.0
+
+struct np_view {
+	const struct np_model *m;
+	size_t conn;		/* index into m->conn */
+	int dir;		/* the direction whose data is drawn */
+	double t0, t1;		/* visible time, ns since m->t0 */
+	double y0, y1;		/* visible relative sequence numbers */
+	int width, height;	/* of the whole picture, pixels */
+	double px, py, pw, ph;	/* the plot rectangle inside the axes */
+};
+
+void np_view_init(struct np_view *v, const struct np_model *m, size_t conn, int dir, int w,
+		  int h);
+void np_view_set_size(struct np_view *v, int w, int h);
+/* Show all of the connection's graph in this direction. */
+void np_view_fit(struct np_view *v);
+/* Keep the time span, fit the sequence axis to what is in it. */
+void np_view_fit_y(struct np_view *v);
+const struct np_conn *np_view_conn(const struct np_view *v);
+
+/* Data to pixels and back. */
+double np_x(const struct np_view *v, double t);
+double np_y(const struct np_view *v, double seq);
+double np_t_at(const struct np_view *v, double x);
+double np_seq_at(const struct np_view *v, double y);
+
+/* Zoom by factors about a pixel point (factor < 1 zooms in); pan by pixels;
+   zoom to a pixel rectangle.  Nothing zooms below a nanosecond or a byte
+   across the plot. */
+void np_view_zoom(struct np_view *v, double fx, double fy, double x, double y);
+void np_view_pan(struct np_view *v, double dx, double dy);
+void np_view_zoom_rect(struct np_view *v, double x0, double y0, double x1, double y1);
+
+/* Axis ticks: a "nice" step giving about `want` ticks over [a, b].  Time
+   steps are 1-2-5 below a second, then 1 2 5 10 15 30 s, minutes, hours. */
+double np_time_step(double span_ns, int want);
+double np_num_step(double span, int want);
+/* Time since the trace start as h:mm:ss with as many decimals as the
+   step needs (.1 s steps: one decimal, 1 us steps: six). */
+void np_format_time(double ns, double step_ns, char *buf, size_t len);
+
+/* Label thinning.  Candidates carry an anchor (the point the arrow hits),
+   a text size and a priority; placing takes them by priority and keeps a
+   label only where it overlaps nothing already placed and fits in the
+   bounds.  The result is deterministic and never overlaps. */
+struct np_label {
+	double ax, ay;		/* anchor */
+	double w, h;		/* text extents */
+	uint8_t prio;
+	uint32_t order;		/* tie-break: lower first (time order) */
+	/* out */
+	bool placed;
+	double bx, by;		/* top-left corner of the placed box */
+};
+void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double x1, double y1);
+
+struct np_rgb { double r, g, b; };
+
+struct np_render_opts {
+	bool have_sel;			/* a selected time span to shade */
+	double sel_t0, sel_t1;
+	bool have_mark;			/* a selected item to ring */
+	double mark_t, mark_seq;
+	bool no_labels;
+	/* When set, message labels are handed here instead of drawn as glyphs
+	   (the SVG export writes them as <text>, searchable and selectable). */
+	void (*label_fn)(void *ctx, double x, double y, const char *text, struct np_rgb colour);
+	void *label_ctx;
+};
+
+/* Stats of the last render, for the benchmark and tests. */
+struct np_render_stats {
+	size_t columns;			/* pixel columns aggregated */
+	size_t items;			/* items drawn one by one */
+	size_t labels, label_candidates;
+};
+
+void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
+	       struct np_render_stats *st);
+
+/* Colours, one place: tcptrace's green ack and yellow window, etc. */
+extern const struct np_rgb NP_COL_ACK, NP_COL_WIN, NP_COL_DATA, NP_COL_RETRANS, NP_COL_SYNFIN,
+	NP_COL_RST, NP_COL_ZEROWIN, NP_COL_GAP;
+struct np_rgb np_msg_colour(const struct np_model *m, const struct np_dir *d,
+			    const struct np_msg *g);
+struct np_rgb np_state_colour(int state);
+
+/* What is under pixel (x, y). */
+enum np_hit_kind { NP_HIT_NONE, NP_HIT_PKT, NP_HIT_ACK, NP_HIT_MSG, NP_HIT_MANY };
+struct np_hit {
+	enum np_hit_kind kind;
+	int dir;			/* direction of the array holding it */
+	size_t index;
+	size_t count;			/* NP_HIT_MANY: items under the pointer */
+	double t, seq;			/* where to ring it */
+};
+void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h);
+/* The hit as text for a tooltip or the details pane. */
+void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, size_t len);
+void np_describe_region(const struct np_view *v, double t0, double t1, char *buf, size_t len);
+
+/* Headless output (export.c): format from the name's extension, .png
+   .svg .pdf or .xpl.  Returns 0 or -1 with err filled. */
+int np_export(const struct np_view *v, const char *path, char *err, size_t errlen);
+int np_export_xpl(const struct np_view *v, const char *path, char *err, size_t errlen);
+
+#endif
