@@ -169,6 +169,7 @@ static bool open_file(struct win *w, const char *path)
 	w->v.conn = best;
 	fill_combo(w);
 	show_conn(w, best, 0);
+	log_text("open", path);
 	return true;
 }
 

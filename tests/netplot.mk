@@ -6,8 +6,8 @@ tests_check_netplot_SOURCES = tests/check_netplot.c
 tests_check_netplot_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(GTK_CFLAGS) -I$(top_srcdir)/netplot
 tests_check_netplot_LDADD = $(NETPLOT_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_netplot
-dist_check_SCRIPTS += tests/netplot-export.sh tests/netplot-gui.sh
-TESTS += tests/netplot-export.sh tests/netplot-gui.sh
+dist_check_SCRIPTS += tests/netplot-export.sh tests/netplot-gui.sh tests/netplot-dnd.sh
+TESTS += tests/netplot-export.sh tests/netplot-gui.sh tests/netplot-dnd.sh
 
 # The benchmark: a synthetic trace of ten million packets, netplot's
 # figures beside xplot's for the same graph.
