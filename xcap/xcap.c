@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/filter.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
 #include <pcap/pcap.h>
 #include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include "decode.h"
 #include "pipeline.h"
@@ -257,6 +263,46 @@ static void print_status(struct capture *cap)
 
 /* ---- opening the input ---- */
 
+static bool is_loopback(const char *iface)
+{
+	struct ifreq ifr;
+	memset(&ifr, 0, sizeof ifr);
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", iface);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	bool lo = fd >= 0 && ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 && (ifr.ifr_flags & IFF_LOOPBACK);
+	if (fd >= 0)
+		close(fd);
+	return lo;
+}
+
+/* Loopback hands every packet to a packet socket twice, once going out and
+   once coming in; libpcap throws the outgoing copy away, but only after
+   the kernel has copied it into the ring and libpcap has walked over it.
+   The same filter with a first test that refuses outgoing packets keeps
+   them out of the ring: half the work on lo.  If the kernel will not take
+   it, libpcap's own filter stays and nothing is lost but the saving. */
+static void refuse_outgoing(pcap_t *p, const struct bpf_program *bpf)
+{
+	size_t n = bpf->bf_len + 3;
+	struct sock_filter *code = calloc(n, sizeof *code);
+	if (!code)
+		return;
+	code[0] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE);
+	code[1] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 0, 1);
+	code[2] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
+	/* Jumps are relative, so the original program runs unchanged after. */
+	for (size_t i = 0; i < bpf->bf_len; i++) {
+		code[i + 3].code = bpf->bf_insns[i].code;
+		code[i + 3].jt = bpf->bf_insns[i].jt;
+		code[i + 3].jf = bpf->bf_insns[i].jf;
+		code[i + 3].k = bpf->bf_insns[i].k;
+	}
+	struct sock_fprog prog = { .len = (unsigned short)n, .filter = code };
+	if (n <= BPF_MAXINSNS)
+		setsockopt(pcap_fileno(p), SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof prog);
+	free(code);
+}
+
 static void raise_priority(void)
 {
 	/* A capture that is starved of CPU drops packets; -20 keeps it ahead
@@ -414,6 +460,8 @@ int main(int argc, char **argv)
 			die(EXIT_USAGE, "bad filter: %s: '%s'", pcap_geterr(cap.pcap), filter);
 		if (pcap_setfilter(cap.pcap, &bpf) < 0)
 			die(EXIT_RUNTIME, "cannot set filter: %s: '%s'", pcap_geterr(cap.pcap), filter);
+		if (cap.live && is_loopback(iface))
+			refuse_outgoing(cap.pcap, &bpf);
 		pcap_freecode(&bpf);
 	}
 	cap.dlt = pcap_datalink(cap.pcap);
