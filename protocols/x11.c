@@ -71,6 +71,7 @@ struct half {
 	int align;		/* stream offset of boundaries mod 4; -1 unknown */
 	bool hole_at_boundary;	/* try the byte after the hole as a boundary */
 	size_t rs_checked;	/* rs positions before this cannot be boundaries */
+	size_t rs_scanned;	/* rs_len when the last search ran */
 };
 
 struct pending {
@@ -1077,6 +1078,13 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 				return count;
 			last_seq = seq;
 		}
+		if (pos + len > RESYNC_MAX) {
+			/* It could never be followed within the buffer, so it can
+			   never be confirmed: rejecting it now keeps the search
+			   from going back to it with every chunk (image data of
+			   0xff bytes reads as requests of 256 KB). */
+			return count;
+		}
 		if (pos + len > n) {
 			*undecided = true;
 			return count;
@@ -1097,6 +1105,7 @@ static void start_resync(struct half *h)
 	h->hole_at_boundary = false;
 	h->rs_len = 0;
 	h->rs_checked = 0;
+	h->rs_scanned = 0;
 	if (!h->rs) {
 		/* Resyncs come in runs on a lossy capture: reuse the buffer
 		   rather than ask malloc for fresh pages every time. */
@@ -1140,6 +1149,47 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct ha
 	return -1;
 }
 
+/* A boundary was found at pos of the resync buffer: frame from there,
+   then the rest of the chunk being fed (p, len). */
+static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct half *h, long pos,
+			 const uint8_t *p, size_t len)
+{
+	uint64_t skipped = h->rs_skipped + (uint64_t)pos;
+	if (skipped)
+		note(d, dir, "could not decode %llu bytes; message boundaries found again",
+		     (unsigned long long)skipped);
+	h->rs_skipped = 0;
+	h->state = ST_MESSAGES;
+	h->align = (int)((h->offset + (uint64_t)pos) % 4);
+	h->after_gap = true;
+	if (dir == PROTO_C2S)
+		lose_count(d);
+	/* The buffer's bytes are behind h->offset: rewind and frame them. */
+	size_t rest = h->rs_len - (size_t)pos;
+	h->offset += (uint64_t)pos;
+	uint8_t *rs = h->rs;
+	h->rs = NULL;
+	frame(d, dir, rs + pos, rest);
+	if (h->rs_spare)
+		free(rs);
+	else
+		h->rs_spare = rs;
+	if (len)
+		frame(d, dir, p, len);
+}
+
+/* Search what came since the last search, whatever its size: before a
+   hole or the end throws the buffer away. */
+static void resync_flush(struct proto_decoder *d, enum proto_dir dir, struct half *h)
+{
+	if (h->state != ST_RESYNC || !h->rs || h->rs_len == h->rs_scanned)
+		return;
+	h->rs_scanned = h->rs_len;
+	long pos = find_boundary(d, dir, h);
+	if (pos >= 0)
+		resync_found(d, dir, h, pos, NULL, 0);
+}
+
 static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half *h,
 			const uint8_t *p, size_t len)
 {
@@ -1154,30 +1204,18 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half
 		h->rs_len += take;
 		p += take;
 		len -= take;
+		/* A search goes back to the first position still undecided,
+		   which a message claiming a long length can hold far back:
+		   searching after every small chunk made image data cost
+		   quadratic time.  Search once what came since is an eighth
+		   of what the search would cover (small buffers: every time). */
+		size_t span = h->rs_len - h->rs_checked;
+		if (h->rs_len < RESYNC_MAX && (h->rs_len - h->rs_scanned) * 8 < span)
+			continue;
+		h->rs_scanned = h->rs_len;
 		long pos = find_boundary(d, dir, h);
 		if (pos >= 0) {
-			uint64_t skipped = h->rs_skipped + (uint64_t)pos;
-			if (skipped)
-				note(d, dir, "could not decode %llu bytes; message boundaries found again",
-				     (unsigned long long)skipped);
-			h->rs_skipped = 0;
-			h->state = ST_MESSAGES;
-			h->align = (int)((h->offset + (uint64_t)pos) % 4);
-			h->after_gap = true;
-			if (dir == PROTO_C2S)
-				lose_count(d);
-			/* The buffer's bytes are behind h->offset: rewind and frame them. */
-			size_t rest = h->rs_len - (size_t)pos;
-			h->offset += (uint64_t)pos;
-			uint8_t *rs = h->rs;
-			h->rs = NULL;
-			frame(d, dir, rs + pos, rest);
-			if (h->rs_spare)
-				free(rs);
-			else
-				h->rs_spare = rs;
-			if (len)
-				frame(d, dir, p, len);
+			resync_found(d, dir, h, pos, p, len);
 			return;
 		}
 		if (h->rs_len == RESYNC_MAX) {
@@ -1186,6 +1224,7 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half
 			memmove(h->rs, h->rs + drop, h->rs_len - drop);
 			h->rs_len -= drop;
 			h->rs_checked = h->rs_checked > drop ? h->rs_checked - drop : 0;
+			h->rs_scanned = h->rs_len;
 			h->rs_skipped += drop;
 			h->offset += drop;
 		}
@@ -1269,6 +1308,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 			decide_start(d);
 		}
 	}
+	resync_flush(d, dir, h);
 	if (h->state == ST_RESYNC) {
 		/* Bytes searched so far are no longer followed by what follows. */
 		h->rs_skipped += h->rs_len + len;
@@ -1309,6 +1349,7 @@ static void x11_end(struct proto_decoder *d, enum proto_dir dir)
 	struct half *h = &d->h[dir];
 	if (dir == PROTO_C2S && !d->start_decided && d->first_len)
 		decide_start(d);
+	resync_flush(d, dir, h);
 	if (h->state == ST_RESYNC && (h->rs_len || h->rs_skipped)) {
 		note(d, dir, "stream ended with %llu bytes not decoded",
 		     (unsigned long long)(h->rs_len + h->rs_skipped));
