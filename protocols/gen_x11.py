@@ -23,10 +23,12 @@ for hook in ('open', 'close', 'simple', 'enum', 'struct', 'union', 'request',
     output[hook] = lambda *args: None
 
 from xcbgen.state import Module  # noqa: E402  (needs output above)
-from xcbgen.xtypes import ListType  # noqa: E402
+from xcbgen.xtypes import ListType, SwitchType  # noqa: E402
 
 # Field kinds, as in enum x11_field_kind
 FK_ATOM, FK_STRING = 1, 2
+# Request shapes, as in enum x11_shape
+SHAPE_FIXED, SHAPE_LIST, SHAPE_MASK, SHAPE_OTHER = 0, 1, 2, 3
 
 
 def c_string(s):
@@ -69,13 +71,55 @@ def interesting_fields(fields):
     return out, offset
 
 
+def layout(fields):
+    """How the length of a request or reply follows from its fields, for
+    telling a real message from bytes that only look like one.
+
+    Returns (fixed, shape, elem, count_offset, count_size), fixed being the
+    bytes up to the first part of varying size, and shape one of:
+      SHAPE_FIXED  nothing after the fixed part: the length is fixed
+      SHAPE_LIST   one trailing list of elem-byte items, counted by the
+                   field at count_offset (count_size bytes) when it has one
+      SHAPE_MASK   one trailing list of 4-byte values, one per bit set in
+                   the mask field at count_offset (CreateWindow's value_list)
+      SHAPE_OTHER  anything else: only the fixed part is known"""
+    wire = [f for f in fields if f.wire]
+    offsets = {}
+    offset = 0
+    for i, f in enumerate(wire):
+        t = f.type
+        size = t.get_total_size() if t.fixed_size() else None
+        if size is not None:
+            if f.field_name:
+                offsets[f.field_name] = (offset, size)
+            offset += size
+            continue
+        if i != len(wire) - 1:
+            return offset, SHAPE_OTHER, 0, 0, 0
+        if isinstance(t, ListType) and t.member.fixed_size():
+            elem = t.member.get_total_size()
+            expr = t.expr
+            if expr.op is None and expr.lenfield_name in offsets:
+                co, cs = offsets[expr.lenfield_name]
+                return offset, SHAPE_LIST, elem, co, cs
+            return offset, SHAPE_LIST, elem, 0, 0
+        if isinstance(t, SwitchType) and t.expr.op is None and t.expr.lenfield_name in offsets:
+            values = [g for b in t.bitcases for g in b.type.fields if g.wire]
+            if len(values) == len(t.bitcases) and all(
+                    g.type.fixed_size() and g.type.get_total_size() == 4 for g in values):
+                co, cs = offsets[t.expr.lenfield_name]
+                return offset, SHAPE_MASK, 4, co, cs
+        return offset, SHAPE_OTHER, 0, 0, 0
+    return offset, SHAPE_FIXED, 0, 0, 0
+
+
 class Extension:
     def __init__(self, module):
         ns = module.namespace
         self.xname = ns.ext_xname if ns.is_ext else None
         self.name = ns.ext_name if ns.is_ext else 'core'
         self.header = ns.header
-        self.requests = {}   # opcode -> (name, has_reply, fixed, fields, reply_fields)
+        self.requests = {}   # opcode -> (name, has_reply, fields, reply_fields, layout, reply_layout)
         self.events = {}     # number -> (name, has_seq)
         self.generic = {}    # event type -> name
         self.errors = {}     # number -> name
@@ -97,12 +141,14 @@ def collect(path):
                 if value and int(value, 0) > 0:
                     ext.atoms[int(value, 0)] = aname
         elif kind == 'Request':
-            fields, fixed = interesting_fields(item.fields)
+            fields, _ = interesting_fields(item.fields)
             reply_fields = []
+            reply_layout = (0, SHAPE_OTHER, 0, 0, 0)
             if item.reply:
                 reply_fields, _ = interesting_fields(item.reply.fields)
-            ext.requests[int(item.opcode)] = (name[-1], item.reply is not None, fixed,
-                                              fields, reply_fields)
+                reply_layout = layout(item.reply.fields)
+            ext.requests[int(item.opcode)] = (name[-1], item.reply is not None, fields,
+                                              reply_fields, layout(item.fields), reply_layout)
         elif kind == 'Event':
             number = int(item.opcodes[name])
             if item.is_ge_event:
@@ -133,12 +179,13 @@ def emit(ext, out):
     base = 'x11_' + ident(ext.header)
     reqs = []
     for op in sorted(ext.requests):
-        name, has_reply, fixed, fields, reply_fields = ext.requests[op]
+        name, has_reply, fields, reply_fields, req_layout, reply_layout = ext.requests[op]
         fsym = emit_fields(out, '%s_%s_fields' % (base, ident(name)), fields)
         rsym = emit_fields(out, '%s_%s_reply_fields' % (base, ident(name)), reply_fields)
-        reqs.append('\t[%d] = { %s, %d, %d, %d, %s, %d, %s },' % (
-            op, c_string(name), int(has_reply), fixed, len(fields), fsym,
-            len(reply_fields), rsym))
+        reqs.append('\t[%d] = { %s, %d, %d, %s, %d, %s, { %d, %d, %d, %d, %d }, '
+                    '{ %d, %d, %d, %d, %d } },' % (
+                        op, c_string(name), int(has_reply), len(fields), fsym,
+                        len(reply_fields), rsym, *req_layout, *reply_layout))
     nreq = max(ext.requests) + 1 if ext.requests else 0
     if reqs:
         out.append('static const struct x11_request %s_requests[%d] = {' % (base, nreq))

@@ -105,13 +105,15 @@ struct proto_decoder {
 	uint64_t requests;	/* requests sent: the last request's number */
 	bool seq_uncertain;	/* requests were lost or the capture began late */
 	uint64_t uncertain_after;	/* requests up to this one are numbered right */
-	bool realigned;			/* numbers fixed by one reply, not yet by a second */
+	uint64_t unseen_max;		/* at most this many requests went unseen since */
+	bool realigned;			/* numbers fixed by a reply, not yet confirmed */
 	uint64_t last_s2c_seq;
 	struct pending *pending;	/* ring of reply-bearing requests */
 	size_t p_head, p_len;
 	struct ext_state ext[128];	/* by major opcode - 128 */
 	uint8_t event_ext[128];		/* by event code: 1 + index into ext, 0 none */
 	bool any_ext_events;
+	bool ext_unsure;		/* a QueryExtension reply may have been missed */
 	struct atom *atoms;		/* open hash by id */
 	size_t n_atoms, atoms_cap;
 	char *client_names[4];		/* last text per source, to say it once */
@@ -258,26 +260,55 @@ static struct pending *pending_match(struct proto_decoder *d, uint64_t seq)
 	return NULL;
 }
 
+/* The server message being matched to a waiting request: a reply, or an
+   error (which names the opcodes of the request that failed). */
+struct answer {
+	const uint8_t *b;	/* its first bytes */
+	size_t n;
+	uint64_t len;		/* its whole length */
+	bool error;
+};
+
+static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *l, bool exact,
+			const uint8_t *b, size_t n, uint64_t bytes, unsigned shift, uint64_t least);
+
+/* Could this answer the waiting request p?  A reply must have the length
+   its request's reply can have; an error must name p's opcodes. */
+static bool answers(const struct proto_decoder *d, const struct pending *p, const struct answer *a)
+{
+	if (a->error)
+		return a->n >= 11 && a->b[10] == p->major &&
+		       (p->major < 128 || (uint8_t)rd16(d, a->b + 8) == (uint8_t)p->minor);
+	if (!p->req)
+		return true;	/* an extension the tables do not describe */
+	return layout_fits(d, &p->req->reply_layout, p->major < 128, a->b, a->n, a->len, 0, 32);
+}
+
 /* Requests were counted from a guess; a reply or error says the truth:
-   shift the count so that the oldest waiting request gets this number. */
-static void realign(struct proto_decoder *d, uint16_t seq16)
+   shift the count so that the oldest waiting request it could answer
+   gets its number, if no more requests than could have been lost lie
+   between.  (An error may be about a request that wanted no reply, which
+   is not waiting: then nothing can be learned.) */
+static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->seq_uncertain)
 		return;
 	/* A late answer to a request numbered before the loss says nothing. */
 	size_t first = d->p_len;
+	uint64_t delta = 0;
 	for (size_t i = 0; i < d->p_len; i++) {
 		struct pending *p = pending_at(d, i);
 		if (p->seq <= d->uncertain_after) {
 			if ((uint16_t)p->seq == seq16)
 				return;
-		} else if (first == d->p_len) {
-			first = i;
+		} else if (first == d->p_len && answers(d, p, a)) {
+			delta = (uint16_t)(seq16 - (uint16_t)p->seq);
+			if (delta <= d->unseen_max)
+				first = i;
 		}
 	}
 	if (first == d->p_len)
 		return;
-	uint64_t delta = (uint16_t)(seq16 - (uint16_t)pending_at(d, first)->seq);
 	for (size_t i = first; i < d->p_len; i++)
 		pending_at(d, i)->seq += delta;
 	d->requests += delta;
@@ -287,30 +318,54 @@ static void realign(struct proto_decoder *d, uint16_t seq16)
 	     (unsigned long long)delta);
 }
 
-/* After a realignment, the next reply either confirms it (it answers a
-   request we hold) or shows it wrong: then the count is a guess again. */
-static void check_realignment(struct proto_decoder *d, uint16_t seq16)
+/* Does a reply that fits p's say much?  Only one whose length the core
+   protocol fixes (GetGeometry's 32 bytes, QueryTree's count of children):
+   a GetImage reply may be any length, and so fits any reply at all. */
+static bool fit_tells(const struct pending *p)
+{
+	if (!p->req || p->major >= 128)
+		return false;
+	const struct x11_layout *l = &p->req->reply_layout;
+	return l->shape == X11_SHAPE_FIXED || (l->shape == X11_SHAPE_LIST && l->count_size);
+}
+
+/* After a realignment, later replies either confirm it (one answers a
+   request we hold, and has the length only that request's reply has),
+   leave it open (one fits a request we hold, but would fit others too)
+   or show it wrong: then the count is a guess again. */
+static void check_realignment(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->realigned)
 		return;
-	for (size_t i = 0; i < d->p_len; i++)
-		if ((uint16_t)pending_at(d, i)->seq == seq16) {
-			/* Two replies agree: the numbering, and with it a byte order
-			   guessed from framing, are now known. */
+	for (size_t i = 0; i < d->p_len; i++) {
+		struct pending *p = pending_at(d, i);
+		if ((uint16_t)p->seq != seq16 || !answers(d, p, a))
+			continue;
+		if (fit_tells(p)) {
+			/* The numbering, and with it a byte order guessed from
+			   framing, are now known. */
 			d->realigned = false;
 			d->order_guessed = false;
-			return;
 		}
+		return;
+	}
 	d->seq_uncertain = true;
 	d->realigned = false;
 }
 
-/* Requests from here on are counted from a guess. */
-static void lose_count(struct proto_decoder *d)
+/* Requests from here on are counted from a guess: `bytes` bytes of the
+   client's stream went undecoded (UINT64_MAX: nobody knows how many), and
+   since every request is at least 4 bytes long, at most a quarter as many
+   requests went unseen. */
+static void lose_count(struct proto_decoder *d, uint64_t bytes)
 {
-	if (!d->seq_uncertain)
+	if (!d->seq_uncertain) {
 		d->uncertain_after = d->requests;
+		d->unseen_max = 0;
+	}
 	d->seq_uncertain = true;
+	uint64_t more = bytes == UINT64_MAX ? UINT64_MAX : bytes / 4;
+	d->unseen_max = more > UINT64_MAX - d->unseen_max ? UINT64_MAX : d->unseen_max + more;
 }
 
 /* The full sequence number of a 16-bit one from the server: the latest
@@ -552,8 +607,9 @@ static void emit(struct proto_decoder *d, struct half *h, struct proto_msg *m)
 		m->flags |= PROTO_F_AFTER_GAP;
 		h->after_gap = false;
 	}
-	/* Numbers counted from a guess, or framing in a guessed byte order. */
-	if (d->seq_uncertain || d->order_guessed)
+	/* Numbers counted from a guess or not yet confirmed, or framing in a
+	   guessed byte order. */
+	if (d->seq_uncertain || d->realigned || d->order_guessed)
 		m->flags |= PROTO_F_UNCERTAIN;
 	m->stream_end = h->offset;
 	if (d->sink.message)
@@ -618,8 +674,9 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const uint8_t 
 	struct proto_msg m;
 	base_msg(&m, PROTO_S2C, PROTO_REPLY, len);
 	uint16_t s16 = rd16(d, b + 2);
-	check_realignment(d, s16);
-	realign(d, s16);
+	struct answer a = { .b = b, .n = n, .len = len };
+	check_realignment(d, s16, &a);
+	realign(d, s16, &a);
 	m.seq = widen(d, s16);
 	struct pending *p = pending_match(d, m.seq);
 	if (!p) {
@@ -630,9 +687,18 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const uint8_t 
 	m.major = p->major;
 	m.minor = p->minor;
 	m.name = p->req ? p->req->name : NULL;
+	m.ext = p->ext;
 	if (!p->req)
 		m.flags |= PROTO_F_UNCERTAIN;
-	m.ext = p->ext;
+	if (!answers(d, p, &a)) {
+		/* Not a reply that request can have: the numbering is wrong
+		   (requests were lost), so the name is a guess and nothing is
+		   learned from it. */
+		m.flags |= PROTO_F_UNCERTAIN;
+		lose_count(d, UINT64_MAX);
+		emit(d, h, &m);
+		return;
+	}
 	{
 		if (p->major == 98) {			/* QueryExtension */
 			learn_extension(d, p->arg, b, n, &m);
@@ -663,7 +729,8 @@ static void decode_error(struct proto_decoder *d, struct half *h, const uint8_t 
 	struct proto_msg m;
 	base_msg(&m, PROTO_S2C, PROTO_ERROR, 32);
 	uint16_t s16 = rd16(d, b + 2);
-	realign(d, s16);
+	struct answer a = { .b = b, .n = n, .len = 32, .error = true };
+	realign(d, s16, &a);
 	m.seq = widen(d, s16);
 	m.major = b[1];
 	const char *base = NULL;
@@ -982,35 +1049,95 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p,
 
 /* ---- finding message boundaries again ---- */
 
-/* Is this a plausible request header?  Used only to find boundaries. */
+static uint32_t rd_n(const struct proto_decoder *d, const uint8_t *p, unsigned size)
+{
+	return size == 1 ? p[0] : size == 2 ? rd16(d, p) : rd32(d, p);
+}
+
+/* Does a message of `bytes` bytes fit the layout xcb-proto gives it?
+   shift: how far every field after the first word moved (4 in the
+   BIG-REQUESTS form, whose 32-bit length comes first); least: the
+   message's minimum size (a reply is never shorter than 32 bytes).  When
+   exact is false only the fixed part is required: extensions come in
+   versions whose messages differ in size.  The core protocol has not
+   changed since 1987 and servers insist on its lengths, so it is exact. */
+static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *l, bool exact,
+			const uint8_t *b, size_t n, uint64_t bytes, unsigned shift, uint64_t least)
+{
+	uint64_t fixed = l->fixed + shift;
+	if (bytes < fixed)
+		return false;
+	if (!exact)
+		return true;
+	unsigned at = l->count_offset + shift;
+	bool count_seen = l->count_size && at + l->count_size <= n;
+	uint64_t want;
+	switch (l->shape) {
+	case X11_SHAPE_FIXED:
+		want = fixed;
+		break;
+	case X11_SHAPE_LIST:
+		if (count_seen) {
+			want = fixed + (uint64_t)rd_n(d, b + at, l->count_size) * l->elem;
+			break;
+		}
+		if (l->elem && l->elem % 4 == 0 && fixed % 4 == 0)
+			return bytes == least || (bytes - fixed) % l->elem == 0;
+		return true;
+	case X11_SHAPE_MASK:
+		if (!count_seen)
+			return true;
+		want = ((fixed + 3) & ~(uint64_t)3) +
+		       4u * (unsigned)__builtin_popcount(rd_n(d, b + at, l->count_size));
+		break;
+	default:
+		return true;
+	}
+	want = (want + 3) & ~(uint64_t)3;
+	return bytes == (want < least ? least : want);
+}
+
+/* Is this a plausible request header?  Used only to find boundaries, so
+   it leans towards no: pixel data reads as requests all too often. */
 static bool plausible_request(const struct proto_decoder *d, const uint8_t *b, size_t n,
 			      uint64_t *len)
 {
 	if (n < 4)
 		return false;
-	uint32_t units = rd16(d, b + 2);
-	if (units == 0) {
+	uint64_t bytes = 4 * (uint64_t)rd16(d, b + 2);
+	unsigned head = 4;
+	if (bytes == 0) {
 		if (n < 8)
 			return false;
-		units = rd32(d, b + 4);
+		uint32_t units = rd32(d, b + 4);
 		if (units < 2 || units > REQUEST_MAX_UNITS)
 			return false;
+		bytes = 4 * (uint64_t)units;
+		head = 8;
+	}
+	if (b[0] >= 128 && !d->ext[b[0] - 128].present) {
+		/* A major no QueryExtension reply named.  Only a decoder that may
+		   have missed that reply (the capture began late, or lost bytes)
+		   can meet one, and servers number their extensions upwards from
+		   128 with nowhere near 64 of them: a white 24-bit image reads
+		   as major 255, again and again. */
+		if (!d->ext_unsure || b[0] >= 128 + 64)
+			return false;
+		*len = bytes;
+		return true;
 	}
 	const char *ext;
 	const struct x11_request *r = request_desc(d, b[0], b[1], &ext);
-	if (b[0] >= 128 && !d->ext[b[0] - 128].present) {
-		/* an extension this capture never saw queried: take it on length */
-		if (units > 65536)
-			return false;
-	} else if (!r || 4u * units < r->fixed_size) {
+	/* NoOperation may be any length: the protocol lets clients pad with it. */
+	bool exact = b[0] < 128 && b[0] != 127;
+	if (!r || !layout_fits(d, &r->layout, exact, b, n, bytes, head - 4u, 4))
 		return false;
-	}
-	*len = 4 * (uint64_t)units;
+	*len = bytes;
 	return true;
 }
 
-static bool plausible_s2c(const struct proto_decoder *d, const uint8_t *b, size_t n,
-			  uint64_t *len, int *seq)
+static bool plausible_s2c_shape(const struct proto_decoder *d, const uint8_t *b, size_t n,
+				uint64_t *len, int *seq)
 {
 	if (n < 32)
 		return false;
@@ -1050,6 +1177,18 @@ static bool plausible_s2c(const struct proto_decoder *d, const uint8_t *b, size_
 		return code >= 2 && code < x11_core_protocol->nevents;
 	unsigned idx;
 	return !d->any_ext_events || extension_for_event(d, code, &idx) != NULL;
+}
+
+/* Is this a plausible reply, event or error header?  Besides its shape,
+   its sequence number cannot be ahead of the requests the client has
+   sent, when they were all seen: the capture holds a request before the
+   server's answer to it. */
+static bool plausible_s2c(const struct proto_decoder *d, const uint8_t *b, size_t n,
+			  uint64_t *len, int *seq)
+{
+	if (!plausible_s2c_shape(d, b, n, len, seq))
+		return false;
+	return *seq < 0 || d->seq_uncertain || (int16_t)(*seq - (uint16_t)d->requests) <= 0;
 }
 
 /* From pos, how many well-formed messages follow each other.  *ends says
@@ -1114,17 +1253,51 @@ static void start_resync(struct half *h)
 	}
 }
 
+/* Can a message in this direction begin with this byte?  What the
+   plausible_* checks say of the first byte alone, as a table, so that the
+   search passes over most of an image's bytes at the cost of a lookup. */
+static void first_bytes(const struct proto_decoder *d, enum proto_dir dir, bool ok[256])
+{
+	for (unsigned c = 0; c < 256; c++) {
+		if (dir == PROTO_C2S) {
+			if (c < 128)
+				ok[c] = c < x11_core_protocol->nrequests &&
+					x11_core_protocol->requests[c].name;
+			else
+				ok[c] = d->ext[c - 128].present || (d->ext_unsure && c < 128 + 64);
+			continue;
+		}
+		unsigned code = c & 0x7f;
+		unsigned idx;
+		if (code <= 1)
+			ok[c] = c < 128;
+		else if (code == 35)
+			ok[c] = true;
+		else if (code < 64)
+			ok[c] = code < x11_core_protocol->nevents;
+		else
+			ok[c] = !d->any_ext_events || extension_for_event(d, (uint8_t)code, &idx);
+	}
+}
+
 /* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
 static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct half *h)
 {
 	char orders[2] = { d->order ? d->order : 'l', d->order ? 0 : 'B' };
+	bool first_ok[256];
+	first_bytes(d, dir, first_ok);
 	/* Positions before rs_checked were rejected on data already seen; start
 	   after them.  Every message is a multiple of 4 bytes long, so when the
 	   alignment is known only one position in four can be a boundary
 	   (h->offset is the stream offset of rs[0]). */
+	size_t pos = h->rs_checked, step = 1;
+	if (h->align >= 0) {
+		step = 4;
+		pos += (size_t)(((unsigned)h->align + 4u - (unsigned)((h->offset + pos) % 4)) % 4);
+	}
 	size_t first_undecided = h->rs_len;
-	for (size_t pos = h->rs_checked; pos < h->rs_len; pos++) {
-		if (h->align >= 0 && (h->offset + pos) % 4 != (unsigned)h->align)
+	for (; pos < h->rs_len; pos += step) {
+		if (!first_ok[h->rs[pos]])
 			continue;
 		for (int o = 0; o < 2 && orders[o]; o++) {
 			char saved = d->order;
@@ -1163,7 +1336,7 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct hal
 	h->align = (int)((h->offset + (uint64_t)pos) % 4);
 	h->after_gap = true;
 	if (dir == PROTO_C2S)
-		lose_count(d);
+		lose_count(d, skipped);
 	/* The buffer's bytes are behind h->offset: rewind and frame them. */
 	size_t rest = h->rs_len - (size_t)pos;
 	h->offset += (uint64_t)pos;
@@ -1251,7 +1424,8 @@ static struct proto_decoder *x11_create(const struct proto_sink *sink)
 static void begin_midstream(struct proto_decoder *d, enum proto_dir dir)
 {
 	note(d, dir, "no connection setup: the capture began mid-connection");
-	lose_count(d);
+	lose_count(d, UINT64_MAX);
+	d->ext_unsure = true;
 	d->h[0].align = d->h[1].align = -1;
 	for (int k = 0; k < 2; k++)
 		if (d->h[k].state != ST_RESYNC && !d->h[k].seen_data)
@@ -1326,6 +1500,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		return;
 	}
 	uint64_t lost = len;
+	bool cut = h->need != 0;
 	if (h->need) {
 		note(d, dir, "a hole of %llu bytes cut a %llu-byte message; searching for the next",
 		     (unsigned long long)len, (unsigned long long)h->need);
@@ -1337,11 +1512,12 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	   the hole is worth trying first as a boundary when the alignment is
 	   known (the 4-byte rule then also holds for it). */
 	bool at_boundary = h->align >= 0;
+	d->ext_unsure = true;
 	start_resync(h);
 	h->hole_at_boundary = at_boundary;
 	h->offset += lost;
-	if (dir == PROTO_C2S)
-		lose_count(d);
+	if (dir == PROTO_C2S)	/* the hole, and the request it cut */
+		lose_count(d, lost + (cut ? 4 : 0));
 }
 
 static void x11_end(struct proto_decoder *d, enum proto_dir dir)

@@ -23,14 +23,35 @@ struct x11_field {
 	uint16_t len_offset;
 };
 
+/* How the length of a request or reply follows from its fields
+   (gen_x11.py's layout()): what tells a message from bytes that only
+   look like one. */
+enum x11_shape {
+	X11_SHAPE_FIXED = 0,	/* nothing after the fixed part */
+	X11_SHAPE_LIST = 1,	/* then a list of elem-byte items, counted by the
+				   field at count_offset when count_size > 0 */
+	X11_SHAPE_MASK = 2,	/* then a 4-byte value per bit set in the mask
+				   field at count_offset (count_size bytes) */
+	X11_SHAPE_OTHER = 3,	/* something else: only the fixed part is known */
+};
+
+struct x11_layout {
+	uint16_t fixed;		/* bytes up to the first part of varying size */
+	uint8_t shape;		/* enum x11_shape */
+	uint8_t elem;
+	uint16_t count_offset;
+	uint8_t count_size;
+};
+
 struct x11_request {
 	const char *name;	/* NULL: no request has this opcode */
 	uint8_t has_reply;
-	uint16_t fixed_size;	/* bytes up to the first part of varying size */
 	uint8_t nfields;
 	const struct x11_field *fields;
 	uint8_t nreply_fields;
 	const struct x11_field *reply_fields;
+	struct x11_layout layout;
+	struct x11_layout reply_layout;	/* when has_reply */
 };
 
 struct x11_event {

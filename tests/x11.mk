@@ -9,6 +9,8 @@ check_PROGRAMS += tests/fuzz/fuzz-x11
 tests_fuzz_fuzz_x11_SOURCES = tests/fuzz/fuzz_x11.c tests/fuzz/driver.c
 tests_fuzz_fuzz_x11_LDADD = protocols/libprotocols.a
 
-dist_check_SCRIPTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/fuzz-x11.sh
-TESTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/fuzz-x11.sh
-EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dumpfile.py
+dist_check_SCRIPTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/x11-lossy-images.sh \
+	tests/fuzz-x11.sh
+TESTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/x11-lossy-images.sh tests/fuzz-x11.sh
+EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dumpfile.py \
+	tests/x11-lossy-compare.py

@@ -1,0 +1,31 @@
+#!/bin/sh
+# x11-lossy-images.sh — a lossy capture of image traffic invents nothing.
+#
+# Pixel data is where a decoder that lost its place finds the most false
+# message boundaries: a white 24-bit image reads, four bytes at a time, as
+# an endless run of well-formed 1 KB requests to extension major 255.
+# x11perf's PutImage and GetImage tests are captured on loopback, one
+# packet in every four (or fewer, at most 400: editcap's limit) is cut out
+# with editcap, and the decode of what remains must report only messages
+# the clean decode has at the same TCP position (x11-lossy-compare.py),
+# say what it lost, and find its place again.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need_root
+need tcpdump editcap x11perf /usr/bin/python3
+start_xvfb
+start_capture td tcpdump -i lo -s 0 -B 65536 -U -w "$workdir/clean.pcap" tcp port $((6000 + display))
+x11perf -repeat 1 -reps 40 -putimage10 -putimage100 -putimage500 -getimage100 -getimage500 \
+	-rect10 -ftext >/dev/null 2>&1 || fail "x11perf failed"
+stop_capture td
+xcapanalyse --dump "$workdir/clean.pcap" >"$workdir/full.dump" || fail "cannot decode the clean capture"
+
+packets=$(grep -c '^pkt ' "$workdir/full.dump")
+[ "$packets" -gt 100 ] || fail "only $packets packets captured"
+step=$((packets / 400 > 4 ? packets / 400 : 4))
+cut=$(seq 40 $step "$packets")
+editcap "$workdir/clean.pcap" "$workdir/lossy.pcap" $cut || fail "editcap failed"
+xcapanalyse --dump "$workdir/lossy.pcap" >"$workdir/lossy.dump" || fail "cannot decode the lossy capture"
+grep -q '^gap .*reason=lost' "$workdir/lossy.dump" || fail "the lost segments are not recorded as gaps"
+after=$(/usr/bin/python3 "$top_srcdir/tests/x11-lossy-compare.py" "$workdir/full.dump" \
+	"$workdir/lossy.dump" 10 1000000000) || fail "the decode of the lossy capture is wrong: $after"
+say "$after"
