@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""x11-lossy-compare.py CLEAN-DUMP DAMAGED-DUMP MIN-NOTES [MAX-MISSING]
+"""x11-lossy-compare.py CLEAN-DUMP DAMAGED-DUMP MIN-NOTES [MAX-MISSING[%]]
 
 Compares the decode of a damaged capture with the decode of the clean one
 it was cut from.  The damaged decode must invent nothing: every message it
@@ -7,7 +7,8 @@ reports is one the clean decode has at the same TCP position (client port,
 direction, end offset), of the same kind and length, with the same name
 unless it says it is unsure.  It must say what it could not decode (at
 least MIN-NOTES notes) and recover: of the clean messages after the first
-one it reports, at most MAX-MISSING (default 3) are missing.  Prints what
+one it reports, at most MAX-MISSING (default 3), or that percentage of
+them, are missing.  Prints what
 it found; exits 1 on any failure."""
 import os
 import sys
@@ -32,7 +33,7 @@ def main():
     full, _ = load(sys.argv[1])
     part, notes = load(sys.argv[2])
     min_notes = int(sys.argv[3])
-    max_missing = int(sys.argv[4]) if len(sys.argv) > 4 else 3
+    limit = sys.argv[4] if len(sys.argv) > 4 else '3'
     bad = 0
     invented = 0
     for key, m in part.items():
@@ -59,6 +60,10 @@ def main():
     after = [k for k, m in full.items()
              if (k[0], k[1]) in first and float(m['t']) >= first[(k[0], k[1])]]
     missing = [k for k in after if k not in part]
+    if limit.endswith('%'):
+        max_missing = int(limit[:-1]) * len(after) // 100
+    else:
+        max_missing = int(limit)
     print('%d messages decoded (%d invented), %d of the %d after the damage missing, %d notes'
           % (len(part), invented, len(missing), len(after), len(notes)))
     if len(missing) > max_missing:

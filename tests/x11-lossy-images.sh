@@ -13,12 +13,19 @@
 need_root
 need tcpdump editcap x11perf /usr/bin/python3
 start_xvfb
-start_capture td tcpdump -i lo -s 0 -B 65536 -U -w "$workdir/clean.pcap" tcp port $((6000 + display))
-x11perf -repeat 1 -reps 40 -putimage10 -putimage100 -putimage500 -getimage100 -getimage500 \
-	-rect10 -ftext >/dev/null 2>&1 || fail "x11perf failed"
-stop_capture td
-xcapanalyse --dump "$workdir/clean.pcap" >"$workdir/full.dump" || fail "cannot decode the clean capture"
-
+# The reference must be whole: a buffer that holds the entire run, and a
+# fresh try (two at most) if tcpdump still dropped packets on a busy machine.
+for try in 1 2 3; do
+	start_capture td tcpdump -i lo -s 0 -B 262144 -U -w "$workdir/clean.pcap" \
+		tcp port $((6000 + display))
+	x11perf -repeat 1 -reps 40 -putimage10 -putimage100 -putimage500 -getimage100 \
+		-getimage500 -rect10 -ftext >/dev/null 2>&1 || fail "x11perf failed"
+	stop_capture td
+	xcapanalyse --dump "$workdir/clean.pcap" >"$workdir/full.dump" ||
+		fail "cannot decode the clean capture"
+	grep -q '^gap ' "$workdir/full.dump" || break
+	[ $try = 3 ] && skip "tcpdump lost packets of the reference capture 3 times: $(tail -1 "$workdir/td.err")"
+done
 packets=$(grep -c '^pkt ' "$workdir/full.dump")
 [ "$packets" -gt 100 ] || fail "only $packets packets captured"
 step=$((packets / 400 > 4 ? packets / 400 : 4))
@@ -27,5 +34,5 @@ editcap "$workdir/clean.pcap" "$workdir/lossy.pcap" $cut || fail "editcap failed
 xcapanalyse --dump "$workdir/lossy.pcap" >"$workdir/lossy.dump" || fail "cannot decode the lossy capture"
 grep -q '^gap .*reason=lost' "$workdir/lossy.dump" || fail "the lost segments are not recorded as gaps"
 after=$(/usr/bin/python3 "$top_srcdir/tests/x11-lossy-compare.py" "$workdir/full.dump" \
-	"$workdir/lossy.dump" 10 1000000000) || fail "the decode of the lossy capture is wrong: $after"
+	"$workdir/lossy.dump" 10 80%) || fail "the decode of the lossy capture is wrong: $after"
 say "$after"
