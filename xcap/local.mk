@@ -5,6 +5,7 @@ xcap_libxcap_a_SOURCES = \
 	xcap/record.h \
 	xcap/decode.c xcap/decode.h \
 	xcap/pipeline.c xcap/pipeline.h \
+	xcap/pcapfile.c xcap/pcapfile.h \
 	xcap/source.c xcap/source.h \
 	xcap/report.c xcap/report.h
 xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)

@@ -21,6 +21,7 @@
 
 #include "source.h"
 #include "decode.h"
+#include "pcapfile.h"
 
 struct queued {
 	struct xrec rec;
@@ -41,7 +42,7 @@ struct xsource {
 	struct xtrace_reader *reader;
 
 	/* pcap input */
-	pcap_t *pcap;
+	struct pcapfile *pcap;
 	struct pipeline *pipe;
 	int pcap_done;
 	uint64_t last_ts;
@@ -169,19 +170,19 @@ static void refill(struct xsource *s)
 	s->q_len = s->q_head = 0;
 	s->strs_len = 0;
 	while (s->q_len == 0 && !s->pcap_done) {
-		struct pcap_pkthdr *h;
-		const u_char *data;
-		int rc = pcap_next_ex(s->pcap, &h, &data);
+		struct pcapfile_packet pkt;
+		int rc = pcapfile_next(s->pcap, &pkt);
 		if (rc == 1) {
-			/* Nanosecond precision was asked for, so tv_usec holds ns. */
-			uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
-			s->last_ts = ts;
-			pipeline_packet(s->pipe, ts, data, h->caplen, h->len);
+			s->last_ts = pkt.ts;
+			pipeline_packet(s->pipe, pkt.ts, pkt.data, pkt.caplen, pkt.len);
 			continue;
 		}
-		if (rc == PCAP_ERROR)
+		if (rc < 0)
 			warnf(s, "xcap: cannot read the rest of the capture: %s: '%s'",
-			      pcap_geterr(s->pcap), s->path);
+			      pcapfile_error(s->pcap), s->path);
+		if (pcapfile_skipped(s->pcap))
+			warnf(s, "xcap: %llu packets of interfaces with another link type skipped: '%s'",
+			      (unsigned long long)pcapfile_skipped(s->pcap), s->path);
 		/* The end: close what is open and say what was skipped. */
 		s->pcap_done = 1;
 		pipeline_finish(s->pipe, s->last_ts);
@@ -205,29 +206,25 @@ static int looks_like_pcap(int first_byte)
 static struct xsource *open_pcap(struct xsource *s, const char *filter,
 				 const struct pipeline_options *opt, char *err, size_t errlen)
 {
-	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	char ebuf[320] = "";
 	s->kind = XSOURCE_PCAP;
-	s->pcap = pcap_fopen_offline_with_tstamp_precision(s->f, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+	s->pcap = pcapfile_open(s->f, ebuf, sizeof ebuf);
 	if (!s->pcap) {
 		snprintf(err, errlen, "not a readable capture: %s: '%s'", ebuf, s->path);
 		return NULL;
 	}
-	s->own_file = 0;	/* pcap_close closes it */
-	int dlt = pcap_datalink(s->pcap);
+	int dlt = pcapfile_linktype(s->pcap);
 	if (filter && *filter) {
-		struct bpf_program prog;
-		if (pcap_compile(s->pcap, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0 ||
-		    pcap_setfilter(s->pcap, &prog) < 0) {
-			snprintf(err, errlen, "bad filter: %s: '%s'", pcap_geterr(s->pcap), filter);
+		if (pcapfile_set_filter(s->pcap, filter, ebuf, sizeof ebuf) < 0) {
+			snprintf(err, errlen, "bad filter: %s: '%s'", ebuf, filter);
 			return NULL;
 		}
-		pcap_freecode(&prog);
 		snprintf(s->info.filter, sizeof s->info.filter, "%s", filter);
 	}
 	snprintf(s->info.iface, sizeof s->info.iface, "%.255s", s->path);
 	snprintf(s->info.tool, sizeof s->info.tool, "%s", PACKAGE_STRING);
 	s->info.linktype = (uint32_t)dlt;
-	s->info.snaplen = (uint32_t)pcap_snapshot(s->pcap);
+	s->info.snaplen = pcapfile_snaplen(s->pcap);
 	s->info.ts_precision = 9;
 	s->info.version_major = 1;
 	s->pipe = pipeline_new(dlt, opt, enqueue, s);
@@ -324,7 +321,7 @@ void xsource_close(struct xsource *s)
 	if (s->pipe)
 		pipeline_free(s->pipe);
 	if (s->pcap)
-		pcap_close(s->pcap);
+		pcapfile_close(s->pcap);
 	if (s->own_file && s->f)
 		fclose(s->f);
 	free(s->q);

@@ -31,6 +31,7 @@
 #include <sys/socket.h>
 
 #include "decode.h"
+#include "pcapfile.h"
 #include "pipeline.h"
 #include "trace.h"
 #include "report.h"
@@ -101,7 +102,9 @@ static void on_status(int sig)
 /* ---- the capture ---- */
 
 struct capture {
-	pcap_t *pcap;
+	pcap_t *pcap;		/* live */
+	struct pcapfile *file;	/* offline */
+	FILE *rfile;
 	int live;
 	int dlt;
 	int ts_nano;
@@ -127,7 +130,8 @@ static void emit(void *ctx, const struct xrec *rec)
 		return;
 	if (xtrace_write(cap->w, rec) < 0) {
 		cap->write_failed = 1;
-		pcap_breakloop(cap->pcap);
+		if (cap->pcap)
+			pcap_breakloop(cap->pcap);
 	}
 }
 
@@ -232,19 +236,42 @@ static void rotate(struct capture *cap, uint64_t ts)
 	pipeline_replay_state(cap->pipe, ts);
 }
 
+static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, uint32_t caplen,
+			uint32_t len)
+{
+	if (cap->rotate_ns && ts - cap->file_start_ns >= cap->rotate_ns && ts > cap->file_start_ns)
+		rotate(cap, ts);
+	cap->last_ts = ts;
+	pipeline_packet(cap->pipe, ts, data, caplen, len);
+	if (cap->count_limit && ++cap->seen >= cap->count_limit) {
+		stop_requested = 1;
+		if (cap->pcap)
+			pcap_breakloop(cap->pcap);
+	}
+}
+
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
 {
 	struct capture *cap = (struct capture *)user;
 	uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
 		      (uint64_t)h->ts.tv_usec * (cap->ts_nano ? 1u : 1000u);
-	if (cap->rotate_ns && ts - cap->file_start_ns >= cap->rotate_ns && ts > cap->file_start_ns)
-		rotate(cap, ts);
-	cap->last_ts = ts;
-	pipeline_packet(cap->pipe, ts, data, h->caplen, h->len);
-	if (cap->count_limit && ++cap->seen >= cap->count_limit) {
-		stop_requested = 1;
-		pcap_breakloop(cap->pcap);
+	take_packet(cap, ts, data, h->caplen, h->len);
+}
+
+/* Offline: up to `batch` packets from the file, as pcap_dispatch would.
+   Returns how many, 0 at the end, -1 when the rest cannot be read. */
+static int read_file(struct capture *cap, int batch)
+{
+	int n = 0;
+	struct pcapfile_packet pkt;
+	while (n < batch && !stop_requested && !cap->write_failed) {
+		int rc = pcapfile_next(cap->file, &pkt);
+		if (rc <= 0)
+			return n ? n : rc;
+		take_packet(cap, pkt.ts, pkt.data, pkt.caplen, pkt.len);
+		n++;
 	}
+	return n;
 }
 
 static void print_status(struct capture *cap)
@@ -444,9 +471,12 @@ int main(int argc, char **argv)
 		cap.live = 1;
 		live_handle = cap.pcap;
 	} else {
-		char ebuf[PCAP_ERRBUF_SIZE] = "";
-		cap.pcap = pcap_open_offline_with_tstamp_precision(rfile, PCAP_TSTAMP_PRECISION_NANO, ebuf);
-		if (!cap.pcap)
+		char ebuf[320] = "";
+		cap.rfile = strcmp(rfile, "-") == 0 ? stdin : fopen(rfile, "rb");
+		if (!cap.rfile)
+			die(EXIT_RUNTIME, "cannot read capture: %s: '%s'", strerror(errno), rfile);
+		cap.file = pcapfile_open(cap.rfile, ebuf, sizeof ebuf);
+		if (!cap.file)
 			die(EXIT_RUNTIME, "cannot read capture: %s: '%s'", ebuf, rfile);
 		cap.ts_nano = 1;
 	}
@@ -454,7 +484,11 @@ int main(int argc, char **argv)
 	if (user)
 		drop_privileges(user);
 
-	if (filter) {
+	if (filter && cap.file) {
+		char ebuf[320];
+		if (pcapfile_set_filter(cap.file, filter, ebuf, sizeof ebuf) < 0)
+			die(EXIT_USAGE, "bad filter: %s: '%s'", ebuf, filter);
+	} else if (filter) {
 		struct bpf_program bpf;
 		if (pcap_compile(cap.pcap, &bpf, filter, 1, PCAP_NETMASK_UNKNOWN) < 0)
 			die(EXIT_USAGE, "bad filter: %s: '%s'", pcap_geterr(cap.pcap), filter);
@@ -464,7 +498,7 @@ int main(int argc, char **argv)
 			refuse_outgoing(cap.pcap, &bpf);
 		pcap_freecode(&bpf);
 	}
-	cap.dlt = pcap_datalink(cap.pcap);
+	cap.dlt = cap.file ? pcapfile_linktype(cap.file) : pcap_datalink(cap.pcap);
 	if (!decode_link_supported(cap.dlt))
 		complain("link type not supported, packets will be counted and skipped: '%s'",
 		      pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?");
@@ -474,7 +508,7 @@ int main(int argc, char **argv)
 	snprintf(cap.info.filter, sizeof cap.info.filter, "%s", filter ? filter : "");
 	snprintf(cap.info.tool, sizeof cap.info.tool, "%s", PACKAGE_STRING);
 	cap.info.linktype = (uint32_t)cap.dlt;
-	cap.info.snaplen = (uint32_t)pcap_snapshot(cap.pcap);
+	cap.info.snaplen = cap.file ? pcapfile_snaplen(cap.file) : (uint32_t)pcap_snapshot(cap.pcap);
 	cap.info.ts_precision = cap.ts_nano ? 9 : 6;
 
 	open_output(&cap, now_ns());
@@ -497,9 +531,11 @@ int main(int argc, char **argv)
 	int status = EXIT_OK;
 	cap.last_flush_ns = now_ns();
 	while (!stop_requested && !cap.write_failed) {
-		int n = pcap_dispatch(cap.pcap, -1, on_packet, (u_char *)&cap);
-		if (n == PCAP_ERROR) {
-			complain("capture failed: %s: '%s'", pcap_geterr(cap.pcap), cap.info.iface);
+		int n = cap.file ? read_file(&cap, 4096)
+				 : pcap_dispatch(cap.pcap, -1, on_packet, (u_char *)&cap);
+		if (n == -1) {	/* PCAP_ERROR; PCAP_ERROR_BREAK is a stop asked for */
+			complain("capture failed: %s: '%s'",
+				 cap.file ? pcapfile_error(cap.file) : pcap_geterr(cap.pcap), cap.info.iface);
 			status = EXIT_RUNTIME;
 			break;
 		}
@@ -578,8 +614,15 @@ int main(int argc, char **argv)
 	if (have_ps && ps.ps_drop)
 		complain("the kernel dropped %u packets: the trace has gaps: '%s'", ps.ps_drop,
 		      cap.info.iface);
+	if (cap.file && pcapfile_skipped(cap.file))
+		complain("%llu packets of interfaces with another link type skipped: '%s'",
+			 (unsigned long long)pcapfile_skipped(cap.file), cap.info.iface);
 	pipeline_free(cap.pipe);
-	pcap_close(cap.pcap);
+	if (cap.pcap)
+		pcap_close(cap.pcap);
+	pcapfile_close(cap.file);
+	if (cap.rfile && cap.rfile != stdin)
+		fclose(cap.rfile);
 	free(filter);
 	return status;
 }

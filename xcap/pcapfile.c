@@ -1,0 +1,473 @@
+/*
+ * pcapfile.c — .pcap and .pcapng files (see pcapfile.h).
+ *
+ * The reader works on a window of bytes, buf[pos..len), that need()
+ * refills from the file a chunk at a time, moving the unread rest to the
+ * start, and grows when a record is larger than it.  Every read of a
+ * field is preceded by need() for the bytes it covers, so a hostile
+ * length can only end the reading with a message, never reach outside
+ * the window.
+ *
+ * Why not map the file: on the virtual machines this is developed on,
+ * every page mapped into the process costs a trap to the hypervisor, and
+ * reading a large capture through mmap took twice as long as copying it
+ * into one small buffer used over and over.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcap/pcap.h>
+
+#include "pcapfile.h"
+
+enum { FMT_PCAP, FMT_PCAPNG };
+
+/* Records claiming more than this are damage, not packets: libpcap's own
+   largest snapshot length is 256 KB, and USB captures reach a few MB. */
+#define RECORD_MAX (64u << 20)
+#define CHUNK (256u << 10)	/* read at a time: the copy stays in the cache */
+
+#define PCAPNG_SHB 0x0a0d0d0au
+#define PCAPNG_IDB 1u
+#define PCAPNG_PB 2u	/* the obsolete packet block */
+#define PCAPNG_SPB 3u
+#define PCAPNG_EPB 6u
+#define PCAPNG_BOM 0x1a2b3c4du
+
+struct iface {
+	int linktype;
+	uint32_t snaplen;
+	uint8_t tsresol;	/* pcapng's if_tsresol: 10^-n, or 2^-n with the top bit */
+	int64_t tsoffset;	/* seconds */
+};
+
+struct pcapfile {
+	FILE *f;
+	uint8_t *base;		/* the window */
+	size_t cap, len, pos;
+	uint64_t base_off;	/* file offset of base[0] */
+	int eof;
+
+	int format;
+	int swapped;		/* the file's byte order is not the machine's */
+	int nano;		/* pcap: nanosecond timestamps */
+	int linktype;
+	uint32_t snaplen;
+	struct iface *ifs;	/* pcapng: the current section's interfaces */
+	size_t nifs, ifs_cap;
+	uint64_t last_ts;
+	uint64_t skipped;
+
+	pcap_t *dead;		/* for the filter */
+	struct bpf_program prog;
+	int have_prog;
+	char err[320];
+};
+
+static void fail(struct pcapfile *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->err, sizeof p->err, fmt, ap);
+	va_end(ap);
+}
+
+static uint16_t rd16(const struct pcapfile *p, const uint8_t *b)
+{
+	uint16_t v;
+	memcpy(&v, b, 2);
+	return p->swapped ? __builtin_bswap16(v) : v;
+}
+
+static uint32_t rd32(const struct pcapfile *p, const uint8_t *b)
+{
+	uint32_t v;
+	memcpy(&v, b, 4);
+	return p->swapped ? __builtin_bswap32(v) : v;
+}
+
+/* Make n bytes from pos available.  0: the input ends first. */
+static int need(struct pcapfile *p, size_t n)
+{
+	if (p->len - p->pos >= n)
+		return 1;
+	if (p->eof)
+		return 0;
+	size_t have = p->len - p->pos;
+	if (n > p->cap) {
+		size_t cap = p->cap ? p->cap : CHUNK;
+		while (cap < n)
+			cap *= 2;
+		uint8_t *b = malloc(cap);
+		if (!b) {
+			fail(p, "out of memory for a record of %zu bytes", n);
+			p->eof = 1;
+			return 0;
+		}
+		if (have)
+			memcpy(b, p->base + p->pos, have);
+		free(p->base);
+		p->base = b;
+		p->cap = cap;
+	} else if (have) {
+		memmove(p->base, p->base + p->pos, have);
+	}
+	p->base_off += p->pos;
+	p->pos = 0;
+	p->len = have;
+	while (p->len < n) {
+		size_t got = fread(p->base + p->len, 1, p->cap - p->len, p->f);
+		p->len += got;
+		if (got == 0) {
+			if (ferror(p->f))
+				fail(p, "read error: %s", strerror(errno));
+			p->eof = 1;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static uint64_t offset_now(const struct pcapfile *p) { return p->base_off + p->pos; }
+
+/* The file ended inside a record of `want` bytes. */
+static int truncated(struct pcapfile *p, const char *what, size_t want)
+{
+	if (!p->err[0])
+		fail(p, "truncated: %s at byte %llu needs %zu bytes, the file has %zu", what,
+		     (unsigned long long)offset_now(p), want, p->len - p->pos);
+	return -1;
+}
+
+/* pcap's link-type numbers are DLT_ numbers, except where a DLT_ differs
+   between systems: LINKTYPE_RAW is DLT_RAW here. */
+static int dlt_of_linktype(uint32_t lt)
+{
+	lt &= 0xffff;	/* the upper bits say how many FCS bytes frames carry */
+	return lt == 101 ? DLT_RAW : (int)lt;
+}
+
+/* ---- classic pcap ---- */
+
+static int open_pcap(struct pcapfile *p, uint32_t magic)
+{
+	p->format = FMT_PCAP;
+	p->swapped = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
+	p->nano = magic == 0xa1b23c4du || magic == 0x4d3cb2a1u;
+	if (!need(p, 24)) {
+		fail(p, "truncated: the pcap file header needs 24 bytes");
+		return -1;
+	}
+	const uint8_t *h = p->base + p->pos;
+	if (rd16(p, h + 4) != 2) {
+		fail(p, "pcap format version %u.%u, not 2.x", rd16(p, h + 4), rd16(p, h + 6));
+		return -1;
+	}
+	p->snaplen = rd32(p, h + 16);
+	p->linktype = dlt_of_linktype(rd32(p, h + 20));
+	p->pos += 24;
+	return 0;
+}
+
+static int next_pcap(struct pcapfile *p, struct pcapfile_packet *pkt)
+{
+	if (!need(p, 16)) {
+		if (p->len == p->pos && !p->err[0])
+			return 0;
+		return truncated(p, "a record header", 16);
+	}
+	const uint8_t *h = p->base + p->pos;
+	uint32_t caplen = rd32(p, h + 8);
+	if (caplen > RECORD_MAX) {
+		fail(p, "damaged record at byte %llu: %u bytes captured",
+		     (unsigned long long)offset_now(p), caplen);
+		return -1;
+	}
+	if (!need(p, 16 + (size_t)caplen))
+		return truncated(p, "a record", 16 + (size_t)caplen);
+	h = p->base + p->pos;
+	uint64_t frac = rd32(p, h + 4);
+	pkt->ts = (uint64_t)rd32(p, h) * 1000000000u + (p->nano ? frac : frac * 1000u);
+	pkt->caplen = caplen;
+	pkt->len = rd32(p, h + 12);
+	pkt->data = h + 16;
+	p->pos += 16 + (size_t)caplen;
+	return 1;
+}
+
+/* ---- pcapng ---- */
+
+static uint64_t ticks_to_ns(uint64_t ticks, uint8_t tsresol)
+{
+	unsigned n = tsresol & 0x7f;
+	if (tsresol & 0x80) {		/* 2^-n seconds */
+		if (n > 63)
+			return 0;
+		return (uint64_t)(((unsigned __int128)ticks * 1000000000u) >> n);
+	}
+	uint64_t scale = 1;
+	if (n <= 9) {
+		for (unsigned i = n; i < 9; i++)
+			scale *= 10;
+		return ticks * scale;
+	}
+	for (unsigned i = 9; i < n && i < 28; i++)
+		scale *= 10;
+	return n >= 28 ? 0 : ticks / scale;
+}
+
+/* An interface description: link type, snaplen, and the options that say
+   how to read its timestamps.  body..end is the block's body. */
+static void add_interface(struct pcapfile *p, const uint8_t *body, const uint8_t *end)
+{
+	if (p->nifs == p->ifs_cap) {
+		size_t cap = p->ifs_cap ? p->ifs_cap * 2 : 4;
+		struct iface *m = realloc(p->ifs, cap * sizeof *m);
+		if (!m)
+			return;
+		p->ifs = m;
+		p->ifs_cap = cap;
+	}
+	struct iface *i = &p->ifs[p->nifs++];
+	i->linktype = dlt_of_linktype(rd16(p, body));
+	i->snaplen = rd32(p, body + 4);
+	i->tsresol = 6;
+	i->tsoffset = 0;
+	for (const uint8_t *o = body + 8; o + 4 <= end;) {
+		uint16_t code = rd16(p, o), olen = rd16(p, o + 2);
+		const uint8_t *v = o + 4;
+		if (code == 0 || v + olen > end)
+			break;
+		if (code == 9 && olen >= 1)
+			i->tsresol = v[0];
+		else if (code == 14 && olen >= 8)
+			i->tsoffset = (int64_t)((uint64_t)rd32(p, v + (p->swapped ? 0 : 4)) << 32 |
+						rd32(p, v + (p->swapped ? 4 : 0)));
+		o = v + ((olen + 3u) & ~3u);
+	}
+	if (p->linktype < 0) {
+		p->linktype = i->linktype;
+		p->snaplen = i->snaplen;
+	}
+}
+
+/* A section header: its byte order, and a fresh set of interfaces. */
+static int section_header(struct pcapfile *p)
+{
+	if (!need(p, 12))
+		return truncated(p, "a section header", 12);
+	uint32_t bom;
+	memcpy(&bom, p->base + p->pos + 8, 4);
+	if (bom == PCAPNG_BOM)
+		p->swapped = 0;
+	else if (bom == __builtin_bswap32(PCAPNG_BOM))
+		p->swapped = 1;
+	else {
+		fail(p, "damaged section header at byte %llu: no byte-order magic",
+		     (unsigned long long)offset_now(p));
+		return -1;
+	}
+	p->nifs = 0;
+	return 0;
+}
+
+static int next_pcapng(struct pcapfile *p, struct pcapfile_packet *pkt)
+{
+	for (;;) {
+		if (!need(p, 8)) {
+			if (p->len == p->pos && !p->err[0])
+				return 0;
+			return truncated(p, "a block header", 8);
+		}
+		uint32_t type;
+		memcpy(&type, p->base + p->pos, 4);
+		if (type == PCAPNG_SHB && section_header(p) < 0)
+			return -1;
+		type = rd32(p, p->base + p->pos);
+		uint32_t total = rd32(p, p->base + p->pos + 4);
+		if (total < 12 || total % 4 || total > RECORD_MAX) {
+			fail(p, "damaged block at byte %llu: length %u", (unsigned long long)offset_now(p),
+			     total);
+			return -1;
+		}
+		if (!need(p, total))
+			return truncated(p, "a block", total);
+		const uint8_t *b = p->base + p->pos;
+		const uint8_t *body = b + 8, *end = b + total - 4;
+		if (rd32(p, end) != total) {
+			fail(p, "damaged block at byte %llu: its two lengths differ (%u, %u)",
+			     (unsigned long long)offset_now(p), total, rd32(p, end));
+			return -1;
+		}
+		p->pos += total;
+		size_t body_len = (size_t)(end - body);
+		uint32_t ifid = 0, caplen, len;
+		uint64_t ts;
+		const uint8_t *data;
+		switch (type) {
+		case PCAPNG_IDB:
+			if (body_len >= 8)
+				add_interface(p, body, end);
+			continue;
+		case PCAPNG_EPB:
+			if (body_len < 20)
+				goto damaged;
+			ifid = rd32(p, body);
+			ts = (uint64_t)rd32(p, body + 4) << 32 | rd32(p, body + 8);
+			caplen = rd32(p, body + 12);
+			len = rd32(p, body + 16);
+			data = body + 20;
+			break;
+		case PCAPNG_PB:
+			if (body_len < 20)
+				goto damaged;
+			ifid = rd16(p, body);
+			ts = (uint64_t)rd32(p, body + 4) << 32 | rd32(p, body + 8);
+			caplen = rd32(p, body + 12);
+			len = rd32(p, body + 16);
+			data = body + 20;
+			break;
+		case PCAPNG_SPB:
+			/* No timestamp: it takes the previous packet's, so that
+			   time does not jump back to 1970. */
+			if (body_len < 4 || !p->nifs)
+				goto damaged;
+			len = rd32(p, body);
+			caplen = len;
+			if (p->ifs[0].snaplen && caplen > p->ifs[0].snaplen)
+				caplen = p->ifs[0].snaplen;
+			if (caplen > body_len - 4)
+				caplen = (uint32_t)(body_len - 4);
+			data = body + 4;
+			ts = UINT64_MAX;
+			break;
+		default:
+			continue;	/* statistics, name resolution, custom blocks */
+		}
+		if (caplen > (size_t)(end - data) || ifid >= p->nifs)
+			goto damaged;
+		const struct iface *i = &p->ifs[ifid];
+		if (i->linktype != p->linktype) {
+			p->skipped++;
+			continue;
+		}
+		pkt->ts = ts == UINT64_MAX ? p->last_ts
+					   : ticks_to_ns(ts, i->tsresol) +
+						     (uint64_t)i->tsoffset * 1000000000u;
+		pkt->data = data;
+		pkt->caplen = caplen;
+		pkt->len = len;
+		return 1;
+damaged:
+		fail(p, "damaged packet block at byte %llu",
+		     (unsigned long long)(offset_now(p) - total));
+		return -1;
+	}
+}
+
+/* ---- the interface ---- */
+
+struct pcapfile *pcapfile_open(FILE *f, char *err, size_t errlen)
+{
+	struct pcapfile *p = calloc(1, sizeof *p);
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	p->f = f;
+	p->linktype = -1;
+	uint32_t magic = 0;
+	if (need(p, 4))
+		memcpy(&magic, p->base + p->pos, 4);
+	int rc;
+	if (magic == 0xa1b2c3d4u || magic == 0xa1b23c4du || magic == 0xd4c3b2a1u ||
+	    magic == 0x4d3cb2a1u) {
+		rc = open_pcap(p, magic);
+	} else if (magic == PCAPNG_SHB) {
+		p->format = FMT_PCAPNG;
+		/* The link type is needed now: read the blocks before the first
+		   packet (the section header, interfaces, anything else). */
+		rc = 0;
+		while (rc == 0 && need(p, 8)) {
+			uint32_t type = rd32(p, p->base + p->pos);
+			if (type == PCAPNG_SHB && (rc = section_header(p)) < 0)
+				break;
+			uint32_t total = rd32(p, p->base + p->pos + 4);
+			if (type == PCAPNG_EPB || type == PCAPNG_PB || type == PCAPNG_SPB ||
+			    total < 12 || total % 4 || total > RECORD_MAX || !need(p, total))
+				break;	/* next_pcapng reads it, or says what is wrong */
+			if (type == PCAPNG_IDB && total >= 20)
+				add_interface(p, p->base + p->pos + 8, p->base + p->pos + total - 4);
+			p->pos += total;
+		}
+		if (rc == 0 && p->linktype < 0) {
+			fail(p, "no interface description before the first packet");
+			rc = -1;
+		}
+	} else {
+		fail(p, "not a pcap or pcapng file");
+		rc = -1;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", p->err);
+		pcapfile_close(p);
+		return NULL;
+	}
+	return p;
+}
+
+int pcapfile_set_filter(struct pcapfile *p, const char *expr, char *err, size_t errlen)
+{
+	if (!expr || !*expr)
+		return 0;
+	p->dead = pcap_open_dead_with_tstamp_precision(p->linktype, p->snaplen ? (int)p->snaplen : 262144,
+						       PCAP_TSTAMP_PRECISION_NANO);
+	if (!p->dead) {
+		snprintf(err, errlen, "cannot prepare a filter");
+		return -1;
+	}
+	if (pcap_compile(p->dead, &p->prog, expr, 1, PCAP_NETMASK_UNKNOWN) < 0) {
+		snprintf(err, errlen, "%s", pcap_geterr(p->dead));
+		return -1;
+	}
+	p->have_prog = 1;
+	return 0;
+}
+
+int pcapfile_next(struct pcapfile *p, struct pcapfile_packet *pkt)
+{
+	for (;;) {
+		int rc = p->format == FMT_PCAP ? next_pcap(p, pkt) : next_pcapng(p, pkt);
+		if (rc != 1)
+			return rc;
+		p->last_ts = pkt->ts;
+		if (p->have_prog) {
+			struct pcap_pkthdr h = { .caplen = pkt->caplen, .len = pkt->len };
+			if (!pcap_offline_filter(&p->prog, &h, pkt->data))
+				continue;
+		}
+		return 1;
+	}
+}
+
+const char *pcapfile_error(const struct pcapfile *p) { return p->err; }
+int pcapfile_linktype(const struct pcapfile *p) { return p->linktype; }
+uint32_t pcapfile_snaplen(const struct pcapfile *p) { return p->snaplen; }
+uint64_t pcapfile_skipped(const struct pcapfile *p) { return p->skipped; }
+
+void pcapfile_close(struct pcapfile *p)
+{
+	if (!p)
+		return;
+	if (p->have_prog)
+		pcap_freecode(&p->prog);
+	if (p->dead)
+		pcap_close(p->dead);
+	free(p->base);
+	free(p->ifs);
+	free(p);
+}
