@@ -1025,6 +1025,23 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p,
 			resync_feed(d, dir, h, p, len);
 			return;
 		}
+		if (h->state == ST_MESSAGES && !h->have && !h->need) {
+			/* A whole message in the chunk is decoded where it lies:
+			   most are, and copying each into buf cost more than
+			   decoding it. */
+			int64_t l = message_length(d, dir, h, p, len);
+			if (l > 0 && (uint64_t)l <= len) {
+				h->offset += (uint64_t)l;
+				size_t n = (size_t)l < MSG_CAP ? (size_t)l : MSG_CAP;
+				if (dir == PROTO_C2S)
+					decode_request(d, h, p, n, (uint64_t)l);
+				else
+					decode_s2c(d, h, p, n, (uint64_t)l);
+				p += l;
+				len -= (size_t)l;
+				continue;
+			}
+		}
 		size_t used = consume(d, dir, h, p, len);
 		h->offset += used;
 		p += used;

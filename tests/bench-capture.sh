@@ -17,7 +17,7 @@ build=$(cd "${1:-$top_srcdir/build}" && pwd)
 xcap=$build/xcap/xcap
 reps=${BENCH_REPS:-400}
 [ "$(id -u)" = 0 ] || { echo "bench-capture: needs root (namespaces, capture)" >&2; exit 1; }
-for c in tcpdump tcptrace x11perf Xvfb editcap; do
+for c in tcpdump tcptrace x11perf Xvfb editcap mergecap capinfos; do
 	command -v $c >/dev/null || { echo "bench-capture: needs $c" >&2; exit 1; }
 done
 w=$(mktemp -d /tmp/xcap-bench.XXXXXX)
@@ -73,10 +73,18 @@ live "xcap" "$xcap" -i lo -w "$w/live.xcap" tcp port 6005
 live "tcpdump -w (full)" tcpdump -i lo -s 0 -w "$w/full.pcap" tcp port 6005
 live "tcpdump -s 96 -w" tcpdump -i lo -s 96 -w "$w/hdr.pcap" tcp port 6005
 
-# Offline: the full capture, made large by appending copies of itself.
+# Offline: the full capture, made large by appending copies of itself,
+# each moved in time (editcap -t) past the one before so that its
+# connections are new ones, not retransmissions of the first copy's.
 n=${BENCH_COPIES:-8}
-files=; for i in $(seq $n); do files="$files $w/full.pcap"; done
-mergecap -a -w "$w/big.pcap" $files 2>/dev/null
+span=$(capinfos -a -e -S -T -r "$w/full.pcap" 2>/dev/null | awk -F'\t' 'NR == 1 { print int($3 - $2) + 200 }')
+files=
+for i in $(seq 0 $((n - 1))); do
+	editcap -t $((i * ${span:-1000})) "$w/full.pcap" "$w/copy$i.pcap" 2>/dev/null
+	files="$files $w/copy$i.pcap"
+done
+mergecap -F pcap -a -w "$w/big.pcap" $files 2>/dev/null
+rm -f $files
 editcap -s 96 "$w/big.pcap" "$w/bighdr.pcap" 2>/dev/null
 echo
 echo "offline ingest from the page cache:"

@@ -253,6 +253,17 @@ static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, u
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
 {
 	struct capture *cap = (struct capture *)user;
+	if (cap->live) {
+		/* In the kernel's ring the next packet's header follows this
+		   packet, 16-byte aligned.  Reading it is the one cache miss
+		   per packet that dominates a live capture; asking for it now
+		   lets it arrive while this packet is decoded.  (A prefetch is
+		   only a hint: where there is no next packet it does nothing.) */
+		const char *next = (const char *)(((uintptr_t)data + h->caplen + 15) & ~(uintptr_t)15);
+		__builtin_prefetch(next);
+		__builtin_prefetch(next + 64);
+		__builtin_prefetch(next + 128);
+	}
 	uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
 		      (uint64_t)h->ts.tv_usec * (cap->ts_nano ? 1u : 1000u);
 	take_packet(cap, ts, data, h->caplen, h->len);
