@@ -59,6 +59,7 @@ struct half {
 	uint8_t buf[MSG_CAP];	/* the current message's first bytes */
 	size_t have;		/* bytes in buf */
 	uint64_t need;		/* the message's length, 0 while unknown */
+	size_t keep;		/* how many of its first bytes decoding reads */
 	uint64_t got;		/* bytes of it seen (kept or skipped) */
 	uint64_t offset;	/* stream offset of the next byte */
 	bool hole_in_msg;	/* part of the current message was never seen */
@@ -970,6 +971,37 @@ static size_t header_size(const struct proto_decoder *d, enum proto_dir dir,
 	return h->have >= 4 && rd16(d, h->buf + 2) == 0 ? 8 : 4;
 }
 
+/* How many of a message's first bytes its decoding reads: all that buf
+   holds for a message with details to show, only its 32-byte header for
+   the rest, so that an image spread over many packets is not copied only
+   to be thrown away (b holds the header, n bytes of it). */
+static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const struct half *h,
+			   const uint8_t *b, size_t n)
+{
+	if (h->state == ST_SETUP || n < 4)
+		return MSG_CAP;
+	if (dir == PROTO_C2S) {
+		const char *ext;
+		const struct x11_request *r = request_desc(d, b[0], b[1], &ext);
+		/* ChangeProperty's data names the client */
+		return b[0] == 18 || !r || r->nfields ? MSG_CAP : 32;
+	}
+	if ((b[0] & 0x7f) != 1)
+		return MSG_CAP;		/* events and errors are 32 bytes anyway */
+	/* A reply: what its request says of it.  The oldest waiting request
+	   with its sequence number, without disturbing the queue. */
+	uint16_t seq16 = rd16(d, b + 2);
+	for (size_t i = 0; i < d->p_len && i < 8; i++) {
+		const struct pending *p = pending_at(d, i);
+		if ((uint16_t)p->seq != seq16)
+			continue;
+		/* InternAtom, GetAtomName and QueryExtension teach names */
+		bool teaches = p->major == 16 || p->major == 17 || p->major == 98;
+		return !p->req || teaches || p->req->nreply_fields ? MSG_CAP : 32;
+	}
+	return MSG_CAP;
+}
+
 /* Take bytes into the current message; returns how many were used. */
 static size_t consume(struct proto_decoder *d, enum proto_dir dir, struct half *h,
 		      const uint8_t *p, size_t len)
@@ -994,6 +1026,7 @@ static size_t consume(struct proto_decoder *d, enum proto_dir dir, struct half *
 				h->need = (uint64_t)l;
 				if (h->need < h->got)	/* cannot be shorter than its header */
 					h->need = 0;
+				h->keep = bytes_wanted(d, dir, h, h->buf, h->have);
 				break;
 			}
 		}
@@ -1003,7 +1036,7 @@ static size_t consume(struct proto_decoder *d, enum proto_dir dir, struct half *
 	uint64_t want = h->need - h->got;
 	size_t take = (uint64_t)(len - used) < want ? len - used : (size_t)want;
 	/* Keep the message's first bytes, but only while they are contiguous. */
-	size_t keep = h->have < MSG_CAP && !h->hole_in_msg ? MSG_CAP - h->have : 0;
+	size_t keep = h->have < h->keep && !h->hole_in_msg ? h->keep - h->have : 0;
 	if (keep > take)
 		keep = take;
 	memcpy(h->buf + h->have, p + used, keep);
