@@ -90,6 +90,15 @@ static uint32_t rd32(const struct pcapfile *p, const uint8_t *b)
 	return p->swapped ? __builtin_bswap32(v) : v;
 }
 
+/* One 64-bit number in the section's byte order (if_tsoffset), unlike a
+   packet's timestamp, which is two 32-bit halves, the upper one first. */
+static uint64_t rd64(const struct pcapfile *p, const uint8_t *b)
+{
+	uint64_t v;
+	memcpy(&v, b, 8);
+	return p->swapped ? __builtin_bswap64(v) : v;
+}
+
 /* Make n bytes from pos available.  0: the input ends first. */
 static int need(struct pcapfile *p, size_t n)
 {
@@ -245,8 +254,7 @@ static void add_interface(struct pcapfile *p, const uint8_t *body, const uint8_t
 		if (code == 9 && olen >= 1)
 			i->tsresol = v[0];
 		else if (code == 14 && olen >= 8)
-			i->tsoffset = (int64_t)((uint64_t)rd32(p, v + (p->swapped ? 0 : 4)) << 32 |
-						rd32(p, v + (p->swapped ? 4 : 0)));
+			i->tsoffset = (int64_t)rd64(p, v);
 		o = v + ((olen + 3u) & ~3u);
 	}
 	if (p->linktype < 0) {
@@ -348,7 +356,12 @@ static int next_pcapng(struct pcapfile *p, struct pcapfile_packet *pkt)
 		default:
 			continue;	/* statistics, name resolution, custom blocks */
 		}
-		if (caplen > (size_t)(end - data) || ifid >= p->nifs)
+		if (ifid >= p->nifs) {
+			fail(p, "damaged packet block at byte %llu: interface %u was never described",
+			     (unsigned long long)(offset_now(p) - total), ifid);
+			return -1;
+		}
+		if (caplen > (size_t)(end - data))
 			goto damaged;
 		const struct iface *i = &p->ifs[ifid];
 		if (i->linktype != p->linktype) {
@@ -424,6 +437,11 @@ int pcapfile_set_filter(struct pcapfile *p, const char *expr, char *err, size_t 
 {
 	if (!expr || !*expr)
 		return 0;
+	if (p->have_prog)
+		pcap_freecode(&p->prog);
+	if (p->dead)
+		pcap_close(p->dead);
+	p->have_prog = 0;
 	p->dead = pcap_open_dead_with_tstamp_precision(p->linktype, p->snaplen ? (int)p->snaplen : 262144,
 						       PCAP_TSTAMP_PRECISION_NANO);
 	if (!p->dead) {
@@ -440,6 +458,8 @@ int pcapfile_set_filter(struct pcapfile *p, const char *expr, char *err, size_t 
 
 int pcapfile_next(struct pcapfile *p, struct pcapfile_packet *pkt)
 {
+	if (p->err[0])
+		return -1;	/* reading stops at the damage, and stays stopped */
 	for (;;) {
 		int rc = p->format == FMT_PCAP ? next_pcap(p, pkt) : next_pcapng(p, pkt);
 		if (rc != 1)
