@@ -322,18 +322,12 @@ static int next_pcapng(struct pcapfile *p, struct pcapfile_packet *pkt)
 				add_interface(p, body, end);
 			continue;
 		case PCAPNG_EPB:
-			if (body_len < 20)
-				goto damaged;
-			ifid = rd32(p, body);
-			ts = (uint64_t)rd32(p, body + 4) << 32 | rd32(p, body + 8);
-			caplen = rd32(p, body + 12);
-			len = rd32(p, body + 16);
-			data = body + 20;
-			break;
 		case PCAPNG_PB:
+			/* The same layout, but the obsolete block numbers its
+			   interface in 16 bits, then counts drops in the other 16. */
 			if (body_len < 20)
 				goto damaged;
-			ifid = rd16(p, body);
+			ifid = type == PCAPNG_EPB ? rd32(p, body) : rd16(p, body);
 			ts = (uint64_t)rd32(p, body + 4) << 32 | rd32(p, body + 8);
 			caplen = rd32(p, body + 12);
 			len = rd32(p, body + 16);
