@@ -1235,6 +1235,56 @@ START_TEST(from_a_pipe)
 }
 END_TEST
 
+/* A packet that has come down a pipe is handed over at once, not when
+   a large read fills: the writer sends three packets and then waits for
+   the reader to say it has them before it sends the rest.  A reader that
+   waited for more bytes would wait for ever (and Check's timeout fails
+   the test). */
+START_TEST(pipe_delivers_at_once)
+{
+	struct buf c = { 0 };
+	many_packets(&c, 0, 10, 100);	/* pcap: a 24-byte header, 16 a record */
+	size_t first3 = 24 + 3 * (16 + 100);
+	ck_assert_uint_le(first3, c.len);
+	int data[2], go[2];
+	ck_assert_int_eq(pipe(data), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(data[0]);
+		close(go[1]);
+		char ok;
+		if (write(data[1], c.b, first3) != (ssize_t)first3 || read(go[0], &ok, 1) != 1 ||
+		    write(data[1], c.b + first3, c.len - first3) != (ssize_t)(c.len - first3))
+			_exit(1);
+		_exit(0);
+	}
+	close(data[1]);
+	close(go[0]);
+	FILE *f = fdopen(data[0], "r");
+	ck_assert_ptr_nonnull(f);
+	char err[320];
+	struct pcapfile *p = pcapfile_open(f, err, sizeof err);
+	ck_assert_msg(p != NULL, "%s", err);
+	struct pcapfile_packet pkt;
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(pcapfile_next(p, &pkt), 1);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	int n = 3;
+	while (pcapfile_next(p, &pkt) == 1)
+		n++;
+	ck_assert_int_eq(n, 10);
+	pcapfile_close(p);
+	fclose(f);
+	close(go[1]);
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	buf_free(&c);
+}
+END_TEST
+
 /* ---- filters ---- */
 
 /* Ethernet, IPv4, then TCP or UDP with the given ports and 4 bytes. */
@@ -1393,6 +1443,7 @@ static Suite *pcapfile_suite(void)
 	tcase_add_test(tc, record_larger_than_chunk);
 	tcase_add_test(tc, many_records_across_chunks);
 	tcase_add_loop_test(tc, from_a_pipe, 0, 2);
+	tcase_add_test(tc, pipe_delivers_at_once);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("filter");

@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <pcap/pcap.h>
 
@@ -51,6 +52,7 @@ struct pcapfile {
 	size_t cap, len, pos;
 	uint64_t base_off;	/* file offset of base[0] */
 	int eof;
+	int live_pipe;		/* reads take only what is needed (see need()) */
 
 	int format;
 	int swapped;		/* the file's byte order is not the machine's */
@@ -129,7 +131,13 @@ static int need(struct pcapfile *p, size_t n)
 	p->pos = 0;
 	p->len = have;
 	while (p->len < n) {
-		size_t got = fread(p->base + p->len, 1, p->cap - p->len, p->f);
+		/* From a pipe, a large read would wait for the writer to fill
+		   it: packets from `tcpdump -U -w - | xcap -r -` would come in
+		   bursts long after they were captured.  Asking for just the
+		   bytes needed leaves the waiting to stdio, which returns what
+		   the pipe has. */
+		size_t want = p->live_pipe ? n - p->len : p->cap - p->len;
+		size_t got = fread(p->base + p->len, 1, want, p->f);
 		p->len += got;
 		if (got == 0) {
 			if (ferror(p->f))
@@ -387,6 +395,10 @@ struct pcapfile *pcapfile_open(FILE *f, char *err, size_t errlen)
 	}
 	p->f = f;
 	p->linktype = -1;
+	struct stat st;
+	int fd = fileno(f);
+	p->live_pipe = fd >= 0 && fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
+							  S_ISCHR(st.st_mode));
 	uint32_t magic = 0;
 	if (need(p, 4))
 		memcpy(&magic, p->base + p->pos, 4);
