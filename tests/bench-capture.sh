@@ -7,6 +7,10 @@
 # 1500-byte MTU.  Printed: packets seen, kernel drops, the CPU seconds
 # the capturer used while the workload ran and per packet, and apart from
 # those the CPU its start took (opening the device, allocating the ring).
+# Two rows in brackets are not capturers: tests/ring-floor reading the
+# same ring as xcap does and doing nothing with the packets, with a whole
+# packet's snaplen and with 96 bytes.  They show what reading costs
+# before any work, and so what part of a capturer's figure is its own.
 # Offline: a large capture of that traffic is read by xcap -r, tcpdump -r
 # and tcptrace, full-sized and cut to headers, from the page cache.
 # Printed: packets/s and MB/s.  Figures only; nothing here passes or fails.
@@ -75,6 +79,11 @@ printf '%-26s %10s %8s %8s %8s %9s\n' capturer packets drops cpu_s ns/pkt setup_
 live "xcap" "$xcap" -i lo -w "$w/live.xcap" tcp port 6005
 live "tcpdump -w (full)" tcpdump -i lo -s 0 -w "$w/full.pcap" tcp port 6005
 live "tcpdump -s 96 -w" tcpdump -i lo -s 96 -w "$w/hdr.pcap" tcp port 6005
+# The floor: reading the ring and nothing more, whole packets and 96 bytes.
+if [ -x "$build/tests/ring-floor" ]; then
+	live "(reading whole packets)" "$build/tests/ring-floor" lo 262144 tcp port 6005
+	live "(reading 96 bytes)" "$build/tests/ring-floor" lo 96 tcp port 6005
+fi
 
 # Offline: the full capture, made large by appending copies of itself,
 # each moved in time (editcap -t) past the one before so that its

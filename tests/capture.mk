@@ -25,7 +25,12 @@ tests_fuzz_fuzz_pcap_LDADD = $(XCAP_LIBS)
 EXTRA_DIST += tests/bench-capture.sh tests/bench-x11.sh tests/bench-analyse.sh
 
 # Benchmarks print figures beside the peer tools; they never pass or fail.
-bench: all
+EXTRA_PROGRAMS += tests/ring-floor
+tests_ring_floor_SOURCES = tests/ring-floor.c
+tests_ring_floor_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+tests_ring_floor_LDADD = $(PCAP_LIBS)
+CLEANFILES += tests/ring-floor$(EXEEXT)
+bench: all tests/ring-floor$(EXEEXT)
 	$(SHELL) $(top_srcdir)/tests/bench-capture.sh $(abs_top_builddir)
 	$(SHELL) $(top_srcdir)/tests/bench-x11.sh $(abs_top_builddir)
 	$(SHELL) $(top_srcdir)/tests/bench-analyse.sh $(abs_top_builddir)
