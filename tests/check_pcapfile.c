@@ -944,6 +944,22 @@ START_TEST(pcap_bad_version)
 }
 END_TEST
 
+/* A pcapng cut, or damaged, before its first interface is whole says so,
+   not that it has no interface. */
+START_TEST(pcapng_first_interface_cut)
+{
+	struct buf c = { 0 };
+	ng_shb(&c, _i);
+	size_t idb = c.len;
+	ng_idb(&c, 1, 65535, 9, 0);
+	for (size_t cut = idb + 1; cut < c.len; cut++)
+		not_opened(&c, cut, "truncated");
+	set32(&c, idb + 4, 94);
+	not_opened(&c, c.len, "length 94");
+	buf_free(&c);
+}
+END_TEST
+
 static void two_good_epbs(struct buf *c, int be)
 {
 	ng_shb(c, be);
@@ -1443,6 +1459,7 @@ static Suite *pcapfile_suite(void)
 	tcase_add_test(tc, record_larger_than_chunk);
 	tcase_add_test(tc, many_records_across_chunks);
 	tcase_add_loop_test(tc, from_a_pipe, 0, 2);
+	tcase_add_loop_test(tc, pcapng_first_interface_cut, 0, 2);
 	tcase_add_test(tc, pipe_delivers_at_once);
 	suite_add_tcase(s, tc);
 

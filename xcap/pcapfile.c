@@ -411,21 +411,35 @@ struct pcapfile *pcapfile_open(FILE *f, char *err, size_t errlen)
 		/* The link type is needed now: read the blocks before the first
 		   packet (the section header, interfaces, anything else). */
 		rc = 0;
+		int at_packet = 0;
 		while (rc == 0 && need(p, 8)) {
 			uint32_t type = rd32(p, p->base + p->pos);
 			if (type == PCAPNG_SHB && (rc = section_header(p)) < 0)
 				break;
 			uint32_t total = rd32(p, p->base + p->pos + 4);
-			if (type == PCAPNG_EPB || type == PCAPNG_PB || type == PCAPNG_SPB ||
-			    total < 12 || total % 4 || total > RECORD_MAX || !need(p, total))
-				break;	/* next_pcapng reads it, or says what is wrong */
-			if (type == PCAPNG_IDB && total >= 20)
-				add_interface(p, p->base + p->pos + 8, p->base + p->pos + total - 4);
-			p->pos += total;
+			if (type == PCAPNG_EPB || type == PCAPNG_PB || type == PCAPNG_SPB) {
+				at_packet = 1;
+				break;	/* the first packet: next_pcapng reads it */
+			}
+			if (total < 12 || total % 4 || total > RECORD_MAX) {
+				fail(p, "damaged block at byte %llu: length %u",
+				     (unsigned long long)offset_now(p), total);
+				rc = -1;
+			} else if (!need(p, total)) {
+				rc = truncated(p, "a block", total);
+			} else {
+				if (type == PCAPNG_IDB && total >= 20)
+					add_interface(p, p->base + p->pos + 8,
+						      p->base + p->pos + total - 4);
+				p->pos += total;
+			}
 		}
-		if (rc == 0 && p->linktype < 0) {
+		if (rc == 0 && p->linktype < 0 && at_packet) {
 			fail(p, "no interface description before the first packet");
 			rc = -1;
+		} else if (rc == 0 && p->linktype < 0) {
+			rc = p->len > p->pos ? truncated(p, "a block header", 8)
+					     : (fail(p, "no interface description: the file ends first"), -1);
 		}
 	} else {
 		fail(p, "not a pcap or pcapng file");
