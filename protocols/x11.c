@@ -138,6 +138,12 @@ static uint32_t rd32(const struct proto_decoder *d, const uint8_t *p)
 	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+/* A count field of 1, 2 or 4 bytes, as the tables give its size. */
+static uint32_t rd_n(const struct proto_decoder *d, const uint8_t *p, unsigned size)
+{
+	return size == 1 ? p[0] : size == 2 ? rd16(d, p) : rd32(d, p);
+}
+
 static uint64_t pad4(uint64_t n) { return (n + 3) & ~(uint64_t)3; }
 
 static void note(struct proto_decoder *d, enum proto_dir dir, const char *fmt, ...)
@@ -533,9 +539,7 @@ static void put_fields(const struct proto_decoder *d, struct proto_msg *m,
 		if (f[i].kind == X11_FIELD_ATOM && f[i].offset + 4u <= n) {
 			put_atom(d, m, f[i].name, rd32(d, b + f[i].offset));
 		} else if (f[i].kind == X11_FIELD_STRING && f[i].len_offset + f[i].size <= n) {
-			uint32_t len = f[i].size == 1 ? b[f[i].len_offset]
-				     : f[i].size == 2 ? rd16(d, b + f[i].len_offset)
-				     : rd32(d, b + f[i].len_offset);
+			uint32_t len = rd_n(d, b + f[i].len_offset, f[i].size);
 			if (f[i].offset < n) {
 				size_t avail = n - f[i].offset;
 				put_string(m, f[i].name, b + f[i].offset, len < avail ? len : avail);
@@ -892,6 +896,26 @@ static void decode_setup_reply(struct proto_decoder *d, struct half *h, const ui
 
 /* ---- framing ---- */
 
+/* A request's length from its first n bytes: 0 while they cannot tell,
+   -1 when no request is that long.  A length field of 0 means the 32-bit
+   length of BIG-REQUESTS follows. */
+static int64_t request_length(const struct proto_decoder *d, const uint8_t *b, size_t n)
+{
+	if (n < 4)
+		return 0;
+	uint32_t units = rd16(d, b + 2);
+	if (units == 0) {
+		if (n < 8)
+			return 0;
+		units = rd32(d, b + 4);
+		if (units < 2)
+			return -1;
+	}
+	if (units > REQUEST_MAX_UNITS)
+		return -1;
+	return 4 * (int64_t)units;
+}
+
 /* How long the message starting with these bytes is: >0 its length, 0 if
    more bytes are needed to tell, -1 if they cannot begin a message. */
 static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
@@ -909,21 +933,8 @@ static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 			return -1;
 		return 8 + 4 * (int64_t)rd16(d, b + 6);
 	}
-	if (dir == PROTO_C2S) {
-		if (n < 4)
-			return 0;
-		uint32_t units = rd16(d, b + 2);
-		if (units == 0) {	/* BIG-REQUESTS */
-			if (n < 8)
-				return 0;
-			units = rd32(d, b + 4);
-			if (units < 2)
-				return -1;
-		}
-		if (units > REQUEST_MAX_UNITS)
-			return -1;
-		return 4 * (int64_t)units;
-	}
+	if (dir == PROTO_C2S)
+		return request_length(d, b, n);
 	if (n < 8)
 		return 0;
 	uint8_t code = b[0] & 0x7f;
@@ -989,7 +1000,9 @@ static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const st
 	if ((b[0] & 0x7f) != 1)
 		return MSG_CAP;		/* events and errors are 32 bytes anyway */
 	/* A reply: what its request says of it.  The oldest waiting request
-	   with its sequence number, without disturbing the queue. */
+	   with its sequence number, without disturbing the queue (decode_reply
+	   does that).  Replies come in order, so it is at or near the front;
+	   past the first few, not finding it only costs a copy. */
 	uint16_t seq16 = rd16(d, b + 2);
 	for (size_t i = 0; i < d->p_len && i < 8; i++) {
 		const struct pending *p = pending_at(d, i);
@@ -1074,6 +1087,10 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p,
 				len -= (size_t)l;
 				continue;
 			}
+			if (l > 0) {	/* it goes on in later chunks: keep its start */
+				h->need = (uint64_t)l;
+				h->keep = bytes_wanted(d, dir, h, p, len);
+			}
 		}
 		size_t used = consume(d, dir, h, p, len);
 		h->offset += used;
@@ -1098,11 +1115,6 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p,
 }
 
 /* ---- finding message boundaries again ---- */
-
-static uint32_t rd_n(const struct proto_decoder *d, const uint8_t *p, unsigned size)
-{
-	return size == 1 ? p[0] : size == 2 ? rd16(d, p) : rd32(d, p);
-}
 
 /* Does a message of `bytes` bytes fit the layout xcb-proto gives it?
    shift: how far every field after the first word moved (4 in the
@@ -1152,19 +1164,11 @@ static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *
 static bool plausible_request(const struct proto_decoder *d, const uint8_t *b, size_t n,
 			      uint64_t *len)
 {
-	if (n < 4)
+	int64_t l = request_length(d, b, n);
+	if (l <= 0)
 		return false;
-	uint64_t bytes = 4 * (uint64_t)rd16(d, b + 2);
-	unsigned head = 4;
-	if (bytes == 0) {
-		if (n < 8)
-			return false;
-		uint32_t units = rd32(d, b + 4);
-		if (units < 2 || units > REQUEST_MAX_UNITS)
-			return false;
-		bytes = 4 * (uint64_t)units;
-		head = 8;
-	}
+	uint64_t bytes = (uint64_t)l;
+	unsigned head = rd16(d, b + 2) == 0 ? 8 : 4;	/* BIG-REQUESTS' form */
 	if (b[0] >= 128 && !d->ext[b[0] - 128].present) {
 		/* A major no QueryExtension reply named.  Only a decoder that may
 		   have missed that reply (the capture began late, or lost bytes)

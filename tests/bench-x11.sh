@@ -63,22 +63,16 @@ capture() {
 capture images "$images"
 capture session "$images" "$requests"
 
-# best CMD...: the shortest wall time of 3 runs, in seconds
-best() {
-	b=
-	for i in 1 2 3; do
-		start=$(date +%s.%N)
-		"$@" >/dev/null 2>&1 || true
-		end=$(date +%s.%N)
-		b=$(echo "$start $end ${b:-1e9}" | awk '{ t = $2 - $1; print (t < $3 ? t : $3) }')
-	done
-	echo "$b"
-}
+# once CMD...: the wall time of one run, in seconds
 once() {
 	start=$(date +%s.%N)
 	"$@" >/dev/null 2>&1 || true
 	end=$(date +%s.%N)
 	echo "$start $end" | awk '{ print $2 - $1 }'
+}
+# best CMD...: the shortest of 3 runs
+best() {
+	for i in 1 2 3; do once "$@"; done | sort -g | head -1
 }
 row() {	# row LABEL MB SECONDS MESSAGES
 	echo "$1 $2 $3 $4" | awk '{ printf "%-26s %8.0f %9.3f %10d %12.0f %9.0f\n",

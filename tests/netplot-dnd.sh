@@ -16,10 +16,7 @@ shown="$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap"
 dropped="$top_srcdir/tests/captures/xdpyinfo-xlogo-midstream.pcap"
 xvfb_first=36 xvfb_last=47
 start_xvfb
-(cd "$workdir" && HOME=$workdir NO_AT_BRIDGE=1 NETPLOT_LOG=1 exec netplot "$shown" 2>"$workdir/log") &
-pids="$pids $!"
-log="$workdir/log"
-wait_for grep -q '^netplot: view ' "$log" || fail "netplot showed nothing: $(cat "$log")"
+start_netplot "$shown"
 set -- $(grep '^netplot: view ' "$log" | tail -1 | sed 's/.*plot=//; s/,/ /g')
 px=${1%.*} py_=${2%.*} pw=${3%.*} ph=${4%.*}
 

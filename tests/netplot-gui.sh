@@ -16,12 +16,7 @@ need $py
 cap="$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap"
 xvfb_first=42 xvfb_last=47
 start_xvfb
-# its own HOME: the file chooser records recent files there
-# and its own directory, where a save dialog starts
-(cd "$workdir" && HOME=$workdir NO_AT_BRIDGE=1 NETPLOT_LOG=1 exec netplot "$cap" 2>"$workdir/log") &
-pids="$pids $!"
-log="$workdir/log"
-wait_for grep -q '^netplot: view ' "$log" || fail "netplot showed nothing: $(cat "$log")"
+start_netplot "$cap"
 sleep 0.5
 
 view() { grep '^netplot: view ' "$log" | tail -1; }

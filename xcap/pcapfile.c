@@ -291,34 +291,52 @@ static int section_header(struct pcapfile *p)
 	return 0;
 }
 
+/* The block at pos, whole in the window and its lengths sound (a section
+   header's byte order taken on the way), not yet consumed: 1; 0 at a
+   clean end; -1 with the reason. */
+static int block_at(struct pcapfile *p, uint32_t *type, uint32_t *total)
+{
+	if (!need(p, 8)) {
+		if (p->len == p->pos && !p->err[0])
+			return 0;
+		return truncated(p, "a block header", 8);
+	}
+	uint32_t raw;
+	memcpy(&raw, p->base + p->pos, 4);
+	if (raw == PCAPNG_SHB && section_header(p) < 0)	/* the same in either order */
+		return -1;
+	*type = rd32(p, p->base + p->pos);
+	*total = rd32(p, p->base + p->pos + 4);
+	if (*total < 12 || *total % 4 || *total > RECORD_MAX) {
+		fail(p, "damaged block at byte %llu: length %u", (unsigned long long)offset_now(p),
+		     *total);
+		return -1;
+	}
+	if (!need(p, *total))
+		return truncated(p, "a block", *total);
+	uint32_t trailer = rd32(p, p->base + p->pos + *total - 4);
+	if (trailer != *total) {
+		fail(p, "damaged block at byte %llu: its two lengths differ (%u, %u)",
+		     (unsigned long long)offset_now(p), *total, trailer);
+		return -1;
+	}
+	return 1;
+}
+
+static int is_packet_block(uint32_t type)
+{
+	return type == PCAPNG_EPB || type == PCAPNG_PB || type == PCAPNG_SPB;
+}
+
 static int next_pcapng(struct pcapfile *p, struct pcapfile_packet *pkt)
 {
 	for (;;) {
-		if (!need(p, 8)) {
-			if (p->len == p->pos && !p->err[0])
-				return 0;
-			return truncated(p, "a block header", 8);
-		}
-		uint32_t type;
-		memcpy(&type, p->base + p->pos, 4);
-		if (type == PCAPNG_SHB && section_header(p) < 0)
-			return -1;
-		type = rd32(p, p->base + p->pos);
-		uint32_t total = rd32(p, p->base + p->pos + 4);
-		if (total < 12 || total % 4 || total > RECORD_MAX) {
-			fail(p, "damaged block at byte %llu: length %u", (unsigned long long)offset_now(p),
-			     total);
-			return -1;
-		}
-		if (!need(p, total))
-			return truncated(p, "a block", total);
+		uint32_t type, total;
+		int rc = block_at(p, &type, &total);
+		if (rc <= 0)
+			return rc;
 		const uint8_t *b = p->base + p->pos;
 		const uint8_t *body = b + 8, *end = b + total - 4;
-		if (rd32(p, end) != total) {
-			fail(p, "damaged block at byte %llu: its two lengths differ (%u, %u)",
-			     (unsigned long long)offset_now(p), total, rd32(p, end));
-			return -1;
-		}
 		p->pos += total;
 		size_t body_len = (size_t)(end - body);
 		uint32_t ifid = 0, caplen, len;
@@ -410,36 +428,20 @@ struct pcapfile *pcapfile_open(FILE *f, char *err, size_t errlen)
 		p->format = FMT_PCAPNG;
 		/* The link type is needed now: read the blocks before the first
 		   packet (the section header, interfaces, anything else). */
-		rc = 0;
-		int at_packet = 0;
-		while (rc == 0 && need(p, 8)) {
-			uint32_t type = rd32(p, p->base + p->pos);
-			if (type == PCAPNG_SHB && (rc = section_header(p)) < 0)
-				break;
-			uint32_t total = rd32(p, p->base + p->pos + 4);
-			if (type == PCAPNG_EPB || type == PCAPNG_PB || type == PCAPNG_SPB) {
-				at_packet = 1;
-				break;	/* the first packet: next_pcapng reads it */
-			}
-			if (total < 12 || total % 4 || total > RECORD_MAX) {
-				fail(p, "damaged block at byte %llu: length %u",
-				     (unsigned long long)offset_now(p), total);
-				rc = -1;
-			} else if (!need(p, total)) {
-				rc = truncated(p, "a block", total);
-			} else {
-				if (type == PCAPNG_IDB && total >= 20)
-					add_interface(p, p->base + p->pos + 8,
-						      p->base + p->pos + total - 4);
-				p->pos += total;
-			}
+		uint32_t type, total;
+		while ((rc = block_at(p, &type, &total)) == 1 && !is_packet_block(type)) {
+			if (type == PCAPNG_IDB && total >= 20)
+				add_interface(p, p->base + p->pos + 8, p->base + p->pos + total - 4);
+			p->pos += total;
 		}
-		if (rc == 0 && p->linktype < 0 && at_packet) {
-			fail(p, "no interface description before the first packet");
+		if (p->linktype >= 0) {
+			/* Damage after an interface, before any packet, is for
+			   pcapfile_next to report: the file opens. */
+			rc = 0;
+		} else if (rc >= 0) {
+			fail(p, rc ? "no interface description before the first packet"
+				   : "no interface description: the file ends first");
 			rc = -1;
-		} else if (rc == 0 && p->linktype < 0) {
-			rc = p->len > p->pos ? truncated(p, "a block header", 8)
-					     : (fail(p, "no interface description: the file ends first"), -1);
 		}
 	} else {
 		fail(p, "not a pcap or pcapng file");
