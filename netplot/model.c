@@ -388,6 +388,8 @@ static int add_gap(struct np_model *m, const struct xrec_gap *r)
 	struct np_conn *c = conn_get_or_skip(m, r->conn, &skip);
 	if (!c || r->dir > 1)
 		return c || skip ? 0 : -1;
+	if (r->reason == XGAP_SKIPPED)
+		return 0;	/* left out on purpose, not lost: nothing to mark */
 	struct np_dir *d = &c->dir[r->dir];
 	if (grow((void **)&d->gap, &d->gap_cap, d->ngap, sizeof *d->gap) < 0)
 		return -1;

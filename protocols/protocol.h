@@ -41,6 +41,10 @@ enum proto_kind {
 
 #define PROTO_DETAIL_MAX 256
 
+/* The X11 decoder reads no more than this many first bytes of a message;
+   a capture may leave out the rest (see xcap/cut.h). */
+#define PROTO_X11_KEEP 4096
+
 struct proto_msg {
 	enum proto_dir dir;
 	enum proto_kind kind;
@@ -72,6 +76,15 @@ struct proto_sink {
 
 struct proto_decoder;
 
+/* Where a direction's framing stands, as stream offsets (the offset of
+   the next byte fed is `pos`). */
+struct proto_framing {
+	uint64_t pos;
+	uint64_t next;		/* where the next message starts (pos when between messages) */
+	uint64_t keep_until;	/* bytes before this are wanted; after it, up to next, not */
+	int big_endian;
+};
+
 struct proto_ops {
 	const char *name;	/* "x11" */
 	struct proto_decoder *(*create)(const struct proto_sink *sink);
@@ -81,7 +94,20 @@ struct proto_ops {
 	/* The direction ended (FIN, RST or end of capture). */
 	void (*end)(struct proto_decoder *d, enum proto_dir dir);
 	void (*destroy)(struct proto_decoder *d);
+	/* Bytes the capture chose not to keep because they lie inside a
+	   message, past what the decoder reads of it (optional: without it,
+	   they are a gap).  A decoder that does not find itself inside such
+	   a message treats them as a gap. */
+	void (*skip)(struct proto_decoder *d, enum proto_dir dir, uint64_t len);
+	/* Whether the direction's framing is certain, and where it stands
+	   (optional).  Used to tell a capture which bytes it may leave out. */
+	int (*framing)(const struct proto_decoder *d, enum proto_dir dir,
+		       struct proto_framing *f);
 };
+
+/* X displays :0 to :63 listen on 6000 + display. */
+#define PROTO_X11_PORT_FIRST 6000
+#define PROTO_X11_PORT_LAST 6063
 
 /* The decoder for a server port, or NULL when none applies. */
 const struct proto_ops *proto_for_port(uint16_t server_port);

@@ -7,8 +7,7 @@
 
 const struct proto_ops *proto_for_port(uint16_t server_port)
 {
-	/* X displays :0 to :63 listen on 6000 + display. */
-	if (server_port >= 6000 && server_port <= 6063)
+	if (server_port >= PROTO_X11_PORT_FIRST && server_port <= PROTO_X11_PORT_LAST)
 		return &proto_x11;
 	return NULL;
 }

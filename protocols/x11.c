@@ -40,7 +40,7 @@
 #include "x11_tables.h"
 
 enum {
-	MSG_CAP = 4096,			/* bytes of a message kept for details */
+	MSG_CAP = PROTO_X11_KEEP,	/* bytes of a message kept for details */
 	RESYNC_MAX = 64 * 1024,		/* bytes searched for a boundary at once */
 	PENDING_MAX = 4096,		/* reply-bearing requests awaiting a reply */
 	ATOMS_MAX = 65536,		/* atom names remembered per connection */
@@ -1574,6 +1574,37 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		lose_count(d, lost + (cut ? 4 : 0));
 }
 
+/* Skipped bytes inside the current message are counted like the bytes
+   of a large message that are not kept; anywhere else they are a hole. */
+static void x11_skip(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
+{
+	struct half *h = &d->h[dir];
+	if (h->state != ST_MESSAGES || !h->need || len > h->need - h->got) {
+		x11_gap(d, dir, len);
+		return;
+	}
+	if (h->have < h->keep && h->have < h->need)
+		h->hole_in_msg = true;	/* wanted bytes missing: details are lost */
+	h->got += len;
+	h->offset += len;
+	if (h->got == h->need)
+		dispatch(d, dir, h);
+}
+
+static int x11_framing(const struct proto_decoder *d, enum proto_dir dir, struct proto_framing *f)
+{
+	const struct half *h = &d->h[dir];
+	/* Only framing that nothing has put in doubt. */
+	if (h->state != ST_MESSAGES || !d->order || d->order_guessed || d->realigned ||
+	    h->after_gap || (h->have && !h->need))
+		return 0;
+	f->pos = h->offset;
+	f->next = h->offset + (h->need - h->got);
+	f->keep_until = h->offset - h->got + MSG_CAP;
+	f->big_endian = d->order == 'B';
+	return 1;
+}
+
 static void x11_end(struct proto_decoder *d, enum proto_dir dir)
 {
 	struct half *h = &d->h[dir];
@@ -1616,6 +1647,8 @@ const struct proto_ops proto_x11 = {
 	.create = x11_create,
 	.feed = x11_feed,
 	.gap = x11_gap,
+	.skip = x11_skip,
+	.framing = x11_framing,
 	.end = x11_end,
 	.destroy = x11_destroy,
 };

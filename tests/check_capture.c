@@ -129,8 +129,21 @@ static void rec_end(struct proto_decoder *d, enum proto_dir dir)
 
 static void rec_destroy(struct proto_decoder *d) { (void)d; }
 
+static void rec_skip(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
+{
+	(void)d;
+	logf_("%s:skip%llu ", dirname_(dir), (unsigned long long)len);
+}
+
 static const struct proto_ops recorder = {
-	"recorder", rec_create, rec_feed, rec_gap, rec_end, rec_destroy,
+	.name = "recorder", .create = rec_create, .feed = rec_feed, .gap = rec_gap,
+	.end = rec_end, .destroy = rec_destroy,
+};
+
+/* The same, for a decoder that tells skipped bytes from lost ones. */
+static const struct proto_ops skip_recorder = {
+	.name = "recorder", .create = rec_create, .feed = rec_feed, .gap = rec_gap,
+	.end = rec_end, .destroy = rec_destroy, .skip = rec_skip,
 };
 
 /* ---- what the pipeline emitted ---- */
@@ -172,9 +185,10 @@ static void collect(void *ctx, const struct xrec *r)
 		}
 		break;
 	case XREC_GAP: {
-		static const char *why[] = { "?", "lost", "snaplen", "ooo-limit", "end", "midstream" };
+		static const char *why[] = { "?", "lost", "snaplen", "ooo-limit", "end", "midstream",
+					     "skipped" };
 		rlogf("gap:%s:%s:%u+%llu ", dirname_(r->u.gap.dir),
-		      why[r->u.gap.reason <= 5 ? r->u.gap.reason : 0], r->u.gap.seq,
+		      why[r->u.gap.reason <= 6 ? r->u.gap.reason : 0], r->u.gap.seq,
 		      (unsigned long long)r->u.gap.len);
 		break;
 	}
@@ -396,6 +410,32 @@ START_TEST(snaplen_truncation)
 	ck_assert_str_eq(dlog, "c2s:abc c2s:gap5 c2s:ij ");
 	ck_assert(strstr(rlog, "pktc2s+trunc ") != NULL);
 	ck_assert(strstr(rlog, "gap:c2s:snaplen:1004+5 ") != NULL);
+}
+END_TEST
+
+/* A frame shorter than the snaplen with its payload cut was cut by the
+   capture's filter on purpose (xcap/cut.h): a gap of reason skipped,
+   which a decoder that knows of skipping hears as such, also when the
+   segment waited out of order first. */
+START_TEST(skipped_by_capture)
+{
+	for (int knows = 0; knows < 2; knows++) {
+		pipeline_free(pl);
+		dlog[0] = rlog[0] = '\0';
+		popt.snaplen = 65535;
+		popt.decoder = knows ? &skip_recorder : &recorder;
+		pl = pipeline_new(DLT_RAW, &popt, collect, NULL);
+		handshake(1000, 5000);
+		C(1001, 5001, PA, "abc");
+		send_(0, 1012, 5001, ACK, "12345678", -1, 8);	/* ahead, all cut */
+		send_(0, 1004, 5001, ACK, "defghijk", -1, 8);	/* all cut */
+		C(1020, 5001, PA, "xyz");
+		ck_assert_str_eq(dlog, knows ? "c2s:abc c2s:skip8 c2s:skip8 c2s:xyz "
+					     : "c2s:abc c2s:gap8 c2s:gap8 c2s:xyz ");
+		ck_assert_msg(strstr(rlog, "gap:c2s:skipped:1004+8 ") != NULL, "%s", rlog);
+		ck_assert(strstr(rlog, "gap:c2s:skipped:1012+8 ") != NULL);
+		ck_assert(strstr(rlog, "snaplen") == NULL);
+	}
 }
 END_TEST
 
@@ -638,6 +678,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, fin_before_hole_filled);
 	tcase_add_test(tc, rst_mid_message);
 	tcase_add_test(tc, snaplen_truncation);
+	tcase_add_test(tc, skipped_by_capture);
 	tcase_add_test(tc, window_scaling);
 	tcase_add_test(tc, window_scaling_one_sided);
 	tcase_add_test(tc, port_reuse_new_connection);

@@ -469,6 +469,53 @@ END_TEST
    each; bytes 08 00 03 00 read as MapWindow requests 12 bytes long, which
    the core protocol says is always 8.  Neither may be reported: only the
    real requests after them. */
+/* Bytes a capture left out inside a message (skip) cost nothing: the
+   message and what follows decode as if they were there, without the
+   after-gap mark or a note.  framing() says where the kernel may cut:
+   past PROTO_X11_KEEP bytes of the current message, up to its end. */
+START_TEST(skipped_inside_message)
+{
+	for (msb = 0; msb < 2; msb++) {
+		teardown();	/* a fresh decoder for each byte order */
+		setup();
+		handshake();
+		struct proto_framing f;
+		ck_assert(proto_x11.framing(dec, PROTO_C2S, &f));
+		ck_assert_uint_eq(f.next, f.pos);		/* between messages */
+		ck_assert_int_eq(f.big_endian, msb);
+		uint64_t start = f.pos;
+		struct buf b = { .n = 0 };
+		u8(&b, 72); u8(&b, 2); u16(&b, 0); u32(&b, 40000 / 4);	/* BIG-REQUESTS PutImage */
+		zeros(&b, 6000 - 8);
+		feed(PROTO_C2S, &b);
+		ck_assert(proto_x11.framing(dec, PROTO_C2S, &f));
+		ck_assert_uint_eq(f.pos, start + 6000);
+		ck_assert_uint_eq(f.next, start + 40000);
+		ck_assert_uint_eq(f.keep_until, start + PROTO_X11_KEEP);
+		proto_x11.skip(dec, PROTO_C2S, 30000);
+		zeros(&b, 2000);
+		feed(PROTO_C2S, &b);
+		proto_x11.skip(dec, PROTO_C2S, 2000);		/* to its very end */
+		req(&b, 43, 0, 1);					/* GetInputFocus */
+		feed(PROTO_C2S, &b);
+		const struct seen *p = find(PROTO_REQUEST, "PutImage", 0);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq(p->length, 40000);
+		ck_assert_uint_eq(p->flags & (PROTO_F_AFTER_GAP | PROTO_F_UNCERTAIN), 0);
+		const struct seen *g = find(PROTO_REQUEST, "GetInputFocus", 0);
+		ck_assert_ptr_nonnull(g);
+		ck_assert_uint_eq(g->seq, 2);
+		ck_assert_uint_eq(g->flags & (PROTO_F_AFTER_GAP | PROTO_F_UNCERTAIN), 0);
+		ck_assert_str_eq(notes, "");
+		/* Skipped bytes where no message is being framed are a hole. */
+		proto_x11.skip(dec, PROTO_C2S, 100);
+		ck_assert_ptr_nonnull(strstr(notes, "hole of 100 bytes"));
+		ck_assert(!proto_x11.framing(dec, PROTO_C2S, &f));
+	}
+	msb = 0;
+}
+END_TEST
+
 START_TEST(image_after_hole)
 {
 	msb = 0;
@@ -548,6 +595,7 @@ static Suite *x11_suite(void)
 	tcase_add_test(tc, byte_at_a_time);
 	tcase_add_test(tc, holes);
 	tcase_add_test(tc, image_after_hole);
+	tcase_add_test(tc, skipped_inside_message);
 	tcase_add_loop_test(tc, midstream, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;

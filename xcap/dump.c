@@ -32,6 +32,7 @@ const char *xgap_reason_name(unsigned reason)
 	case XGAP_OOO_LIMIT: return "ooo-limit";
 	case XGAP_END: return "end";
 	case XGAP_MIDSTREAM: return "midstream";
+	case XGAP_SKIPPED: return "skipped";
 	default: return "unknown";
 	}
 }

@@ -3,6 +3,7 @@
 noinst_LIBRARIES += xcap/libxcap.a
 xcap_libxcap_a_SOURCES = \
 	xcap/record.h \
+	xcap/cut.c xcap/cut.h \
 	xcap/decode.c xcap/decode.h \
 	xcap/pipeline.c xcap/pipeline.h \
 	xcap/pcapfile.c xcap/pcapfile.h \

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cut.h"
 #include "decode.h"
 #include "pipeline.h"
 #include "protocol.h"
@@ -34,10 +35,12 @@ static int32_t seq_diff(uint32_t a, uint32_t b) { return (int32_t)(a - b); }
 static int seq_lt(uint32_t a, uint32_t b) { return seq_diff(a, b) < 0; }
 
 /* A segment waiting for the hole before it: `len` captured bytes at `seq`,
-   then `missing` bytes the snaplen cut off. */
+   then `missing` bytes the snaplen cut off (or the capture left out on
+   purpose: `skipped`). */
 struct ooo_seg {
 	struct ooo_seg *next;
 	uint32_t seq, len, missing;
+	bool skipped;
 	uint32_t size;		/* room in data */
 	uint8_t data[];
 };
@@ -83,6 +86,7 @@ struct conn {
 	size_t n_exts;
 	struct saved_name *names;
 	size_t n_names;
+	int cut_slot[2];	/* the kernel's state for each direction, -1 none */
 };
 
 struct pipeline {
@@ -100,6 +104,7 @@ struct pipeline {
 	struct xrec_stats st;
 	struct ooo_seg *spare;	/* freed segments, see SPARE_LIMIT */
 	size_t spare_bytes;
+	bool frame_short;	/* the frame being processed is shorter than the snaplen */
 };
 
 void pipeline_default_options(struct pipeline_options *opt)
@@ -107,6 +112,8 @@ void pipeline_default_options(struct pipeline_options *opt)
 	opt->ooo_limit_bytes = 4u << 20;
 	opt->decode = true;
 	opt->decoder = NULL;
+	opt->snaplen = 0;
+	opt->cut = NULL;
 }
 
 static void *xmalloc(size_t n)
@@ -327,6 +334,11 @@ static struct conn *conn_new(struct pipeline *p, const struct xaddr *client,
 		sink.ctx = c;
 		c->dec = c->ops->create(&sink);
 	}
+	c->cut_slot[0] = c->cut_slot[1] = -1;
+	if (p->opt.cut && c->dec && c->ops->framing && c->ops->skip) {
+		c->cut_slot[0] = cut_open(p->opt.cut, client, server, false);
+		c->cut_slot[1] = cut_open(p->opt.cut, server, client, true);
+	}
 	size_t s = tuple_slot(p, client, server);
 	c->hnext = p->table[s];
 	p->table[s] = c;
@@ -386,8 +398,17 @@ static void half_free_ooo(struct pipeline *p, struct half *h)
 	h->ooo_bytes = 0;
 }
 
+static void cut_stop(struct conn *c)
+{
+	for (int d = 0; d < 2; d++) {
+		cut_close(c->p->opt.cut, c->cut_slot[d]);
+		c->cut_slot[d] = -1;
+	}
+}
+
 static void conn_free(struct conn *c)
 {
+	cut_stop(c);
 	if (c->dec)
 		c->ops->destroy(c->dec);
 	half_free_ooo(c->p, &c->h[0]);
@@ -422,24 +443,57 @@ static void hole(struct conn *c, int dir, int reason, uint32_t n)
 	if (n == 0)
 		return;
 	emit_gap(c, dir, reason, h->next, n);
-	if (c->dec && !h->ended)
-		c->ops->gap(c->dec, (enum proto_dir)dir, n);
+	if (c->dec && !h->ended) {
+		if (reason == XGAP_SKIPPED && c->ops->skip)
+			c->ops->skip(c->dec, (enum proto_dir)dir, n);
+		else
+			c->ops->gap(c->dec, (enum proto_dir)dir, n);
+	}
 	h->off += n;
 	h->next += n;
 }
 
-/* Hand over what of [seq, seq+len) lies at or beyond next: the captured
-   bytes, then the bytes the snaplen cut off as a gap. */
-static void deliver_segment(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
-			    uint32_t cap, uint32_t missing)
+/* Keep the kernel's cutting (xcap/cut.h) in step with the decoder, just
+   before the bytes at h->next are fed: hand over a connection that began
+   before the capture once its byte order is known, and judge the
+   kernel's guess that a message begins at h->next. */
+static void cut_follow(struct conn *c, int dir)
 {
 	struct half *h = &c->h[dir];
+	struct cut *k = c->p->opt.cut;
+	int slot = c->cut_slot[dir];
+	uint32_t guess = 0;
+	enum cut_view v = cut_view(k, slot, &guess);
+	if (v == CUT_VIEW_FOLLOWING || v == CUT_VIEW_OTHER)
+		return;
+	struct proto_framing f;
+	bool sure = c->dec && !h->ended &&
+		    c->ops->framing(c->dec, (enum proto_dir)dir, &f) && f.pos == h->off;
+	if (v == CUT_VIEW_YOURS) {
+		if (sure)
+			cut_hand_over(k, slot, f.big_endian != 0);
+	} else if (guess == h->next) {
+		cut_judge(k, slot, guess, sure && f.next == f.pos);
+	} else if (seq_lt(guess, h->next)) {
+		cut_judge(k, slot, guess, false);	/* passed without being judged */
+	}
+}
+
+/* Hand over what of [seq, seq+len) lies at or beyond next: the captured
+   bytes, then the bytes the snaplen cut off (or the capture skipped) as a
+   gap. */
+static void deliver_segment(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
+			    uint32_t cap, uint32_t missing, bool skipped)
+{
+	struct half *h = &c->h[dir];
+	if (c->cut_slot[dir] >= 0)
+		cut_follow(c, dir);
 	uint32_t skip = seq_lt(seq, h->next) ? h->next - seq : 0;
 	if (skip < cap)
 		deliver(c, dir, data + skip, cap - skip);
 	uint32_t end = seq + cap + missing;
 	if (seq_lt(h->next, end))
-		hole(c, dir, XGAP_SNAPLEN, end - h->next);
+		hole(c, dir, skipped ? XGAP_SKIPPED : XGAP_SNAPLEN, end - h->next);
 }
 
 static void end_direction(struct conn *c, int dir)
@@ -467,7 +521,7 @@ static void drain(struct conn *c, int dir)
 		struct ooo_seg *s = h->ooo;
 		h->ooo = s->next;
 		h->ooo_bytes -= s->len;
-		deliver_segment(c, dir, s->seq, s->data, s->len, s->missing);
+		deliver_segment(c, dir, s->seq, s->data, s->len, s->missing, s->skipped);
 		seg_put(c->p, s);
 	}
 	check_fin(c, dir);
@@ -508,7 +562,7 @@ static void close_holes(struct conn *c, int dir, int reason)
 }
 
 static void buffer_segment(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
-			   uint32_t cap, uint32_t missing)
+			   uint32_t cap, uint32_t missing, bool skipped)
 {
 	struct half *h = &c->h[dir];
 	/* Over the limit: stop waiting for the first hole. */
@@ -518,13 +572,13 @@ static void buffer_segment(struct conn *c, int dir, uint32_t seq, const uint8_t 
 			break;
 	}
 	if (!seq_lt(h->next, seq)) {	/* the stream reached it meanwhile */
-		deliver_segment(c, dir, seq, data, cap, missing);
+		deliver_segment(c, dir, seq, data, cap, missing, skipped);
 		drain(c, dir);
 		return;
 	}
 	if (cap > c->p->opt.ooo_limit_bytes) {	/* cannot ever fit: drop the wait */
 		hole(c, dir, XGAP_OOO_LIMIT, seq - h->next);
-		deliver_segment(c, dir, seq, data, cap, missing);
+		deliver_segment(c, dir, seq, data, cap, missing, skipped);
 		drain(c, dir);
 		return;
 	}
@@ -532,6 +586,7 @@ static void buffer_segment(struct conn *c, int dir, uint32_t seq, const uint8_t 
 	s->seq = seq;
 	s->len = cap;
 	s->missing = missing;
+	s->skipped = skipped;
 	if (cap)
 		memcpy(s->data, data, cap);
 	struct ooo_seg **pp = &h->ooo;
@@ -552,6 +607,7 @@ static void conn_close(struct conn *c, int reason)
 		c->ops->destroy(c->dec);
 		c->dec = NULL;
 	}
+	cut_stop(c);
 	c->closed = 1;
 	c->closed_ts = c->p->ts;
 }
@@ -710,13 +766,15 @@ static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
 		if (events & XPKT_RETRANS) {
 			/* nothing new */
 		} else if (seq_diff(data_seq, h->next) <= 0) {
-			deliver_segment(c, dir, data_seq, s->payload, cap, missing);
+			bool skipped = missing && p->frame_short;
+			deliver_segment(c, dir, data_seq, s->payload, cap, missing, skipped);
 			drain(c, dir);
 		} else {
 			if (h->ack_seen && seq_lt(h->next, h->ack_max))
 				fill_to(c, dir, seq_lt(h->ack_max, data_seq) ? h->ack_max : data_seq,
 					XGAP_LOST);
-			buffer_segment(c, dir, data_seq, s->payload, cap, missing);
+			buffer_segment(c, dir, data_seq, s->payload, cap, missing,
+				       missing && p->frame_short);
 		}
 	}
 
@@ -762,6 +820,7 @@ void pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
 	p->st.ts = ts;
 	p->st.packets++;
 	p->st.bytes += wirelen;
+	p->frame_short = p->opt.snaplen && caplen < p->opt.snaplen;
 	switch (decode_frame(p->dlt, frame, caplen, wirelen, &seg)) {
 	case DECODE_TCP:
 		tcp_segment(p, &seg);

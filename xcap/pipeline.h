@@ -16,6 +16,7 @@
 #include "record.h"
 
 struct proto_ops;
+struct cut;
 
 struct pipeline;
 
@@ -29,6 +30,14 @@ struct pipeline_options {
 	/* Use this decoder for every connection instead of choosing by
 	   server port (tests and benchmarks); NULL for the normal choice. */
 	const struct proto_ops *decoder;
+	/* The capture's snapshot length, 0 when unknown.  A frame shorter
+	   than it whose payload is cut was cut by the capture's filter on
+	   purpose (xcap/cut.h): its missing bytes are a gap of reason
+	   "skipped", not "snaplen". */
+	uint32_t snaplen;
+	/* The kernel side of that cutting, told where each X11 direction's
+	   messages begin; NULL when not cutting. */
+	struct cut *cut;
 };
 
 void pipeline_default_options(struct pipeline_options *opt);

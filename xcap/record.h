@@ -114,6 +114,8 @@ enum xgap_reason {
 	XGAP_OOO_LIMIT = 3,	/* out-of-order buffer full: gave up waiting */
 	XGAP_END = 4,		/* capture ended with a hole still open */
 	XGAP_MIDSTREAM = 5,	/* capture began after the connection did */
+	XGAP_SKIPPED = 6,	/* left out by the capture on purpose: inside a message,
+				   past what the decoder reads (xcap/cut.h) */
 };
 
 struct xrec_gap {

@@ -30,6 +30,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "cut.h"
 #include "decode.h"
 #include "pcapfile.h"
 #include "pipeline.h"
@@ -52,7 +53,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: xcap [-i IFACE | -r FILE] -w OUT [-c COUNT] [-G SECONDS] [-B KIB]\n"
-"            [-Z USER] [-p] [-q] [FILTER...]\n"
+"            [-Z USER] [-k] [-p] [-q] [FILTER...]\n"
 "\n"
 "Capture TCP beside an X client and write an xcap trace (see xcap(5)).\n"
 "\n"
@@ -64,6 +65,8 @@ static void usage(FILE *f)
 "              pattern, or gets -YYYYmmdd-HHMMSS before its extension\n"
 "  -B KIB      kernel capture buffer in KiB (default 65536)\n"
 "  -Z USER     drop privileges to USER once the capture is open\n"
+"  -k          keep every packet whole (live: by default the kernel keeps\n"
+"              only the headers of packets inside large X11 messages)\n"
 "  -p          do not put the interface into promiscuous mode\n"
 "  -q          do not print the summary at the end\n"
 "  FILTER      BPF filter (live default: " DEFAULT_FILTER ";\n"
@@ -113,6 +116,7 @@ struct capture {
 	struct xtrace_writer *w;
 	struct xtrace_info info;
 	struct pipeline *pipe;
+	struct cut *cut;	/* live: the kernel leaves out what decoding skips */
 	uint64_t count_limit;	/* 0: no limit */
 	uint64_t seen;
 	uint64_t rotate_ns;	/* 0: one file */
@@ -425,7 +429,7 @@ int main(int argc, char **argv)
 	pipeline_steady_heap();
 	const char *iface = NULL, *rfile = NULL, *wfile = NULL, *user = NULL;
 	long count = 0, rotate_s = 0, buffer_kib = 65536;
-	int quiet = 0, promisc = 1;
+	int quiet = 0, promisc = 1, whole = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0) {
@@ -440,7 +444,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	int opt;
-	while ((opt = getopt(argc, argv, "+i:r:w:c:G:B:Z:pqhV")) != -1) {
+	while ((opt = getopt(argc, argv, "+i:r:w:c:G:B:Z:kpqhV")) != -1) {
 		switch (opt) {
 		case 'i': iface = optarg; break;
 		case 'r': rfile = optarg; break;
@@ -450,6 +454,7 @@ int main(int argc, char **argv)
 		case 'B': buffer_kib = parse_number(optarg, "buffer size", 1, 2097151); break;
 		case 'Z': user = optarg; break;
 		case 'p': promisc = 0; break;
+		case 'k': whole = 1; break;
 		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V': printf("%s\n", PACKAGE_STRING); return EXIT_OK;
@@ -491,10 +496,6 @@ int main(int argc, char **argv)
 			die(EXIT_RUNTIME, "cannot read capture: %s: '%s'", ebuf, rfile);
 		cap.ts_nano = 1;
 	}
-	/* Privileges are needed only to open the device. */
-	if (user)
-		drop_privileges(user);
-
 	if (filter && cap.file) {
 		char ebuf[320];
 		if (pcapfile_set_filter(cap.file, filter, ebuf, sizeof ebuf) < 0)
@@ -510,6 +511,17 @@ int main(int argc, char **argv)
 		pcap_freecode(&bpf);
 	}
 	cap.dlt = cap.file ? pcapfile_linktype(cap.file) : pcap_datalink(cap.pcap);
+	if (cap.live && !whole) {
+		char why[320];
+		cap.cut = cut_attach(pcap_fileno(cap.pcap), cap.dlt, why, sizeof why);
+		if (!cap.cut && !quiet)
+			complain("keeping whole packets: cannot cut them in the kernel: %s: '%s'",
+				 why, iface);
+	}
+	/* Privileges are needed only to open the device and load the
+	   kernel's part; the BPF maps stay usable through their descriptors. */
+	if (user)
+		drop_privileges(user);
 	if (!decode_link_supported(cap.dlt))
 		complain("link type not supported, packets will be counted and skipped: '%s'",
 		      pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?");
@@ -523,7 +535,11 @@ int main(int argc, char **argv)
 	cap.info.ts_precision = cap.ts_nano ? 9 : 6;
 
 	open_output(&cap, now_ns());
-	cap.pipe = pipeline_new(cap.dlt, NULL, emit, &cap);
+	struct pipeline_options popt;
+	pipeline_default_options(&popt);
+	popt.snaplen = cap.info.snaplen;
+	popt.cut = cap.cut;
+	cap.pipe = pipeline_new(cap.dlt, &popt, emit, &cap);
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -621,6 +637,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, ", %llu skipped (not tcp), %llu skipped (unreadable)",
 				(unsigned long long)st.not_tcp, (unsigned long long)st.bad_link);
 		fprintf(stderr, "\n");
+		if (cap.cut) {
+			struct cut_totals t;
+			cut_get_totals(cap.cut, &t);
+			fprintf(stderr, "%s: %llu packets cut to their headers inside large messages "
+				"(%llu payload bytes not copied); the kernel lost track %llu times, "
+				"%llu of its guesses were confirmed, %llu refuted\n", program_name,
+				(unsigned long long)t.packets, (unsigned long long)t.bytes,
+				(unsigned long long)t.losses, (unsigned long long)t.arms,
+				(unsigned long long)t.refuted);
+			if (getenv("XCAP_CUT_LOG"))
+				for (int r = 1; r < CUT_LOST_REASONS; r++)
+					fprintf(stderr, "%s: lost track for reason %d: %llu times\n",
+						program_name, r, (unsigned long long)t.lost_by[r]);
+		}
 	}
 	if (have_ps && ps.ps_drop)
 		complain("the kernel dropped %u packets: the trace has gaps: '%s'", ps.ps_drop,
@@ -629,6 +659,7 @@ int main(int argc, char **argv)
 		complain("%llu packets of interfaces with another link type skipped: '%s'",
 			 (unsigned long long)pcapfile_skipped(cap.file), cap.info.iface);
 	pipeline_free(cap.pipe);
+	cut_free(cap.cut);
 	if (cap.pcap)
 		pcap_close(cap.pcap);
 	pcapfile_close(cap.file);

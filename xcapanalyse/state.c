@@ -601,7 +601,8 @@ int xstate_record(struct xstate_model *m, const struct xrec *rec)
 		}
 		break;
 	case XREC_GAP:
-		if ((c = conn_of(m, rec->u.gap.conn, false))) {
+		/* Bytes the capture left out on purpose were not lost. */
+		if (rec->u.gap.reason != XGAP_SKIPPED && (c = conn_of(m, rec->u.gap.conn, false))) {
 			c->info.gaps++;
 			c->info.gap_bytes += rec->u.gap.len;
 			m->all.gaps++;

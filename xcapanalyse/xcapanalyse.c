@@ -143,7 +143,8 @@ static void account(struct conn_table *t, const struct xrec *rec)
 			r->messages[rec->u.msg.dir & 1]++;
 		break;
 	case XREC_GAP:
-		if ((r = row_for(t, rec->u.gap.conn, 0))) {
+		/* Bytes the capture left out on purpose were not lost. */
+		if (rec->u.gap.reason != XGAP_SKIPPED && (r = row_for(t, rec->u.gap.conn, 0))) {
 			r->gaps[rec->u.gap.dir & 1]++;
 			r->gap_bytes[rec->u.gap.dir & 1] += rec->u.gap.len;
 		}
