@@ -1579,7 +1579,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 static void x11_skip(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 {
 	struct half *h = &d->h[dir];
-	if (h->state != ST_MESSAGES || !h->need || len > h->need - h->got) {
+	if (h->state == ST_RESYNC || !h->need || len > h->need - h->got) {
 		x11_gap(d, dir, len);
 		return;
 	}

@@ -516,6 +516,33 @@ START_TEST(skipped_inside_message)
 }
 END_TEST
 
+/* The kernel follows and cuts the connection setup too: a server with
+   many visuals sends a setup reply of several KB. */
+START_TEST(skipped_inside_setup)
+{
+	struct buf b = { .n = 0 };
+	u8(&b, 'l'); u8(&b, 0); u16(&b, 11); u16(&b, 0); u16(&b, 0); u16(&b, 0); u16(&b, 0);
+	feed(PROTO_C2S, &b);
+	u8(&b, 1); u8(&b, 0); u16(&b, 11); u16(&b, 0); u16(&b, (10000 - 8) / 4);
+	u32(&b, 12345); u32(&b, 0x200000); u32(&b, 0x1fffff); u32(&b, 256);
+	u16(&b, 5); u16(&b, 65535); u8(&b, 0); u8(&b, 0); u8(&b, 0); u8(&b, 0);
+	u8(&b, 32); u8(&b, 32); u8(&b, 8); u8(&b, 255); zeros(&b, 4);
+	bytes(&b, "Xtest", 5); pad(&b);
+	zeros(&b, PROTO_X11_KEEP + 100 - b.n);
+	feed(PROTO_S2C, &b);
+	proto_x11.skip(dec, PROTO_S2C, 10000 - PROTO_X11_KEEP - 100);
+	event(&b, 12, 0, 0);					/* Expose */
+	feed(PROTO_S2C, &b);
+	const struct seen *setup_reply = find(PROTO_SETUP, "Setup", 0);
+	ck_assert_ptr_nonnull(setup_reply);
+	ck_assert_uint_eq(setup_reply->length, 10000);
+	ck_assert_uint_eq(setup_reply->flags & PROTO_F_AFTER_GAP, 0);
+	ck_assert_ptr_nonnull(strstr(setup_reply->detail, "Xtest"));
+	ck_assert_ptr_nonnull(find(PROTO_EVENT, "Expose", 0));
+	ck_assert_str_eq(notes, "");
+}
+END_TEST
+
 START_TEST(image_after_hole)
 {
 	msb = 0;
@@ -596,6 +623,7 @@ static Suite *x11_suite(void)
 	tcase_add_test(tc, holes);
 	tcase_add_test(tc, image_after_hole);
 	tcase_add_test(tc, skipped_inside_message);
+	tcase_add_test(tc, skipped_inside_setup);
 	tcase_add_loop_test(tc, midstream, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
