@@ -45,6 +45,11 @@ enum proto_kind {
    a capture may leave out the rest (see xcap/cut.h). */
 #define PROTO_X11_KEEP 4096
 
+/* How many first bytes of a core request (major opcode below 128) the X11
+   decoder reads: PROTO_X11_KEEP, or only the 32-byte header of a request
+   with nothing to show but its name. */
+size_t proto_x11_core_request_keep(uint8_t major);
+
 struct proto_msg {
 	enum proto_dir dir;
 	enum proto_kind kind;

@@ -986,6 +986,22 @@ static size_t header_size(const struct proto_decoder *d, enum proto_dir dir,
    holds for a message with details to show, only its 32-byte header for
    the rest, so that an image spread over many packets is not copied only
    to be thrown away (b holds the header, n bytes of it). */
+/* How many first bytes of a request decoding reads: its header, unless
+   it has fields to show (or is unknown).  ChangeProperty's data names the
+   client. */
+static size_t request_keep(uint8_t major, const struct x11_request *r)
+{
+	return major == 18 || !r || r->nfields ? MSG_CAP : 32;
+}
+
+size_t proto_x11_core_request_keep(uint8_t major)
+{
+	const struct x11_extension *t = x11_core_protocol;
+	if (major >= 128 || major >= t->nrequests || !t->requests[major].name)
+		return MSG_CAP;
+	return request_keep(major, &t->requests[major]);
+}
+
 static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const struct half *h,
 			   const uint8_t *b, size_t n)
 {
@@ -993,9 +1009,7 @@ static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const st
 		return MSG_CAP;
 	if (dir == PROTO_C2S) {
 		const char *ext;
-		const struct x11_request *r = request_desc(d, b[0], b[1], &ext);
-		/* ChangeProperty's data names the client */
-		return b[0] == 18 || !r || r->nfields ? MSG_CAP : 32;
+		return request_keep(b[0], request_desc(d, b[0], b[1], &ext));
 	}
 	if ((b[0] & 0x7f) != 1)
 		return MSG_CAP;		/* events and errors are 32 bytes anyway */

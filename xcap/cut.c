@@ -123,6 +123,18 @@ enum {
 	F_PSH_SET = offsetof(struct cut_state, psh_set),
 };
 
+/* The BPF array's one value: what the program needs to know of X11
+   beyond framing, then the slots. */
+struct cut_shared {
+	/* Bit m: a core request with major opcode m is decoded from its
+	   32-byte header alone (proto_x11_core_request_keep), so the kernel
+	   keeps only that much of it instead of PROTO_X11_KEEP bytes. */
+	uint32_t short_requests[4];
+	uint8_t pad[48];
+	struct cut_state slot[SLOTS];
+};
+#define SLOTS_AT offsetof(struct cut_shared, slot)
+
 /* Where a key's slots start; the program computes the same. */
 static uint32_t key_hash(const struct cut_key *key)
 {
@@ -135,7 +147,8 @@ static uint32_t key_hash(const struct cut_key *key)
 
 struct cut {
 	int array_fd;
-	struct cut_state *state;	/* SLOTS of them, mapped */
+	struct cut_shared *shared;	/* the array's value, mapped */
+	struct cut_state *state;	/* its slots */
 	size_t map_bytes;
 	struct cut_totals closed;	/* of slots closed already */
 };
@@ -279,6 +292,8 @@ enum {
 	S_WALK = -128,		/* headers read in this packet */
 	S_N = -132,		/* bytes being read into hdr */
 	S_TCPFLAGS = -136,
+	S_BASE = -144,		/* the array's value (8 bytes: a pointer) */
+	S_KEEP = -148,		/* bytes of the message being framed to keep */
 };
 #define HDR_MAX 12		/* bytes of a header read: the setup request's */
 
@@ -502,6 +517,7 @@ static void slot_address(struct prog *p, int i)
 	ALU32_IMM(BPF_LSH, R1, SLOT_LOG2);
 	MOV64_REG(R2, R8);
 	ALU64_REG(BPF_ADD, R2, R1);
+	ALU64_IMM(BPF_ADD, R2, SLOTS_AT);
 }
 
 /* Entered with the snapshot length the classic filter chose in r9.
@@ -515,8 +531,8 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	    inside = new_label(p), gather = new_label(p),
 	    decide = new_label(p), s2c_size = new_label(p), got_size = new_label(p),
 	    big_req = new_label(p), l_known = new_label(p), len_done = new_label(p),
-	    no_clip = new_label(p), vlan = new_label(p), setup = new_label(p),
-	    early = new_label(p), walked = new_label(p), track = new_label(p);
+	    vlan = new_label(p), setup = new_label(p),
+	    early = new_label(p), walked = new_label(p), track = new_label(p), tail = new_label(p);
 
 	place(p, cut);
 	/* r8: bytes before the network header.  An in-band VLAN tag moves it. */
@@ -600,6 +616,7 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	CALL(BPF_FUNC_map_lookup_elem);
 	J_IMM(BPF_JEQ, R0, 0, ret_snap);
 	MOV64_REG(R8, R0);
+	STX(BPF_DW, FP, R0, S_BASE);
 	MOV32_IMM(R1, 0);
 	for (int w = 0; w < KEY_WORDS; w++) {	/* key_hash() */
 		LDX(BPF_W, R2, FP, (int16_t)(S_KEY + 4 * w));
@@ -776,25 +793,37 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 		JA(ret_snap);
 	}
 
-	place(p, inside);	/* cut if the packet starts at or after body */
-	LDX(BPF_W, R1, FP, S_SEQ);
-	LDX(BPF_W, R2, R8, F_BODY);
-	ALU32_REG(BPF_SUB, R1, R2);
-	J32_IMM(BPF_JSLT, R1, 0, ret_snap);
+	/* The packet lies inside the current message: what of it lies past
+	   the bytes kept of the message is left out; all of it, when it
+	   starts past them.  Also the tail of the packet that holds the
+	   start of a message going on past it (from got_size). */
+	place(p, inside);
 	LDX(BPF_W, R0, R8, F_FLAGS);
 	J_IMM(BPF_JNE, R0, CUT_ARMED, ret_snap);	/* a guess cuts nothing */
-	LDX(BPF_DW, R1, R8, F_PACKETS);
-	ALU64_IMM(BPF_ADD, R1, 1);
-	STX(BPF_DW, R8, R1, F_PACKETS);
-	LDX(BPF_DW, R1, R8, F_BYTES);
-	LDX(BPF_W, R2, FP, S_PLEN);
-	ALU64_REG(BPF_ADD, R1, R2);
-	STX(BPF_DW, R8, R1, F_BYTES);
-	LDX(BPF_W, R0, FP, S_CUTLEN);
-	J_REG(BPF_JLE, R0, R9, no_clip);
-	MOV64_REG(R0, R9);
-	place(p, no_clip);
-	EXIT();
+	place(p, tail);
+	{
+		int from = new_label(p);
+		LDX(BPF_W, R1, R8, F_BODY);
+		LDX(BPF_W, R2, FP, S_SEQ);
+		ALU32_REG(BPF_SUB, R1, R2);		/* r1: where body is in the payload */
+		LDX(BPF_W, R3, FP, S_PLEN);
+		J32_REG(BPF_JSGE, R1, R3, walked);	/* at or past the end: nothing to cut */
+		J32_IMM(BPF_JSGE, R1, 0, from);
+		MOV32_IMM(R1, 0);
+		place(p, from);
+		ALU32_REG(BPF_SUB, R3, R1);		/* r3: bytes left out */
+		LDX(BPF_DW, R4, R8, F_PACKETS);
+		ALU64_IMM(BPF_ADD, R4, 1);
+		STX(BPF_DW, R8, R4, F_PACKETS);
+		LDX(BPF_DW, R4, R8, F_BYTES);
+		ALU64_REG(BPF_ADD, R4, R3);
+		STX(BPF_DW, R8, R4, F_BYTES);
+		LDX(BPF_W, R0, FP, S_CUTLEN);
+		ALU64_REG(BPF_ADD, R0, R1);
+		J_REG(BPF_JGE, R0, R9, walked);
+		MOV64_REG(R9, R0);			/* returned through ret_snap */
+		JA(walked);
+	}
 
 	/* Read the next header's first bytes into hdr, as many as this
 	   packet has, then decide its length. */
@@ -847,7 +876,27 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	LDX(BPF_W, R0, R8, F_MODE);
 	J_IMM(BPF_JSET, R0, MODE_SETUP, setup);
 	J_IMM(BPF_JSET, R0, MODE_S2C, s2c_size);
-	/* A request: 16-bit length in 4-byte units at 2, 0 for BIG-REQUESTS */
+	/* A request: how much of it to keep, by its major opcode */
+	{
+		int short_keep = new_label(p), kept = new_label(p);
+		ST(BPF_W, FP, S_KEEP, PROTO_X11_KEEP);
+		LDX(BPF_B, R3, R8, F_HDR);
+		J_IMM(BPF_JGE, R3, 128, kept);
+		MOV64_REG(R4, R3);
+		ALU32_IMM(BPF_RSH, R4, 5);
+		ALU32_IMM(BPF_LSH, R4, 2);
+		LDX(BPF_DW, R5, FP, S_BASE);
+		ALU64_REG(BPF_ADD, R5, R4);
+		LDX(BPF_W, R5, R5, offsetof(struct cut_shared, short_requests));
+		ALU32_IMM(BPF_AND, R3, 31);
+		ALU32_REG(BPF_RSH, R5, R3);
+		J_IMM(BPF_JSET, R5, 1, short_keep);
+		JA(kept);
+		place(p, short_keep);
+		ST(BPF_W, FP, S_KEEP, 32);
+		place(p, kept);
+	}
+	/* and its length: 16 bits in 4-byte units at 2, 0 for BIG-REQUESTS */
 	header_field(p, R3, 2, 2);
 	J_IMM(BPF_JEQ, R3, 0, big_req);
 	MOV64_REG(R1, R3);
@@ -870,6 +919,7 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	JA(got_size);
 
 	place(p, s2c_size);	/* 32 bytes, plus a length for replies and GenericEvents */
+	ST(BPF_W, FP, S_KEEP, PROTO_X11_KEEP);
 	{
 		int counted = new_label(p);
 		LDX(BPF_B, R3, R8, F_HDR);
@@ -891,6 +941,7 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	   in its first byte; the server's reply carries protocol version
 	   11 at bytes 2-3, which tells its byte order too. */
 	place(p, setup);
+	ST(BPF_W, FP, S_KEEP, PROTO_X11_KEEP);
 	{
 		int reply = new_label(p), big = new_label(p), order_known = new_label(p),
 		    r_big = new_label(p), r_order_known = new_label(p);
@@ -943,7 +994,8 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	place(p, got_size);	/* r1: the message's size */
 	LDX(BPF_W, R2, R8, F_NEXT);
 	MOV64_REG(R3, R2);
-	ALU32_IMM(BPF_ADD, R3, PROTO_X11_KEEP);
+	LDX(BPF_W, R4, FP, S_KEEP);
+	ALU32_REG(BPF_ADD, R3, R4);
 	STX(BPF_W, R8, R3, F_BODY);
 	ALU32_REG(BPF_ADD, R2, R1);
 	STX(BPF_W, R8, R2, F_NEXT);
@@ -955,8 +1007,11 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	STX(BPF_W, R8, R0, F_WANT);
 	LDX(BPF_W, R3, FP, S_END);
 	ALU32_REG(BPF_SUB, R2, R3);
-	J32_IMM(BPF_JSGE, R2, 0, walked);	/* the next header is in a later packet */
-	JA(gather);
+	J32_IMM(BPF_JSLT, R2, 0, gather);	/* the next header is in this packet too */
+	/* The message goes on past this packet. */
+	LDX(BPF_W, R0, R8, F_FLAGS);
+	J_IMM(BPF_JEQ, R0, CUT_ARMED, tail);
+	JA(walked);
 
 	/* A new connection, or the same ports again: follow it from its
 	   first byte, the setup request or reply. */
@@ -1110,19 +1165,23 @@ struct cut *cut_attach(int fd, int dlt, char *err, size_t errlen)
 	}
 	/* One value holding every slot: the program reaches a slot by
 	   arithmetic on one pointer instead of a lookup per probe. */
-	k->map_bytes = (size_t)SLOTS * sizeof(struct cut_state);
+	k->map_bytes = sizeof(struct cut_shared);
 	k->array_fd = map_create(BPF_MAP_TYPE_ARRAY, sizeof(uint32_t), (uint32_t)k->map_bytes, 1,
 				 BPF_F_MMAPABLE);
 	if (k->array_fd < 0) {
 		snprintf(err, errlen, "cannot create a BPF map: %s", strerror(errno));
 		goto fail;
 	}
-	k->state = mmap(NULL, k->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, k->array_fd, 0);
-	if (k->state == MAP_FAILED) {
-		k->state = NULL;
+	void *m = mmap(NULL, k->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, k->array_fd, 0);
+	if (m == MAP_FAILED) {
 		snprintf(err, errlen, "cannot map the BPF map: %s", strerror(errno));
 		goto fail;
 	}
+	k->shared = m;
+	k->state = k->shared->slot;
+	for (unsigned major = 0; major < 128; major++)
+		if (proto_x11_core_request_keep((uint8_t)major) <= 32)
+			k->shared->short_requests[major / 32] |= 1u << (major % 32);
 	int cut = new_label(&p);
 	const char *why = NULL;
 	if (!translate(&p, classic, n, cut, &why)) {
@@ -1155,6 +1214,30 @@ fail:
 	free(classic);
 	cut_free(k);
 	return NULL;
+}
+
+int cut_load_translation(const struct sock_filter *classic, size_t n, char *err, size_t errlen)
+{
+	struct prog p = { 0 };
+	int cut = new_label(&p), fd = -1;
+	const char *why = NULL;
+	if (!translate(&p, classic, n, cut, &why)) {
+		snprintf(err, errlen, "%s", why ? why : "cannot translate the filter");
+	} else {
+		place(&p, cut);
+		MOV64_REG(R0, R9);
+		put(&p, insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+		if (!link_jumps(&p)) {
+			snprintf(err, errlen, "cannot assemble the program");
+		} else {
+			char why_not[256] = "";
+			fd = prog_load(&p, why_not, sizeof why_not);
+			if (fd < 0)
+				snprintf(err, errlen, "the kernel refused the program: %s", why_not);
+		}
+	}
+	prog_free(&p);
+	return fd;
 }
 
 /* ---- following connections ---- */
@@ -1295,8 +1378,8 @@ void cut_free(struct cut *k)
 {
 	if (!k)
 		return;
-	if (k->state)
-		munmap(k->state, k->map_bytes);
+	if (k->shared)
+		munmap(k->shared, k->map_bytes);
 	if (k->array_fd >= 0)
 		close(k->array_fd);
 	free(k);

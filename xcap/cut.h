@@ -101,4 +101,10 @@ void cut_get_totals(const struct cut *k, struct cut_totals *t);
 
 void cut_free(struct cut *k);
 
+/* For tests: the classic program translated as cut_attach does, without
+   the cutter (an accepting return returns its value), loaded as a socket
+   filter.  Its descriptor, or -1 with the reason in err. */
+struct sock_filter;
+int cut_load_translation(const struct sock_filter *classic, size_t n, char *err, size_t errlen);
+
 #endif
