@@ -1218,25 +1218,25 @@ fail:
 
 int cut_load_translation(const struct sock_filter *classic, size_t n, char *err, size_t errlen)
 {
-	struct prog p = { 0 };
-	int cut = new_label(&p), fd = -1;
+	struct prog prog = { 0 }, *p = &prog;
+	int cut = new_label(p), fd = -1;
 	const char *why = NULL;
-	if (!translate(&p, classic, n, cut, &why)) {
+	if (!translate(p, classic, n, cut, &why)) {
 		snprintf(err, errlen, "%s", why ? why : "cannot translate the filter");
 	} else {
-		place(&p, cut);
+		place(p, cut);
 		MOV64_REG(R0, R9);
-		put(&p, insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
-		if (!link_jumps(&p)) {
+		EXIT();
+		if (!link_jumps(p)) {
 			snprintf(err, errlen, "cannot assemble the program");
 		} else {
 			char why_not[256] = "";
-			fd = prog_load(&p, why_not, sizeof why_not);
+			fd = prog_load(p, why_not, sizeof why_not);
 			if (fd < 0)
 				snprintf(err, errlen, "the kernel refused the program: %s", why_not);
 		}
 	}
-	prog_free(&p);
+	prog_free(p);
 	return fd;
 }
 
