@@ -27,6 +27,9 @@ top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top_srcdir/build}" && pwd)
 xcap=$build/xcap/xcap
 reps=${BENCH_REPS:-400}
+# BENCH_TESTS: other x11perf tests (the image ones alone, say)
+x11perf_tests=${BENCH_TESTS:-"-putimage100 -putimage500 -getimage100 -getimage500 -shmput100
+	-ftext -f8text -f9text -polytext16 -f14itext16"}
 [ "$(id -u)" = 0 ] || { echo "bench-capture: needs root (namespaces, capture)" >&2; exit 1; }
 for c in tcpdump tcptrace x11perf Xvfb editcap mergecap capinfos; do
 	command -v $c >/dev/null || { echo "bench-capture: needs $c" >&2; exit 1; }
@@ -51,10 +54,9 @@ for i in $(seq 50); do inns xdpyinfo -display 127.0.0.1:5 >/dev/null 2>&1 && bre
 # workload: sets work_ns, the CPU x11perf used (its shell's children's
 # times, in clock ticks).
 workload() {
-	ticks=$(inns sh -c 'x11perf -display 127.0.0.1:5 -repeat 1 -time 1 -reps "$1" \
-		-putimage100 -putimage500 -getimage100 -getimage500 -shmput100 \
-		-ftext -f8text -f9text -polytext16 -f14itext16 >/dev/null 2>&1 || exit 1
-		awk "{ print \$16 + \$17 }" /proc/$$/stat' sh "$reps") ||
+	ticks=$(inns sh -c 'reps=$1; shift; x11perf -display 127.0.0.1:5 -repeat 1 -time 1 -reps "$reps" \
+		"$@" >/dev/null 2>&1 || exit 1
+		awk "{ print \$16 + \$17 }" /proc/$$/stat' sh "$reps" $x11perf_tests) ||
 		{ echo "bench-capture: x11perf failed" >&2; exit 1; }
 	work_ns=$((ticks * 1000000000 / $(getconf CLK_TCK)))
 }
@@ -87,7 +89,7 @@ live() {
 	printf '%-28s %10s %8s %8s %8s %9s %11s\n' "$name" "${pk:--}" "${dr:--}" "$cpu" "$nspp" "$setup" "$others"
 }
 
-echo "live capture of x11perf (-reps $reps) on loopback with MTU 1500:"
+echo "live capture of x11perf (-reps $reps" $x11perf_tests") on loopback with MTU 1500:"
 printf '%-28s %10s %8s %8s %8s %9s %11s\n' capturer packets drops cpu_s ns/pkt setup_ms workload_s
 live "xcap" "$xcap" -i lo -w "$w/live.xcap" tcp port 6005
 grep -o '[0-9]* packets cut.*copied)' "$w/xcap.err" | sed 's/^/    (/; s/$/)/' || true

@@ -350,6 +350,28 @@ static bool translate(struct prog *p, const struct sock_filter *f, size_t n, int
 	}
 	for (size_t i = 0; i <= n; i++)
 		at[i] = new_label(p);
+	/* The instructions some path reaches (classic jumps go forward): the
+	   verifier refuses code that none does, classic BPF does not. */
+	bool *live = calloc(n + 1, sizeof *live);
+	if (!live) {
+		free(at);
+		*why = "out of memory";
+		return false;
+	}
+	live[0] = true;
+	for (size_t i = 0; i < n; i++) {
+		uint16_t c = f[i].code;
+		if (!live[i] || BPF_CLASS(c) == BPF_RET)
+			continue;
+		if (BPF_CLASS(c) != BPF_JMP)
+			live[i + 1] = true;
+		else if (BPF_OP(c) == BPF_JA)
+			live[i + 1 + (f[i].k < n - i ? f[i].k : 0)] = true;
+		else {
+			live[i + 1 + (f[i].jt < n - i ? f[i].jt : 0)] = true;
+			live[i + 1 + (f[i].jf < n - i ? f[i].jf : 0)] = true;
+		}
+	}
 	bool ok = true;
 
 	MOV64_REG(R6, R1);	/* the context, where LD_ABS and LD_IND expect it */
@@ -359,6 +381,7 @@ static bool translate(struct prog *p, const struct sock_filter *f, size_t n, int
 	MOV32_IMM(R7, 0);
 	for (size_t i = 0; i < n && ok; i++) {
 		place(p, at[i]);
+		size_t emitted = p->n, jumps = p->n_jumps;
 		uint16_t c = f[i].code;
 		int32_t k = (int32_t)f[i].k;
 		unsigned size = BPF_SIZE(c), mode = BPF_MODE(c);
@@ -402,7 +425,9 @@ static bool translate(struct prog *p, const struct sock_filter *f, size_t n, int
 			break;
 		case BPF_ALU: {
 			unsigned op = BPF_OP(c);
-			if (op == BPF_NEG) {
+			if (op > BPF_XOR) {	/* eBPF's mov, arsh, end: not classic */
+				ok = false;
+			} else if (op == BPF_NEG) {
 				ALU32_IMM(BPF_NEG, R0, 0);
 			} else if (BPF_SRC(c) == BPF_X) {
 				if (op == BPF_DIV || op == BPF_MOD) {	/* classic: x/0 refuses */
@@ -464,11 +489,17 @@ static bool translate(struct prog *p, const struct sock_filter *f, size_t n, int
 		case BPF_MISC:
 			if (BPF_MISCOP(c) == BPF_TAX)
 				MOV64_REG(R7, R0);
-			else
+			else if (BPF_MISCOP(c) == BPF_TXA)
 				MOV64_REG(R0, R7);
+			else
+				ok = false;
 			break;
 		default:
 			ok = false;
+		}
+		if (!live[i]) {		/* checked, but not emitted */
+			p->n = emitted;
+			p->n_jumps = jumps;
 		}
 		if (!ok)
 			*why = "the capture filter uses an instruction the translation does not know";
@@ -477,6 +508,7 @@ static bool translate(struct prog *p, const struct sock_filter *f, size_t n, int
 	   inside it, so nothing falls off its end. */
 	if (n == 0 || BPF_CLASS(f[n - 1].code) != BPF_RET)
 		ok = false;
+	free(live);
 	free(at);
 	return ok;
 }

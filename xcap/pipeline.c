@@ -66,6 +66,11 @@ struct half {
 	uint16_t last_raw_win;
 	struct ooo_seg *ooo;	/* sorted by seq */
 	uint32_t ooo_bytes;
+	/* A run of bytes the capture skipped (XGAP_SKIPPED), recorded as one
+	   gap when the run ends: a cut packet in every other one of an image
+	   transfer would otherwise cost a record each. */
+	uint32_t skipped_seq;
+	uint64_t skipped_len;
 };
 
 struct saved_ext { char *name; uint8_t major, first_event, first_error; };
@@ -160,8 +165,18 @@ static void emit_gap(struct conn *c, int dir, int reason, uint32_t seq, uint64_t
 	c->p->emit(c->p->emit_ctx, &r);
 }
 
+static void flush_skipped(struct conn *c, int dir)
+{
+	struct half *h = &c->h[dir];
+	if (!h->skipped_len)
+		return;
+	emit_gap(c, dir, XGAP_SKIPPED, h->skipped_seq, h->skipped_len);
+	h->skipped_len = 0;
+}
+
 static void emit_note(struct conn *c, int dir, const char *text)
 {
+	flush_skipped(c, dir);
 	struct xrec r = { .type = XREC_NOTE };
 	r.u.note.ts = c->p->ts;
 	r.u.note.conn = c->id;
@@ -175,6 +190,7 @@ static void emit_note(struct conn *c, int dir, const char *text)
 static void sink_message(void *ctx, const struct proto_msg *m)
 {
 	struct conn *c = ctx;
+	flush_skipped(c, (int)m->dir);
 	struct xrec r = { .type = XREC_MSG };
 	r.u.msg.ts = c->p->ts;
 	r.u.msg.conn = c->id;
@@ -431,6 +447,7 @@ static void deliver(struct conn *c, int dir, const uint8_t *data, uint32_t n)
 	struct half *h = &c->h[dir];
 	if (n == 0)
 		return;
+	flush_skipped(c, dir);
 	if (c->dec && !h->ended)
 		c->ops->feed(c->dec, (enum proto_dir)dir, data, n);
 	h->off += n;
@@ -442,7 +459,16 @@ static void hole(struct conn *c, int dir, int reason, uint32_t n)
 	struct half *h = &c->h[dir];
 	if (n == 0)
 		return;
-	emit_gap(c, dir, reason, h->next, n);
+	if (reason == XGAP_SKIPPED) {
+		if (!h->skipped_len || h->skipped_seq + (uint32_t)h->skipped_len != h->next) {
+			flush_skipped(c, dir);
+			h->skipped_seq = h->next;
+		}
+		h->skipped_len += n;
+	} else {
+		flush_skipped(c, dir);
+		emit_gap(c, dir, reason, h->next, n);
+	}
 	if (c->dec && !h->ended) {
 		if (reason == XGAP_SKIPPED && c->ops->skip)
 			c->ops->skip(c->dec, (enum proto_dir)dir, n);
@@ -499,6 +525,7 @@ static void deliver_segment(struct conn *c, int dir, uint32_t seq, const uint8_t
 static void end_direction(struct conn *c, int dir)
 {
 	struct half *h = &c->h[dir];
+	flush_skipped(c, dir);
 	if (h->ended)
 		return;
 	h->ended = 1;
