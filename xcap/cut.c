@@ -64,29 +64,35 @@ struct cut_key {
    value of a BPF array, mapped into this process too.  Field offsets are
    used by the program (F_* below). */
 struct cut_state {
+	/* First cache line: written rarely (ownership, a guess, a loss),
+	   read by this process for every packet with data it decodes. */
 	uint32_t flags;		/* CUT_* */
-	uint32_t ahead_lo;	/* packets past the next header's first missing byte */
-				/* came early (reordering) over [ahead_lo, ahead_hi);
-				   equal: none */
+	uint32_t mode;		/* MODE_* */
+	uint32_t guess;		/* kernel, TENTATIVE: where it guessed a message began */
+	uint32_t losses;	/* kernel: times it lost track */
+	uint32_t why;		/* kernel: CUT_LOST_* of the last time */
+	struct cut_key key;
+	uint32_t missed;	/* kernel: packets another CPU could not examine */
+	uint8_t pad0[4];
+	/* Second: the kernel's, written for every packet it follows. */
 	uint32_t next;		/* where the next message header starts */
 	uint32_t body;		/* packets from here up to next may be cut */
 	uint32_t have;		/* bytes of the next header already read into hdr */
 	uint32_t want;		/* bytes of it needed to know its length */
-	uint32_t mode;		/* MODE_* */
-	uint32_t losses;	/* kernel: times it lost track */
 	uint8_t hdr[12];
-	uint32_t why;		/* kernel: CUT_LOST_* of the last time */
-	struct cut_key key;
-	uint32_t ahead_hi;
-	uint64_t cut_packets;	/* kernel: packets cut */
-	uint64_t cut_bytes;	/* kernel: payload bytes not copied */
-	uint32_t guess;		/* kernel, TENTATIVE: where it guessed a message began */
+	uint32_t ahead_lo;	/* packets past the next header's first missing byte */
+	uint32_t ahead_hi;	/* came early (reordering) over [ahead_lo, ahead_hi);
+				   equal: none */
 	uint32_t psh_end;	/* kernel, LOST: where the last pushed packet ended */
 	uint32_t psh_set;	/* psh_end is valid */
-	uint8_t spare[12];	/* to a power of two, so a slot's offset is a shift */
+	uint32_t busy;		/* kernel: a CPU is examining a packet of this slot */
+	uint64_t cut_packets;	/* kernel: packets cut */
+	uint64_t cut_bytes;	/* kernel: payload bytes not copied */
 };
 #define SLOT_LOG2 7
+/* A power of two, so a slot's offset is a shift; two cache lines. */
 _Static_assert(sizeof(struct cut_state) == 1u << SLOT_LOG2, "slot size");
+_Static_assert(offsetof(struct cut_state, next) == 64, "hot fields in the second line");
 
 /* flags: who owns the slot.
      FREE, CLAIMING  nobody's connection (CLAIMING: being taken);
@@ -119,6 +125,8 @@ enum {
 	F_PACKETS = offsetof(struct cut_state, cut_packets),
 	F_BYTES = offsetof(struct cut_state, cut_bytes),
 	F_GUESS = offsetof(struct cut_state, guess),
+	F_MISSED = offsetof(struct cut_state, missed),
+	F_BUSY = offsetof(struct cut_state, busy),
 	F_PSH_END = offsetof(struct cut_state, psh_end),
 	F_PSH_SET = offsetof(struct cut_state, psh_set),
 };
@@ -294,6 +302,8 @@ enum {
 	S_TCPFLAGS = -136,
 	S_BASE = -144,		/* the array's value (8 bytes: a pointer) */
 	S_KEEP = -148,		/* bytes of the message being framed to keep */
+	S_OWNED = -152,		/* 1: this run holds the slot's busy word */
+	S_MISSED = -156,	/* the slot's missed count when it took it */
 };
 #define HDR_MAX 12		/* bytes of a header read: the setup request's */
 
@@ -564,9 +574,11 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	    decide = new_label(p), s2c_size = new_label(p), got_size = new_label(p),
 	    big_req = new_label(p), l_known = new_label(p), len_done = new_label(p),
 	    vlan = new_label(p), setup = new_label(p),
-	    early = new_label(p), walked = new_label(p), track = new_label(p), tail = new_label(p);
+	    early = new_label(p), walked = new_label(p), track = new_label(p), tail = new_label(p),
+	    release = new_label(p), out = new_label(p), lost_busy = new_label(p);
 
 	place(p, cut);
+	ST(BPF_W, FP, S_OWNED, 0);
 	/* r8: bytes before the network header.  An in-band VLAN tag moves it. */
 	MOV32_IMM(R8, link_len);
 	if (link_len == 14) {
@@ -713,6 +725,28 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 		J_IMM(BPF_JSET, R0, 0x04, not_syn);	/* RST */
 		J_IMM(BPF_JSET, R0, 0x02, init);	/* SYN again, or the ports reused */
 		place(p, not_syn);
+	}
+	LDX(BPF_W, R0, R8, F_FLAGS);
+	J_IMM(BPF_JLT, R0, CUT_ARMED, ret_snap);	/* FREE */
+	J_IMM(BPF_JEQ, R0, CUT_WAITING, ret_snap);
+	J_IMM(BPF_JEQ, R0, CUT_CLAIMING, ret_snap);
+	/* Packets of one direction may be examined on two CPUs at once (the
+	   sender moved between them); the state is one CPU's at a time.  A
+	   packet the other CPU could not examine is counted, and the holder
+	   gives up on the framing when it lets go (see ret_snap). */
+	{
+		int owned = new_label(p);
+		MOV32_IMM(R0, 0);
+		MOV32_IMM(R1, 1);
+		put(p, insn(BPF_STX | BPF_W | BPF_ATOMIC, R8, R1, F_BUSY, BPF_CMPXCHG));
+		J_IMM(BPF_JEQ, R0, 0, owned);
+		MOV32_IMM(R1, 1);
+		put(p, insn(BPF_STX | BPF_W | BPF_ATOMIC, R8, R1, F_MISSED, BPF_ADD));
+		JA(ret_snap);
+		place(p, owned);
+		ST(BPF_W, FP, S_OWNED, 1);
+		LDX(BPF_W, R0, R8, F_MISSED);
+		STX(BPF_W, FP, R0, S_MISSED);
 	}
 	LDX(BPF_W, R0, R8, F_FLAGS);
 	J_IMM(BPF_JEQ, R0, CUT_ARMED, track);
@@ -1096,7 +1130,28 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	STX(BPF_W, R8, R1, F_LOSSES);
 	ST(BPF_W, R8, F_PSH_SET, 0);
 	ST(BPF_W, R8, F_FLAGS, CUT_LOST);
+	JA(release);
+
+	/* Every way out: a run that holds the slot lets go of it, after
+	   giving up on the framing if a packet went by unexamined meanwhile
+	   (it may have held a header). */
 	place(p, ret_snap);
+	LDX(BPF_W, R0, FP, S_OWNED);
+	J_IMM(BPF_JEQ, R0, 0, out);
+	LDX(BPF_W, R0, R8, F_MISSED);
+	LDX(BPF_W, R1, FP, S_MISSED);
+	J_REG(BPF_JEQ, R0, R1, release);
+	LDX(BPF_W, R0, R8, F_FLAGS);
+	J_IMM(BPF_JEQ, R0, CUT_ARMED, lost_busy);
+	J_IMM(BPF_JEQ, R0, CUT_TENTATIVE, lost_busy);
+	JA(release);
+	place(p, lost_busy);
+	ST(BPF_W, R8, F_WHY, CUT_LOST_BUSY);
+	JA(lost);
+	place(p, release);
+	MOV32_IMM(R1, 0);
+	put(p, insn(BPF_STX | BPF_W | BPF_ATOMIC, R8, R1, F_BUSY, BPF_XCHG));
+	place(p, out);
 	MOV64_REG(R0, R9);
 	EXIT();
 }
@@ -1377,6 +1432,8 @@ void cut_judge(struct cut *k, int slot, uint32_t guess, bool right)
 	uint32_t expected = CUT_TENTATIVE;
 	if (__atomic_load_n(&st->guess, __ATOMIC_RELAXED) != guess)
 		return;
+	if (getenv("XCAP_CUT_DEBUG"))
+		fprintf(stderr, "judge slot %d guess %u %s\n", slot, guess, right ? "right" : "wrong");
 	if (right) {
 		if (__atomic_compare_exchange_n(&st->flags, &expected, CUT_ARMED, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {

@@ -86,6 +86,7 @@ enum cut_lost_reason {
 	CUT_LOST_WALK,		/* more message headers in one packet than it reads */
 	CUT_LOST_READ,		/* a header it could not read */
 	CUT_LOST_LENGTH,	/* a message length it does not believe */
+	CUT_LOST_BUSY,		/* a packet went by while another CPU held the state */
 	CUT_LOST_REASONS
 };
 
