@@ -69,7 +69,9 @@ void pipeline_free(struct pipeline *p);
    to the system at once.  Reassembly and the decoders take and release
    buffers of tens of KB in runs on lossy captures; trimming the heap after
    each release costs page faults and TLB flushes that took more time than
-   the decoding.  Call once at program start. */
-void pipeline_steady_heap(void);
+   the decoding.  `reserve` bytes of heap are touched at once, so that the
+   first connections do not fault (live capture: a few MB; 0 for none).
+   Call once at program start. */
+void pipeline_steady_heap(size_t reserve);
 
 #endif

@@ -122,6 +122,7 @@ struct capture {
 	uint64_t rotate_ns;	/* 0: one file */
 	uint64_t file_start_ns;
 	uint64_t last_flush_ns;
+	uint64_t last_read_ns;	/* live: when the ring was last read */
 	uint64_t last_ts;
 	int write_failed;
 	char out_name[PATH_MAX];
@@ -426,7 +427,7 @@ static long parse_number(const char *arg, const char *what, long min, long max)
 
 int main(int argc, char **argv)
 {
-	pipeline_steady_heap();
+	pipeline_steady_heap(0);
 	const char *iface = NULL, *rfile = NULL, *wfile = NULL, *user = NULL;
 	long count = 0, rotate_s = 0, buffer_kib = 65536;
 	int quiet = 0, promisc = 1, whole = 0;
@@ -482,6 +483,7 @@ int main(int argc, char **argv)
 	cap.rotate_ns = (uint64_t)rotate_s * 1000000000u;
 
 	if (iface) {
+		pipeline_steady_heap(8u << 20);
 		raise_priority();
 		cap.pcap = open_live(iface, (int)buffer_kib, promisc, &cap.ts_nano);
 		cap.live = 1;
@@ -573,14 +575,22 @@ int main(int argc, char **argv)
 			print_status(&cap);
 		}
 		if (cap.live && n > 0) {
-			/* The kernel wakes a reader for every few large packets
-			   (lo carries 64 KB ones), and each wakeup costs more than
-			   the packets it brings.  Letting the ring fill for a
-			   moment first turns thousands of wakeups a second into
-			   at most COALESCE_NS's worth; the ring holds far more
-			   than arrives meanwhile. */
-			struct timespec pause = { 0, COALESCE_NS };
-			nanosleep(&pause, NULL);
+			/* The kernel wakes a reader for every ring block filled,
+			   which with whole 64 KB packets (lo) is every few
+			   packets, and each wakeup costs more than the packets it
+			   brings.  Letting the ring fill for the rest of
+			   COALESCE_NS first turns thousands of wakeups a second
+			   into at most COALESCE_NS's worth; the ring holds far
+			   more than arrives meanwhile.  When blocks fill slower
+			   than that (packets cut in the kernel, light traffic),
+			   no pause: sleeping is a wakeup too. */
+			uint64_t now = now_ns();
+			if (now - cap.last_read_ns < (uint64_t)COALESCE_NS) {
+				struct timespec pause = { 0, COALESCE_NS - (long)(now - cap.last_read_ns) };
+				nanosleep(&pause, NULL);
+				now = now_ns();
+			}
+			cap.last_read_ns = now;
 		}
 		if (cap.live) {
 			uint64_t now = now_ns();

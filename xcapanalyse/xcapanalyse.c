@@ -290,7 +290,7 @@ static uint64_t parse_ms(const char *arg, const char *what)
 
 int main(int argc, char **argv)
 {
-	pipeline_steady_heap();
+	pipeline_steady_heap(0);
 	enum mode mode = MODE_DELAYS;
 	enum format fmt = FMT_TEXT;
 	struct conn_set conns = { 0 };
