@@ -549,6 +549,17 @@ static void header_field(struct prog *p, uint8_t dst, int at, int bytes)
 	place(p, done);
 }
 
+/* The next header: its first 4 bytes tell a request's length, its
+   first 8 a server message's.  r0 is clobbered. */
+static void want_a_header(struct prog *p)
+{
+	LDX(BPF_W, R0, R8, F_MODE);
+	ALU32_IMM(BPF_AND, R0, MODE_S2C);
+	ALU32_IMM(BPF_LSH, R0, 2);
+	ALU32_IMM(BPF_ADD, R0, 4);
+	STX(BPF_W, R8, R0, F_WANT);
+}
+
 /* r2 = the address of slot (hash + i), from the array's base in r8;
    r1 is clobbered. */
 static void slot_address(struct prog *p, int i)
@@ -769,10 +780,7 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 		STX(BPF_W, R8, R1, F_AHEAD_LO);
 		STX(BPF_W, R8, R1, F_AHEAD_HI);
 		ST(BPF_W, R8, F_HAVE, 0);
-		ALU32_IMM(BPF_AND, R0, MODE_S2C);
-		ALU32_IMM(BPF_LSH, R0, 2);
-		ALU32_IMM(BPF_ADD, R0, 4);
-		STX(BPF_W, R8, R0, F_WANT);
+		want_a_header(p);
 		ST(BPF_W, R8, F_FLAGS, CUT_TENTATIVE);
 		JA(track);
 		place(p, no_guess);
@@ -1066,11 +1074,7 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	ALU32_REG(BPF_ADD, R2, R1);
 	STX(BPF_W, R8, R2, F_NEXT);
 	ST(BPF_W, R8, F_HAVE, 0);
-	LDX(BPF_W, R0, R8, F_MODE);
-	ALU32_IMM(BPF_AND, R0, MODE_S2C);
-	ALU32_IMM(BPF_LSH, R0, 2);
-	ALU32_IMM(BPF_ADD, R0, 4);		/* want: 4 for requests, 8 from the server */
-	STX(BPF_W, R8, R0, F_WANT);
+	want_a_header(p);
 	LDX(BPF_W, R3, FP, S_END);
 	ALU32_REG(BPF_SUB, R2, R3);
 	J32_IMM(BPF_JSLT, R2, 0, gather);	/* the next header is in this packet too */
