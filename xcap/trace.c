@@ -352,20 +352,28 @@ int xtrace_write(struct xtrace_writer *w, const struct xrec *rec)
 	if (w->len >= BLOCK_TARGET && close_block(w) < 0)
 		return -1;
 	/* type, body length, body (starting with the time delta).  The body
-	   is encoded first, 3 bytes in, and moved back when its length takes
-	   fewer bytes, as it does for every record but a long string. */
+	   is encoded first, where a one-byte length leaves it (bodies are
+	   shorter than 128 bytes but for long strings), and moved on when
+	   its length takes more; the buffer has room for a length of 3. */
 	uint8_t *start = w->buf + w->len;
 	uint64_t ts = rec_ts(rec);
-	struct enc e = { start + 4 };
+	struct enc e = { start + 2 };
 	enc_u(&e, zigzag((int64_t)(ts - w->last_ts)));
 	encode_body(&e, rec);
-	size_t body = (size_t)(e.p - (start + 4));
+	size_t body = (size_t)(e.p - (start + 2));
 	start[0] = (uint8_t)rec->type;
-	struct enc l = { start + 1 };
-	enc_u(&l, body);
-	if (l.p != start + 4)
-		memmove(l.p, start + 4, body);
-	w->len = (size_t)(l.p - w->buf) + body;
+	if (body < 128) {
+		start[1] = (uint8_t)body;
+		w->len += 2 + body;
+	} else {
+		uint8_t len[4];
+		struct enc l = { len };
+		enc_u(&l, body);
+		size_t n = (size_t)(l.p - len);
+		memmove(start + 1 + n, start + 2, body);
+		memcpy(start + 1, len, n);
+		w->len += 1 + n + body;
+	}
 	w->last_ts = ts;
 	return 0;
 }
