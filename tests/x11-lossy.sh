@@ -29,4 +29,14 @@ editcap "$cap" "$workdir/del.pcap" 44 47 || fail "editcap failed"
 xcapanalyse --dump "$workdir/del.pcap" >"$workdir/del.dump"
 grep -q '^gap .*reason=lost' "$workdir/del.dump" || fail "the lost segments are not recorded as gaps"
 check del 2 || fail "the decode of a capture with lost segments is wrong"
-say "mid-connection and lossy captures decode what can be decoded"
+
+# Cut by a snaplen (editcap -s, which leaves the pcapng interface's snaplen
+# as it was): the missing payload was lost, not skipped on purpose, so xcap
+# -r records gaps of reason snaplen and the decoder says what it lost.
+editcap -s 96 "$cap" "$workdir/short.pcapng" || fail "editcap -s failed"
+xcap -q -r "$workdir/short.pcapng" -w "$workdir/short.xcap" || fail "xcap -r failed"
+xcapanalyse --dump "$workdir/short.xcap" >"$workdir/short.dump" || fail "cannot decode the short capture"
+grep -q '^gap .*reason=snaplen' "$workdir/short.dump" || fail "no snaplen gaps in a capture cut to 96 bytes"
+grep -q '^gap .*reason=skipped' "$workdir/short.dump" && fail "a capture cut by a snaplen has skipped gaps"
+grep -q '^note ' "$workdir/short.dump" || fail "the decoder did not say what the snaplen cost"
+say "mid-connection and lossy captures decode what can be decoded; a snaplen cut is a loss"

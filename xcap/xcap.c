@@ -539,7 +539,10 @@ int main(int argc, char **argv)
 	open_output(&cap, now_ns());
 	struct pipeline_options popt;
 	pipeline_default_options(&popt);
-	popt.snaplen = cap.info.snaplen;
+	/* Only where the kernel cuts packets on purpose is a frame shorter
+	   than the snaplen a skip: files do not say (editcap -s leaves the
+	   snaplen of a pcapng's interface as it was). */
+	popt.snaplen = cap.cut ? cap.info.snaplen : 0;
 	popt.cut = cap.cut;
 	cap.pipe = pipeline_new(cap.dlt, &popt, emit, &cap);
 
