@@ -105,7 +105,11 @@ fi
 # Offline: the full capture, made large by appending copies of itself,
 # each moved in time (editcap -t) past the one before so that its
 # connections are new ones, not retransmissions of the first copy's.
-n=${BENCH_COPIES:-8}
+# As many copies (up to 8) as leave the big file within half the memory
+# available: past that, "from the page cache" would be from the disk.
+avail=$(awk '/^MemAvailable:/ { print $2 * 1024 }' /proc/meminfo)
+fits=$(echo "$avail $(stat -c %s "$w/full.pcap")" | awk '{ n = int($1 / 2 / ($2 + 1)); print n < 1 ? 1 : n > 8 ? 8 : n }')
+n=${BENCH_COPIES:-$fits}
 span=$(capinfos -a -e -S -T -r "$w/full.pcap" 2>/dev/null | awk -F'\t' 'NR == 1 { print int($3 - $2) + 200 }')
 files=
 for i in $(seq 0 $((n - 1))); do
