@@ -107,8 +107,9 @@ fi
 # connections are new ones, not retransmissions of the first copy's.
 # As many copies (up to 8) as leave the big file within half the memory
 # available: past that, "from the page cache" would be from the disk.
-avail=$(awk '/^MemAvailable:/ { print $2 * 1024 }' /proc/meminfo)
-fits=$(echo "$avail $(stat -c %s "$w/full.pcap")" | awk '{ n = int($1 / 2 / ($2 + 1)); print n < 1 ? 1 : n > 8 ? 8 : n }')
+avail=$(awk '/^MemAvailable:/ { printf "%.0f\n", $2 * 1024 }' /proc/meminfo)
+fits=$(echo "$avail $(stat -c %s "$w/full.pcap")" |
+	awk '{ n = int($1 / 2 / ($2 + 1)); print (n < 1 ? 1 : (n > 8 ? 8 : n)) }')
 n=${BENCH_COPIES:-$fits}
 span=$(capinfos -a -e -S -T -r "$w/full.pcap" 2>/dev/null | awk -F'\t' 'NR == 1 { print int($3 - $2) + 200 }')
 files=
