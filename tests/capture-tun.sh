@@ -42,9 +42,14 @@ compare() {	# compare NAME-A NAME-B: conn and pkt records, time stamps aside
 	[ "$skipped" -gt 0 ] || fail "$1: the kernel cut nothing: $(tail -1 "$workdir/${1%.xcap}.err")"
 	[ "$skipped" -le "$cut" ] || fail "$1: $skipped bytes skipped, more than the $cut of the cut packets"
 	grep -q '^pkt .*trunc' "$workdir/$2.txt" && fail "$2: tcpdump truncated packets"
+	# Two packet sockets may see packets sent from two CPUs in either
+	# order: records are compared in a stable order per connection and
+	# direction.
 	for f in "$1" "$2"; do
 		grep -E '^(conn|pkt|msg) ' "$workdir/$f.txt" |
-			sed -e 's/ t=[0-9.]*//' -e 's/events=trunc/events=-/' -e 's/,trunc//' >"$workdir/$f.cp"
+			sed -e 's/ t=[0-9.]*//' -e 's/events=trunc/events=-/' -e 's/,trunc//' |
+			awk '{ k = $1; for (i = 2; i <= NF; i++) if ($i ~ /^(id|conn|dir)=/) k = k " " $i
+			       print k "\t" $0 }' | sort -s -t "$(printf '\t')" -k1,1 | cut -f2- >"$workdir/$f.cp"
 	done
 	[ "$(grep -c '^pkt ' "$workdir/$1.cp")" -ge 30 ] || fail "$1: too few packets"
 	diff -u "$workdir/$1.cp" "$workdir/$2.cp" >"$workdir/diff" ||
