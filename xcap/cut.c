@@ -45,7 +45,7 @@
 #define SLOTS_LOG2 11
 #define SLOTS (1u << SLOTS_LOG2)	/* directions followed at once */
 #define PROBES 4		/* slots a key may use: its hash's and the next ones */
-#define WALK_MAX 32		/* message headers read in one packet before giving up */
+#define WALK_MAX 128		/* message headers read in one packet before giving up */
 #define LENGTH_MAX (1u << 24)	/* 4-byte units; longer is taken for a misreading */
 /* How far past the next header a packet may start before the header is
    taken for missed: more than reordering moves a packet, less than what
@@ -1387,6 +1387,13 @@ int cut_open(struct cut *k, const struct xaddr *src, const struct xaddr *dst, bo
 	return -1;
 }
 
+static void count_loss(struct cut *k, struct cut_state *st)
+{
+	if (st->why > 0 && st->why < CUT_LOST_REASONS)
+		k->closed.lost_by[st->why]++;
+	st->why = 0;
+}
+
 void cut_close(struct cut *k, int slot)
 {
 	if (!k || slot < 0 || slot >= (int)SLOTS)
@@ -1395,17 +1402,12 @@ void cut_close(struct cut *k, int slot)
 	k->closed.packets += st->cut_packets;
 	k->closed.bytes += st->cut_bytes;
 	k->closed.losses += st->losses;
+	count_loss(k, st);
 	/* A packet the kernel is processing right now may still write to
 	   it; the connection is over, so it can only be a late one. */
 	__atomic_store_n(&st->flags, CUT_FREE, __ATOMIC_RELEASE);
 }
 
-static void count_loss(struct cut *k, struct cut_state *st)
-{
-	if (st->why > 0 && st->why < CUT_LOST_REASONS)
-		k->closed.lost_by[st->why]++;
-	st->why = 0;
-}
 
 void cut_hand_over(struct cut *k, int slot, bool big_endian)
 {
