@@ -22,6 +22,15 @@ need() {
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root to capture"; }
 
+# no_kernel_cut ERRFILE: true (and says why) when xcap kept whole packets
+# because this kernel gives it no BPF maps (no eBPF, or not permitted),
+# which is the machine's doing; any other refusal is xcap's, and a test
+# that expects cutting fails on it.
+no_kernel_cut() {
+	grep -q 'keeping whole packets: cannot cut them in the kernel: cannot create a BPF map' "$1" &&
+		sed -n 's/.*\(cannot create a BPF map: [^:]*\).*/\1/p' "$1" | head -n 1
+}
+
 # A scratch directory removed on exit, with everything started in it.
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/xcap-$test_name.XXXXXX")
 pids=
