@@ -35,22 +35,11 @@ compare() {	# compare NAME-A NAME-B: conn and pkt records, time stamps aside
 	# those are marked truncated, which tcpdump's are not, and each one
 	# brought bytes to a gap of reason skipped; the decoded messages are
 	# the same.
-	cut=$(awk '/^pkt .*events=[a-z,]*trunc/ { for (i = 2; i <= NF; i++) if ($i ~ /^len=/) n += substr($i, 5) }
-		END { printf "%.0f\n", n }' "$workdir/$1.txt")
-	skipped=$(awk '/^gap .*reason=skipped/ { for (i = 2; i <= NF; i++) if ($i ~ /^len=/) n += substr($i, 5) }
-		END { printf "%.0f\n", n }' "$workdir/$1.txt")
-	[ "$skipped" -gt 0 ] || no_kernel_cut "$workdir/${1%.xcap}.err" ||
-		fail "$1: the kernel cut nothing: $(tail -1 "$workdir/${1%.xcap}.err")"
-	[ "$skipped" -le "$cut" ] || fail "$1: $skipped bytes skipped, more than the $cut of the cut packets"
-	grep -q '^pkt .*trunc' "$workdir/$2.txt" && fail "$2: tcpdump truncated packets"
-	# Two packet sockets may see packets sent from two CPUs in either
-	# order: records are compared in a stable order per connection and
-	# direction.
+	check_cut "$workdir/$1.txt" "$workdir/$2.txt" "$workdir/${1%.xcap}.err"
+	# compared in a stable order per connection and direction
 	for f in "$1" "$2"; do
-		grep -E '^(conn|pkt|msg) ' "$workdir/$f.txt" |
-			sed -e 's/ t=[0-9.]*//' -e 's/events=trunc/events=-/' -e 's/,trunc//' |
-			awk '{ k = $1; for (i = 2; i <= NF; i++) if ($i ~ /^(id|conn|dir)=/) k = k " " $i
-			       print k "\t" $0 }' | sort -s -t "$(printf '\t')" -k1,1 | cut -f2- >"$workdir/$f.cp"
+		grep -E '^(conn|pkt|msg) ' "$workdir/$f.txt" | sed 's/ t=[0-9.]*//' | uncut |
+			by_conn_dir >"$workdir/$f.cp"
 	done
 	[ "$(grep -c '^pkt ' "$workdir/$1.cp")" -ge 30 ] || fail "$1: too few packets"
 	diff -u "$workdir/$1.cp" "$workdir/$2.cp" >"$workdir/diff" ||

@@ -54,14 +54,12 @@ grep -q 'keeping whole packets' "$workdir/live.err" &&
 records() {	# FILE TYPES
 	awk -v ids=" $syn_ids" -v types="$2" '
 		{ if (index(" " types " ", " " $1 " ") == 0) next
-		  c = ""; d = ""
-		  for (i = 2; i <= NF; i++) {
+		  c = ""
+		  for (i = 2; i <= NF; i++)
 			if ($i ~ /^(conn|id)=/) c = substr($i, index($i, "=") + 1)
-			if ($i ~ /^dir=/) d = $i
-		  }
 		  if (index(ids " ", " " c " ") == 0) next
 		  line = $0; gsub(/ t=[0-9.]*/, "", line); gsub(/ events=[a-z,-]*/, "", line)
-		  print $1 " " c " " d "\t" line }' "$1" | sort -s -t "$(printf '\t')" -k1,1 | cut -f2-
+		  print line }' "$1" | by_conn_dir
 }
 for kind in pkt msg note; do
 	order=cat
@@ -80,17 +78,14 @@ other=$(grep -vc 'reason=skipped' "$workdir/live.gap")
 [ "$other" = 0 ] || fail "the cut capture has $other gaps other than skipped ones: $(grep -v 'reason=skipped' "$workdir/live.gap" | head -3)"
 # A run of skipped bytes is one gap; together they are no more than the
 # payload of the packets marked truncated.
-skipped=$(awk '/^gap .*reason=skipped/ { for (i = 2; i <= NF; i++) if ($i ~ /^len=/) n += substr($i, 5) }
-	END { printf "%.0f\n", n }' "$workdir/live.txt")
-truncated=$(awk '/^pkt .*events=[a-z,]*trunc/ && !/retrans/ { p++; for (i = 2; i <= NF; i++) if ($i ~ /^len=/) n += substr($i, 5) }
-	END { printf "%d %.0f\n", p, n }' "$workdir/live.txt")
-cut=${truncated% *}
-[ "$skipped" -gt 0 ] && [ "$skipped" -le "${truncated#* }" ] ||
-	fail "$skipped bytes skipped, but the truncated packets carry ${truncated#* }"
+skipped=$(sum_len "$workdir/live.txt" '/^gap .*reason=skipped/')
+truncated=$(sum_len "$workdir/live.txt" '/^pkt .*events=[a-z,]*trunc/ && !/retrans/')
+cut=$(grep '^pkt .*events=[a-z,]*trunc' "$workdir/live.txt" | grep -vc retrans)
+[ "$skipped" -gt 0 ] && [ "$skipped" -le "$truncated" ] ||
+	fail "$skipped bytes skipped, but the truncated packets carry $truncated"
 data=$(grep '^pkt ' "$workdir/live.txt" | grep -vc ' len=0 ')
 [ "$cut" -gt $((data / 10)) ] ||
 	fail "only $cut of $data packets with data were cut"
-bytes_live=$(stat -c %s "$workdir/live.xcap")
 
 # The connection that began before the capture: its lost state was
 # handed over, the kernel's guesses confirmed, and its data cut.

@@ -273,6 +273,8 @@ static void prog_free(struct prog *p)
 #define LD_ABS(size, k)		put(p, insn(BPF_LD | (size) | BPF_ABS, 0, 0, 0, k))
 #define LD_IND(size, s, k)	put(p, insn(BPF_LD | (size) | BPF_IND, 0, s, 0, k))
 #define CALL(fn)		put(p, insn(BPF_JMP | BPF_CALL, 0, 0, 0, fn))
+/* 32-bit atomic op at d+off with s (BPF_CMPXCHG compares with r0) */
+#define ATOMIC(op, d, s, off)	put(p, insn(BPF_STX | BPF_W | BPF_ATOMIC, d, s, off, op))
 #define EXIT()			put(p, insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0))
 #define JA(l)			jump(p, BPF_JMP | BPF_JA, 0, 0, 0, l)
 #define J_IMM(op, d, k, l)	jump(p, BPF_JMP | (op) | BPF_K, d, 0, k, l)
@@ -720,7 +722,7 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 		slot_address(p, i);
 		MOV32_IMM(R0, CUT_FREE);
 		MOV32_IMM(R3, CUT_CLAIMING);
-		put(p, insn(BPF_STX | BPF_W | BPF_ATOMIC, R2, R3, F_FLAGS, BPF_CMPXCHG));
+		ATOMIC(BPF_CMPXCHG, R2, R3, F_FLAGS);
 		int taken = new_label(p);
 		J_IMM(BPF_JNE, R0, CUT_FREE, taken);
 		MOV64_REG(R8, R2);
@@ -749,10 +751,10 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 		int owned = new_label(p);
 		MOV32_IMM(R0, 0);
 		MOV32_IMM(R1, 1);
-		put(p, insn(BPF_STX | BPF_W | BPF_ATOMIC, R8, R1, F_BUSY, BPF_CMPXCHG));
+		ATOMIC(BPF_CMPXCHG, R8, R1, F_BUSY);
 		J_IMM(BPF_JEQ, R0, 0, owned);
 		MOV32_IMM(R1, 1);
-		put(p, insn(BPF_STX | BPF_W | BPF_ATOMIC, R8, R1, F_MISSED, BPF_ADD));
+		ATOMIC(BPF_ADD, R8, R1, F_MISSED);
 		JA(ret_snap);
 		place(p, owned);
 		ST(BPF_W, FP, S_OWNED, 1);
@@ -1154,7 +1156,7 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	JA(lost);
 	place(p, release);
 	MOV32_IMM(R1, 0);
-	put(p, insn(BPF_STX | BPF_W | BPF_ATOMIC, R8, R1, F_BUSY, BPF_XCHG));
+	ATOMIC(BPF_XCHG, R8, R1, F_BUSY);
 	place(p, out);
 	MOV64_REG(R0, R9);
 	EXIT();
@@ -1228,6 +1230,39 @@ static int link_length(int dlt)
 	}
 }
 
+/* The classic program translated, then the cutter (or, without the
+   state array, a return of the snapshot length), assembled and loaded.
+   The program's descriptor, or -1 with the reason in err. */
+static int build(const struct sock_filter *classic, size_t n, int link_len, int array_fd,
+		 char *err, size_t errlen)
+{
+	struct prog prog = { 0 }, *p = &prog;
+	int cut = new_label(p), fd = -1;
+	const char *why = NULL;
+	if (!translate(p, classic, n, cut, &why)) {
+		snprintf(err, errlen, "%s", why ? why : "cannot translate the filter");
+		goto out;
+	}
+	if (array_fd >= 0) {
+		cutter(p, cut, link_len, array_fd);
+	} else {
+		place(p, cut);
+		MOV64_REG(R0, R9);
+		EXIT();
+	}
+	if (!link_jumps(p)) {
+		snprintf(err, errlen, "cannot assemble the program");
+		goto out;
+	}
+	char why_not[256] = "";
+	fd = prog_load(p, why_not, sizeof why_not);
+	if (fd < 0)
+		snprintf(err, errlen, "the kernel refused the program: %s", why_not);
+out:
+	prog_free(p);
+	return fd;
+}
+
 struct cut *cut_attach(int fd, int dlt, char *err, size_t errlen)
 {
 	int link_len = link_length(dlt);
@@ -1244,7 +1279,6 @@ struct cut *cut_attach(int fd, int dlt, char *err, size_t errlen)
 	}
 	struct sock_filter *classic = calloc(n, sizeof *classic);
 	struct cut *k = calloc(1, sizeof *k);
-	struct prog p = { 0 };
 	if (!classic || !k) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
@@ -1273,23 +1307,9 @@ struct cut *cut_attach(int fd, int dlt, char *err, size_t errlen)
 	for (unsigned major = 0; major < 128; major++)
 		if (proto_x11_core_request_keep((uint8_t)major) <= 32)
 			k->shared->short_requests[major / 32] |= 1u << (major % 32);
-	int cut = new_label(&p);
-	const char *why = NULL;
-	if (!translate(&p, classic, n, cut, &why)) {
-		snprintf(err, errlen, "%s", why ? why : "cannot translate the filter");
+	int prog_fd = build(classic, n, link_len, k->array_fd, err, errlen);
+	if (prog_fd < 0)
 		goto fail;
-	}
-	cutter(&p, cut, link_len, k->array_fd);
-	if (!link_jumps(&p)) {
-		snprintf(err, errlen, "cannot assemble the program");
-		goto fail;
-	}
-	char why_not[256] = "";
-	int prog_fd = prog_load(&p, why_not, sizeof why_not);
-	if (prog_fd < 0) {
-		snprintf(err, errlen, "the kernel refused the program: %s", why_not);
-		goto fail;
-	}
 	int rc = setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &prog_fd, sizeof prog_fd);
 	int e = errno;
 	close(prog_fd);
@@ -1297,11 +1317,9 @@ struct cut *cut_attach(int fd, int dlt, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot attach the program: %s", strerror(e));
 		goto fail;
 	}
-	prog_free(&p);
 	free(classic);
 	return k;
 fail:
-	prog_free(&p);
 	free(classic);
 	cut_free(k);
 	return NULL;
@@ -1309,26 +1327,7 @@ fail:
 
 int cut_load_translation(const struct sock_filter *classic, size_t n, char *err, size_t errlen)
 {
-	struct prog prog = { 0 }, *p = &prog;
-	int cut = new_label(p), fd = -1;
-	const char *why = NULL;
-	if (!translate(p, classic, n, cut, &why)) {
-		snprintf(err, errlen, "%s", why ? why : "cannot translate the filter");
-	} else {
-		place(p, cut);
-		MOV64_REG(R0, R9);
-		EXIT();
-		if (!link_jumps(p)) {
-			snprintf(err, errlen, "cannot assemble the program");
-		} else {
-			char why_not[256] = "";
-			fd = prog_load(p, why_not, sizeof why_not);
-			if (fd < 0)
-				snprintf(err, errlen, "the kernel refused the program: %s", why_not);
-		}
-	}
-	prog_free(p);
-	return fd;
+	return build(classic, n, 0, -1, err, errlen);
 }
 
 /* ---- following connections ---- */
@@ -1438,8 +1437,6 @@ void cut_judge(struct cut *k, int slot, uint32_t guess, bool right)
 	uint32_t expected = CUT_TENTATIVE;
 	if (__atomic_load_n(&st->guess, __ATOMIC_RELAXED) != guess)
 		return;
-	if (getenv("XCAP_CUT_DEBUG"))
-		fprintf(stderr, "judge slot %d guess %u %s\n", slot, guess, right ? "right" : "wrong");
 	if (right) {
 		if (__atomic_compare_exchange_n(&st->flags, &expected, CUT_ARMED, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
