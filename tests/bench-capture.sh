@@ -21,7 +21,8 @@
 # and tcptrace, full-sized and cut to headers, from the page cache.
 # Printed: packets/s and MB/s.  Figures only; nothing here passes or fails.
 #
-#   tests/bench-capture.sh [BUILD-DIR]      (as root; BENCH_REPS scales it)
+#   tests/bench-capture.sh [BUILD-DIR]      (as root; BENCH_REPS scales it,
+#                                            BENCH_LIVE_ONLY=1 skips offline)
 set -e
 top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top_srcdir/build}" && pwd)
@@ -101,6 +102,7 @@ if [ -x "$build/tests/ring-floor" ]; then
 	live "(reading whole packets)" "$build/tests/ring-floor" lo 262144 tcp port 6005
 	live "(reading 96 bytes)" "$build/tests/ring-floor" lo 96 tcp port 6005
 fi
+[ -z "${BENCH_LIVE_ONLY:-}" ] || exit 0
 
 # Offline: the full capture, made large by appending copies of itself,
 # each moved in time (editcap -t) past the one before so that its

@@ -8,7 +8,8 @@ xcap_libxcap_a_SOURCES = \
 	xcap/pipeline.c xcap/pipeline.h \
 	xcap/pcapfile.c xcap/pcapfile.h \
 	xcap/source.c xcap/source.h \
-	xcap/report.c xcap/report.h
+	xcap/report.c xcap/report.h \
+	xcap/ring.c xcap/ring.h
 xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 include xcap/trace.mk
 

@@ -31,6 +31,7 @@
 #include <sys/socket.h>
 
 #include "cut.h"
+#include "ring.h"
 #include "decode.h"
 #include "pcapfile.h"
 #include "pipeline.h"
@@ -385,6 +386,9 @@ static pcap_t *open_live(const char *iface, int buffer_kib, int promisc, int *ts
 				pcap_set_datalink(p, DLT_LINUX_SLL2);
 		pcap_free_datalinks(dlts);
 	}
+	/* The ring's pages are first read here rather than by the capture
+	   loop, where each first read may trap to a hypervisor (ring.c). */
+	ring_prefault(pcap_fileno(p));
 	return p;
 }
 
