@@ -43,7 +43,9 @@ cleanup() {
 	ip netns del $ns 2>/dev/null || true
 	if [ -n "${BENCH_KEEP:-}" ]; then echo "bench-capture: kept $w" >&2; else rm -rf "$w"; fi
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+# A reader that goes away (| head) must not leave Xvfb and the namespace.
+trap 'exit 1' INT TERM HUP PIPE
 ip netns add $ns
 ip -n $ns link set lo mtu 1500 up
 inns() { ip netns exec $ns "$@"; }
@@ -51,6 +53,8 @@ inns() { ip netns exec $ns "$@"; }
 inns Xvfb :5 -listen tcp -nolisten unix -screen 0 1280x1024x24 >/dev/null 2>&1 &
 xvfb=$!
 for i in $(seq 50); do inns xdpyinfo -display 127.0.0.1:5 >/dev/null 2>&1 && break; sleep 0.1; done
+inns xdpyinfo -display 127.0.0.1:5 >/dev/null 2>&1 ||
+	{ echo "bench-capture: Xvfb :5 did not start (is /tmp/.X5-lock left over?)" >&2; exit 1; }
 
 # workload: sets work_ns, the CPU x11perf used (its shell's children's
 # times, in clock ticks).
