@@ -1,15 +1,16 @@
 /*
  * ring.c — touching every page of the packet ring once, at start.
  *
- * Why: on a virtual machine whose hypervisor fills its own page tables
- * lazily (shadow paging, as here), the first access to each page of a
- * mapping traps to the hypervisor.  The kernel's TPACKET_V3 ring is
- * mapped whole when libpcap activates the handle, but the capture loop is
- * what first reads each of its pages, one trap per 4 KB in the middle of
- * a burst.  Measured with tests/ring-floor on a 64 MB ring and x11perf's
- * image traffic: 27-31 ms of CPU while the workload ran untouched, 11-14
- * ms touched beforehand.  On bare metal the touch costs a read per page
- * at start (about a millisecond for 64 MB) and changes nothing after.
+ * Why: on the virtual machine this was measured on, the first read of
+ * each page of the ring cost about a microsecond, with no page fault the
+ * guest could count: the hypervisor filling its own page tables lazily,
+ * it seems.  The kernel's TPACKET_V3 ring is mapped whole when libpcap
+ * activates the handle, but the capture loop is what first reads each of
+ * its pages, one such cost per 4 KB in the middle of a burst.  Measured
+ * with tests/ring-floor on a 64 MB ring and x11perf's image traffic: 27-31
+ * ms of CPU while the workload ran untouched, 11-14 ms touched
+ * beforehand; xcap's own figure fell by a third.  Where first reads are
+ * cheap the touch costs a read per page at start and changes nothing.
  *
  * libpcap does not say where its ring is; /proc/self/maps does, as the
  * mapping of the capture socket ("socket:[INODE]").
