@@ -150,7 +150,7 @@ offline() {
 		printf "%-24s %-8s %10d %10.3f %12.0f %10.0f\n", $1, $2, $3, t, $3 / t, $6 / t }'
 }
 for input in big bighdr; do
-	tcpdump -r "$w/$input.pcap" -n -q 2>/dev/null | wc -l >"$w/$input.count"
+	capinfos -M -c -T -r "$w/$input.pcap" | cut -f2 >"$w/$input.count"
 	offline "xcap-r" $input sh -c "\"$xcap\" -q -w /dev/null -r \"\$0\""
 	offline "tcpdump-r-n" $input tcpdump -n -r
 	offline "tcptrace-n" $input tcptrace -n

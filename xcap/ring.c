@@ -43,8 +43,7 @@ size_t ring_prefault(int fd)
 	char line[512];
 	while (fgets(line, sizeof line, maps)) {
 		uintptr_t from, to;
-		const char *path = strchr(line, '/') ? NULL : strstr(line, name);
-		if (!path || sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &from, &to) != 2 || to <= from)
+		if (!strstr(line, name) || sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &from, &to) != 2 || to <= from)
 			continue;
 		/* The ring's other end is the kernel's: reading cannot disturb it. */
 		for (uintptr_t p = from; p < to; p += (uintptr_t)page)
