@@ -16,7 +16,6 @@
 
 _Static_assert(sizeof(struct np_pkt) == 32, "a packet is 32 bytes");
 _Static_assert(XPKT_WINPROBE < 0x40, "packet events fit in 6 bits");
-#include "protocol.h"
 #include "source.h"
 #include "state.h"
 
@@ -534,7 +533,7 @@ uint8_t np_msg_priority(const struct np_msg *g)
 			}
 			return (uint8_t)(120 + (bits > 26 ? 26 : bits) * 4);
 		}
-		return (g->flags & PROTO_F_WANTS_REPLY) ? 110 : 80;
+		return (g->flags & XMSG_F_WANTS_REPLY) ? 110 : 80;
 	case XMSG_REPLY:
 		return 60;
 	case XMSG_EVENT:

@@ -41,7 +41,7 @@ struct np_msg {
 	uint32_t name;		/* offsets into the model's string pool */
 	uint32_t ext;
 	uint32_t detail;
-	uint16_t flags;		/* PROTO_F_* */
+	uint16_t flags;		/* XMSG_F_* */
 	uint8_t kind;		/* enum xmsg_kind */
 	uint8_t prio;		/* label priority, higher wins (np_msg_priority) */
 };

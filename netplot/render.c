@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol.h"
 #include "render.h"
 
 const struct np_rgb NP_COL_ACK = { 0.0, 0.70, 0.0 };
@@ -1150,7 +1149,7 @@ void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, siz
 			 "%s%s%s%s",
 			 kinds[g->kind < 7 ? g->kind : 0], title, g->seq, g->length, dn, ts, g->end,
 			 lat, *detail ? "\n" : "", detail,
-			 g->flags & PROTO_F_UNCERTAIN ? "\n(uncertain: after a gap)" : "");
+			 g->flags & XMSG_F_UNCERTAIN ? "\n(uncertain: after a gap)" : "");
 	} else {
 		const struct np_pkt *p = &d->pkt[h->index];
 		char fl[160];

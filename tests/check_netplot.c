@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "model.h"
-#include "protocol.h"
 #include "render.h"
 
 static uint64_t rng_state = 88172645463325252ull;
@@ -417,7 +416,7 @@ START_TEST(model_unwraps_and_matches_replies)
 	/* a request wanting a reply and its reply, then another without */
 	r.type = XREC_MSG;
 	r.u.msg = (struct xrec_msg){ .ts = 7000, .conn = 1, .dir = XDIR_C2S, .kind = XMSG_REQUEST,
-		.flags = PROTO_F_WANTS_REPLY, .seq = 70000, .tcp_end = 0xffffff00u + 100,
+		.flags = XMSG_F_WANTS_REPLY, .seq = 70000, .tcp_end = 0xffffff00u + 100,
 		.name = "InternAtom", .ext = "", .detail = "WM_PROTOCOLS" };
 	np_model_add(m, &r);
 	r.u.msg = (struct xrec_msg){ .ts = 8000, .conn = 1, .dir = XDIR_C2S, .kind = XMSG_REQUEST,

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol.h"
 #include "state.h"
 
 #define MS 1000000ull
@@ -100,7 +99,7 @@ static void handshake_client_side(struct sim *s, uint64_t rtt)
 static void round_trip(struct sim *s, uint64_t t, uint64_t wait)
 {
 	pkt(s, t, XDIR_C2S, XTCP_ACK | XTCP_PSH, 4, 65535);
-	msg(s, XDIR_C2S, XMSG_REQUEST, ++s->req, PROTO_F_WANTS_REPLY);
+	msg(s, XDIR_C2S, XMSG_REQUEST, ++s->req, XMSG_F_WANTS_REPLY);
 	pkt(s, t + wait, XDIR_S2C, XTCP_ACK | XTCP_PSH, 32, 65535);
 	msg(s, XDIR_S2C, XMSG_REPLY, s->req, 0);
 }
@@ -132,7 +131,7 @@ START_TEST(test_round_trips)
 	pkt(&s, 2000 * MS, XDIR_C2S, XTCP_ACK, 8, 65535);
 	msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, 0);
 	pkt(&s, 2100 * MS, XDIR_C2S, XTCP_ACK, 4, 65535);
-	msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, PROTO_F_WANTS_REPLY);
+	msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, XMSG_F_WANTS_REPLY);
 	pkt(&s, 2110 * MS, XDIR_C2S, XTCP_ACK, 4, 65535);
 	msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, 0);
 	pkt(&s, 2200 * MS, XDIR_S2C, XTCP_ACK, 32, 65535);
@@ -273,7 +272,7 @@ START_TEST(test_precedence_and_range)
 	   (a large one, so that its acknowledgement finds enough in flight). */
 	uint32_t before = s.seq[XDIR_C2S];
 	pkt(&s, 100 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 4000, 65535);
-	msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, PROTO_F_WANTS_REPLY);
+	msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, XMSG_F_WANTS_REPLY);
 	pkt_ack(&s, 300 * MS, XDIR_S2C, XTCP_ACK | XTCP_PSH, 32, 65535, before);
 	msg(&s, XDIR_S2C, XMSG_REPLY, s.req, 0);
 	/* An ACK at 300.1 ms elicits data at 300.15: the interval back to the
@@ -335,7 +334,7 @@ START_TEST(test_all)
 		struct xrec g = { .type = XREC_MSG };
 		g.u.msg = (struct xrec_msg){ .ts = p.u.pkt.ts, .conn = id, .dir = (uint8_t)reply,
 					     .kind = reply ? XMSG_REPLY : XMSG_REQUEST,
-					     .flags = reply ? 0 : PROTO_F_WANTS_REPLY, .seq = 1,
+					     .flags = reply ? 0 : XMSG_F_WANTS_REPLY, .seq = 1,
 					     .name = "InternAtom", .ext = "", .detail = "" };
 		xstate_record(m, &g);
 	}

@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 				/* a round trip: GetInputFocus, its reply 200 us later */
 				pkt(ts += 10000, 1, 0, XTCP_ACK | XTCP_PSH, cseq[1], sseq[1], 4);
 				cseq[1] += 4;
-				msg(ts, 1, 0, XMSG_REQUEST, ++xseq, cseq[1], 4, "GetInputFocus", 43, 0x10);
+				msg(ts, 1, 0, XMSG_REQUEST, ++xseq, cseq[1], 4, "GetInputFocus", 43, XMSG_F_WANTS_REPLY);
 				pkt(ts += 200000, 1, 1, XTCP_ACK | XTCP_PSH, sseq[1], cseq[1], 32);
 				sseq[1] += 32;
 				msg(ts, 1, 1, XMSG_REPLY, xseq, sseq[1], 32, "GetInputFocus", 43, 0);

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "dump.h"
-#include "protocol.h"
 
 const char *xdir_name(unsigned dir) { return dir == XDIR_S2C ? "s2c" : "c2s"; }
 
@@ -162,9 +161,9 @@ static const struct flag_name pkt_events[] = {
 	{ XPKT_TRUNC, "trunc" }, { XPKT_ZEROWIN, "zerowin" }, { XPKT_WINPROBE, "winprobe" },
 };
 static const struct flag_name msg_flags[] = {
-	{ PROTO_F_UNCERTAIN, "uncertain" }, { PROTO_F_SEND_EVENT, "send-event" },
-	{ PROTO_F_AFTER_GAP, "after-gap" }, { PROTO_F_NO_BYTES, "no-bytes" },
-	{ PROTO_F_WANTS_REPLY, "wants-reply" },
+	{ XMSG_F_UNCERTAIN, "uncertain" }, { XMSG_F_SYNTHETIC, "send-event" },
+	{ XMSG_F_AFTER_GAP, "after-gap" }, { XMSG_F_NO_BYTES, "no-bytes" },
+	{ XMSG_F_WANTS_REPLY, "wants-reply" },
 };
 #define N(a) (sizeof (a) / sizeof (a)[0])
 

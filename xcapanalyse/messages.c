@@ -12,7 +12,6 @@
 
 #include "dump.h"
 #include "messages.h"
-#include "protocol.h"
 
 enum { REQUESTS_KEPT = 65536 };
 
@@ -142,7 +141,7 @@ void msg_view_record(struct msg_view *v, const struct xrec *rec)
 	char flags[64];
 	/* For people, a mark on every request with a reply is noise: the
 	   reply line that follows says it. */
-	unsigned shown = v->fmt == FMT_TEXT ? m->flags & ~PROTO_F_WANTS_REPLY : m->flags;
+	unsigned shown = v->fmt == FMT_TEXT ? m->flags & ~XMSG_F_WANTS_REPLY : m->flags;
 	xmsg_flags_format(flags, sizeof flags, shown, " ");
 
 	FILE *f = v->out;

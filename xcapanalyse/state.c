@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol.h"
 #include "state.h"
 
 /* ---- timelines ---- */
@@ -177,7 +176,7 @@ struct cstate {
 	bool pending, answered;
 	uint64_t pend_seq, pend_ts, answer_ts;
 	bool answer_error;
-	char pend_name[64], pend_ext[32], pend_detail[PROTO_DETAIL_MAX];
+	char pend_name[64], pend_ext[32], pend_detail[XMSG_DETAIL_MAX];
 	struct timeline tl[2];
 };
 
@@ -550,7 +549,7 @@ static void message(struct xstate_model *m, const struct xrec_msg *g)
 		   connection setup is waited on like a request (on a slow link
 		   its long reply is the first wait of every client). */
 		close_pending(m, c);
-		if ((g->flags & PROTO_F_WANTS_REPLY) || g->kind == XMSG_SETUP) {
+		if ((g->flags & XMSG_F_WANTS_REPLY) || g->kind == XMSG_SETUP) {
 			c->pending = true;
 			c->pend_seq = g->seq;
 			c->pend_ts = g->ts;
