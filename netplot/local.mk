@@ -1,8 +1,14 @@
 # netplot/ — the viewer: a renderer of plain C and cairo (libnetplot.a,
 # used headless by export, the benchmark and the tests) and the GTK
 # application around it.  Built when configure found GTK 3 and cairo.
+# Include paths: this layer, xcapanalyse/ (the state model) and xcap/
+# (the reader and records).
+INC_NETPLOT = $(AM_CPPFLAGS) -I$(top_srcdir)/netplot -I$(top_srcdir)/xcapanalyse \
+	-I$(top_srcdir)/xcap
+
 if NETPLOT
 noinst_LIBRARIES += netplot/libnetplot.a
+netplot_libnetplot_a_CPPFLAGS = $(INC_NETPLOT)
 netplot_libnetplot_a_SOURCES = \
 	netplot/model.c netplot/model.h \
 	netplot/lod.c \
@@ -15,6 +21,7 @@ NETPLOT_LIBS = netplot/libnetplot.a xcapanalyse/libanalyse.a $(XCAP_LIBS) $(GTK_
 
 bin_PROGRAMS += netplot/netplot
 netplot_netplot_SOURCES = netplot/netplot.c netplot/gui.c netplot/gui.h
+netplot_netplot_CPPFLAGS = $(INC_NETPLOT)
 netplot_netplot_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
 netplot_netplot_LDADD = $(NETPLOT_LIBS)
 dist_man_MANS += man/netplot.1

@@ -1,21 +1,25 @@
 # tests: link decoding, reassembly, the xcap command on real traffic.
 check_PROGRAMS += tests/check_capture
 tests_check_capture_SOURCES = tests/check_capture.c
+tests_check_capture_CPPFLAGS = $(INC_TESTS)
 tests_check_capture_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
 tests_check_capture_LDADD = $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_capture
 check_PROGRAMS += tests/check_pcapfile
 tests_check_pcapfile_SOURCES = tests/check_pcapfile.c
+tests_check_pcapfile_CPPFLAGS = $(INC_TESTS)
 tests_check_pcapfile_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
 tests_check_pcapfile_LDADD = $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_pcapfile
 check_PROGRAMS += tests/check_cut
 tests_check_cut_SOURCES = tests/check_cut.c
+tests_check_cut_CPPFLAGS = $(INC_TESTS)
 tests_check_cut_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
 tests_check_cut_LDADD = $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_cut
 check_PROGRAMS += tests/check_ring
 tests_check_ring_SOURCES = tests/check_ring.c
+tests_check_ring_CPPFLAGS = $(INC_TESTS)
 tests_check_ring_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
 tests_check_ring_LDADD = $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_ring
@@ -30,6 +34,7 @@ EXTRA_DIST += tests/captures/xdpyinfo-xlogo.pcap tests/captures/xdpyinfo-xlogo.p
 
 check_PROGRAMS += tests/fuzz/fuzz-pcap
 tests_fuzz_fuzz_pcap_SOURCES = tests/fuzz/fuzz_pcap.c tests/fuzz/driver.c
+tests_fuzz_fuzz_pcap_CPPFLAGS = $(INC_TESTS)
 tests_fuzz_fuzz_pcap_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 tests_fuzz_fuzz_pcap_LDADD = $(XCAP_LIBS)
 EXTRA_DIST += tests/bench-capture.sh tests/bench-x11.sh tests/bench-analyse.sh
@@ -37,6 +42,7 @@ EXTRA_DIST += tests/bench-capture.sh tests/bench-x11.sh tests/bench-analyse.sh
 # Benchmarks print figures beside the peer tools; they never pass or fail.
 EXTRA_PROGRAMS += tests/ring-floor
 tests_ring_floor_SOURCES = tests/ring-floor.c xcap/ring.c
+tests_ring_floor_CPPFLAGS = $(INC_TESTS)
 tests_ring_floor_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 tests_ring_floor_LDADD = $(PCAP_LIBS)
 CLEANFILES += tests/ring-floor$(EXEEXT)

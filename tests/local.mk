@@ -1,5 +1,9 @@
 # tests/ — Check unit tests, golden tests, integration tests, fuzz targets,
 # benchmarks.  Fragments per area keep parallel work apart.
+# Tests may see every layer.
+INC_TESTS = $(INC_PROTOCOLS) -I$(top_srcdir)/xcap -I$(top_srcdir)/xcapanalyse \
+	-I$(top_srcdir)/netplot
+
 include tests/capture.mk
 include tests/trace.mk
 include tests/x11.mk
@@ -7,6 +11,10 @@ include tests/link.mk
 include tests/state.mk
 include tests/sweep.mk
 include tests/netplot.mk
+
+# The layers: no directory includes a header of a layer above it.
+dist_check_SCRIPTS += tests/layers.sh
+TESTS += tests/layers.sh
 
 # Golden tests of xcapanalyse's views (tests/golden/TESTLIST).
 dist_check_SCRIPTS += tests/golden.sh

@@ -3,7 +3,8 @@
 if NETPLOT
 check_PROGRAMS += tests/check_netplot
 tests_check_netplot_SOURCES = tests/check_netplot.c
-tests_check_netplot_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(GTK_CFLAGS) -I$(top_srcdir)/netplot
+tests_check_netplot_CPPFLAGS = $(INC_TESTS)
+tests_check_netplot_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(GTK_CFLAGS)
 tests_check_netplot_LDADD = $(NETPLOT_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_netplot
 dist_check_SCRIPTS += tests/netplot-export.sh tests/netplot-gui.sh tests/netplot-dnd.sh
@@ -13,6 +14,7 @@ TESTS += tests/netplot-export.sh tests/netplot-gui.sh tests/netplot-dnd.sh
 # figures beside xplot's for the same graph.
 check_PROGRAMS += tests/netplot-synth
 tests_netplot_synth_SOURCES = tests/netplot-synth.c
+tests_netplot_synth_CPPFLAGS = $(INC_TESTS)
 tests_netplot_synth_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 tests_netplot_synth_LDADD = $(XCAP_LIBS)
 endif

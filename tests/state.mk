@@ -8,6 +8,7 @@ EXTRA_DIST += tests/waits-count.py
 
 check_PROGRAMS += tests/check_state
 tests_check_state_SOURCES = tests/check_state.c
+tests_check_state_CPPFLAGS = $(INC_TESTS)
 tests_check_state_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
 tests_check_state_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_state

@@ -1,12 +1,14 @@
 # tests: the X11 decoder — unit tests, tshark as an oracle, fuzzing.
 check_PROGRAMS += tests/check_x11
 tests_check_x11_SOURCES = tests/check_x11.c
+tests_check_x11_CPPFLAGS = $(INC_TESTS)
 tests_check_x11_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_x11_LDADD = protocols/libprotocols.a $(CHECK_LIBS)
 TESTS += tests/check_x11
 
 check_PROGRAMS += tests/fuzz/fuzz-x11
 tests_fuzz_fuzz_x11_SOURCES = tests/fuzz/fuzz_x11.c tests/fuzz/driver.c
+tests_fuzz_fuzz_x11_CPPFLAGS = $(INC_TESTS)
 tests_fuzz_fuzz_x11_LDADD = protocols/libprotocols.a
 
 dist_check_SCRIPTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/x11-lossy-images.sh \

@@ -1,6 +1,10 @@
 # xcap/ — ingest, link/IP/TCP decoding, connections, reassembly, the trace
 # format, and the xcap command.
+# Include paths: this layer and protocols/.
+INC_XCAP = $(INC_PROTOCOLS) -I$(top_srcdir)/xcap
+
 noinst_LIBRARIES += xcap/libxcap.a
+xcap_libxcap_a_CPPFLAGS = $(INC_XCAP)
 xcap_libxcap_a_SOURCES = \
 	xcap/record.h \
 	xcap/cut.c xcap/cut.h \
@@ -18,6 +22,7 @@ XCAP_LIBS = xcap/libxcap.a protocols/libprotocols.a $(PCAP_LIBS)
 
 bin_PROGRAMS += xcap/xcap
 xcap_xcap_SOURCES = xcap/xcap.c
+xcap_xcap_CPPFLAGS = $(INC_XCAP)
 xcap_xcap_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 xcap_xcap_LDADD = $(XCAP_LIBS)
 dist_man_MANS += man/xcap.1

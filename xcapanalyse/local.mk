@@ -1,6 +1,11 @@
 # xcapanalyse/ — the state model over trace records (a library netplot
 # links too), and the command.
+# Include paths: this layer and xcap/ (its trace reader and records),
+# not protocols/: the trace's vocabulary is xcap/record.h.
+INC_ANALYSE = $(AM_CPPFLAGS) -I$(top_srcdir)/xcapanalyse -I$(top_srcdir)/xcap
+
 noinst_LIBRARIES += xcapanalyse/libanalyse.a
+xcapanalyse_libanalyse_a_CPPFLAGS = $(INC_ANALYSE)
 xcapanalyse_libanalyse_a_SOURCES = xcapanalyse/state.c xcapanalyse/state.h
 xcapanalyse_libanalyse_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 
@@ -9,6 +14,7 @@ xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/xcapanalyse.c \
 	xcapanalyse/output.c xcapanalyse/output.h \
 	xcapanalyse/messages.c xcapanalyse/messages.h \
 	xcapanalyse/views.c xcapanalyse/views.h
+xcapanalyse_xcapanalyse_CPPFLAGS = $(INC_ANALYSE)
 xcapanalyse_xcapanalyse_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 xcapanalyse_xcapanalyse_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)
 dist_man_MANS += man/xcapanalyse.1
