@@ -624,8 +624,6 @@ static void on_interval(void *ctx, const struct xstate_interval *iv)
 static void warn_cb(void *ctx, const char *msg)
 {
 	(void)ctx;
-	if (strncmp(msg, "xcap: ", 6) == 0)	/* the reader's own prefix */
-		msg += 6;
 	fprintf(stderr, "netplot: %s\n", msg);
 }
 
@@ -649,8 +647,8 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 	}
 	xstate_on_interval(sm, on_interval, m);
 	struct xrec rec;
-	int bad = 0;
-	while (xsource_next(src, &rec) == 1) {
+	int bad = 0, more;
+	while ((more = xsource_next(src, &rec)) == 1) {
 		/* t0 is fixed by the first record, before any interval comes */
 		if (np_model_add(m, &rec) < 0)
 			bad = 1;
@@ -658,6 +656,11 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 			bad = 1;
 		if (bad)
 			break;
+	}
+	if (more < 0) {
+		snprintf(err, errlen, "cannot read on: %s", xsource_error(src));
+		xstate_free(sm);
+		goto fail;
 	}
 	if (!bad) {
 		xstate_finish(sm);

@@ -51,3 +51,12 @@ bench: all tests/ring-floor$(EXEEXT)
 	$(SHELL) $(top_srcdir)/tests/bench-x11.sh $(abs_top_builddir)
 	$(SHELL) $(top_srcdir)/tests/bench-analyse.sh $(abs_top_builddir)
 .PHONY: bench
+
+# Library code never ends the program: every allocation in turn fails.
+check_PROGRAMS += tests/check_nomem
+tests_check_nomem_SOURCES = tests/check_nomem.c
+tests_check_nomem_CPPFLAGS = $(INC_TESTS)
+tests_check_nomem_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
+tests_check_nomem_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+tests_check_nomem_LDADD = $(XCAP_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_nomem

@@ -13,8 +13,8 @@ include tests/sweep.mk
 include tests/netplot.mk
 
 # The layers: no directory includes a header of a layer above it.
-dist_check_SCRIPTS += tests/layers.sh
-TESTS += tests/layers.sh
+dist_check_SCRIPTS += tests/layers.sh tests/exit-status.sh
+TESTS += tests/layers.sh tests/exit-status.sh
 
 # Golden tests of xcapanalyse's views (tests/golden/TESTLIST).
 dist_check_SCRIPTS += tests/golden.sh

@@ -12,7 +12,6 @@ xcap_libxcap_a_SOURCES = \
 	xcap/pipeline.c xcap/pipeline.h \
 	xcap/pcapfile.c xcap/pcapfile.h \
 	xcap/source.c xcap/source.h \
-	xcap/report.c xcap/report.h \
 	xcap/ring.c xcap/ring.h
 xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 include xcap/trace.mk
@@ -21,7 +20,9 @@ include xcap/trace.mk
 XCAP_LIBS = xcap/libxcap.a protocols/libprotocols.a $(PCAP_LIBS)
 
 bin_PROGRAMS += xcap/xcap
-xcap_xcap_SOURCES = xcap/xcap.c
+# report.c is for commands only (die() ends the program): it is in no
+# library, so no library code can call it.
+xcap_xcap_SOURCES = xcap/xcap.c xcap/report.c xcap/report.h
 xcap_xcap_CPPFLAGS = $(INC_XCAP)
 xcap_xcap_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 xcap_xcap_LDADD = $(XCAP_LIBS)

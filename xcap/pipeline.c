@@ -110,6 +110,10 @@ struct pipeline {
 	struct ooo_seg *spare;	/* freed segments, see SPARE_LIMIT */
 	size_t spare_bytes;
 	bool frame_short;	/* the frame being processed is shorter than the snaplen */
+	/* The first failure (out of memory), "" while there is none.  Once
+	   set, the pipeline takes no more packets: what it would emit after
+	   losing a connection or a buffered segment would be invented. */
+	char err[128];
 };
 
 void pipeline_default_options(struct pipeline_options *opt)
@@ -121,20 +125,27 @@ void pipeline_default_options(struct pipeline_options *opt)
 	opt->cut = NULL;
 }
 
-static void *xmalloc(size_t n)
+/* Library code does not end the program: a failure is kept for the
+   caller (pipeline_error), which decides what to say and whether to go on. */
+static void fail(struct pipeline *p, const char *what)
+{
+	if (!p->err[0])
+		snprintf(p->err, sizeof p->err, "out of memory: '%s'", what);
+}
+
+static void *pmalloc(struct pipeline *p, size_t n, const char *what)
 {
 	void *m = malloc(n);
-	if (!m) {
-		fprintf(stderr, "xcap: out of memory: '%zu bytes'\n", n);
-		exit(3);
-	}
+	if (!m)
+		fail(p, what);
 	return m;
 }
 
-static char *xstrdup(const char *s)
+static char *pstrdup(struct pipeline *p, const char *s)
 {
 	size_t n = strlen(s) + 1;
-	return memcpy(xmalloc(n), s, n);
+	char *m = pmalloc(p, n, "saved strings");
+	return m ? memcpy(m, s, n) : NULL;
 }
 
 /* ---- emitting records ---- */
@@ -253,10 +264,14 @@ static void sink_extension(void *ctx, const char *name, uint8_t major,
 {
 	struct conn *c = ctx;
 	struct saved_ext *e = realloc(c->exts, (c->n_exts + 1) * sizeof *e);
-	if (!e)
+	char *kept = e ? pstrdup(c->p, name) : NULL;
+	if (e)
+		c->exts = e;
+	if (!kept) {
+		fail(c->p, "extension map");
 		return;
-	c->exts = e;
-	c->exts[c->n_exts++] = (struct saved_ext){ xstrdup(name), major, first_event, first_error };
+	}
+	c->exts[c->n_exts++] = (struct saved_ext){ kept, major, first_event, first_error };
 
 	struct xrec r = { .type = XREC_EXT };
 	r.u.ext.ts = c->p->ts;
@@ -272,10 +287,16 @@ static void sink_client_name(void *ctx, const char *source, const char *text)
 {
 	struct conn *c = ctx;
 	struct saved_name *n = realloc(c->names, (c->n_names + 1) * sizeof *n);
-	if (!n)
+	char *src = n ? pstrdup(c->p, source) : NULL;
+	char *txt = src ? pstrdup(c->p, text) : NULL;
+	if (n)
+		c->names = n;
+	if (!txt) {
+		free(src);
+		fail(c->p, "client names");
 		return;
-	c->names = n;
-	c->names[c->n_names++] = (struct saved_name){ xstrdup(source), xstrdup(text) };
+	}
+	c->names[c->n_names++] = (struct saved_name){ src, txt };
 
 	struct xrec r = { .type = XREC_NAME };
 	r.u.name.ts = c->p->ts;
@@ -342,16 +363,17 @@ static struct conn *conn_find(struct pipeline *p, const struct xaddr *src,
 	return NULL;
 }
 
+/* Without memory for a larger table the old one stays: its chains grow
+   longer, and nothing is lost. */
 static void table_grow(struct pipeline *p)
 {
 	size_t old_size = p->table_size;
 	struct conn **old = p->table;
-	p->table_size *= 2;
-	p->table = calloc(p->table_size, sizeof *p->table);
-	if (!p->table) {
-		fprintf(stderr, "xcap: out of memory: 'connection table'\n");
-		exit(3);
-	}
+	struct conn **table = calloc(old_size * 2, sizeof *table);
+	if (!table)
+		return;
+	p->table = table;
+	p->table_size = old_size * 2;
 	for (size_t i = 0; i < old_size; i++) {
 		struct conn *c = old[i], *n;
 		for (; c; c = n) {
@@ -376,7 +398,9 @@ static struct conn *conn_new(struct pipeline *p, const struct xaddr *client,
 {
 	if (p->n_conns + 1 > p->table_size)
 		table_grow(p);
-	struct conn *c = xmalloc(sizeof *c);
+	struct conn *c = pmalloc(p, sizeof *c, "connection");
+	if (!c)
+		return NULL;
 	memset(c, 0, sizeof *c);
 	c->p = p;
 	c->client = *client;
@@ -427,8 +451,9 @@ static struct ooo_seg *seg_get(struct pipeline *p, uint32_t n)
 			p->spare_bytes -= s->size;
 			return s;
 		}
-	struct ooo_seg *s = xmalloc(sizeof *s + n);
-	s->size = n;
+	struct ooo_seg *s = pmalloc(p, sizeof *s + n, "out-of-order segment");
+	if (s)
+		s->size = n;
 	return s;
 }
 
@@ -650,6 +675,8 @@ static void buffer_segment(struct conn *c, int dir, uint32_t seq, const uint8_t 
 		return;
 	}
 	struct ooo_seg *s = seg_get(c->p, cap);
+	if (!s)
+		return;		/* the pipeline failed: see pipeline_error */
 	s->seq = seq;
 	s->len = cap;
 	s->missing = missing;
@@ -759,6 +786,8 @@ static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
 			c = conn_new(p, &s->src, &s->dst, syn_only ? XCONN_SAW_SYN : XCONN_GUESSED);
 			dir = XDIR_C2S;
 		}
+		if (!c)
+			return;		/* the pipeline failed: see pipeline_error */
 		if (s->flags & XTCP_SYN) {
 			/* The SYN of this side: scale known before the conn record. */
 			c->h[dir].wscale = s->wscale;
@@ -861,8 +890,9 @@ static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
 struct pipeline *pipeline_new(int dlt, const struct pipeline_options *opt,
 			      xrec_emit_fn emit, void *ctx)
 {
-	struct pipeline *p = xmalloc(sizeof *p);
-	memset(p, 0, sizeof *p);
+	struct pipeline *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
 	p->dlt = dlt;
 	if (opt)
 		p->opt = *opt;
@@ -873,16 +903,23 @@ struct pipeline *pipeline_new(int dlt, const struct pipeline_options *opt,
 	p->table_size = 256;
 	p->table = calloc(p->table_size, sizeof *p->table);
 	if (!p->table) {
-		fprintf(stderr, "xcap: out of memory: 'connection table'\n");
-		exit(3);
+		free(p);
+		return NULL;
 	}
 	return p;
 }
 
-void pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
-		     uint32_t caplen, uint32_t wirelen)
+const char *pipeline_error(const struct pipeline *p)
+{
+	return p->err[0] ? p->err : NULL;
+}
+
+int pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
+		    uint32_t caplen, uint32_t wirelen)
 {
 	struct tcp_seg seg;
+	if (p->err[0])
+		return -1;
 	p->ts = ts;
 	p->st.ts = ts;
 	p->st.packets++;
@@ -903,6 +940,7 @@ void pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
 		p->since_sweep = 0;
 		sweep(p);
 	}
+	return p->err[0] ? -1 : 0;
 }
 
 static int by_id(const void *a, const void *b)
@@ -915,8 +953,10 @@ static int by_id(const void *a, const void *b)
    them reads in the order they began.  Caller frees. */
 static struct conn **open_conns(struct pipeline *p, size_t *n)
 {
-	struct conn **v = xmalloc((p->n_conns + 1) * sizeof *v);
+	struct conn **v = pmalloc(p, (p->n_conns + 1) * sizeof *v, "connection list");
 	*n = 0;
+	if (!v)
+		return NULL;
 	for (size_t i = 0; i < p->table_size; i++)
 		for (struct conn *c = p->table[i]; c; c = c->hnext)
 			if (!c->closed)
@@ -925,10 +965,12 @@ static struct conn **open_conns(struct pipeline *p, size_t *n)
 	return v;
 }
 
-void pipeline_replay_state(struct pipeline *p, uint64_t ts)
+int pipeline_replay_state(struct pipeline *p, uint64_t ts)
 {
 	size_t n;
 	struct conn **v = open_conns(p, &n);
+	if (!v)
+		return -1;
 	p->ts = ts;
 	for (size_t i = 0; i < n; i++) {
 		struct conn *c = v[i];
@@ -947,17 +989,23 @@ void pipeline_replay_state(struct pipeline *p, uint64_t ts)
 		}
 	}
 	free(v);
+	return p->err[0] ? -1 : 0;
 }
 
-void pipeline_finish(struct pipeline *p, uint64_t ts)
+int pipeline_finish(struct pipeline *p, uint64_t ts)
 {
 	size_t n;
+	if (p->err[0])
+		return -1;
 	struct conn **v = open_conns(p, &n);
+	if (!v)
+		return -1;
 	if (ts)
 		p->ts = ts;
 	for (size_t i = 0; i < n; i++)
 		conn_close(v[i], XGAP_END);
 	free(v);
+	return p->err[0] ? -1 : 0;
 }
 
 void pipeline_stats(const struct pipeline *p, struct xrec_stats *st)

@@ -42,23 +42,36 @@ struct pipeline_options {
 
 void pipeline_default_options(struct pipeline_options *opt);
 
-/* dlt is the capture's link type (DLT_*).  emit receives every record. */
+/* dlt is the capture's link type (DLT_*).  emit receives every record.
+   NULL when out of memory.
+
+   The pipeline never ends the program and prints nothing.  When it fails
+   (out of memory: a connection or a buffered segment it cannot keep),
+   the functions below that return int return -1, pipeline_error says
+   why, and from then on it takes no more packets: records it would emit
+   without what it lost would be invented.  The caller decides whether
+   what was emitted so far is worth keeping. */
 struct pipeline *pipeline_new(int dlt, const struct pipeline_options *opt,
 			      xrec_emit_fn emit, void *ctx);
 
 /* One captured frame: ts in ns since the epoch, caplen bytes captured of
-   wirelen on the wire. */
-void pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
-		     uint32_t caplen, uint32_t wirelen);
+   wirelen on the wire.  0, or -1 when the pipeline has failed. */
+int pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
+		    uint32_t caplen, uint32_t wirelen);
 
 /* Emit again the state a reader needs to understand what follows (conn,
    ext and name records of open connections): used when a new trace file
-   starts (xcap -G). */
-void pipeline_replay_state(struct pipeline *p, uint64_t ts);
+   starts (xcap -G).  0, or -1 when the pipeline has failed. */
+int pipeline_replay_state(struct pipeline *p, uint64_t ts);
 
 /* The capture ended: close every open hole (gap reason end) and let the
-   decoders report what they still hold. */
-void pipeline_finish(struct pipeline *p, uint64_t ts);
+   decoders report what they still hold.  0, or -1 when the pipeline has
+   failed. */
+int pipeline_finish(struct pipeline *p, uint64_t ts);
+
+/* Why the pipeline failed ("out of memory: 'connection'"), NULL while it
+   has not. */
+const char *pipeline_error(const struct pipeline *p);
 
 /* Counters so far (the kernel fields are left zero). */
 void pipeline_stats(const struct pipeline *p, struct xrec_stats *st);

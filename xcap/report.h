@@ -2,6 +2,10 @@
  * report.h — messages from the programs to the user, in one form:
  * "PROGRAM: what failed: why: 'subject'".  Each program defines its
  * program_name.
+ *
+ * For a command's own code only: report.c is compiled into each command
+ * and into no library, because library code never ends the program nor
+ * names one; it returns an error and the command says it and decides.
  */
 #ifndef XCAP_REPORT_H
 #define XCAP_REPORT_H

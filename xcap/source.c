@@ -50,12 +50,23 @@ struct xsource {
 	size_t q_len, q_head, q_cap;
 	char *strs;
 	size_t strs_len, strs_cap;
+	/* Why reading stopped early (out of memory), "" while it has not:
+	   see xsource_error. */
+	char err[1400];
 };
 
+/* Without a handler, warnings still reach the user, though unnamed:
+   every command installs its own (xsource_on_warning) to name itself. */
 static void default_warning(void *ctx, const char *msg)
 {
 	(void)ctx;
 	fprintf(stderr, "%s\n", msg);
+}
+
+static void fail(struct xsource *s, const char *what)
+{
+	if (!s->err[0])
+		snprintf(s->err, sizeof s->err, "%s: '%s'", what, s->path);
 }
 
 static void warnf(struct xsource *s, const char *fmt, ...)
@@ -77,6 +88,8 @@ static void trace_warning(void *ctx, const char *msg)
 
 /* ---- the queue behind the pipeline ---- */
 
+/* The offset of a copy of str; without memory for it, the failure is
+   kept and xsource_next returns -1 before the record goes out. */
 static size_t keep_string(struct xsource *s, const char *str)
 {
 	size_t n = strlen(str ? str : "") + 1;
@@ -86,8 +99,8 @@ static size_t keep_string(struct xsource *s, const char *str)
 			cap *= 2;
 		char *m = realloc(s->strs, cap);
 		if (!m) {
-			fprintf(stderr, "xcap: out of memory: 'record strings'\n");
-			exit(3);
+			fail(s, "out of memory: record strings");
+			return 0;
 		}
 		s->strs = m;
 		s->strs_cap = cap;
@@ -104,8 +117,8 @@ static void enqueue(void *ctx, const struct xrec *rec)
 		size_t cap = s->q_cap ? s->q_cap * 2 : 64;
 		struct queued *m = realloc(s->q, cap * sizeof *m);
 		if (!m) {
-			fprintf(stderr, "xcap: out of memory: 'record queue'\n");
-			exit(3);
+			fail(s, "out of memory: record queue");
+			return;
 		}
 		s->q = m;
 		s->q_cap = cap;
@@ -174,18 +187,25 @@ static void refill(struct xsource *s)
 		int rc = pcapfile_next(s->pcap, &pkt);
 		if (rc == 1) {
 			s->last_ts = pkt.ts;
-			pipeline_packet(s->pipe, pkt.ts, pkt.data, pkt.caplen, pkt.len);
+			if (pipeline_packet(s->pipe, pkt.ts, pkt.data, pkt.caplen, pkt.len) < 0) {
+				fail(s, pipeline_error(s->pipe));
+				s->pcap_done = 1;
+				return;
+			}
 			continue;
 		}
 		if (rc < 0)
-			warnf(s, "xcap: cannot read the rest of the capture: %s: '%s'",
+			warnf(s, "cannot read the rest of the capture: %s: '%s'",
 			      pcapfile_error(s->pcap), s->path);
 		if (pcapfile_skipped(s->pcap))
-			warnf(s, "xcap: %llu packets of interfaces with another link type skipped: '%s'",
+			warnf(s, "%llu packets of interfaces with another link type skipped: '%s'",
 			      (unsigned long long)pcapfile_skipped(s->pcap), s->path);
 		/* The end: close what is open and say what was skipped. */
 		s->pcap_done = 1;
-		pipeline_finish(s->pipe, s->last_ts);
+		if (pipeline_finish(s->pipe, s->last_ts) < 0) {
+			fail(s, pipeline_error(s->pipe));
+			return;
+		}
 		struct xrec st = { .type = XREC_STATS };
 		pipeline_stats(s->pipe, &st.u.stats);
 		st.u.stats.ts = s->last_ts;
@@ -228,8 +248,12 @@ static struct xsource *open_pcap(struct xsource *s, const char *filter,
 	s->info.ts_precision = 9;
 	s->info.version_major = 1;
 	s->pipe = pipeline_new(dlt, opt, enqueue, s);
+	if (!s->pipe) {
+		snprintf(err, errlen, "out of memory: '%s'", s->path);
+		return NULL;
+	}
 	if (!decode_link_supported(dlt))
-		warnf(s, "xcap: link type not supported, every packet will be skipped: %s: '%s'",
+		warnf(s, "link type not supported, every packet will be skipped: %s: '%s'",
 		      pcap_datalink_val_to_name(dlt) ? pcap_datalink_val_to_name(dlt) : "unknown",
 		      s->path);
 	return s;
@@ -293,12 +317,23 @@ int xsource_next(struct xsource *s, struct xrec *rec)
 {
 	if (s->kind == XSOURCE_TRACE)
 		return xtrace_next(s->reader, rec);
+	if (s->err[0])
+		return -1;
 	if (s->q_head == s->q_len)
 		refill(s);
+	/* A failure while the queue filled leaves records that may lack
+	   their strings or their successors: none of them goes out. */
+	if (s->err[0])
+		return -1;
 	if (s->q_head == s->q_len)
 		return 0;
 	dequeue(s, rec);
 	return 1;
+}
+
+const char *xsource_error(const struct xsource *s)
+{
+	return s->err[0] ? s->err : NULL;
 }
 
 enum xsource_kind xsource_kind(const struct xsource *s) { return s->kind; }

@@ -27,14 +27,20 @@ struct xsource *xsource_open(const char *path, const char *filter,
 struct xsource *xsource_open_stream(FILE *f, int own, const char *name, const char *filter,
 				    const struct pipeline_options *opt, char *err, size_t errlen);
 /* The next record: 1, or 0 at the end (after any warning about a damaged
-   or truncated tail: what came before is all delivered).  Strings in *rec
-   stay valid until the next call. */
+   or truncated tail: what came before is all delivered), or -1 when
+   reading cannot go on (out of memory; xsource_error says why).  Strings
+   in *rec stay valid until the next call.  Nothing here ends the program
+   or names one: the caller prints, and decides. */
 int xsource_next(struct xsource *s, struct xrec *rec);
+/* Why xsource_next returned -1 ("out of memory: record queue: 'x.pcap'"),
+   NULL while it has not. */
+const char *xsource_error(const struct xsource *s);
 enum xsource_kind xsource_kind(const struct xsource *s);
 /* The trace header, or for pcap input what the file says of itself. */
 const struct xtrace_info *xsource_info(const struct xsource *s);
-/* Problems are reported through fn as they are met (default: stderr,
-   prefixed by the program name given here). */
+/* Problems that do not stop reading (a damaged block, a truncated tail,
+   skipped packets) are reported through fn as they are met, without a
+   program name: the command adds its own.  Default: stderr as they are. */
 void xsource_on_warning(struct xsource *s, void (*fn)(void *ctx, const char *msg), void *ctx);
 unsigned xsource_problems(const struct xsource *s);
 void xsource_close(struct xsource *s);

@@ -126,6 +126,7 @@ struct capture {
 	uint64_t last_read_ns;	/* live: when the ring was last read */
 	uint64_t last_ts;
 	int write_failed;
+	int pipe_failed;	/* the pipeline failed (pipeline_error): stop */
 	char out_name[PATH_MAX];
 };
 
@@ -232,6 +233,16 @@ static int close_output(struct capture *cap)
 	return rc;
 }
 
+/* The pipeline failed: what it would make of further packets would be
+   invented, so the capture ends here, keeping what came before. */
+static void pipe_stop(struct capture *cap)
+{
+	cap->pipe_failed = 1;
+	stop_requested = 1;
+	if (cap->pcap)
+		pcap_breakloop(cap->pcap);
+}
+
 static void rotate(struct capture *cap, uint64_t ts)
 {
 	write_stats(cap);
@@ -239,7 +250,8 @@ static void rotate(struct capture *cap, uint64_t ts)
 		die(EXIT_RUNTIME, "cannot write the trace: '%s'", cap->out_name);
 	open_output(cap, ts);
 	/* A reader of the new file must know the connections already open. */
-	pipeline_replay_state(cap->pipe, ts);
+	if (pipeline_replay_state(cap->pipe, ts) < 0)
+		pipe_stop(cap);
 }
 
 static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, uint32_t caplen,
@@ -248,7 +260,10 @@ static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, u
 	if (cap->rotate_ns && ts - cap->file_start_ns >= cap->rotate_ns && ts > cap->file_start_ns)
 		rotate(cap, ts);
 	cap->last_ts = ts;
-	pipeline_packet(cap->pipe, ts, data, caplen, len);
+	if (pipeline_packet(cap->pipe, ts, data, caplen, len) < 0) {
+		pipe_stop(cap);
+		return;
+	}
 	if (cap->count_limit && ++cap->seen >= cap->count_limit) {
 		stop_requested = 1;
 		if (cap->pcap)
@@ -549,6 +564,8 @@ int main(int argc, char **argv)
 	popt.snaplen = cap.cut ? cap.info.snaplen : 0;
 	popt.cut = cap.cut;
 	cap.pipe = pipeline_new(cap.dlt, &popt, emit, &cap);
+	if (!cap.pipe)
+		die(EXIT_RUNTIME, "out of memory: 'pipeline'");
 
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
@@ -566,7 +583,7 @@ int main(int argc, char **argv)
 
 	int status = EXIT_OK;
 	cap.last_flush_ns = now_ns();
-	while (!stop_requested && !cap.write_failed) {
+	while (!stop_requested && !cap.write_failed && !cap.pipe_failed) {
 		int n = cap.file ? read_file(&cap, 4096)
 				 : pcap_dispatch(cap.pcap, -1, on_packet, (u_char *)&cap);
 		if (n == -1) {	/* PCAP_ERROR; PCAP_ERROR_BREAK is a stop asked for */
@@ -614,7 +631,7 @@ int main(int argc, char **argv)
 	   full or its timeout (BLOCK_TIMEOUT_MS) expires, so wait for the
 	   block in progress, but no longer than that timeout and a margin. */
 	char nbuf[PCAP_ERRBUF_SIZE];
-	if (cap.live && !cap.write_failed && status == EXIT_OK &&
+	if (cap.live && !cap.write_failed && !cap.pipe_failed && status == EXIT_OK &&
 	    !(cap.count_limit && cap.seen >= cap.count_limit) &&
 	    pcap_setnonblock(cap.pcap, 1, nbuf) == 0) {
 		int fd = pcap_get_selectable_fd(cap.pcap);
@@ -630,7 +647,10 @@ int main(int argc, char **argv)
 				break;
 		}
 	}
-	pipeline_finish(cap.pipe, cap.last_ts);
+	if (pipeline_finish(cap.pipe, cap.last_ts) < 0 || cap.pipe_failed) {
+		complain("capture stopped: %s: '%s'", pipeline_error(cap.pipe), cap.info.iface);
+		status = EXIT_RUNTIME;
+	}
 	write_stats(&cap);
 	struct xrec_stats st;
 	pipeline_stats(cap.pipe, &st);

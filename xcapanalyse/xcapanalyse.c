@@ -75,8 +75,6 @@ static void warn_cb(void *ctx, const char *msg)
 {
 	(void)ctx;
 	/* Messages from the reader name the problem and the file already. */
-	if (strncmp(msg, "xcap: ", 6) == 0)
-		msg += 6;
 	complain("%s", msg);
 }
 
@@ -411,7 +409,8 @@ int main(int argc, char **argv)
 			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		}
-		while (xsource_next(src, &rec) == 1) {
+		int more;
+		while ((more = xsource_next(src, &rec)) == 1) {
 			/* The model narrows by itself, as it needs every packet's time. */
 			if (!model && !conn_wanted(&conns, &rec))
 				continue;
@@ -425,6 +424,8 @@ int main(int argc, char **argv)
 				break;
 			}
 		}
+		if (more < 0)
+			die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
 		msg_view_finish(mv);
 		if (model) {
 			xstate_finish(model);

@@ -1,0 +1,75 @@
+#!/bin/sh
+# exit-status.sh — each command exits with the statuses its man page lists
+# under EXIT STATUS, and names itself in its messages ("xcapanalyse: ...",
+# never "xcap: ..." from a library inside another command).  For each
+# command: --help (0), an unknown option (2), an input that is not there
+# (1); each status seen must be one the man page lists, and each status
+# the page lists among 0, 1 and 2 must be seen.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need xcap xcapanalyse
+
+# The statuses a man page lists: the ".B N" after each ".TP" of its
+# EXIT STATUS section.
+listed() {
+	sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$top_srcdir/man/$1.1" |
+		awk '/^\.TP/ { tp = 1; next } tp && /^\.B [0-9]+$/ { print $2 } { tp = 0 }' | sort -n | tr '\n' ' '
+}
+
+# run CMD ARGS...: the status, with stderr in $workdir/err
+run() {
+	"$@" >/dev/null 2>"$workdir/err"
+	echo $?
+}
+
+missing=$workdir/no-such-file.pcap
+checked=0
+for cmd in xcap xcapanalyse netplot xcap-link; do
+	command -v $cmd >/dev/null 2>&1 || { say "$cmd not built, not checked"; continue; }
+	list=$(listed $cmd)
+	[ -n "$list" ] || fail "man/$cmd.1 lists no exit status as '.TP/.B N'"
+	seen=
+	s=$(run $cmd --help)
+	[ "$s" = 0 ] || fail "$cmd --help exited $s"
+	seen="$seen 0"
+	# netplot passes options it does not know to GTK unless it runs
+	# headless (--export).
+	headless=
+	[ $cmd = netplot ] && headless="--export $workdir/x.png"
+	s=$(run $cmd $headless --no-such-option)
+	[ "$s" = 2 ] || fail "$cmd --no-such-option exited $s, not 2"
+	grep -q "^$cmd: " "$workdir/err" || fail "$cmd's usage error does not name it: $(head -1 "$workdir/err")"
+	seen="$seen 2"
+	case $cmd in
+	xcap) s=$(run xcap -r "$missing" -w "$workdir/t.xcap") ;;
+	xcapanalyse) s=$(run xcapanalyse "$missing") ;;
+	netplot) s=$(run netplot --export "$workdir/x.png" "$missing") ;;
+	xcap-link) s=$(run xcap-link --ns-a no-such-ns-$$ --ns-b no-such-ns-$$) ;;
+	esac
+	[ "$s" = 1 ] || fail "$cmd on a missing input exited $s, not 1: $(cat "$workdir/err")"
+	grep -q "^$cmd: .*'" "$workdir/err" || fail "$cmd's error does not name it and its subject: $(head -1 "$workdir/err")"
+	grep -v "^$cmd: " "$workdir/err" | grep -q . &&
+		fail "$cmd printed a message not in its name: $(grep -v "^$cmd: " "$workdir/err" | head -1)"
+	seen="$seen 1"
+	for v in $seen; do
+		case " $list" in *" $v "*) ;; *) fail "$cmd exited $v, which man/$cmd.1 does not list ($list)" ;; esac
+	done
+	for v in $list; do
+		case $v in 0|1|2) case "$seen " in *" $v "*) ;; *) fail "man/$cmd.1 lists $v, never seen" ;; esac ;; esac
+	done
+	say "$cmd: exits $seen as man/$cmd.1 lists ($list)"
+	checked=$((checked + 1))
+done
+
+# A library's failure reaches the user in the command's name: a damaged
+# trace read by xcapanalyse.
+cap="$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap"
+xcap -q -r "$cap" -w "$workdir/t.xcap" 2>/dev/null || fail "cannot make a trace"
+size=$(wc -c <"$workdir/t.xcap")
+head -c $((size - 7)) "$workdir/t.xcap" >"$workdir/cut.xcap"
+s=$(run xcapanalyse "$workdir/cut.xcap")
+[ "$s" = 1 ] || fail "xcapanalyse on a cut trace exited $s, not 1"
+grep -q "^xcapanalyse: .*'$workdir/cut.xcap'\$" "$workdir/err" ||
+	fail "the reader's warning is not in xcapanalyse's name: $(cat "$workdir/err")"
+grep -q "^xcap: " "$workdir/err" && fail "a library spoke as xcap inside xcapanalyse"
+[ $checked -ge 2 ] || fail "checked only $checked commands"
+exit 0
