@@ -356,6 +356,28 @@ static int add_pkt(struct np_model *m, const struct xrec_pkt *r)
 	return np_lod_add_pkt(d);
 }
 
+/* The trace says which request a reply answers (xrec_msg.req_ts and
+   req_end, paired once by the pipeline): the request that ended at that
+   time and TCP position.  It came before the reply, so it is found by
+   looking back from the latest request; requests sent in between (a
+   client that pipelines) are all that is passed over.  The first answer
+   is the one the client waited for. */
+static void mark_answered(struct np_conn *c, uint64_t reply_t, uint64_t req_t, uint32_t req_end)
+{
+	struct np_dir *rq = &c->dir[XDIR_C2S];
+	int64_t end = widen_near(rq, req_end);
+	for (size_t i = rq->nmsg; i-- > 0;) {
+		struct np_msg *q = &rq->msg[i];
+		if (q->t < req_t)
+			break;
+		if (q->t == req_t && q->end == end && q->kind == XMSG_REQUEST) {
+			if (!q->reply_t && reply_t >= q->t)
+				q->reply_t = reply_t ? reply_t : 1;
+			return;
+		}
+	}
+}
+
 static int add_msg(struct np_model *m, const struct xrec_msg *r)
 {
 	bool skip;
@@ -378,6 +400,8 @@ static int add_msg(struct np_model *m, const struct xrec_msg *r)
 		return -1;
 	d->nmsg++;
 	m->nmsg++;
+	if (r->dir == XDIR_S2C && (r->kind == XMSG_REPLY || r->kind == XMSG_ERROR) && r->req_ts)
+		mark_answered(c, g->t, rel(m, r->req_ts), r->req_end);
 	return 0;
 }
 
@@ -543,49 +567,6 @@ uint8_t np_msg_priority(const struct np_msg *g)
 	}
 }
 
-/* Requests are numbered in order, so a reply finds its request by binary
-   search over the connection's requests. */
-static void match_replies(struct np_conn *c)
-{
-	struct np_dir *rq = &c->dir[XDIR_C2S], *rp = &c->dir[XDIR_S2C];
-	/* requests in sequence order: indexes into rq->msg */
-	size_t n = 0;
-	for (size_t i = 0; i < rq->nmsg; i++)
-		n += rq->msg[i].kind == XMSG_REQUEST;
-	if (!n)
-		return;
-	uint32_t *idx = malloc(n * sizeof *idx);
-	if (!idx)
-		return;
-	n = 0;
-	bool sorted = true;
-	for (size_t i = 0; i < rq->nmsg; i++)
-		if (rq->msg[i].kind == XMSG_REQUEST) {
-			if (n && rq->msg[idx[n - 1]].seq > rq->msg[i].seq)
-				sorted = false;
-			idx[n++] = (uint32_t)i;
-		}
-	for (size_t j = 0; sorted && j < rp->nmsg; j++) {
-		const struct np_msg *r = &rp->msg[j];
-		if (r->kind != XMSG_REPLY && r->kind != XMSG_ERROR)
-			continue;
-		size_t lo = 0, hi = n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (rq->msg[idx[mid]].seq < r->seq)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < n && rq->msg[idx[lo]].seq == r->seq) {
-			struct np_msg *q = &rq->msg[idx[lo]];
-			if (!q->reply_t && r->t >= q->t)
-				q->reply_t = r->t ? r->t : 1;
-		}
-	}
-	free(idx);
-}
-
 int np_model_finish(struct np_model *m)
 {
 	for (size_t i = 0; i < m->nconn; i++) {
@@ -602,7 +583,6 @@ int np_model_finish(struct np_model *m)
 			big_shrink((void **)&d->msg, &d->msg_cap, d->nmsg, sizeof *d->msg);
 			big_shrink((void **)&d->iv, &d->iv_cap, d->niv, sizeof *d->iv);
 		}
-		match_replies(c);
 		for (int k = 0; k < 2; k++) {
 			struct np_dir *d = &c->dir[k];
 			for (size_t j = 0; j < d->nmsg; j++)

@@ -423,7 +423,8 @@ START_TEST(model_unwraps_and_matches_replies)
 		.seq = 70001, .tcp_end = 0xffffff00u + 200, .name = "MapWindow", .ext = "", .detail = "" };
 	np_model_add(m, &r);
 	r.u.msg = (struct xrec_msg){ .ts = 9000, .conn = 1, .dir = XDIR_S2C, .kind = XMSG_REPLY,
-		.seq = 70000, .tcp_end = 33, .name = "InternAtom", .ext = "", .detail = "" };
+		.seq = 70000, .tcp_end = 33, .name = "InternAtom", .ext = "", .detail = "",
+		.req_ts = 7000, .req_end = 0xffffff00u + 100 };
 	np_model_add(m, &r);
 	ck_assert_int_eq(np_model_finish(m), 0);
 

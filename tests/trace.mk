@@ -13,3 +13,8 @@ tests_fuzz_fuzz_trace_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 tests_fuzz_fuzz_trace_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)
 dist_check_SCRIPTS += tests/fuzz-trace.sh
 TESTS += tests/fuzz-trace.sh
+
+# The pairing of replies with requests travels in the trace (1.1) and is
+# made by the reader for 1.0 traces.
+dist_check_SCRIPTS += tests/trace-pairing.sh
+TESTS += tests/trace-pairing.sh

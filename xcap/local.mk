@@ -10,6 +10,7 @@ xcap_libxcap_a_SOURCES = \
 	xcap/cut.c xcap/cut.h \
 	xcap/decode.c xcap/decode.h \
 	xcap/pipeline.c xcap/pipeline.h \
+	xcap/pairing.c xcap/pairing.h \
 	xcap/pcapfile.c xcap/pcapfile.h \
 	xcap/source.c xcap/source.h \
 	xcap/ring.c xcap/ring.h

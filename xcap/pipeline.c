@@ -23,6 +23,7 @@
 
 #include "cut.h"
 #include "decode.h"
+#include "pairing.h"
 #include "pipeline.h"
 #include "protocol.h"
 
@@ -92,6 +93,7 @@ struct conn {
 	struct saved_name *names;
 	size_t n_names;
 	int cut_slot[2];	/* the kernel's state for each direction, -1 none */
+	struct pairing pairing;	/* its requests not yet answered */
 };
 
 struct pipeline {
@@ -256,6 +258,12 @@ static void sink_message(void *ctx, const struct proto_msg *m)
 	r.u.msg.name = m->name ? m->name : "";
 	r.u.msg.ext = m->ext ? m->ext : "";
 	r.u.msg.detail = m->detail;
+	/* Replies are paired with their requests here, once, for every
+	   reader of the trace: the pipeline is the one place that sees every
+	   message of a connection in order, live or from a file, and a trace
+	   split in several files (xcap -G) keeps the pairing across them.
+	   Without memory to keep a request, its answer goes unpaired. */
+	(void)pairing_message(&c->pairing, &r.u.msg);
 	c->p->emit(c->p->emit_ctx, &r);
 }
 
@@ -502,6 +510,7 @@ static void conn_free(struct conn *c)
 	}
 	free(c->exts);
 	free(c->names);
+	pairing_free(&c->pairing);
 	free(c);
 }
 

@@ -129,6 +129,15 @@ struct xrec_msg {
 	const char *name;
 	const char *ext;	/* "" for core */
 	const char *detail;	/* "" when none */
+	/* The request a server message answers (a reply, an error, the setup
+	   reply), paired once by the pipeline (xcap/pairing.h) so that no
+	   reader pairs again: the time of the packet holding the request's
+	   last byte and the TCP sequence number just past it (its tcp_end;
+	   with the time, it tells the request apart from others in the same
+	   packet).  req_ts is 0 when the message answers no request or the
+	   request was not seen (a capture begun mid-stream, lost bytes). */
+	uint64_t req_ts;
+	uint32_t req_end;
 };
 
 struct xrec_ext {

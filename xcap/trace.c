@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pairing.h"
 #include "trace.h"
 
 /* ---- the layout ---- */
@@ -25,7 +26,10 @@ static const uint8_t block_magic[4] = { 'X', 'B', 'L', 'K' };
 
 enum {
 	TRACE_MAJOR = 1,
-	TRACE_MINOR = 0,
+	/* 1.1: msg records end with the request a reply answers (req_ts,
+	   req_end).  A 1.0 trace reads as before, its replies paired by the
+	   reader as the pipeline pairs them (xcap/pairing.h). */
+	TRACE_MINOR = 1,
 	BLOCK_HEADER = 16,		/* magic, type, flags, reserved, length, crc */
 	BLOCK_RECORDS = 1,		/* the only block type so far */
 	BLOCK_TARGET = 64 * 1024,	/* the writer closes a block past this */
@@ -301,6 +305,10 @@ static void encode_body(struct enc *e, const struct xrec *r)
 		enc_str(e, m->name);
 		enc_str(e, m->ext);
 		enc_str(e, m->detail);
+		/* 1.1: how long before this message its request ended (signed:
+		   a capture's clock may step back), 0 for none; then where. */
+		enc_u(e, m->req_ts ? 1 + zigzag((int64_t)(m->ts - m->req_ts)) : 0);
+		enc_u(e, m->req_ts ? m->req_end : 0);
 		break;
 	}
 	case XREC_EXT: {
@@ -426,7 +434,31 @@ struct xtrace_reader {
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
 	unsigned problems;
+	/* A 1.0 trace has no pairing in its msg records: the reader pairs
+	   them as the pipeline would, per connection. */
+	struct old_pairing { uint32_t conn; struct pairing p; } *old;
+	size_t n_old;
 };
+
+static void pair_old(struct xtrace_reader *r, struct xrec_msg *m)
+{
+	struct old_pairing *o = NULL;
+	for (size_t i = r->n_old; i-- > 0;)
+		if (r->old[i].conn == m->conn) {
+			o = &r->old[i];
+			break;
+		}
+	if (!o) {
+		o = realloc(r->old, (r->n_old + 1) * sizeof *o);
+		if (!o)
+			return;		/* unpaired, as a reply to an unseen request */
+		r->old = o;
+		o = &r->old[r->n_old++];
+		o->conn = m->conn;
+		o->p = (struct pairing){ 0 };
+	}
+	(void)pairing_message(&o->p, m);
+}
 
 static void default_reader_warning(void *ctx, const char *msg)
 {
@@ -758,6 +790,13 @@ static int decode_record(struct xtrace_reader *r, uint8_t type, struct dec *d, s
 		m->name = dec_str(r, d, &used);
 		m->ext = dec_str(r, d, &used);
 		m->detail = dec_str(r, d, &used);
+		uint64_t ago = dec_u(d);
+		m->req_ts = ago ? m->ts - (uint64_t)unzigzag(ago - 1) : 0;
+		m->req_end = (uint32_t)dec_u(d);
+		if (!ago)
+			m->req_end = 0;
+		if (r->info.version_minor == 0)
+			pair_old(r, m);
 		break;
 	}
 	case XREC_EXT: {
@@ -854,6 +893,9 @@ void xtrace_reader_free(struct xtrace_reader *r)
 		return;
 	free(r->buf);
 	free(r->strs);
+	for (size_t i = 0; i < r->n_old; i++)
+		pairing_free(&r->old[i].p);
+	free(r->old);
 	free(r);
 }
 

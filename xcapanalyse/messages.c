@@ -1,8 +1,7 @@
 /*
- * messages.c — the message list.  A reply's wait is the time from the
- * request with its sequence number to the reply; requests are kept per
- * connection in order until a reply with a later number shows they have
- * been answered or never will be, at most REQUESTS_KEPT of them.
+ * messages.c — the message list.  A reply's (or error's) wait is the time
+ * from the request it answers to it, as the trace pairs them
+ * (xrec_msg.req_ts, filled by the pipeline: xcap/pairing.h).
  */
 #include "config.h"
 
@@ -13,25 +12,11 @@
 #include "dump.h"
 #include "messages.h"
 
-enum { REQUESTS_KEPT = 65536 };
-
-struct sent {
-	uint64_t seq, ts;
-};
-
-struct conn_requests {
-	uint32_t conn;
-	struct sent *ring;
-	size_t head, len, cap;
-};
-
 struct msg_view {
 	FILE *out;
 	enum format fmt;
 	uint64_t t0;
 	int started, rows;
-	struct conn_requests *conns;
-	size_t n_conns, last;
 };
 
 struct msg_view *msg_view_new(FILE *out, enum format fmt)
@@ -42,60 +27,6 @@ struct msg_view *msg_view_new(FILE *out, enum format fmt)
 	v->out = out;
 	v->fmt = fmt;
 	return v;
-}
-
-static struct conn_requests *requests_of(struct msg_view *v, uint32_t conn)
-{
-	/* Messages come in runs per connection: try the last one first. */
-	if (v->last < v->n_conns && v->conns[v->last].conn == conn)
-		return &v->conns[v->last];
-	for (size_t i = 0; i < v->n_conns; i++)
-		if (v->conns[i].conn == conn) {
-			v->last = i;
-			return &v->conns[i];
-		}
-	struct conn_requests *c = realloc(v->conns, (v->n_conns + 1) * sizeof *c);
-	if (!c)
-		return NULL;
-	v->conns = c;
-	v->last = v->n_conns;
-	c = &v->conns[v->n_conns++];
-	memset(c, 0, sizeof *c);
-	c->conn = conn;
-	return c;
-}
-
-static void remember(struct conn_requests *c, uint64_t seq, uint64_t ts)
-{
-	if (c->len == c->cap) {
-		if (c->cap == REQUESTS_KEPT) {	/* forget the oldest */
-			c->head = (c->head + 1) % c->cap;
-			c->len--;
-		} else {
-			size_t cap = c->cap ? 2 * c->cap : 64;
-			struct sent *r = malloc(cap * sizeof *r);
-			if (!r)
-				return;
-			for (size_t i = 0; i < c->len; i++)
-				r[i] = c->ring[(c->head + i) % c->cap];
-			free(c->ring);
-			c->ring = r;
-			c->head = 0;
-			c->cap = cap;
-		}
-	}
-	c->ring[(c->head + c->len) % c->cap] = (struct sent){ seq, ts };
-	c->len++;
-}
-
-/* The time of the request a reply with this number answers, or 0. */
-static uint64_t request_time(struct conn_requests *c, uint64_t seq)
-{
-	while (c->len && c->ring[c->head].seq < seq) {
-		c->head = (c->head + 1) % c->cap;
-		c->len--;
-	}
-	return c->len && c->ring[c->head].seq == seq ? c->ring[c->head].ts : 0;
 }
 
 static void header(struct msg_view *v)
@@ -119,15 +50,9 @@ void msg_view_record(struct msg_view *v, const struct xrec *rec)
 		header(v);
 	if (!v->t0)
 		v->t0 = m->ts;
-	struct conn_requests *c = requests_of(v, m->conn);
 	double wait = -1;
-	if (c && m->kind == XMSG_REQUEST) {
-		remember(c, m->seq, m->ts);
-	} else if (c && (m->kind == XMSG_REPLY || m->kind == XMSG_ERROR)) {
-		uint64_t t = request_time(c, m->seq);
-		if (t && m->ts >= t)
-			wait = (double)(m->ts - t) / 1e6;
-	}
+	if ((m->kind == XMSG_REPLY || m->kind == XMSG_ERROR) && m->req_ts && m->ts >= m->req_ts)
+		wait = (double)(m->ts - m->req_ts) / 1e6;
 	double t = (double)(int64_t)(m->ts - v->t0) / 1e9;
 	char name[160];
 	if (m->ext[0])
@@ -190,8 +115,5 @@ void msg_view_finish(struct msg_view *v)
 		header(v);
 	if (v->fmt == FMT_JSON)
 		fputs(v->rows ? "\n]\n" : "]\n", v->out);
-	for (size_t i = 0; i < v->n_conns; i++)
-		free(v->conns[i].ring);
-	free(v->conns);
 	free(v);
 }

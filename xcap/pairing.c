@@ -1,0 +1,65 @@
+/*
+ * pairing.c — see pairing.h.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "pairing.h"
+
+struct pairing_req {
+	uint64_t seq, ts;
+	uint32_t end;
+};
+
+static int keep(struct pairing *p, const struct xrec_msg *m)
+{
+	if (p->len == p->cap) {
+		if (p->cap == PAIRING_KEPT) {	/* forget the oldest */
+			p->head = (p->head + 1) % p->cap;
+			p->len--;
+		} else {
+			uint32_t cap = p->cap ? 2 * p->cap : 64;
+			struct pairing_req *r = malloc(cap * sizeof *r);
+			if (!r)
+				return -1;
+			for (uint32_t i = 0; i < p->len; i++)
+				r[i] = p->ring[(p->head + i) % p->cap];
+			free(p->ring);
+			p->ring = r;
+			p->head = 0;
+			p->cap = cap;
+		}
+	}
+	p->ring[(p->head + p->len) % p->cap] = (struct pairing_req){ m->seq, m->ts, m->tcp_end };
+	p->len++;
+	return 0;
+}
+
+static void answer(struct pairing *p, struct xrec_msg *m)
+{
+	while (p->len && p->ring[p->head].seq < m->seq) {
+		p->head = (p->head + 1) % p->cap;
+		p->len--;
+	}
+	if (p->len && p->ring[p->head].seq == m->seq) {
+		m->req_ts = p->ring[p->head].ts;
+		m->req_end = p->ring[p->head].end;
+	}
+}
+
+int pairing_message(struct pairing *p, struct xrec_msg *m)
+{
+	if (m->dir == XDIR_C2S)
+		return m->kind == XMSG_REQUEST || m->kind == XMSG_SETUP ? keep(p, m) : 0;
+	if (m->kind == XMSG_REPLY || m->kind == XMSG_ERROR || m->kind == XMSG_SETUP)
+		answer(p, m);
+	return 0;
+}
+
+void pairing_free(struct pairing *p)
+{
+	free(p->ring);
+	p->ring = NULL;
+	p->head = p->len = p->cap = 0;
+}
