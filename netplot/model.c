@@ -292,7 +292,7 @@ static void set_base(struct np_dir *d, uint32_t raw)
 
 /* Widen a 32-bit sequence number against the last one of its kind; the
    first is taken relative to the base (it may lie a little before it). */
-static int64_t widen(const struct np_dir *d, uint32_t raw, uint32_t *last_raw, int64_t *last_w,
+static int64_t tcp_unwrap(const struct np_dir *d, uint32_t raw, uint32_t *last_raw, int64_t *last_w,
 		     bool *have)
 {
 	int64_t w;
@@ -307,7 +307,7 @@ static int64_t widen(const struct np_dir *d, uint32_t raw, uint32_t *last_raw, i
 }
 
 /* A sequence number near the direction's latest, without moving it. */
-static int64_t widen_near(const struct np_dir *d, uint32_t raw)
+static int64_t tcp_unwrap_near(const struct np_dir *d, uint32_t raw)
 {
 	if (d->have_seq)
 		return d->seq_w + (int32_t)(raw - d->seq_raw);
@@ -340,11 +340,11 @@ static int add_pkt(struct np_model *m, const struct xrec_pkt *r)
 	if (d->npkt > 1 && t < p[-1].t)
 		d->unsorted = true;
 	p->t = t;
-	p->seq = widen(d, r->seq, &d->seq_raw, &d->seq_w, &d->have_seq);
+	p->seq = tcp_unwrap(d, r->seq, &d->seq_raw, &d->seq_w, &d->have_seq);
 	/* The acknowledgement lives in the peer's sequence space. */
 	if (r->tcp_flags & XTCP_ACK) {
 		set_base(peer, r->ack);
-		p->ack = widen(peer, r->ack, &peer->ack_raw, &peer->ack_w, &peer->have_ack);
+		p->ack = tcp_unwrap(peer, r->ack, &peer->ack_raw, &peer->ack_w, &peer->have_ack);
 	} else {
 		p->ack = 0;
 	}
@@ -365,7 +365,7 @@ static int add_pkt(struct np_model *m, const struct xrec_pkt *r)
 static void mark_answered(struct np_conn *c, uint64_t reply_t, uint64_t req_t, uint32_t req_end)
 {
 	struct np_dir *rq = &c->dir[XDIR_C2S];
-	int64_t end = widen_near(rq, req_end);
+	int64_t end = tcp_unwrap_near(rq, req_end);
 	for (size_t i = rq->nmsg; i-- > 0;) {
 		struct np_msg *q = &rq->msg[i];
 		if (q->t < req_t)
@@ -390,7 +390,7 @@ static int add_msg(struct np_model *m, const struct xrec_msg *r)
 	struct np_msg *g = &d->msg[d->nmsg];
 	memset(g, 0, sizeof *g);
 	g->t = rel(m, r->ts);
-	g->end = widen_near(d, r->tcp_end);
+	g->end = tcp_unwrap_near(d, r->tcp_end);
 	g->seq = r->seq;
 	g->length = r->length > UINT32_MAX ? UINT32_MAX : (uint32_t)r->length;
 	g->flags = r->flags;
@@ -418,7 +418,7 @@ static int add_gap(struct np_model *m, const struct xrec_gap *r)
 		return -1;
 	struct np_gap *g = &d->gap[d->ngap++];
 	g->t = rel(m, r->ts);
-	g->seq = widen_near(d, r->seq);
+	g->seq = tcp_unwrap_near(d, r->seq);
 	g->len = r->len;
 	g->reason = r->reason;
 	return 0;
@@ -625,7 +625,11 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	xstate_on_interval(sm, on_interval, m);
+	if (xstate_on_interval(sm, on_interval, m) < 0) {	/* a new model: cannot be full */
+		snprintf(err, errlen, "cannot follow the state model");
+		xstate_free(sm);
+		goto fail;
+	}
 	struct xrec rec;
 	int bad = 0, more;
 	while ((more = xsource_next(src, &rec)) == 1) {

@@ -559,7 +559,9 @@ out:
 
 /* ---- layers ---- */
 
-struct column {
+/* One pixel column of the plot and the items that fall in it (not a
+   table column: those are xcapanalyse's out_column). */
+struct px_column {
 	double x;		/* left edge of the pixel column */
 	size_t i0, i1;		/* items in it */
 };
@@ -567,7 +569,7 @@ struct column {
 /* Index range of each pixel column of the plot over an array of items
    sorted by time: one binary search per column. */
 static size_t columns(const struct np_view *v, size_t (*lower)(const struct np_dir *, uint64_t),
-		      const struct np_dir *d, struct column *col, size_t ncol)
+		      const struct np_dir *d, struct px_column *col, size_t ncol)
 {
 	double tpp = (v->t1 - v->t0) / v->pw;
 	size_t prev = lower(d, np_tkey(v->t0));
@@ -576,7 +578,7 @@ static size_t columns(const struct np_view *v, size_t (*lower)(const struct np_d
 		size_t next = lower(d, np_tkey(te));
 		if (next < prev)
 			next = prev;
-		col[i] = (struct column){ .x = v->px + i, .i0 = prev, .i1 = next };
+		col[i] = (struct px_column){ .x = v->px + i, .i0 = prev, .i1 = next };
 		prev = next;
 	}
 	return ncol;
@@ -652,7 +654,7 @@ static void draw_gaps(cairo_t *cr, const struct np_view *v, const struct np_dir 
 /* The acknowledged-data line (green) and the window line (yellow): the
    peer's acks as connected steps. */
 static void draw_acks(cairo_t *cr, const struct np_view *v, const struct np_dir *peer,
-		      struct column *col, size_t ncol, struct np_render_stats *st)
+		      struct px_column *col, size_t ncol, struct np_render_stats *st)
 {
 	size_t i0, i1;
 	size_t n = visible(v, np_pkt_lower, peer, &i0, &i1);
@@ -765,7 +767,7 @@ static void draw_marks(cairo_t *cr, double x, double y, uint32_t marks)
 }
 
 static void draw_data(cairo_t *cr, const struct np_view *v, const struct np_dir *d,
-		      const struct np_dir *peer, struct column *col, size_t ncol,
+		      const struct np_dir *peer, struct px_column *col, size_t ncol,
 		      struct np_render_stats *st)
 {
 	size_t i0, i1;
@@ -865,7 +867,7 @@ static void arrow(cairo_t *cr, double x, double y, double fx, double fy)
 }
 
 static void draw_messages(cairo_t *cr, const struct np_view *v, const struct np_dir *d,
-			  struct column *col, size_t ncol, const struct np_render_opts *o,
+			  struct px_column *col, size_t ncol, const struct np_render_opts *o,
 			  struct np_render_stats *st)
 {
 	size_t i0, i1;
@@ -993,7 +995,7 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		cairo_fill(cr);
 	}
 	size_t ncol = (size_t)v->pw;
-	struct column *col = malloc(ncol * sizeof *col);
+	struct px_column *col = malloc(ncol * sizeof *col);
 	if (col) {
 		if (v->m->have_state)
 			draw_state_band(cr, v, &c->dir[XDIR_C2S]);

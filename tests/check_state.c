@@ -39,7 +39,7 @@ static void sim_init(struct sim *s, const struct xstate_options *opt)
 	memset(s, 0, sizeof *s);
 	s->m = xstate_new(opt);
 	ck_assert_ptr_nonnull(s->m);
-	xstate_on_wait(s->m, on_wait, s);
+	ck_assert_int_eq(xstate_on_wait(s->m, on_wait, s), 0);
 	s->seq[0] = 1000;
 	s->seq[1] = 5000;
 	struct xrec r = { .type = XREC_CONN };
@@ -368,6 +368,45 @@ START_TEST(test_long)
 }
 END_TEST
 
+/* A second listener does not silently replace the first: every one added
+   hears every wait, and past XSTATE_LISTENERS_MAX the model says no. */
+static void count_wait(void *ctx, const struct xstate_wait *w)
+{
+	(void)w;
+	++*(unsigned *)ctx;
+}
+
+static void count_interval(void *ctx, const struct xstate_interval *iv)
+{
+	(void)iv;
+	++*(unsigned *)ctx;
+}
+
+START_TEST(test_listeners)
+{
+	struct sim s;
+	sim_init(&s, NULL);		/* its own on_wait is the first */
+	unsigned heard[XSTATE_LISTENERS_MAX] = { 0 }, intervals[2] = { 0 };
+	for (int i = 1; i < XSTATE_LISTENERS_MAX; i++)
+		ck_assert_int_eq(xstate_on_wait(s.m, count_wait, &heard[i]), 0);
+	ck_assert_int_eq(xstate_on_wait(s.m, count_wait, &heard[0]), -1);
+	ck_assert_int_eq(xstate_on_wait(s.m, NULL, NULL), -1);
+	ck_assert_int_eq(xstate_on_interval(s.m, count_interval, &intervals[0]), 0);
+	ck_assert_int_eq(xstate_on_interval(s.m, count_interval, &intervals[1]), 0);
+	handshake_client_side(&s, 10 * MS);
+	for (int i = 0; i < 3; i++)
+		round_trip(&s, 100 * MS + (uint64_t)i * 100 * MS, 20 * MS);
+	finish(&s);
+	ck_assert_uint_eq(s.waits, 3);
+	ck_assert_uint_eq(heard[0], 0);		/* refused: never called */
+	for (int i = 1; i < XSTATE_LISTENERS_MAX; i++)
+		ck_assert_uint_eq(heard[i], 3);
+	ck_assert_uint_gt(intervals[0], 0);
+	ck_assert_uint_eq(intervals[0], intervals[1]);
+	xstate_free(s.m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("state");
@@ -382,6 +421,7 @@ int main(void)
 	tcase_add_test(tc, test_server_side);
 	tcase_add_test(tc, test_all);
 	tcase_add_test(tc, test_long);
+	tcase_add_test(tc, test_listeners);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_ENV);

@@ -14,7 +14,7 @@
 #include "dump.h"
 #include "trace.h"
 
-static const struct xtrace_info info = {
+static const struct trace_info info = {
 	.host = "testhost", .iface = "lo", .filter = "tcp port 6000", .tool = "xcap test",
 	.linktype = 1, .snaplen = 262144, .ts_precision = 9,
 };
@@ -97,15 +97,15 @@ static char *write_trace(unsigned n, unsigned flush_every, size_t *size)
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, size);
 	char err[256];
-	struct xtrace_writer *w = xtrace_writer_new(f, &info, err, sizeof err);
+	struct trace_writer *w = trace_writer_new(f, &info, err, sizeof err);
 	ck_assert_ptr_nonnull(w);
 	for (unsigned i = 0; i < n; i++) {
 		struct xrec r = sample(i);
-		ck_assert_int_eq(xtrace_write(w, &r), 0);
+		ck_assert_int_eq(trace_writer_put(w, &r), 0);
 		if (flush_every && (i + 1) % flush_every == 0)
-			ck_assert_int_eq(xtrace_flush(w), 0);
+			ck_assert_int_eq(trace_writer_flush(w), 0);
 	}
-	ck_assert_int_eq(xtrace_writer_free(w), 0);
+	ck_assert_int_eq(trace_writer_free(w), 0);
 	fclose(f);
 	return buf;
 }
@@ -130,16 +130,16 @@ static int read_trace(const void *data, size_t size, struct readout *o)
 	memset(o, 0, sizeof *o);
 	FILE *f = fmemopen((void *)data, size, "rb");
 	char err[256];
-	struct xtrace_reader *r = xtrace_reader_new(f, err, sizeof err);
+	struct trace_reader *r = trace_reader_new(f, err, sizeof err);
 	if (!r) {
 		fclose(f);
 		snprintf(o->warnings, sizeof o->warnings, "%s", err);
 		return 0;
 	}
-	xtrace_reader_on_warning(r, collect_warning, o);
+	trace_reader_on_warning(r, collect_warning, o);
 	struct xrec rec;
 	long expect = -1;
-	while (xtrace_next(r, &rec) == 1) {
+	while (trace_reader_next(r, &rec) == 1) {
 		/* Find which sample this is from its time (and its type). */
 		char *got = line_of(&rec);
 		long idx = -1;
@@ -174,8 +174,8 @@ static int read_trace(const void *data, size_t size, struct readout *o)
 		expect = idx + 1;
 		o->records++;
 	}
-	o->problems = xtrace_reader_problems(r);
-	xtrace_reader_free(r);
+	o->problems = trace_reader_problems(r);
+	trace_reader_free(r);
 	fclose(f);
 	return 1;
 }
@@ -186,9 +186,9 @@ START_TEST(round_trip_every_type)
 	char *t = write_trace(64, 0, &size);
 	FILE *f = fmemopen(t, size, "rb");
 	char err[256];
-	struct xtrace_reader *r = xtrace_reader_new(f, err, sizeof err);
+	struct trace_reader *r = trace_reader_new(f, err, sizeof err);
 	ck_assert_ptr_nonnull(r);
-	const struct xtrace_info *in = xtrace_reader_info(r);
+	const struct trace_info *in = trace_reader_info(r);
 	ck_assert_str_eq(in->host, "testhost");
 	ck_assert_str_eq(in->iface, "lo");
 	ck_assert_str_eq(in->filter, "tcp port 6000");
@@ -199,7 +199,7 @@ START_TEST(round_trip_every_type)
 	ck_assert_uint_eq(in->version_major, 1);
 	struct xrec rec;
 	for (unsigned i = 0; i < 64; i++) {
-		ck_assert_int_eq(xtrace_next(r, &rec), 1);
+		ck_assert_int_eq(trace_reader_next(r, &rec), 1);
 		struct xrec want = sample(i);
 		char *a = line_of(&rec), *b = line_of(&want);
 		ck_assert_str_eq(a, b);
@@ -207,9 +207,9 @@ START_TEST(round_trip_every_type)
 		free(b);
 	}
 	/* A few fields the dump does not show byte for byte. */
-	ck_assert_int_eq(xtrace_next(r, &rec), 0);
-	ck_assert_uint_eq(xtrace_reader_problems(r), 0);
-	xtrace_reader_free(r);
+	ck_assert_int_eq(trace_reader_next(r, &rec), 0);
+	ck_assert_uint_eq(trace_reader_problems(r), 0);
+	trace_reader_free(r);
 	fclose(f);
 	free(t);
 }
@@ -282,8 +282,8 @@ START_TEST(garbage_between_blocks)
 	ck_assert(read_trace(t, size, &ref));
 	FILE *probe = fmemopen(t, size, "rb");
 	char err[256];
-	struct xtrace_reader *r = xtrace_reader_new(probe, err, sizeof err);
-	xtrace_reader_free(r);
+	struct trace_reader *r = trace_reader_new(probe, err, sizeof err);
+	trace_reader_free(r);
 	fclose(probe);
 	/* the first block marker follows the header */
 	char *first = memmem(t, size, "XBLK", 4);
@@ -341,25 +341,25 @@ START_TEST(unknown_records_and_fields_skipped)
 	memcpy(t + size, block, sizeof block);
 	FILE *f = fmemopen(t, size + sizeof block, "rb");
 	char err[256];
-	struct xtrace_reader *r = xtrace_reader_new(f, err, sizeof err);
+	struct trace_reader *r = trace_reader_new(f, err, sizeof err);
 	ck_assert_ptr_nonnull(r);
 	struct xrec rec;
-	ck_assert_int_eq(xtrace_next(r, &rec), 1);
+	ck_assert_int_eq(trace_reader_next(r, &rec), 1);
 	ck_assert_int_eq(rec.type, XREC_PKT);
 	ck_assert_uint_eq(rec.u.pkt.ts, 1);
 	ck_assert_uint_eq(rec.u.pkt.conn, 1);
 	ck_assert_uint_eq(rec.u.pkt.dir, 1);
 	ck_assert_uint_eq(rec.u.pkt.seq, 5);
 	ck_assert_uint_eq(rec.u.pkt.len, 9);
-	ck_assert_int_eq(xtrace_next(r, &rec), 1);
+	ck_assert_int_eq(trace_reader_next(r, &rec), 1);
 	ck_assert_int_eq(rec.type, XREC_CONN);
 	ck_assert_uint_eq(rec.u.conn.ts, 2);
 	ck_assert_uint_eq(rec.u.conn.id, 5);
 	ck_assert_uint_eq(rec.u.conn.client.family, 0);
 	ck_assert_str_eq(rec.u.conn.proto, "");
-	ck_assert_int_eq(xtrace_next(r, &rec), 0);
-	ck_assert_uint_eq(xtrace_reader_problems(r), 0);
-	xtrace_reader_free(r);
+	ck_assert_int_eq(trace_reader_next(r, &rec), 0);
+	ck_assert_uint_eq(trace_reader_problems(r), 0);
+	trace_reader_free(r);
 	fclose(f);
 	free(t);
 	free(hdr);
@@ -373,7 +373,7 @@ START_TEST(not_a_trace)
 	ck_assert_ptr_nonnull(strstr(o.warnings, "not an xcap trace"));
 	size_t size;
 	char *t = write_trace(0, 0, &size);
-	ck_assert(xtrace_is_trace((uint8_t *)t, size));
+	ck_assert(trace_looks_like((uint8_t *)t, size));
 	ck_assert(!read_trace(t, 12, &o));	/* header cut */
 	ck_assert_ptr_nonnull(strstr(o.warnings, "cut short"));
 	t[20] ^= 1;				/* header damaged */
@@ -405,13 +405,13 @@ static char *pairing_trace(int paired, size_t *size)
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, size);
 	char err[256];
-	struct xtrace_writer *w = xtrace_writer_new(f, &info, err, sizeof err);
+	struct trace_writer *w = trace_writer_new(f, &info, err, sizeof err);
 	ck_assert_ptr_nonnull(w);
 	struct xrec r = { .type = XREC_MSG };
 	r.u.msg = (struct xrec_msg){ .ts = 1000, .conn = 3, .dir = XDIR_C2S, .kind = XMSG_REQUEST,
 		.flags = XMSG_F_WANTS_REPLY, .seq = 5, .length = 8, .tcp_end = 0xfffffff0u,
 		.name = "ListFontsWithInfo", .ext = "", .detail = "" };
-	ck_assert_int_eq(xtrace_write(w, &r), 0);
+	ck_assert_int_eq(trace_writer_put(w, &r), 0);
 	for (int i = 0; i < 2; i++) {
 		r.u.msg = (struct xrec_msg){ .ts = 3000 + (uint64_t)i, .conn = 3, .dir = XDIR_S2C,
 			.kind = XMSG_REPLY, .seq = 5, .length = 64, .tcp_end = 77,
@@ -420,18 +420,18 @@ static char *pairing_trace(int paired, size_t *size)
 			r.u.msg.req_ts = 1000;
 			r.u.msg.req_end = 0xfffffff0u;
 		}
-		ck_assert_int_eq(xtrace_write(w, &r), 0);
+		ck_assert_int_eq(trace_writer_put(w, &r), 0);
 	}
 	r.u.msg = (struct xrec_msg){ .ts = 4000, .conn = 3, .dir = XDIR_S2C, .kind = XMSG_ERROR,
 		.seq = 9, .length = 32, .tcp_end = 109, .name = "BadWindow", .ext = "", .detail = "" };
-	ck_assert_int_eq(xtrace_write(w, &r), 0);
+	ck_assert_int_eq(trace_writer_put(w, &r), 0);
 	if (paired) {
 		r.u.msg = (struct xrec_msg){ .ts = 5000, .conn = 4, .dir = XDIR_S2C,
 			.kind = XMSG_REPLY, .seq = 1, .length = 32, .tcp_end = 32, .name = "GetInputFocus",
 			.ext = "", .detail = "", .req_ts = 5300, .req_end = 12 };
-		ck_assert_int_eq(xtrace_write(w, &r), 0);
+		ck_assert_int_eq(trace_writer_put(w, &r), 0);
 	}
-	ck_assert_int_eq(xtrace_writer_free(w), 0);
+	ck_assert_int_eq(trace_writer_free(w), 0);
 	fclose(f);
 	return buf;
 }
@@ -440,27 +440,27 @@ static void expect_pairing(const char *t, size_t size, int with_step_back)
 {
 	FILE *f = fmemopen((void *)t, size, "rb");
 	char err[256];
-	struct xtrace_reader *r = xtrace_reader_new(f, err, sizeof err);
+	struct trace_reader *r = trace_reader_new(f, err, sizeof err);
 	ck_assert_ptr_nonnull(r);
 	struct xrec rec;
-	ck_assert_int_eq(xtrace_next(r, &rec), 1);
+	ck_assert_int_eq(trace_reader_next(r, &rec), 1);
 	ck_assert_uint_eq(rec.u.msg.req_ts, 0);		/* a request answers nothing */
 	for (int i = 0; i < 2; i++) {			/* both replies name it */
-		ck_assert_int_eq(xtrace_next(r, &rec), 1);
+		ck_assert_int_eq(trace_reader_next(r, &rec), 1);
 		ck_assert_uint_eq(rec.u.msg.req_ts, 1000);
 		ck_assert_uint_eq(rec.u.msg.req_end, 0xfffffff0u);
 	}
-	ck_assert_int_eq(xtrace_next(r, &rec), 1);
+	ck_assert_int_eq(trace_reader_next(r, &rec), 1);
 	ck_assert_uint_eq(rec.u.msg.req_ts, 0);		/* its request was not seen */
 	ck_assert_uint_eq(rec.u.msg.req_end, 0);
 	if (with_step_back) {
-		ck_assert_int_eq(xtrace_next(r, &rec), 1);
+		ck_assert_int_eq(trace_reader_next(r, &rec), 1);
 		ck_assert_uint_eq(rec.u.msg.req_ts, 5300);
 		ck_assert_uint_eq(rec.u.msg.req_end, 12);
 	}
-	ck_assert_int_eq(xtrace_next(r, &rec), 0);
-	ck_assert_uint_eq(xtrace_reader_problems(r), 0);
-	xtrace_reader_free(r);
+	ck_assert_int_eq(trace_reader_next(r, &rec), 0);
+	ck_assert_uint_eq(trace_reader_problems(r), 0);
+	trace_reader_free(r);
 	fclose(f);
 }
 

@@ -16,12 +16,12 @@
 
 #include "trace.h"
 
-static struct xtrace_writer *w;
+static struct trace_writer *w;
 
 static void put(const struct xrec *r)
 {
-	if (xtrace_write(w, r) < 0) {
-		fprintf(stderr, "netplot-synth: cannot write: '%s'\n", xtrace_writer_error(w));
+	if (trace_writer_put(w, r) < 0) {
+		fprintf(stderr, "netplot-synth: cannot write: '%s'\n", trace_writer_error(w));
 		exit(1);
 	}
 }
@@ -64,10 +64,10 @@ int main(int argc, char **argv)
 	}
 	static char buf[1 << 20];
 	setvbuf(f, buf, _IOFBF, sizeof buf);
-	struct xtrace_info info = { .host = "synthetic", .iface = "netplot-synth", .tool = "netplot-synth",
+	struct trace_info info = { .host = "synthetic", .iface = "netplot-synth", .tool = "netplot-synth",
 				    .linktype = 1, .snaplen = 262144, .ts_precision = 9 };
 	char err[256];
-	w = xtrace_writer_new(f, &info, err, sizeof err);
+	w = trace_writer_new(f, &info, err, sizeof err);
 	if (!w) {
 		fprintf(stderr, "netplot-synth: %s: '%s'\n", err, argv[2]);
 		return 1;
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 		pkt(ts += 20000, id, 0, XTCP_FIN | XTCP_ACK, cseq[id], sseq[id], 0);
 		pkt(ts += 20000, id, 1, XTCP_FIN | XTCP_ACK, sseq[id], cseq[id] + 1, 0);
 	}
-	if (xtrace_writer_free(w) < 0 || fclose(f) != 0) {
+	if (trace_writer_free(w) < 0 || fclose(f) != 0) {
 		fprintf(stderr, "netplot-synth: cannot finish: '%s'\n", argv[2]);
 		return 1;
 	}

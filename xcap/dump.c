@@ -90,7 +90,7 @@ static void put_time(FILE *f, uint64_t ts)
 		(unsigned long long)(ts % 1000000000u));
 }
 
-void xtrace_info_dump(FILE *f, const struct xtrace_info *info)
+void trace_info_dump(FILE *f, const struct trace_info *info)
 {
 	const char *lt = pcap_datalink_val_to_name((int)info->linktype);
 	fprintf(f, "trace version=%u.%u tool=", info->version_major, info->version_minor);

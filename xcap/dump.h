@@ -13,7 +13,7 @@
 #include "trace.h"
 
 /* The "trace ..." line that describes the capture. */
-void xtrace_info_dump(FILE *f, const struct xtrace_info *info);
+void trace_info_dump(FILE *f, const struct trace_info *info);
 /* One record, one line. */
 void xrec_dump(FILE *f, const struct xrec *rec);
 

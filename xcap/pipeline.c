@@ -51,7 +51,9 @@ struct ooo_seg {
    each back to malloc made it grow and shrink the heap every time. */
 #define SPARE_LIMIT (8u << 20)
 
-struct half {
+/* The reassembly of one direction of a connection: where its byte stream
+   stands and what arrived ahead of a hole. */
+struct reassembly {
 	int started;		/* next is known */
 	int ended;		/* the decoder was told this direction ended */
 	int fin_seen;
@@ -85,7 +87,7 @@ struct conn {
 	uint16_t flags;
 	int closed;
 	uint64_t closed_ts;
-	struct half h[2];
+	struct reassembly h[2];
 	const struct proto_ops *ops;
 	struct proto_decoder *dec;
 	struct saved_ext *exts;
@@ -180,7 +182,7 @@ static void emit_gap(struct conn *c, int dir, int reason, uint32_t seq, uint64_t
 
 static void flush_skipped(struct conn *c, int dir)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	if (!h->skipped_len)
 		return;
 	emit_gap(c, dir, XGAP_SKIPPED, h->skipped_seq, h->skipped_len);
@@ -476,7 +478,7 @@ static void seg_put(struct pipeline *p, struct ooo_seg *s)
 	p->spare_bytes += s->size;
 }
 
-static void half_free_ooo(struct pipeline *p, struct half *h)
+static void reassembly_free_ooo(struct pipeline *p, struct reassembly *h)
 {
 	struct ooo_seg *s, *n;
 	for (s = h->ooo; s; s = n) {
@@ -500,8 +502,8 @@ static void conn_free(struct conn *c)
 	cut_stop(c);
 	if (c->dec)
 		c->ops->destroy(c->dec);
-	half_free_ooo(c->p, &c->h[0]);
-	half_free_ooo(c->p, &c->h[1]);
+	reassembly_free_ooo(c->p, &c->h[0]);
+	reassembly_free_ooo(c->p, &c->h[1]);
 	for (size_t i = 0; i < c->n_exts; i++)
 		free(c->exts[i].name);
 	for (size_t i = 0; i < c->n_names; i++) {
@@ -518,7 +520,7 @@ static void conn_free(struct conn *c)
 
 static void deliver(struct conn *c, int dir, const uint8_t *data, uint32_t n)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	if (n == 0)
 		return;
 	flush_skipped(c, dir);
@@ -530,7 +532,7 @@ static void deliver(struct conn *c, int dir, const uint8_t *data, uint32_t n)
 
 static void hole(struct conn *c, int dir, int reason, uint32_t n)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	if (n == 0)
 		return;
 	if (reason == XGAP_SKIPPED) {
@@ -559,7 +561,7 @@ static void hole(struct conn *c, int dir, int reason, uint32_t n)
    kernel's guess that a message begins at h->next. */
 static void cut_follow(struct conn *c, int dir)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	struct cut *k = c->p->opt.cut;
 	int slot = c->cut_slot[dir];
 	uint32_t guess = 0;
@@ -585,7 +587,7 @@ static void cut_follow(struct conn *c, int dir)
 static void deliver_segment(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
 			    uint32_t cap, uint32_t missing, bool skipped)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	if (c->cut_slot[dir] >= 0)
 		cut_follow(c, dir);
 	uint32_t skip = seq_lt(seq, h->next) ? h->next - seq : 0;
@@ -598,7 +600,7 @@ static void deliver_segment(struct conn *c, int dir, uint32_t seq, const uint8_t
 
 static void end_direction(struct conn *c, int dir)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	flush_skipped(c, dir);
 	if (h->ended)
 		return;
@@ -609,7 +611,7 @@ static void end_direction(struct conn *c, int dir)
 
 static void check_fin(struct conn *c, int dir)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	if (h->fin_seen && !seq_lt(h->next, h->fin_seq))
 		end_direction(c, dir);
 }
@@ -617,7 +619,7 @@ static void check_fin(struct conn *c, int dir)
 /* Deliver buffered segments that the stream has reached. */
 static void drain(struct conn *c, int dir)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	while (h->ooo && !seq_lt(h->next, h->ooo->seq)) {
 		struct ooo_seg *s = h->ooo;
 		h->ooo = s->next;
@@ -632,7 +634,7 @@ static void drain(struct conn *c, int dir)
    each hole becomes a gap with this reason. */
 static void fill_to(struct conn *c, int dir, uint32_t target, int reason)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	while (seq_lt(h->next, target)) {
 		drain(c, dir);
 		if (!seq_lt(h->next, target))
@@ -649,7 +651,7 @@ static void fill_to(struct conn *c, int dir, uint32_t target, int reason)
    were lost by the capture; beyond that, the end came first. */
 static void close_holes(struct conn *c, int dir, int reason)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	if (!h->started)
 		return;
 	if (h->ack_seen && seq_lt(h->next, h->ack_max) && h->ooo)
@@ -665,7 +667,7 @@ static void close_holes(struct conn *c, int dir, int reason)
 static void buffer_segment(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
 			   uint32_t cap, uint32_t missing, bool skipped)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	/* Over the limit: stop waiting for the first hole. */
 	while (h->ooo && h->ooo_bytes + cap > c->p->opt.ooo_limit_bytes) {
 		fill_to(c, dir, h->ooo->seq, XGAP_OOO_LIMIT);
@@ -751,7 +753,7 @@ static int src_is_server(const struct tcp_seg *s)
 
 static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t events)
 {
-	struct half *h = &c->h[dir];
+	struct reassembly *h = &c->h[dir];
 	struct xrec r = { .type = XREC_PKT };
 	r.u.pkt.ts = c->p->ts;
 	r.u.pkt.conn = c->id;
@@ -805,8 +807,8 @@ static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
 			c->flags = (uint16_t)((c->flags & ~XCONN_GUESSED) | XCONN_SAW_SYN);
 		emit_conn(c);
 	}
-	struct half *h = &c->h[dir];
-	struct half *peer = &c->h[!dir];
+	struct reassembly *h = &c->h[dir];
+	struct reassembly *peer = &c->h[!dir];
 
 	/* Handshake: the first SYN of this side fixes its ISN and scale. */
 	if ((s->flags & XTCP_SYN) && !h->syn_seen) {

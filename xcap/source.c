@@ -33,13 +33,13 @@ struct xsource {
 	FILE *f;
 	int own_file;
 	char path[1024];
-	struct xtrace_info info;
+	struct trace_info info;
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
 	unsigned problems;
 
 	/* trace input */
-	struct xtrace_reader *reader;
+	struct trace_reader *reader;
 
 	/* pcap input */
 	struct pcapfile *pcap;
@@ -302,21 +302,21 @@ struct xsource *xsource_open_stream(FILE *f, int own, const char *name, const ch
 	}
 	s->kind = XSOURCE_TRACE;
 	char rerr[512] = "";
-	s->reader = xtrace_reader_new(s->f, rerr, sizeof rerr);
+	s->reader = trace_reader_new(s->f, rerr, sizeof rerr);
 	if (!s->reader) {
 		snprintf(err, errlen, "neither an xcap trace nor a pcap capture (%s): '%s'", rerr, name);
 		xsource_close(s);
 		return NULL;
 	}
-	xtrace_reader_on_warning(s->reader, trace_warning, s);
-	s->info = *xtrace_reader_info(s->reader);
+	trace_reader_on_warning(s->reader, trace_warning, s);
+	s->info = *trace_reader_info(s->reader);
 	return s;
 }
 
 int xsource_next(struct xsource *s, struct xrec *rec)
 {
 	if (s->kind == XSOURCE_TRACE)
-		return xtrace_next(s->reader, rec);
+		return trace_reader_next(s->reader, rec);
 	if (s->err[0])
 		return -1;
 	if (s->q_head == s->q_len)
@@ -337,7 +337,7 @@ const char *xsource_error(const struct xsource *s)
 }
 
 enum xsource_kind xsource_kind(const struct xsource *s) { return s->kind; }
-const struct xtrace_info *xsource_info(const struct xsource *s) { return &s->info; }
+const struct trace_info *xsource_info(const struct xsource *s) { return &s->info; }
 
 void xsource_on_warning(struct xsource *s, void (*fn)(void *ctx, const char *msg), void *ctx)
 {
@@ -352,7 +352,7 @@ void xsource_close(struct xsource *s)
 	if (!s)
 		return;
 	if (s->reader)
-		xtrace_reader_free(s->reader);
+		trace_reader_free(s->reader);
 	if (s->pipe)
 		pipeline_free(s->pipe);
 	if (s->pcap)

@@ -37,7 +37,7 @@ int xsource_next(struct xsource *s, struct xrec *rec);
 const char *xsource_error(const struct xsource *s);
 enum xsource_kind xsource_kind(const struct xsource *s);
 /* The trace header, or for pcap input what the file says of itself. */
-const struct xtrace_info *xsource_info(const struct xsource *s);
+const struct trace_info *xsource_info(const struct xsource *s);
 /* Problems that do not stop reading (a damaged block, a truncated tail,
    skipped packets) are reported through fn as they are met, without a
    program name: the command adds its own.  Default: stderr as they are. */

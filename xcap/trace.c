@@ -100,7 +100,7 @@ static int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 
 
 /* ---- the writer ---- */
 
-struct xtrace_writer {
+struct trace_writer {
 	FILE *f;
 	uint8_t *buf;		/* the block being filled, header included */
 	size_t len;
@@ -141,14 +141,14 @@ static void enc_addr(struct enc *e, const struct xaddr *a)
 	enc_u(e, a->port);
 }
 
-static void set_error(struct xtrace_writer *w, const char *what)
+static void set_error(struct trace_writer *w, const char *what)
 {
 	if (!w->failed)
 		snprintf(w->error, sizeof w->error, "%s: %s", what, strerror(errno));
 	w->failed = 1;
 }
 
-static int write_all(struct xtrace_writer *w, const void *p, size_t n)
+static int write_all(struct trace_writer *w, const void *p, size_t n)
 {
 	if (w->failed)
 		return -1;
@@ -183,11 +183,11 @@ static void header_num(uint8_t *h, size_t *n, int tag, uint64_t v)
 	*n = (size_t)(e.p - h);
 }
 
-struct xtrace_writer *xtrace_writer_new(FILE *f, const struct xtrace_info *info,
+struct trace_writer *trace_writer_new(FILE *f, const struct trace_info *info,
 					char *err, size_t errlen)
 {
 	crc_init();
-	struct xtrace_writer *w = calloc(1, sizeof *w);
+	struct trace_writer *w = calloc(1, sizeof *w);
 	uint8_t *h = malloc(16 + sizeof *info + 64);
 	if (w)
 		w->buf = malloc(BLOCK_TARGET + RECORD_MAX + BLOCK_HEADER);
@@ -229,7 +229,7 @@ struct xtrace_writer *xtrace_writer_new(FILE *f, const struct xtrace_info *info,
 	return w;
 }
 
-static int close_block(struct xtrace_writer *w)
+static int close_block(struct trace_writer *w)
 {
 	if (w->len == BLOCK_HEADER)
 		return w->failed ? -1 : 0;
@@ -353,7 +353,7 @@ static void encode_body(struct enc *e, const struct xrec *r)
 	}
 }
 
-int xtrace_write(struct xtrace_writer *w, const struct xrec *rec)
+int trace_writer_put(struct trace_writer *w, const struct xrec *rec)
 {
 	if (w->failed)
 		return -1;
@@ -386,7 +386,7 @@ int xtrace_write(struct xtrace_writer *w, const struct xrec *rec)
 	return 0;
 }
 
-int xtrace_flush(struct xtrace_writer *w)
+int trace_writer_flush(struct trace_writer *w)
 {
 	if (close_block(w) < 0)
 		return -1;
@@ -397,26 +397,26 @@ int xtrace_flush(struct xtrace_writer *w)
 	return 0;
 }
 
-int xtrace_writer_free(struct xtrace_writer *w)
+int trace_writer_free(struct trace_writer *w)
 {
 	if (!w)
 		return 0;
-	int rc = xtrace_flush(w);
+	int rc = trace_writer_flush(w);
 	free(w->buf);
 	free(w);
 	return rc;
 }
 
-const char *xtrace_writer_error(const struct xtrace_writer *w)
+const char *trace_writer_error(const struct trace_writer *w)
 {
 	return w->failed ? w->error : NULL;
 }
 
 /* ---- the reader ---- */
 
-struct xtrace_reader {
+struct trace_reader {
 	FILE *f;
-	struct xtrace_info info;
+	struct trace_info info;
 	/* input window: bytes [start, end) of buf are read but not consumed */
 	uint8_t *buf;
 	size_t cap, start, end;
@@ -440,7 +440,7 @@ struct xtrace_reader {
 	size_t n_old;
 };
 
-static void pair_old(struct xtrace_reader *r, struct xrec_msg *m)
+static void pair_old(struct trace_reader *r, struct xrec_msg *m)
 {
 	struct old_pairing *o = NULL;
 	for (size_t i = r->n_old; i-- > 0;)
@@ -466,9 +466,9 @@ static void default_reader_warning(void *ctx, const char *msg)
 	fprintf(stderr, "%s\n", msg);
 }
 
-static void warnf(struct xtrace_reader *r, const char *fmt, ...)
+static void warnf(struct trace_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static void warnf(struct xtrace_reader *r, const char *fmt, ...)
+static void warnf(struct trace_reader *r, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -481,7 +481,7 @@ static void warnf(struct xtrace_reader *r, const char *fmt, ...)
 
 /* Make n bytes available at buf[start]; returns the number available,
    less than n only at the end of the file. */
-static size_t fill(struct xtrace_reader *r, size_t n)
+static size_t fill(struct trace_reader *r, size_t n)
 {
 	if (r->end - r->start >= n || r->eof)
 		return r->end - r->start;
@@ -511,7 +511,7 @@ static size_t fill(struct xtrace_reader *r, size_t n)
 	return r->end - r->start;
 }
 
-static void consume(struct xtrace_reader *r, size_t n)
+static void consume(struct trace_reader *r, size_t n)
 {
 	r->start += n;
 	r->offset += n;
@@ -538,7 +538,7 @@ static uint64_t dec_u(struct dec *d)
 	return v;
 }
 
-static const char *dec_str(struct xtrace_reader *r, struct dec *d, size_t *used)
+static const char *dec_str(struct trace_reader *r, struct dec *d, size_t *used)
 {
 	uint64_t n = dec_u(d);
 	if (n > (uint64_t)(d->end - d->p)) {
@@ -571,10 +571,10 @@ static void dec_addr(struct dec *d, struct xaddr *a)
 	a->port = (uint16_t)dec_u(d);
 }
 
-struct xtrace_reader *xtrace_reader_new(FILE *f, char *err, size_t errlen)
+struct trace_reader *trace_reader_new(FILE *f, char *err, size_t errlen)
 {
 	crc_init();
-	struct xtrace_reader *r = calloc(1, sizeof *r);
+	struct trace_reader *r = calloc(1, sizeof *r);
 	if (!r || !(r->buf = malloc(256 * 1024))) {
 		free(r);
 		snprintf(err, errlen, "out of memory");
@@ -647,7 +647,7 @@ fail:
 }
 
 /* Find the next good block and make it current.  Returns 0 at the end. */
-static int next_block(struct xtrace_reader *r)
+static int next_block(struct trace_reader *r)
 {
 	uint64_t skipped_from = 0, skipped = 0;
 	for (;;) {
@@ -733,7 +733,7 @@ static int next_block(struct xtrace_reader *r)
 	return 0;
 }
 
-static int decode_record(struct xtrace_reader *r, uint8_t type, struct dec *d, struct xrec *rec)
+static int decode_record(struct trace_reader *r, uint8_t type, struct dec *d, struct xrec *rec)
 {
 	size_t used = 0;
 	size_t need = (size_t)(d->end - d->p) + 8;
@@ -849,7 +849,7 @@ static int decode_record(struct xtrace_reader *r, uint8_t type, struct dec *d, s
 	return 1;
 }
 
-int xtrace_next(struct xtrace_reader *r, struct xrec *rec)
+int trace_reader_next(struct trace_reader *r, struct xrec *rec)
 {
 	while (!r->done) {
 		if (r->pos >= r->block_len) {
@@ -876,18 +876,18 @@ int xtrace_next(struct xtrace_reader *r, struct xrec *rec)
 	return 0;
 }
 
-const struct xtrace_info *xtrace_reader_info(const struct xtrace_reader *r) { return &r->info; }
+const struct trace_info *trace_reader_info(const struct trace_reader *r) { return &r->info; }
 
-void xtrace_reader_on_warning(struct xtrace_reader *r,
+void trace_reader_on_warning(struct trace_reader *r,
 			      void (*fn)(void *ctx, const char *msg), void *ctx)
 {
 	r->warn = fn ? fn : default_reader_warning;
 	r->warn_ctx = ctx;
 }
 
-unsigned xtrace_reader_problems(const struct xtrace_reader *r) { return r->problems; }
+unsigned trace_reader_problems(const struct trace_reader *r) { return r->problems; }
 
-void xtrace_reader_free(struct xtrace_reader *r)
+void trace_reader_free(struct trace_reader *r)
 {
 	if (!r)
 		return;
@@ -899,7 +899,7 @@ void xtrace_reader_free(struct xtrace_reader *r)
 	free(r);
 }
 
-bool xtrace_is_trace(const uint8_t *head, size_t len)
+bool trace_looks_like(const uint8_t *head, size_t len)
 {
 	return len >= sizeof file_magic && memcmp(head, file_magic, sizeof file_magic) == 0;
 }

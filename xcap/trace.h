@@ -13,7 +13,7 @@
 #include "record.h"
 
 /* What the file header says about the capture. */
-struct xtrace_info {
+struct trace_info {
 	char host[256];		/* capture host name */
 	char iface[256];	/* interface, or the file read with -r */
 	char filter[1024];	/* BPF filter in force */
@@ -24,42 +24,42 @@ struct xtrace_info {
 	uint16_t version_major, version_minor;	/* filled in by the reader */
 };
 
-struct xtrace_writer;
+struct trace_writer;
 
 /* Start a trace on an open stream (a file or stdout).  Writes the header.
    Returns NULL and fills err on failure. */
-struct xtrace_writer *xtrace_writer_new(FILE *f, const struct xtrace_info *info,
+struct trace_writer *trace_writer_new(FILE *f, const struct trace_info *info,
 					char *err, size_t errlen);
 /* Append a record; it reaches the file when its block is complete or on
    flush.  Returns 0, or -1 with err set (e.g. disk full). */
-int xtrace_write(struct xtrace_writer *w, const struct xrec *rec);
+int trace_writer_put(struct trace_writer *w, const struct xrec *rec);
 /* Close the current block and fflush the stream, so that a reader sees
    everything written so far. */
-int xtrace_flush(struct xtrace_writer *w);
+int trace_writer_flush(struct trace_writer *w);
 /* Flush and free; does not fclose the stream.  Returns -1 if any write
    failed. */
-int xtrace_writer_free(struct xtrace_writer *w);
-const char *xtrace_writer_error(const struct xtrace_writer *w);
+int trace_writer_free(struct trace_writer *w);
+const char *trace_writer_error(const struct trace_writer *w);
 
-struct xtrace_reader;
+struct trace_reader;
 
 /* Read a trace from a stream positioned at its first byte.  Returns NULL
    and fills err if the header is not a trace header. */
-struct xtrace_reader *xtrace_reader_new(FILE *f, char *err, size_t errlen);
+struct trace_reader *trace_reader_new(FILE *f, char *err, size_t errlen);
 /* The next record: 1 and *rec filled, 0 at the end.  A damaged block is
    reported through the warning callback and skipped; reading goes on with
    the next good block.  A truncated tail ends the trace after a warning.
    Strings in *rec stay valid until the next call. */
-int xtrace_next(struct xtrace_reader *r, struct xrec *rec);
-const struct xtrace_info *xtrace_reader_info(const struct xtrace_reader *r);
+int trace_reader_next(struct trace_reader *r, struct xrec *rec);
+const struct trace_info *trace_reader_info(const struct trace_reader *r);
 /* Called with a message for each problem found while reading. */
-void xtrace_reader_on_warning(struct xtrace_reader *r,
+void trace_reader_on_warning(struct trace_reader *r,
 			      void (*fn)(void *ctx, const char *msg), void *ctx);
 /* Number of problems found so far (damaged blocks, truncated tail). */
-unsigned xtrace_reader_problems(const struct xtrace_reader *r);
-void xtrace_reader_free(struct xtrace_reader *r);
+unsigned trace_reader_problems(const struct trace_reader *r);
+void trace_reader_free(struct trace_reader *r);
 
 /* True if these bytes begin an .xcap trace. */
-bool xtrace_is_trace(const uint8_t *head, size_t len);
+bool trace_looks_like(const uint8_t *head, size_t len);
 
 #endif

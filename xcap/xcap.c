@@ -114,8 +114,8 @@ struct capture {
 	int ts_nano;
 	const char *out_pattern;
 	FILE *out;
-	struct xtrace_writer *w;
-	struct xtrace_info info;
+	struct trace_writer *w;
+	struct trace_info info;
 	struct pipeline *pipe;
 	struct cut *cut;	/* live: the kernel leaves out what decoding skips */
 	uint64_t count_limit;	/* 0: no limit */
@@ -135,7 +135,7 @@ static void emit(void *ctx, const struct xrec *rec)
 	struct capture *cap = ctx;
 	if (cap->write_failed)
 		return;
-	if (xtrace_write(cap->w, rec) < 0) {
+	if (trace_writer_put(cap->w, rec) < 0) {
 		cap->write_failed = 1;
 		if (cap->pcap)
 			pcap_breakloop(cap->pcap);
@@ -194,7 +194,7 @@ static void open_output(struct capture *cap, uint64_t ts)
 			die(EXIT_RUNTIME, "cannot open output: %s: '%s'", strerror(errno),
 			    cap->out_name);
 	}
-	cap->w = xtrace_writer_new(cap->out, &cap->info, err, sizeof err);
+	cap->w = trace_writer_new(cap->out, &cap->info, err, sizeof err);
 	if (!cap->w)
 		die(EXIT_RUNTIME, "cannot start the trace: %s: '%s'", err, cap->out_name);
 	cap->file_start_ns = ts;
@@ -220,7 +220,7 @@ static void write_stats(struct capture *cap)
 static int close_output(struct capture *cap)
 {
 	int rc = 0;
-	if (xtrace_writer_free(cap->w) < 0 || cap->write_failed)
+	if (trace_writer_free(cap->w) < 0 || cap->write_failed)
 		rc = -1;
 	cap->w = NULL;
 	if (cap->out != stdout) {
@@ -620,7 +620,7 @@ int main(int argc, char **argv)
 			uint64_t now = now_ns();
 			if (now - cap.last_flush_ns >= FLUSH_EVERY_NS) {
 				cap.last_flush_ns = now;
-				if (xtrace_flush(cap.w) < 0)
+				if (trace_writer_flush(cap.w) < 0)
 					cap.write_failed = 1;
 			}
 		}
@@ -656,7 +656,7 @@ int main(int argc, char **argv)
 	pipeline_stats(cap.pipe, &st);
 	if (cap.write_failed)
 		complain("cannot write the trace: %s: '%s'",
-		      xtrace_writer_error(cap.w) ? xtrace_writer_error(cap.w) : "write error",
+		      trace_writer_error(cap.w) ? trace_writer_error(cap.w) : "write error",
 		      cap.out_name);
 	if (close_output(&cap) < 0 || cap.write_failed) {
 		if (!cap.write_failed)

@@ -14,12 +14,12 @@
 
 struct msg_view {
 	FILE *out;
-	enum format fmt;
+	enum out_format fmt;
 	uint64_t t0;
 	int started, rows;
 };
 
-struct msg_view *msg_view_new(FILE *out, enum format fmt)
+struct msg_view *msg_view_new(FILE *out, enum out_format fmt)
 {
 	struct msg_view *v = calloc(1, sizeof *v);
 	if (!v)
@@ -32,9 +32,9 @@ struct msg_view *msg_view_new(FILE *out, enum format fmt)
 static void header(struct msg_view *v)
 {
 	v->started = 1;
-	if (v->fmt == FMT_CSV)
+	if (v->fmt == OUT_CSV)
 		fputs("time,conn,dir,seq,kind,extension,name,wait,flags,detail\n", v->out);
-	else if (v->fmt == FMT_JSON)
+	else if (v->fmt == OUT_JSON)
 		fputs("[", v->out);
 	else
 		fprintf(v->out, "%12s %5s %3s %8s %-7s %-36s %10s  %s\n", "time", "conn", "dir",
@@ -66,33 +66,33 @@ void msg_view_record(struct msg_view *v, const struct xrec *rec)
 	char flags[64];
 	/* For people, a mark on every request with a reply is noise: the
 	   reply line that follows says it. */
-	unsigned shown = v->fmt == FMT_TEXT ? m->flags & ~XMSG_F_WANTS_REPLY : m->flags;
+	unsigned shown = v->fmt == OUT_TEXT ? m->flags & ~XMSG_F_WANTS_REPLY : m->flags;
 	xmsg_flags_format(flags, sizeof flags, shown, " ");
 
 	FILE *f = v->out;
 	switch (v->fmt) {
-	case FMT_CSV:
+	case OUT_CSV:
 		fprintf(f, "%.9f,%u,%s,%llu,%s,", t, m->conn, dir, (unsigned long long)m->seq, kind);
-		csv_field(f, m->ext);
+		out_csv_field(f, m->ext);
 		fputc(',', f);
-		csv_field(f, m->name);
+		out_csv_field(f, m->name);
 		fprintf(f, ",%s,%s,", waitbuf, flags);
-		csv_field(f, m->detail);
+		out_csv_field(f, m->detail);
 		fputc('\n', f);
 		break;
-	case FMT_JSON:
+	case OUT_JSON:
 		fprintf(f, "%s\n{\"time\":%.9f,\"conn\":%u,\"dir\":\"%s\",\"seq\":%llu,\"kind\":\"%s\","
 			"\"extension\":", v->rows ? "," : "", t, m->conn, dir,
 			(unsigned long long)m->seq, kind);
-		json_string(f, m->ext);
+		out_json_string(f, m->ext);
 		fputs(",\"name\":", f);
-		json_string(f, m->name);
+		out_json_string(f, m->name);
 		if (wait >= 0)
 			fprintf(f, ",\"wait\":%.6f", wait / 1e3);
 		fputs(",\"flags\":", f);
-		json_string(f, flags);
+		out_json_string(f, flags);
 		fputs(",\"detail\":", f);
-		json_string(f, m->detail);
+		out_json_string(f, m->detail);
 		fputc('}', f);
 		break;
 	default: {
@@ -100,7 +100,7 @@ void msg_view_record(struct msg_view *v, const struct xrec *rec)
 		int n = snprintf(line, sizeof line, "%12.6f %5u %3s %8llu %-7s %-36s %10s  %s%s%s%s",
 				 t, m->conn, dir, (unsigned long long)m->seq, kind, name, waitbuf,
 				 m->detail, flags[0] ? " [" : "", flags, flags[0] ? "]" : "");
-		put_trimmed(f, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+		out_trimmed(f, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 		break;
 	}
 	}
@@ -113,7 +113,7 @@ void msg_view_finish(struct msg_view *v)
 		return;
 	if (!v->started)
 		header(v);
-	if (v->fmt == FMT_JSON)
+	if (v->fmt == OUT_JSON)
 		fputs(v->rows ? "\n]\n" : "]\n", v->out);
 	free(v);
 }

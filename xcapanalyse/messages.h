@@ -12,7 +12,7 @@
 
 struct msg_view;
 
-struct msg_view *msg_view_new(FILE *out, enum format fmt);
+struct msg_view *msg_view_new(FILE *out, enum out_format fmt);
 void msg_view_record(struct msg_view *v, const struct xrec *rec);
 /* Ends the output (closes the JSON array) and frees the view. */
 void msg_view_finish(struct msg_view *v);

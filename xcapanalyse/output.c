@@ -8,7 +8,7 @@
 
 #include "output.h"
 
-int format_parse(const char *name)
+int out_format_parse(const char *name)
 {
 	static const char *const names[] = { "text", "csv", "json", "markdown" };
 	for (int i = 0; i < 4; i++)
@@ -17,7 +17,7 @@ int format_parse(const char *name)
 	return -1;
 }
 
-void json_string(FILE *f, const char *s)
+void out_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -32,7 +32,7 @@ void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void csv_field(FILE *f, const char *s)
+void out_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
@@ -65,22 +65,22 @@ static void md_field(FILE *f, const char *s, int width)
 
 /* The cell as text; seconds with the column's decimals for people and
    all nine for programs. */
-static const char *cell_text(char *buf, size_t size, const struct column *c,
-			     const struct cell *v, enum format fmt)
+static const char *cell_text(char *buf, size_t size, const struct out_column *c,
+			     const struct out_cell *v, enum out_format fmt)
 {
 	if (v->empty)
 		return "";
 	switch (c->type) {
-	case COL_STR:
+	case OUT_COL_STR:
 		return v->s ? v->s : "";
-	case COL_UINT:
+	case OUT_COL_UINT:
 		snprintf(buf, size, "%" PRIu64, v->u);
 		return buf;
-	case COL_SECONDS: {
+	case OUT_COL_SECONDS: {
 		int64_t ns = v->ns;
 		const char *sign = ns < 0 ? "-" : "";
 		uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-		int dec = fmt == FMT_CSV || fmt == FMT_JSON ? 9 :
+		int dec = fmt == OUT_CSV || fmt == OUT_JSON ? 9 :
 			  c->decimals > 0 && c->decimals <= 9 ? c->decimals : 6;
 		uint64_t scale = 1;
 		for (int i = dec; i < 9; i++)
@@ -101,7 +101,7 @@ static int abs_width(int w)
 	return w < 0 ? -w : w;
 }
 
-void put_trimmed(FILE *out, const char *line, size_t len)
+void out_trimmed(FILE *out, const char *line, size_t len)
 {
 	while (len && line[len - 1] == ' ')
 		len--;
@@ -110,37 +110,37 @@ void put_trimmed(FILE *out, const char *line, size_t len)
 
 /* One line of the aligned table: each text in its column's width, two
    spaces apart. */
-static void text_row(FILE *out, const struct column *cols, size_t n, const char *const *texts)
+static void text_row(FILE *out, const struct out_column *cols, size_t n, const char *const *texts)
 {
 	char line[2048];
 	size_t len = 0;
 	for (size_t i = 0; i < n && len < sizeof line; i++)
 		len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", i ? "  " : "",
 					cols[i].width, texts[i]);
-	put_trimmed(out, line, len < sizeof line ? len : sizeof line - 1);
+	out_trimmed(out, line, len < sizeof line ? len : sizeof line - 1);
 }
 
-void json_open(FILE *out, enum format fmt)
+void out_json_open(FILE *out, enum out_format fmt)
 {
-	if (fmt == FMT_JSON)
+	if (fmt == OUT_JSON)
 		fputc('{', out);
 }
 
-void json_close(FILE *out, enum format fmt)
+void out_json_close(FILE *out, enum out_format fmt)
 {
-	if (fmt == FMT_JSON)
+	if (fmt == OUT_JSON)
 		fputs("}\n", out);
 }
 
-void json_seconds(FILE *out, const char *key, int64_t ns)
+void out_json_seconds(FILE *out, const char *key, int64_t ns)
 {
-	static const struct column c = { .type = COL_SECONDS, .decimals = 6 };
-	struct cell v = { .ns = ns };
+	static const struct out_column c = { .type = OUT_COL_SECONDS, .decimals = 6 };
+	struct out_cell v = { .ns = ns };
 	char buf[64];
-	fprintf(out, ", \"%s\": %s", key, cell_text(buf, sizeof buf, &c, &v, FMT_JSON));
+	fprintf(out, ", \"%s\": %s", key, cell_text(buf, sizeof buf, &c, &v, OUT_JSON));
 }
 
-void table_begin(struct table *t, FILE *out, enum format fmt, const struct column *cols,
+void out_table_begin(struct out_table *t, FILE *out, enum out_format fmt, const struct out_column *cols,
 		 size_t ncols, const char *key)
 {
 	t->out = out;
@@ -149,16 +149,16 @@ void table_begin(struct table *t, FILE *out, enum format fmt, const struct colum
 	t->ncols = ncols;
 	t->rows = 0;
 	switch (fmt) {
-	case FMT_CSV:
+	case OUT_CSV:
 		for (size_t i = 0; i < ncols; i++)
 			fprintf(out, "%s%s", i ? "," : "", cols[i].name);
 		fputc('\n', out);
 		break;
-	case FMT_JSON:
-		json_string(out, key);
+	case OUT_JSON:
+		out_json_string(out, key);
 		fputs(": [", out);
 		break;
-	case FMT_MARKDOWN:
+	case OUT_MARKDOWN:
 		fputc('|', out);
 		for (size_t i = 0; i < ncols; i++) {
 			fputc(' ', out);
@@ -187,34 +187,34 @@ void table_begin(struct table *t, FILE *out, enum format fmt, const struct colum
 	}
 }
 
-void table_row(struct table *t, const struct cell *cells)
+void out_table_row(struct out_table *t, const struct out_cell *cells)
 {
 	FILE *out = t->out;
 	char buf[64];
 	switch (t->fmt) {
-	case FMT_CSV:
+	case OUT_CSV:
 		for (size_t i = 0; i < t->ncols; i++) {
 			if (i)
 				fputc(',', out);
-			csv_field(out, cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt));
+			out_csv_field(out, cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt));
 		}
 		fputc('\n', out);
 		break;
-	case FMT_JSON:
+	case OUT_JSON:
 		fprintf(out, "%s\n  {", t->rows ? "," : "");
 		for (size_t i = 0; i < t->ncols; i++) {
 			fprintf(out, "%s\"%s\": ", i ? ", " : "", t->cols[i].name);
 			const char *s = cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt);
 			if (cells[i].empty)
 				fputs("null", out);
-			else if (t->cols[i].type == COL_STR)
-				json_string(out, s);
+			else if (t->cols[i].type == OUT_COL_STR)
+				out_json_string(out, s);
 			else
 				fputs(s, out);
 		}
 		fputc('}', out);
 		break;
-	case FMT_MARKDOWN:
+	case OUT_MARKDOWN:
 		fputc('|', out);
 		for (size_t i = 0; i < t->ncols; i++) {
 			const char *s = cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt);
@@ -240,29 +240,29 @@ void table_row(struct table *t, const struct cell *cells)
 	t->rows++;
 }
 
-void table_end(struct table *t)
+void out_table_end(struct out_table *t)
 {
-	if (t->fmt == FMT_JSON)
+	if (t->fmt == OUT_JSON)
 		fputs(t->rows ? "\n]" : "]", t->out);
 }
 
-void notes_print(FILE *out, enum format fmt, const char *const *notes, size_t n,
+void out_notes(FILE *out, enum out_format fmt, const char *const *notes, size_t n,
 		 const char *prog)
 {
 	switch (fmt) {
-	case FMT_CSV:
+	case OUT_CSV:
 		for (size_t i = 0; i < n; i++)
 			fprintf(stderr, "%s: note: %s\n", prog, notes[i]);
 		break;
-	case FMT_JSON:
+	case OUT_JSON:
 		fputs(", \"notes\": [", out);
 		for (size_t i = 0; i < n; i++) {
 			fputs(i ? ", " : "", out);
-			json_string(out, notes[i]);
+			out_json_string(out, notes[i]);
 		}
 		fputc(']', out);
 		break;
-	case FMT_MARKDOWN:
+	case OUT_MARKDOWN:
 		if (n)
 			fputc('\n', out);
 		for (size_t i = 0; i < n; i++)

@@ -2,7 +2,8 @@
  * output.h — the output formats every view of xcapanalyse offers: one
  * table writer, so that a view says once what its columns are and gets an
  * aligned table for people, CSV, JSON and a Markdown table for bug
- * reports from the same rows.
+ * reports from the same rows.  Its names begin with out_ (OUT_), so that
+ * a "format" or a "table" elsewhere is not mistaken for these.
  */
 #ifndef XCAPANALYSE_OUTPUT_H
 #define XCAPANALYSE_OUTPUT_H
@@ -11,69 +12,69 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_MARKDOWN };
 
 /* "text", "csv", "json", "markdown"; -1 when unknown. */
-int format_parse(const char *name);
+int out_format_parse(const char *name);
 
-enum col_type {
-	COL_STR,	/* text */
-	COL_UINT,	/* a count */
-	COL_SECONDS,	/* a duration or time in ns, printed in seconds */
+enum out_col_type {
+	OUT_COL_STR,	/* text */
+	OUT_COL_UINT,	/* a count */
+	OUT_COL_SECONDS,	/* a duration or time in ns, printed in seconds */
 };
 
-struct column {
+struct out_column {
 	const char *name;	/* snake_case: CSV header, JSON key */
 	const char *title;	/* heading for people */
-	enum col_type type;
+	enum out_col_type type;
 	int width;		/* in the text table; negative: left-aligned */
-	int decimals;		/* for COL_SECONDS */
+	int decimals;		/* for OUT_COL_SECONDS */
 };
 
 /* One cell; which member counts is the column's type.  An empty cell
    (empty = 1) prints blank in text and Markdown, empty in CSV, null in
    JSON. */
-struct cell {
+struct out_cell {
 	const char *s;
 	uint64_t u;
 	int64_t ns;
 	int empty;
 };
 
-struct table {
+struct out_table {
 	FILE *out;
-	enum format fmt;
-	const struct column *cols;
+	enum out_format fmt;
+	const struct out_column *cols;
 	size_t ncols;
 	size_t rows;
 };
 
 /* Start a table.  For JSON, the table is the value of key in the object
-   the caller opened with json_open, and comes first in it (what follows
-   begins with a comma: notes_print, json_seconds). */
-void table_begin(struct table *t, FILE *out, enum format fmt, const struct column *cols,
+   the caller opened with out_json_open, and comes first in it (what follows
+   begins with a comma: out_notes, out_json_seconds). */
+void out_table_begin(struct out_table *t, FILE *out, enum out_format fmt, const struct out_column *cols,
 		 size_t ncols, const char *key);
-void table_row(struct table *t, const struct cell *cells);
-void table_end(struct table *t);
+void out_table_row(struct out_table *t, const struct out_cell *cells);
+void out_table_end(struct out_table *t);
 
 /* Notes for people: what the trace cannot tell.  Text and Markdown print
    them after the tables, JSON in a "notes" array, CSV on stderr (so that
    the output stays one table). */
-void notes_print(FILE *out, enum format fmt, const char *const *notes, size_t n,
+void out_notes(FILE *out, enum out_format fmt, const char *const *notes, size_t n,
 		 const char *prog);
 
 /* The JSON object around a view's table. */
-void json_open(FILE *out, enum format fmt);
-void json_close(FILE *out, enum format fmt);
+void out_json_open(FILE *out, enum out_format fmt);
+void out_json_close(FILE *out, enum out_format fmt);
 /* One more member of that object: , "key": seconds */
-void json_seconds(FILE *out, const char *key, int64_t ns);
+void out_json_seconds(FILE *out, const char *key, int64_t ns);
 
 /* A line of text without its trailing blanks, and a newline. */
-void put_trimmed(FILE *out, const char *line, size_t len);
+void out_trimmed(FILE *out, const char *line, size_t len);
 
 /* A JSON string literal, quotes included. */
-void json_string(FILE *f, const char *s);
+void out_json_string(FILE *f, const char *s);
 /* A CSV field, quoted when it holds a comma, quote or newline. */
-void csv_field(FILE *f, const char *s);
+void out_csv_field(FILE *f, const char *s);
 
 #endif

@@ -145,7 +145,7 @@ static void tl_totals(const struct timeline *t, uint64_t out[XSTATE_N])
 /* ---- per connection ---- */
 
 /* What the capture shows of one direction's sender. */
-struct half {
+struct sender {
 	bool data_seen;
 	uint64_t last_data_ts;	/* its last data segment */
 	uint32_t nxt;		/* just past the highest byte sent */
@@ -168,7 +168,7 @@ struct half {
 struct cstate {
 	struct xstate_conn info;
 	bool name_from_class;
-	struct half h[2];
+	struct sender h[2];
 	/* Handshake times as the capture saw them. */
 	uint64_t syn_ts, synack_ts;
 	bool side_fixed;
@@ -190,10 +190,15 @@ struct xstate_model {
 	struct xstate_conn all;
 	struct timeline all_tl[2];
 	uint64_t drops;
-	void (*on_interval)(void *, const struct xstate_interval *);
-	void *interval_ctx;
-	void (*on_wait)(void *, const struct xstate_wait *);
-	void *wait_ctx;
+	struct {
+		void (*fn)(void *, const struct xstate_interval *);
+		void *ctx;
+	} on_interval[XSTATE_LISTENERS_MAX];
+	struct {
+		void (*fn)(void *, const struct xstate_wait *);
+		void *ctx;
+	} on_wait[XSTATE_LISTENERS_MAX];
+	size_t n_on_interval, n_on_wait;
 	bool oom;
 };
 
@@ -244,18 +249,24 @@ void xstate_free(struct xstate_model *m)
 	free(m);
 }
 
-void xstate_on_interval(struct xstate_model *m,
-			void (*fn)(void *ctx, const struct xstate_interval *iv), void *ctx)
+int xstate_on_interval(struct xstate_model *m,
+		       void (*fn)(void *ctx, const struct xstate_interval *iv), void *ctx)
 {
-	m->on_interval = fn;
-	m->interval_ctx = ctx;
+	if (!fn || m->n_on_interval == XSTATE_LISTENERS_MAX)
+		return -1;
+	m->on_interval[m->n_on_interval].fn = fn;
+	m->on_interval[m->n_on_interval++].ctx = ctx;
+	return 0;
 }
 
-void xstate_on_wait(struct xstate_model *m,
-		    void (*fn)(void *ctx, const struct xstate_wait *w), void *ctx)
+int xstate_on_wait(struct xstate_model *m,
+		   void (*fn)(void *ctx, const struct xstate_wait *w), void *ctx)
 {
-	m->on_wait = fn;
-	m->wait_ctx = ctx;
+	if (!fn || m->n_on_wait == XSTATE_LISTENERS_MAX)
+		return -1;
+	m->on_wait[m->n_on_wait].fn = fn;
+	m->on_wait[m->n_on_wait++].ctx = ctx;
+	return 0;
 }
 
 static struct cstate *conn_of(struct xstate_model *m, uint32_t id, bool create)
@@ -335,10 +346,11 @@ static void classify(struct xstate_model *m, struct cstate *c, int dir, uint64_t
 		tl_fold(&c->tl[dir], conn_horizon(c, dir), TL_MAX);
 	if (m->all_tl[dir].n > 64 * TL_FOLD_AT)
 		all_fold(m, dir);
-	if (m->on_interval) {
+	if (m->n_on_interval) {
 		struct xstate_interval iv = { .conn = c->info.id, .dir = (uint8_t)dir,
 					      .state = (uint8_t)s, .start = a, .end = b };
-		m->on_interval(m->interval_ctx, &iv);
+		for (size_t i = 0; i < m->n_on_interval; i++)
+			m->on_interval[i].fn(m->on_interval[i].ctx, &iv);
 	}
 }
 
@@ -391,13 +403,14 @@ static void close_pending(struct xstate_model *m, struct cstate *c)
 {
 	if (c->pending && c->answered && c->pend_ts >= m->range_a && c->pend_ts < m->range_b) {
 		c->info.waits++;
-		if (m->on_wait) {
+		if (m->n_on_wait) {
 			struct xstate_wait w = {
 				.conn = c->info.id, .seq = c->pend_seq, .request_ts = c->pend_ts,
 				.reply_ts = c->answer_ts, .error = c->answer_error,
 				.name = c->pend_name, .ext = c->pend_ext, .detail = c->pend_detail,
 			};
-			m->on_wait(m->wait_ctx, &w);
+			for (size_t i = 0; i < m->n_on_wait; i++)
+				m->on_wait[i].fn(m->on_wait[i].ctx, &w);
 		}
 	}
 	c->pending = c->answered = false;
@@ -442,7 +455,7 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 	handshake(m, c, p);
 
 	int dir = p->dir & 1, peer = !dir;
-	struct half *me = &c->h[dir], *other = &c->h[peer];
+	struct sender *me = &c->h[dir], *other = &c->h[peer];
 	bool syn_fin_rst = p->tcp_flags & (XTCP_SYN | XTCP_FIN | XTCP_RST);
 
 	/* As an acknowledgement of the peer's data. */

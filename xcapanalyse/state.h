@@ -116,13 +116,23 @@ struct xstate_model;
 struct xstate_model *xstate_new(const struct xstate_options *opt);
 void xstate_free(struct xstate_model *m);
 
-/* Called for each interval as it is classified (netplot colours by it). */
-void xstate_on_interval(struct xstate_model *m,
-			void (*fn)(void *ctx, const struct xstate_interval *iv), void *ctx);
-/* Called for each blocking round trip whose request falls in the range,
-   once the client sends again (or the input ends). */
-void xstate_on_wait(struct xstate_model *m,
-		    void (*fn)(void *ctx, const struct xstate_wait *w), void *ctx);
+/* Listeners.  A model takes several of each kind, called in the order
+   they were added: one pass over a trace may feed several views (the
+   requests table and the round trips; netplot's intervals and a view of
+   its own), and a view that silently replaced another's callback would
+   leave that view empty without a word.  They are kept in the model
+   (no allocation, nothing to fail but the count): adding more than
+   XSTATE_LISTENERS_MAX of a kind, or a NULL fn, is refused with -1. */
+enum { XSTATE_LISTENERS_MAX = 4 };
+/* Adds fn, called for each interval as it is classified (netplot colours
+   by it).  0, or -1 when refused. */
+int xstate_on_interval(struct xstate_model *m,
+		       void (*fn)(void *ctx, const struct xstate_interval *iv), void *ctx);
+/* Adds fn, called for each blocking round trip whose request falls in the
+   range, once the client sends again (or the input ends).  0, or -1 when
+   refused. */
+int xstate_on_wait(struct xstate_model *m,
+		   void (*fn)(void *ctx, const struct xstate_wait *w), void *ctx);
 
 /* Feed one record.  Returns 0, or -1 when out of memory. */
 int xstate_record(struct xstate_model *m, const struct xrec *rec);

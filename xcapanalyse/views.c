@@ -75,23 +75,23 @@ static void client_label(char *buf, size_t size, const struct xstate_conn *c)
 
 /* ---- the delay table ---- */
 
-static const struct column delay_cols[] = {
-	{ "conn", "Conn", COL_STR, -4, 0 },
-	{ "client", "Client", COL_STR, -20, 0 },
-	{ "direction", "Direction", COL_STR, -9, 0 },
-	{ "idle", "Idle", COL_SECONDS, 11, 6 },
-	{ "block_send", "Block Send", COL_SECONDS, 11, 6 },
-	{ "block_recv", "Block Recv", COL_SECONDS, 11, 6 },
-	{ "block_reply", "Block Reply", COL_SECONDS, 11, 6 },
-	{ "total_network_delay", "Net Delay", COL_SECONDS, 11, 6 },
+static const struct out_column delay_cols[] = {
+	{ "conn", "Conn", OUT_COL_STR, -4, 0 },
+	{ "client", "Client", OUT_COL_STR, -20, 0 },
+	{ "direction", "Direction", OUT_COL_STR, -9, 0 },
+	{ "idle", "Idle", OUT_COL_SECONDS, 11, 6 },
+	{ "block_send", "Block Send", OUT_COL_SECONDS, 11, 6 },
+	{ "block_recv", "Block Recv", OUT_COL_SECONDS, 11, 6 },
+	{ "block_reply", "Block Reply", OUT_COL_SECONDS, 11, 6 },
+	{ "total_network_delay", "Net Delay", OUT_COL_SECONDS, 11, 6 },
 };
 #define NCOLS(a) (sizeof (a) / sizeof (a)[0])
 
-static void delay_rows(struct table *t, const char *conn, const char *client,
+static void delay_rows(struct out_table *t, const char *conn, const char *client,
 		       const struct xstate_conn *c)
 {
 	/* People see the connection once, on its first row; programs on every row. */
-	bool repeat = t->fmt == FMT_CSV || t->fmt == FMT_JSON;
+	bool repeat = t->fmt == OUT_CSV || t->fmt == OUT_JSON;
 	static const char *const dirs[] = { "request", "reply", "total" };
 	for (int r = 0; r < 3; r++) {
 		uint64_t v[XSTATE_N];
@@ -103,7 +103,7 @@ static void delay_rows(struct table *t, const char *conn, const char *client,
 			uint64_t busy = v[1] + v[2] + v[3];
 			v[XSTATE_IDLE] = c->span > busy ? c->span - busy : 0;
 		}
-		struct cell cells[NCOLS(delay_cols)] = {
+		struct out_cell cells[NCOLS(delay_cols)] = {
 			{ .s = r == 0 || repeat ? conn : "" },
 			{ .s = r == 0 || repeat ? client : "" },
 			{ .s = dirs[r] },
@@ -114,16 +114,16 @@ static void delay_rows(struct table *t, const char *conn, const char *client,
 			{ .ns = (int64_t)(v[XSTATE_BLOCK_SEND] + v[XSTATE_BLOCK_RECV] +
 					  v[XSTATE_BLOCK_REPLY]) },
 		};
-		table_row(t, cells);
+		out_table_row(t, cells);
 	}
 }
 
-void delays_print(FILE *out, enum format fmt, const struct xstate_model *m)
+void delays_print(FILE *out, enum out_format fmt, const struct xstate_model *m)
 {
-	struct table t;
+	struct out_table t;
 	char id[16], client[128];
-	json_open(out, fmt);
-	table_begin(&t, out, fmt, delay_cols, NCOLS(delay_cols), "delays");
+	out_json_open(out, fmt);
+	out_table_begin(&t, out, fmt, delay_cols, NCOLS(delay_cols), "delays");
 	for (size_t i = 0; i < xstate_conn_count(m); i++) {
 		const struct xstate_conn *c = xstate_conn_at(m, i);
 		snprintf(id, sizeof id, "%u", c->id);
@@ -132,23 +132,23 @@ void delays_print(FILE *out, enum format fmt, const struct xstate_model *m)
 	}
 	const struct xstate_conn *all = xstate_all(m);
 	delay_rows(&t, "all", "", all);
-	table_end(&t);
+	out_table_end(&t);
 
 	uint64_t tnd = xstate_network_delay(all);
-	if (fmt == FMT_JSON) {
-		json_seconds(out, "total_network_delay", (int64_t)tnd);
-		json_seconds(out, "span", (int64_t)all->span);
-	} else if (fmt == FMT_TEXT) {
+	if (fmt == OUT_JSON) {
+		out_json_seconds(out, "total_network_delay", (int64_t)tnd);
+		out_json_seconds(out, "span", (int64_t)all->span);
+	} else if (fmt == OUT_TEXT) {
 		fprintf(out, "\nTotal network delay: %.6f s of %.6f s (%llu round trips waited on)\n",
 			(double)tnd / 1e9, (double)all->span / 1e9, (unsigned long long)all->waits);
-	} else if (fmt == FMT_MARKDOWN) {
+	} else if (fmt == OUT_MARKDOWN) {
 		fprintf(out, "\n**Total network delay: %.6f s** of %.6f s (%llu round trips waited on)\n",
 			(double)tnd / 1e9, (double)all->span / 1e9, (unsigned long long)all->waits);
 	}
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
-	notes_print(out, fmt, ns.ptr, ns.n, "xcapanalyse");
-	json_close(out, fmt);
+	out_notes(out, fmt, ns.ptr, ns.n, "xcapanalyse");
+	out_json_close(out, fmt);
 }
 
 /* ---- the requests waited on ---- */
@@ -203,7 +203,10 @@ struct requests_view *requests_view_new(struct xstate_model *m, bool per_conn)
 	struct requests_view *v = calloc(1, sizeof *v);
 	if (v) {
 		v->per_conn = per_conn;
-		xstate_on_wait(m, requests_wait, v);
+		if (xstate_on_wait(m, requests_wait, v) < 0) {
+			free(v);
+			return NULL;
+		}
 	}
 	return v;
 }
@@ -220,48 +223,48 @@ static int by_total(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static const struct column request_cols[] = {
-	{ "conn", "Conn", COL_UINT, 4, 0 },
-	{ "extension", "Extension", COL_STR, -14, 0 },
-	{ "request", "Request", COL_STR, -28, 0 },
-	{ "count", "Count", COL_UINT, 7, 0 },
-	{ "wait", "Total Wait", COL_SECONDS, 11, 6 },
-	{ "mean_wait", "Mean Wait", COL_SECONDS, 11, 6 },
+static const struct out_column request_cols[] = {
+	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
+	{ "extension", "Extension", OUT_COL_STR, -14, 0 },
+	{ "request", "Request", OUT_COL_STR, -28, 0 },
+	{ "count", "Count", OUT_COL_UINT, 7, 0 },
+	{ "wait", "Total Wait", OUT_COL_SECONDS, 11, 6 },
+	{ "mean_wait", "Mean Wait", OUT_COL_SECONDS, 11, 6 },
 };
 
-static void request_total(struct table *t, bool per_conn, uint32_t conn, uint64_t count,
+static void request_total(struct out_table *t, bool per_conn, uint32_t conn, uint64_t count,
 			  uint64_t total)
 {
 	const char *label = per_conn && conn ? "connection total" : "total";
-	struct cell cells[] = {
+	struct out_cell cells[] = {
 		{ .u = conn, .empty = !conn }, { .s = "" }, { .s = label }, { .u = count },
 		{ .ns = (int64_t)total },
 		{ .ns = count ? (int64_t)(total / count) : 0, .empty = !count },
 	};
-	table_row(t, per_conn ? cells : cells + 1);
+	out_table_row(t, per_conn ? cells : cells + 1);
 }
 
-void requests_view_print(struct requests_view *v, FILE *out, enum format fmt,
+void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt,
 			 const struct xstate_model *m)
 {
 	qsort(v->v, v->n, sizeof *v->v, by_total);
 	/* Without --per-conn the conn column is left out. */
 	bool pc = v->per_conn;
-	const struct column *cols = pc ? request_cols : request_cols + 1;
+	const struct out_column *cols = pc ? request_cols : request_cols + 1;
 	size_t ncols = NCOLS(request_cols) - (pc ? 0 : 1);
-	bool people = fmt == FMT_TEXT || fmt == FMT_MARKDOWN;
-	struct table t;
-	json_open(out, fmt);
-	table_begin(&t, out, fmt, cols, ncols, "requests");
+	bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
+	struct out_table t;
+	out_json_open(out, fmt);
+	out_table_begin(&t, out, fmt, cols, ncols, "requests");
 	uint64_t count = 0, total = 0, ccount = 0, ctotal = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct req_stat *r = &v->v[i];
-		struct cell cells[] = {
+		struct out_cell cells[] = {
 			{ .u = r->conn }, { .s = r->ext[0] ? r->ext : "core" }, { .s = r->name },
 			{ .u = r->count }, { .ns = (int64_t)r->total },
 			{ .ns = (int64_t)(r->total / r->count) },
 		};
-		table_row(&t, pc ? cells : cells + 1);
+		out_table_row(&t, pc ? cells : cells + 1);
 		count += r->count;
 		total += r->total;
 		ccount += r->count;
@@ -274,15 +277,15 @@ void requests_view_print(struct requests_view *v, FILE *out, enum format fmt,
 	}
 	if (people)
 		request_total(&t, pc, 0, count, total);
-	table_end(&t);
-	if (fmt == FMT_JSON) {
+	out_table_end(&t);
+	if (fmt == OUT_JSON) {
 		fprintf(out, ", \"count\": %llu", (unsigned long long)count);
-		json_seconds(out, "wait", (int64_t)total);
+		out_json_seconds(out, "wait", (int64_t)total);
 	}
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
-	notes_print(out, fmt, ns.ptr, ns.n, "xcapanalyse");
-	json_close(out, fmt);
+	out_notes(out, fmt, ns.ptr, ns.n, "xcapanalyse");
+	out_json_close(out, fmt);
 }
 
 void requests_view_free(struct requests_view *v)
@@ -294,21 +297,21 @@ void requests_view_free(struct requests_view *v)
 
 /* ---- the round trips ---- */
 
-static const struct column trip_cols[] = {
-	{ "time", "Time", COL_SECONDS, 12, 6 },
-	{ "conn", "Conn", COL_UINT, 4, 0 },
-	{ "seq", "Seq", COL_UINT, 7, 0 },
-	{ "extension", "Extension", COL_STR, -14, 0 },
-	{ "request", "Request", COL_STR, -24, 0 },
-	{ "answer", "Answer", COL_STR, -6, 0 },
-	{ "wait", "Wait", COL_SECONDS, 10, 6 },
-	{ "detail", "Detail", COL_STR, -1, 0 },
+static const struct out_column trip_cols[] = {
+	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
+	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
+	{ "seq", "Seq", OUT_COL_UINT, 7, 0 },
+	{ "extension", "Extension", OUT_COL_STR, -14, 0 },
+	{ "request", "Request", OUT_COL_STR, -24, 0 },
+	{ "answer", "Answer", OUT_COL_STR, -6, 0 },
+	{ "wait", "Wait", OUT_COL_SECONDS, 10, 6 },
+	{ "detail", "Detail", OUT_COL_STR, -1, 0 },
 };
 
 struct trips_view {
-	struct table t;
+	struct out_table t;
 	FILE *out;
-	enum format fmt;
+	enum out_format fmt;
 	const struct xstate_model *m;
 	uint64_t total;		/* the waits listed, summed */
 };
@@ -317,17 +320,17 @@ static void trips_wait(void *ctx, const struct xstate_wait *w)
 {
 	struct trips_view *v = ctx;
 	uint64_t t0 = xstate_all(v->m)->first;
-	struct cell cells[] = {
+	struct out_cell cells[] = {
 		{ .ns = (int64_t)(w->request_ts - t0) }, { .u = w->conn }, { .u = w->seq },
 		{ .s = w->ext[0] ? w->ext : "core" }, { .s = w->name },
 		{ .s = w->error ? "error" : "reply" },
 		{ .ns = (int64_t)(w->reply_ts - w->request_ts) }, { .s = w->detail },
 	};
-	table_row(&v->t, cells);
+	out_table_row(&v->t, cells);
 	v->total += w->reply_ts - w->request_ts;
 }
 
-struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum format fmt)
+struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_format fmt)
 {
 	struct trips_view *v = calloc(1, sizeof *v);
 	if (!v)
@@ -335,9 +338,12 @@ struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum format
 	v->out = out;
 	v->fmt = fmt;
 	v->m = m;
-	json_open(out, fmt);
-	table_begin(&v->t, out, fmt, trip_cols, NCOLS(trip_cols), "round_trips");
-	xstate_on_wait(m, trips_wait, v);
+	if (xstate_on_wait(m, trips_wait, v) < 0) {
+		free(v);
+		return NULL;
+	}
+	out_json_open(out, fmt);
+	out_table_begin(&v->t, out, fmt, trip_cols, NCOLS(trip_cols), "round_trips");
 	return v;
 }
 
@@ -345,18 +351,18 @@ void trips_view_finish(struct trips_view *v, const struct xstate_model *m)
 {
 	if (!v)
 		return;
-	table_end(&v->t);
+	out_table_end(&v->t);
 	const struct xstate_conn *all = xstate_all(m);
-	if (v->fmt == FMT_JSON) {
+	if (v->fmt == OUT_JSON) {
 		fprintf(v->out, ", \"count\": %llu", (unsigned long long)all->waits);
-		json_seconds(v->out, "wait", (int64_t)v->total);
-	} else if (v->fmt == FMT_TEXT || v->fmt == FMT_MARKDOWN) {
+		out_json_seconds(v->out, "wait", (int64_t)v->total);
+	} else if (v->fmt == OUT_TEXT || v->fmt == OUT_MARKDOWN) {
 		fprintf(v->out, "\n%llu round trips, %.6f s waited\n", (unsigned long long)all->waits,
 			(double)v->total / 1e9);
 	}
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
-	notes_print(v->out, v->fmt, ns.ptr, ns.n, "xcapanalyse");
-	json_close(v->out, v->fmt);
+	out_notes(v->out, v->fmt, ns.ptr, ns.n, "xcapanalyse");
+	out_json_close(v->out, v->fmt);
 	free(v);
 }

@@ -15,20 +15,20 @@
 /* Per connection and direction Idle, Block Send, Block Recv and Block
    Reply, then All, then the Total Network Delay; and the notes on what
    the trace cannot tell.  After xstate_finish. */
-void delays_print(FILE *out, enum format fmt, const struct xstate_model *m);
+void delays_print(FILE *out, enum out_format fmt, const struct xstate_model *m);
 
 /* The requests waited on, by name (and by connection when per_conn).
    Attach before feeding the model. */
 struct requests_view;
 struct requests_view *requests_view_new(struct xstate_model *m, bool per_conn);
-void requests_view_print(struct requests_view *v, FILE *out, enum format fmt,
+void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt,
 			 const struct xstate_model *m);
 void requests_view_free(struct requests_view *v);
 
 /* Every blocking round trip as it is found.  Attach before feeding the
    model; finish after xstate_finish. */
 struct trips_view;
-struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum format fmt);
+struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_format fmt);
 void trips_view_finish(struct trips_view *v, const struct xstate_model *m);
 
 #endif

@@ -158,36 +158,36 @@ static void account(struct conn_table *t, const struct xrec *rec)
 	}
 }
 
-static const struct column conn_cols[] = {
-	{ "conn", "Conn", COL_UINT, 4, 0 },
-	{ "client", "Client", COL_STR, -22, 0 },
-	{ "server", "Server", COL_STR, -22, 0 },
-	{ "proto", "Proto", COL_STR, -5, 0 },
-	{ "name", "Name", COL_STR, -16, 0 },
-	{ "duration", "Duration", COL_SECONDS, 10, 3 },
-	{ "packets_c2s", "Pkts>", COL_UINT, 8, 0 },
-	{ "packets_s2c", "Pkts<", COL_UINT, 8, 0 },
-	{ "bytes_c2s", "Bytes>", COL_UINT, 10, 0 },
-	{ "bytes_s2c", "Bytes<", COL_UINT, 10, 0 },
-	{ "messages_c2s", "Msgs>", COL_UINT, 8, 0 },
-	{ "messages_s2c", "Msgs<", COL_UINT, 8, 0 },
-	{ "gaps", "Gaps", COL_UINT, 5, 0 },
-	{ "gap_bytes", "Gap Bytes", COL_UINT, 9, 0 },
+static const struct out_column conn_cols[] = {
+	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
+	{ "client", "Client", OUT_COL_STR, -22, 0 },
+	{ "server", "Server", OUT_COL_STR, -22, 0 },
+	{ "proto", "Proto", OUT_COL_STR, -5, 0 },
+	{ "name", "Name", OUT_COL_STR, -16, 0 },
+	{ "duration", "Duration", OUT_COL_SECONDS, 10, 3 },
+	{ "packets_c2s", "Pkts>", OUT_COL_UINT, 8, 0 },
+	{ "packets_s2c", "Pkts<", OUT_COL_UINT, 8, 0 },
+	{ "bytes_c2s", "Bytes>", OUT_COL_UINT, 10, 0 },
+	{ "bytes_s2c", "Bytes<", OUT_COL_UINT, 10, 0 },
+	{ "messages_c2s", "Msgs>", OUT_COL_UINT, 8, 0 },
+	{ "messages_s2c", "Msgs<", OUT_COL_UINT, 8, 0 },
+	{ "gaps", "Gaps", OUT_COL_UINT, 5, 0 },
+	{ "gap_bytes", "Gap Bytes", OUT_COL_UINT, 9, 0 },
 };
 
-static void print_connections(const struct conn_table *t, enum format fmt)
+static void print_connections(const struct conn_table *t, enum out_format fmt)
 {
 	char cl[64], sv[64];
-	struct table out;
-	json_open(stdout, fmt);
-	table_begin(&out, stdout, fmt, conn_cols, sizeof conn_cols / sizeof conn_cols[0],
+	struct out_table out;
+	out_json_open(stdout, fmt);
+	out_table_begin(&out, stdout, fmt, conn_cols, sizeof conn_cols / sizeof conn_cols[0],
 		    "connections");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct conn_row *r = &t->rows[i];
 		xaddr_format(cl, sizeof cl, &r->client);
 		xaddr_format(sv, sizeof sv, &r->server);
-		bool people = fmt == FMT_TEXT || fmt == FMT_MARKDOWN;
-		struct cell cells[] = {
+		bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
+		struct out_cell cells[] = {
 			{ .u = r->id }, { .s = cl }, { .s = sv },
 			{ .s = r->proto[0] || !people ? r->proto : "-" },
 			{ .s = r->name[0] || !people ? r->name : "-" },
@@ -197,10 +197,10 @@ static void print_connections(const struct conn_table *t, enum format fmt)
 			{ .u = r->messages[0] }, { .u = r->messages[1] },
 			{ .u = r->gaps[0] + r->gaps[1] }, { .u = r->gap_bytes[0] + r->gap_bytes[1] },
 		};
-		table_row(&out, cells);
+		out_table_row(&out, cells);
 	}
-	table_end(&out);
-	json_close(stdout, fmt);
+	out_table_end(&out);
+	out_json_close(stdout, fmt);
 }
 
 /* ---- options ---- */
@@ -290,7 +290,7 @@ int main(int argc, char **argv)
 {
 	pipeline_steady_heap(0);
 	enum mode mode = MODE_DELAYS;
-	enum format fmt = FMT_TEXT;
+	enum out_format fmt = OUT_TEXT;
 	struct conn_set conns = { 0 };
 	bool per_conn = false;
 	struct xstate_options sopt;
@@ -327,11 +327,11 @@ int main(int argc, char **argv)
 		case 'R': mode = MODE_REQUESTS; break;
 		case 'T': mode = MODE_TRIPS; break;
 		case 'f': {
-			int f = format_parse(optarg);
+			int f = out_format_parse(optarg);
 			if (f < 0)
 				die(EXIT_USAGE, "unknown format, want text, csv, json or markdown: '%s'",
 				    optarg);
-			fmt = (enum format)f;
+			fmt = (enum out_format)f;
 			break;
 		}
 		case OPT_CONN: parse_conns(&conns, optarg); break;
@@ -372,7 +372,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (fmt == FMT_MARKDOWN && (mode == MODE_DUMP || mode == MODE_MESSAGES))
+	if (fmt == OUT_MARKDOWN && (mode == MODE_DUMP || mode == MODE_MESSAGES))
 		die(EXIT_USAGE, "markdown is for the tables, not this view: '%s'",
 		    mode == MODE_DUMP ? "--dump" : "--messages");
 
@@ -386,9 +386,9 @@ int main(int argc, char **argv)
 			status = EXIT_DAMAGED;
 			continue;
 		}
-		if (argc - optind > 1 && (fmt == FMT_TEXT || fmt == FMT_MARKDOWN))
+		if (argc - optind > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN))
 			printf("%s%s%s\n\n", i > optind ? "\n" : "",
-			       fmt == FMT_MARKDOWN ? "### " : "== ", argv[i]);
+			       fmt == OUT_MARKDOWN ? "### " : "== ", argv[i]);
 		xsource_on_warning(src, warn_cb, NULL);
 		struct xrec rec;
 		struct msg_view *mv = NULL;
@@ -396,7 +396,7 @@ int main(int argc, char **argv)
 		struct requests_view *rv = NULL;
 		struct trips_view *tv = NULL;
 		if (mode == MODE_DUMP)
-			xtrace_info_dump(stdout, xsource_info(src));
+			trace_info_dump(stdout, xsource_info(src));
 		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS) {

@@ -27,12 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static size_t header_len;
 	if (!header) {
 		FILE *h = open_memstream(&header, &header_len);
-		struct xtrace_info info = { .tool = "fuzz", .linktype = 1 };
+		struct trace_info info = { .tool = "fuzz", .linktype = 1 };
 		char err[64];
-		xtrace_writer_free(xtrace_writer_new(h, &info, err, sizeof err));
+		trace_writer_free(trace_writer_new(h, &info, err, sizeof err));
 		fclose(h);
 	}
-	int whole = xtrace_is_trace(data, size);
+	int whole = trace_looks_like(data, size);
 	size_t n = whole ? size : header_len + size;
 	uint8_t *buf = malloc(n ? n : 1);
 	if (!buf)
@@ -47,13 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *out = fopen("/dev/null", "w");
 	if (f && out) {
 		char err[256];
-		struct xtrace_reader *r = xtrace_reader_new(f, err, sizeof err);
+		struct trace_reader *r = trace_reader_new(f, err, sizeof err);
 		if (r) {
-			xtrace_reader_on_warning(r, quiet, NULL);
-			xtrace_info_dump(out, xtrace_reader_info(r));
+			trace_reader_on_warning(r, quiet, NULL);
+			trace_info_dump(out, trace_reader_info(r));
 			struct xrec rec;
 			struct xstate_model *m = xstate_new(NULL);
-			while (xtrace_next(r, &rec) == 1) {
+			while (trace_reader_next(r, &rec) == 1) {
 				xrec_dump(out, &rec);	/* touches every string */
 				if (m)
 					xstate_record(m, &rec);
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				xstate_finish(m);
 				xstate_free(m);
 			}
-			xtrace_reader_free(r);
+			trace_reader_free(r);
 		}
 	}
 	if (f)
