@@ -1,8 +1,8 @@
 /*
  * pipeline.c — connection tracking and TCP reassembly.
  *
- * Each connection has two halves (client→server, server→client).  A half
- * knows the next sequence number it expects; bytes at that number go to
+ * Each connection has two directions (client→server, server→client), each
+ * with its struct reassembly.  A direction knows the next sequence number it expects; bytes at that number go to
  * the protocol decoder at once, bytes beyond it wait in a small sorted
  * out-of-order list, bytes before it are retransmissions (the first copy
  * wins).  A hole becomes a gap record when the capture proves it will not
@@ -61,7 +61,7 @@ struct reassembly {
 	uint32_t fin_seq;	/* sequence number of the FIN */
 	uint32_t base;		/* sequence number of stream offset 0 */
 	uint32_t next;		/* next sequence number expected */
-	uint32_t ack_max;	/* highest ack the peer sent for this half */
+	uint32_t ack_max;	/* highest ack the peer sent for this direction */
 	uint64_t off;		/* stream offset of next */
 	int8_t wscale;		/* window scale option of this side's SYN, -1 none */
 	int syn_seen;
@@ -647,7 +647,7 @@ static void fill_to(struct conn *c, int dir, uint32_t target, int reason)
 	drain(c, dir);
 }
 
-/* Close every hole of a half: up to what the peer acknowledged the bytes
+/* Close every hole of a direction: up to what the peer acknowledged the bytes
    were lost by the capture; beyond that, the end came first. */
 static void close_holes(struct conn *c, int dir, int reason)
 {
