@@ -7,6 +7,10 @@
 
 #include "pairing.h"
 
+/* The ring's capacity is a power of two (64 doubling to PAIRING_KEPT), so
+   positions wrap with a mask. */
+_Static_assert((PAIRING_KEPT & (PAIRING_KEPT - 1)) == 0, "PAIRING_KEPT is a power of two");
+
 struct pairing_req {
 	uint64_t seq, ts;
 	uint32_t end;
@@ -16,7 +20,7 @@ static int keep(struct pairing *p, const struct xrec_msg *m)
 {
 	if (p->len == p->cap) {
 		if (p->cap == PAIRING_KEPT) {	/* forget the oldest */
-			p->head = (p->head + 1) % p->cap;
+			p->head = (p->head + 1) & (p->cap - 1);
 			p->len--;
 		} else {
 			uint32_t cap = p->cap ? 2 * p->cap : 64;
@@ -24,14 +28,14 @@ static int keep(struct pairing *p, const struct xrec_msg *m)
 			if (!r)
 				return -1;
 			for (uint32_t i = 0; i < p->len; i++)
-				r[i] = p->ring[(p->head + i) % p->cap];
+				r[i] = p->ring[(p->head + i) & (p->cap - 1)];
 			free(p->ring);
 			p->ring = r;
 			p->head = 0;
 			p->cap = cap;
 		}
 	}
-	p->ring[(p->head + p->len) % p->cap] = (struct pairing_req){ m->seq, m->ts, m->tcp_end };
+	p->ring[(p->head + p->len) & (p->cap - 1)] = (struct pairing_req){ m->seq, m->ts, m->tcp_end };
 	p->len++;
 	return 0;
 }
@@ -39,7 +43,7 @@ static int keep(struct pairing *p, const struct xrec_msg *m)
 static void answer(struct pairing *p, struct xrec_msg *m)
 {
 	while (p->len && p->ring[p->head].seq < m->seq) {
-		p->head = (p->head + 1) % p->cap;
+		p->head = (p->head + 1) & (p->cap - 1);
 		p->len--;
 	}
 	if (p->len && p->ring[p->head].seq == m->seq) {

@@ -306,9 +306,12 @@ static void encode_body(struct enc *e, const struct xrec *r)
 		enc_str(e, m->ext);
 		enc_str(e, m->detail);
 		/* 1.1: how long before this message its request ended (signed:
-		   a capture's clock may step back), 0 for none; then where. */
-		enc_u(e, m->req_ts ? 1 + zigzag((int64_t)(m->ts - m->req_ts)) : 0);
-		enc_u(e, m->req_ts ? m->req_end : 0);
+		   a capture's clock may step back), then where.  Left out when
+		   it answers none: a field past a record's end reads as 0. */
+		if (m->req_ts) {
+			enc_u(e, 1 + zigzag((int64_t)(m->ts - m->req_ts)));
+			enc_u(e, m->req_end);
+		}
 		break;
 	}
 	case XREC_EXT: {
@@ -437,22 +440,26 @@ struct trace_reader {
 	/* A 1.0 trace has no pairing in its msg records: the reader pairs
 	   them as the pipeline would, per connection. */
 	struct old_pairing { uint32_t conn; struct pairing p; } *old;
-	size_t n_old;
+	size_t n_old, last_old;
 };
 
 static void pair_old(struct trace_reader *r, struct xrec_msg *m)
 {
 	struct old_pairing *o = NULL;
-	for (size_t i = r->n_old; i-- > 0;)
+	/* Messages come in runs per connection: the last one first. */
+	if (r->last_old < r->n_old && r->old[r->last_old].conn == m->conn)
+		o = &r->old[r->last_old];
+	for (size_t i = r->n_old; !o && i-- > 0;)
 		if (r->old[i].conn == m->conn) {
 			o = &r->old[i];
-			break;
+			r->last_old = i;
 		}
 	if (!o) {
 		o = realloc(r->old, (r->n_old + 1) * sizeof *o);
 		if (!o)
 			return;		/* unpaired, as a reply to an unseen request */
 		r->old = o;
+		r->last_old = r->n_old;
 		o = &r->old[r->n_old++];
 		o->conn = m->conn;
 		o->p = (struct pairing){ 0 };
