@@ -489,7 +489,7 @@ END_TEST
 /* The client's own output still queued before its request left (a
    backlog of full segments) is the wait's queued part; a void request
    checked with a GetInputFocus in its packet is named. */
-START_TEST(test_queued_and_checks)
+START_TEST(test_queued_and_sync_after)
 {
 	struct sim s;
 	sim_init(&s, NULL);
@@ -507,14 +507,14 @@ START_TEST(test_queued_and_checks)
 	ck_assert_uint_eq(s.waits, 2);
 	assert_wait(&s, 0, 1, 110 * MS, 150 * MS, false);
 	ck_assert_uint_eq(s.w[0].queued, 10 * MS);
-	ck_assert(!s.w[0].checks);
+	ck_assert(!s.w[0].sync_after);
 	ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_SEND], 10 * MS);
 	assert_wait(&s, 1, 3, 200 * MS, 240 * MS, false);
 	ck_assert_uint_eq(s.w[1].queued, 0);
-	ck_assert(s.w[1].checks);
-	ck_assert_uint_eq(s.w[1].checks_seq, 2);
-	ck_assert_str_eq(s.w[1].checks_name, "Attach");
-	ck_assert_str_eq(s.w[1].checks_ext, "MIT-SHM");
+	ck_assert(s.w[1].sync_after);
+	ck_assert_uint_eq(s.w[1].after_seq, 2);
+	ck_assert_str_eq(s.w[1].after_name, "Attach");
+	ck_assert_str_eq(s.w[1].after_ext, "MIT-SHM");
 	xstate_free(s.m);
 }
 END_TEST
@@ -582,7 +582,7 @@ int main(void)
 	tcase_add_test(tc, test_pipelined_earliest);
 	tcase_add_test(tc, test_lost_waits);
 	tcase_add_test(tc, test_split);
-	tcase_add_test(tc, test_queued_and_checks);
+	tcase_add_test(tc, test_queued_and_sync_after);
 	tcase_add_test(tc, test_released);
 	tcase_add_test(tc, test_long);
 	suite_add_tcase(su, tc);

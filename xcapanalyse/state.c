@@ -169,9 +169,9 @@ struct half {
 /* A reply-bearing request (or the connection setup) not yet answered. */
 struct out_req {
 	uint64_t seq, ts;
-	bool checks;			/* see struct xstate_wait */
-	uint64_t checks_seq;
-	char checks_name[64], checks_ext[32];
+	bool sync_after;		/* see struct xstate_wait */
+	uint64_t after_seq;
+	char after_name[64], after_ext[32];
 	char name[64], ext[32], detail[PROTO_DETAIL_MAX];
 };
 
@@ -197,7 +197,7 @@ struct cstate {
 	/* Reply-bearing requests outstanding, oldest first: a ring. */
 	struct out_req *out;
 	size_t out_head, out_n, out_cap;
-	/* The last request, for what a GetInputFocus right after it checks. */
+	/* The last request: the void request a GetInputFocus may sync after. */
 	bool last_void;
 	uint64_t last_seq, last_ts;
 	char last_name[64], last_ext[32];
@@ -470,8 +470,8 @@ static void commit_wait(struct xstate_model *m, struct cstate *c, const struct f
 			.conn = c->info.id, .seq = f->r.seq, .request_ts = f->r.ts,
 			.start = f->start, .reply_ts = f->reply_ts, .queued = f->queued,
 			.error = f->error, .split = f->split,
-			.checks = f->r.checks, .checks_seq = f->r.checks_seq,
-			.checks_name = f->r.checks_name, .checks_ext = f->r.checks_ext,
+			.sync_after = f->r.sync_after, .after_seq = f->r.after_seq,
+			.after_name = f->r.after_name, .after_ext = f->r.after_ext,
 			.name = f->r.name, .ext = f->r.ext, .detail = f->r.detail,
 		};
 		m->on_wait(m->wait_ctx, &w);
@@ -577,15 +577,15 @@ static void request(struct xstate_model *m, struct cstate *c, const struct xrec_
 			snprintf(r->name, sizeof r->name, "%s", g->name);
 			snprintf(r->ext, sizeof r->ext, "%s", g->ext);
 			snprintf(r->detail, sizeof r->detail, "%s", g->detail);
-			r->checks = c->last_void && c->last_seq + 1 == g->seq && c->last_ts == g->ts &&
+			r->sync_after = c->last_void && c->last_seq + 1 == g->seq && c->last_ts == g->ts &&
 				    !g->ext[0] && strcmp(g->name, "GetInputFocus") == 0;
-			if (r->checks) {
-				r->checks_seq = c->last_seq;
-				snprintf(r->checks_name, sizeof r->checks_name, "%s", c->last_name);
-				snprintf(r->checks_ext, sizeof r->checks_ext, "%s", c->last_ext);
+			if (r->sync_after) {
+				r->after_seq = c->last_seq;
+				snprintf(r->after_name, sizeof r->after_name, "%s", c->last_name);
+				snprintf(r->after_ext, sizeof r->after_ext, "%s", c->last_ext);
 			} else {
-				r->checks_seq = 0;
-				r->checks_name[0] = r->checks_ext[0] = '\0';
+				r->after_seq = 0;
+				r->after_name[0] = r->after_ext[0] = '\0';
 			}
 		}
 	}

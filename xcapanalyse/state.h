@@ -125,9 +125,9 @@ struct xstate_wait {
 	/* A GetInputFocus sent in the packet of the void request just before
 	   it is how libxcb's xcb_request_check (and Xlib's XSync) wait for a
 	   void request to be done: that request, when so. */
-	bool checks;
-	uint64_t checks_seq;
-	const char *checks_name, *checks_ext;
+	bool sync_after;
+	uint64_t after_seq;
+	const char *after_name, *after_ext;
 	const char *name;		/* request name */
 	const char *ext;		/* "" for core */
 	const char *detail;		/* "" when none */

@@ -195,7 +195,7 @@ static void requests_wait(void *ctx, const struct xstate_wait *w)
 		snprintf(r->name, sizeof r->name, "%s", w->name);
 	}
 	r->count++;
-	r->total += w->reply_ts - w->request_ts;
+	r->total += w->reply_ts - w->start;
 }
 
 struct requests_view *requests_view_new(struct xstate_model *m, bool per_conn)
@@ -294,6 +294,12 @@ void requests_view_free(struct requests_view *v)
 
 /* ---- the round trips ---- */
 
+/* Wait is the reply wait proper (from the client's last data, or the
+   reply before a gap, to the reply: what Block Reply counts); Queued is
+   the time before it that the client's own earlier output was still held
+   back (Block Send or Recv), which the client, waiting since it wrote the
+   request, felt as part of the wait.  Checks names the void request a
+   GetInputFocus in the same packet sync_after (xcb_request_check, XSync). */
 static const struct column trip_cols[] = {
 	{ "time", "Time", COL_SECONDS, 12, 6 },
 	{ "conn", "Conn", COL_UINT, 4, 0 },
@@ -302,6 +308,8 @@ static const struct column trip_cols[] = {
 	{ "request", "Request", COL_STR, -24, 0 },
 	{ "answer", "Answer", COL_STR, -6, 0 },
 	{ "wait", "Wait", COL_SECONDS, 10, 6 },
+	{ "queued", "Queued", COL_SECONDS, 10, 6 },
+	{ "sync_after", "After", COL_UINT, 7, 0 },
 	{ "detail", "Detail", COL_STR, -1, 0 },
 };
 
@@ -311,20 +319,32 @@ struct trips_view {
 	enum format fmt;
 	const struct xstate_model *m;
 	uint64_t total;		/* the waits listed, summed */
+	uint64_t queued;	/* and their queued parts */
 };
 
 static void trips_wait(void *ctx, const struct xstate_wait *w)
 {
 	struct trips_view *v = ctx;
 	uint64_t t0 = xstate_all(v->m)->first;
+	char detail[512];
+	const char *d = w->detail;
+	if (w->sync_after) {
+		/* What people need to see of a checked void request: its name. */
+		snprintf(detail, sizeof detail, "%s%ssync after %s%s%s", w->detail, w->detail[0] ? " " : "",
+			 w->after_ext[0] ? w->after_ext : "", w->after_ext[0] ? ":" : "",
+			 w->after_name);
+		d = detail;
+	}
 	struct cell cells[] = {
 		{ .ns = (int64_t)(w->request_ts - t0) }, { .u = w->conn }, { .u = w->seq },
 		{ .s = w->ext[0] ? w->ext : "core" }, { .s = w->name },
 		{ .s = w->error ? "error" : "reply" },
-		{ .ns = (int64_t)(w->reply_ts - w->request_ts) }, { .s = w->detail },
+		{ .ns = (int64_t)(w->reply_ts - w->start) }, { .ns = (int64_t)w->queued },
+		{ .u = w->after_seq, .empty = !w->sync_after }, { .s = d },
 	};
 	table_row(&v->t, cells);
-	v->total += w->reply_ts - w->request_ts;
+	v->total += w->reply_ts - w->start;
+	v->queued += w->queued;
 }
 
 struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum format fmt)
@@ -350,9 +370,14 @@ void trips_view_finish(struct trips_view *v, const struct xstate_model *m)
 	if (v->fmt == FMT_JSON) {
 		fprintf(v->out, ", \"count\": %llu", (unsigned long long)all->waits);
 		json_seconds(v->out, "wait", (int64_t)v->total);
+		json_seconds(v->out, "queued", (int64_t)v->queued);
 	} else if (v->fmt == FMT_TEXT || v->fmt == FMT_MARKDOWN) {
-		fprintf(v->out, "\n%llu round trips, %.6f s waited\n", (unsigned long long)all->waits,
+		fprintf(v->out, "\n%llu round trips, %.6f s waited", (unsigned long long)all->waits,
 			(double)v->total / 1e9);
+		if (v->queued)
+			fprintf(v->out, ", and %.6f s before that with their own output still queued",
+				(double)v->queued / 1e9);
+		fputc('\n', v->out);
 	}
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
