@@ -427,7 +427,10 @@ END_TEST
 /* xwininfo -root -tree: the client goes on after the reply it needed;
    the replies to the rest of its flush come after its next request.  No
    wait is lost: the next silence waits on the earliest still unanswered,
-   and the reply to the new request, after a gap, is a wait of its own. */
+   and when those replies take a while (here 4 ms of trickle, then a gap
+   of an RTT) the reply to the new request is a wait of its own.  When
+   they come at once, too soon to show the client blocked, the wait is
+   the new request's, from the start of the silence. */
 START_TEST(test_lost_waits)
 {
 	struct sim s;
@@ -437,15 +440,26 @@ START_TEST(test_lost_waits)
 	replies(&s, 140 * MS, 1, 1);
 	batch(&s, 141 * MS, 1);		/* request 6 */
 	for (uint64_t q = 2; q <= 5; q++)
-		replies(&s, 140 * MS + q * MS, q, q);
-	replies(&s, 181 * MS, 6, 6);
-	pkt(&s, 182 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+		replies(&s, 140 * MS + q * 8 * MS, q, q);
+	replies(&s, 210 * MS, 6, 6);
+	pkt(&s, 211 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+	batch(&s, 212 * MS, 3);		/* 7, 8, 9 */
+	replies(&s, 252 * MS, 7, 7);
+	pkt(&s, 253 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+	batch(&s, 254 * MS, 1);		/* 10 */
+	replies(&s, 254 * MS + 100000, 8, 9);
+	replies(&s, 294 * MS, 10, 10);
+	pkt(&s, 295 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
 	const struct xstate_conn *c = finish(&s);
-	ck_assert_uint_eq(s.waits, 3);
+	ck_assert_uint_eq(s.waits, 5);
 	assert_wait(&s, 0, 1, 100 * MS, 140 * MS, false);
-	assert_wait(&s, 1, 2, 141 * MS, 145 * MS, false);
-	assert_wait(&s, 2, 6, 145 * MS, 181 * MS, true);
-	ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_REPLY], 80 * MS);
+	assert_wait(&s, 1, 2, 141 * MS, 180 * MS, false);
+	ck_assert_uint_eq(s.w[1].burst_first, 2);
+	ck_assert_uint_eq(s.w[1].burst_last, 5);
+	assert_wait(&s, 2, 6, 180 * MS, 210 * MS, true);
+	assert_wait(&s, 3, 7, 212 * MS, 252 * MS, false);
+	assert_wait(&s, 4, 10, 254 * MS, 294 * MS, false);
+	ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_REPLY], 189 * MS);
 	xstate_free(s.m);
 }
 END_TEST

@@ -177,7 +177,8 @@ struct out_req {
 
 /* A wait found in the current silence, decided when the silence ends. */
 struct found_wait {
-	struct out_req r;
+	struct out_req r;		/* the earliest request answered in its burst */
+	struct out_req last;		/* and the last */
 	uint64_t start, reply_ts, queued;
 	bool error, split;
 };
@@ -248,7 +249,7 @@ void xstate_options_default(struct xstate_options *opt)
 	opt->capture_side = XSIDE_AUTO;
 	opt->backlog = true;
 	opt->wait_rule = XWAIT_EARLIEST;
-	opt->split_min = 1000000;	/* 1 ms */
+	opt->split_min = 3000000;	/* 3 ms */
 	opt->split_fraction = 0.5;
 	opt->range_start = 0;
 	opt->range_end = UINT64_MAX;
@@ -466,13 +467,15 @@ static void commit_wait(struct xstate_model *m, struct cstate *c, const struct f
 		return;
 	c->info.waits++;
 	if (m->on_wait) {
+		const struct out_req *n = m->opt.wait_rule == XWAIT_LATEST ? &f->last : &f->r;
 		struct xstate_wait w = {
-			.conn = c->info.id, .seq = f->r.seq, .request_ts = f->r.ts,
+			.conn = c->info.id, .seq = n->seq,
+			.burst_first = f->r.seq, .burst_last = f->last.seq, .request_ts = n->ts,
 			.start = f->start, .reply_ts = f->reply_ts, .queued = f->queued,
 			.error = f->error, .split = f->split,
-			.sync_after = f->r.sync_after, .after_seq = f->r.after_seq,
-			.after_name = f->r.after_name, .after_ext = f->r.after_ext,
-			.name = f->r.name, .ext = f->r.ext, .detail = f->r.detail,
+			.sync_after = n->sync_after, .after_seq = n->after_seq,
+			.after_name = n->after_name, .after_ext = n->after_ext,
+			.name = n->name, .ext = n->ext, .detail = n->detail,
 		};
 		m->on_wait(m->wait_ctx, &w);
 	}
@@ -488,7 +491,7 @@ static void commit_wait(struct xstate_model *m, struct cstate *c, const struct f
 static void end_silence(struct xstate_model *m, struct cstate *c, bool released)
 {
 	for (size_t i = 0; i < c->n_found; i++)
-		if (!released || c->found[i].r.seq == c->last_seq)
+		if (!released || c->found[i].last.seq == c->last_seq)
 			commit_wait(m, c, &c->found[i]);
 	c->n_found = 0;
 	c->answered = false;
@@ -514,14 +517,18 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 	struct found_wait *cur = c->n_found ? &c->found[c->n_found - 1] : NULL;
 	/* A request with several replies keeps the client waiting until the
 	   last. */
-	if (cur && cur->r.seq == seq) {
+	if (cur && cur->last.seq == seq) {
 		cur->reply_ts = ts;
 		cur->error |= error;
 		return;
 	}
+	/* An error for the void request a GetInputFocus syncs after answers
+	   the check (xcb_request_check returns on it). */
+	struct out_req *r = out_front(c);
+	if (error && r && r->sync_after && r->after_seq == seq)
+		seq = r->seq;
 	/* Replies come in order: requests before seq still outstanding were
 	   never answered in the capture (a hole). */
-	struct out_req *r;
 	while ((r = out_front(c)) && r->seq < seq)
 		out_pop(c);
 	if (!r || r->seq != seq || !req->data_seen)
@@ -539,6 +546,18 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 			gap = by_rtt;
 		if (m->opt.split_fraction <= 0 || ts - since < gap) {
 			cur->reply_ts = ts;
+			cur->last = *r;
+			out_pop(c);
+			return;
+		}
+		if (cur->reply_ts - cur->start < gap) {
+			/* The wait before the gap was over too soon to show the
+			   client blocked at all (replies to an earlier flush that
+			   came just after it sent): the client waited on this one
+			   from the start. */
+			cur->r = cur->last = *r;
+			cur->reply_ts = ts;
+			cur->error = error;
 			out_pop(c);
 			return;
 		}
@@ -554,7 +573,7 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 		c->n_found--;
 	}
 	struct found_wait *f = &c->found[c->n_found++];
-	f->r = *r;
+	f->r = f->last = *r;
 	f->start = start;
 	f->reply_ts = ts;
 	f->queued = queued;

@@ -64,13 +64,16 @@ struct xstate_options {
 	/* Which request a silence of the client waits on.  Earliest (the
 	   default): the earliest reply-bearing request whose reply had not
 	   come when the client stopped sending, however many it sent after
-	   it (clients that pipeline).  Last: only the last request before
-	   the silence, and only if it wants a reply (the original rule). */
-	enum xwait_rule { XWAIT_EARLIEST, XWAIT_LAST } wait_rule;
+	   it (clients that pipeline, xcb code).  Latest: of the requests
+	   answered together, the last (Xlib's way).  Last: only the last
+	   request before the silence, and only if it wants a reply (the
+	   original rule, which loses waits of pipelining clients). */
+	enum xwait_rule { XWAIT_EARLIEST, XWAIT_LATEST, XWAIT_LAST } wait_rule;
 	/* Inside one silence, a reply that follows the previous one by at
 	   least split_min and split_fraction * RTT opens a wait of its own
 	   (the client had used up what came and blocked again).  Defaults
-	   1 ms and 0.5; split_fraction 0 turns splitting off. */
+	   3 ms and 0.5; split_fraction 0 turns splitting off.  Below a few
+	   ms a client still busy with the replies it has looks the same. */
 	uint64_t split_min;		/* ns */
 	double split_fraction;
 	/* Only time inside [range_start, range_end) is counted, in ns since
@@ -100,9 +103,12 @@ struct xstate_interval {
  * A client that stops sending with reply-bearing requests outstanding
  * waits on the earliest of them whose reply it has not received; when a
  * reply comes and the client sends again, the wait was on that request,
- * from the client's last data (start) to the reply.  Replies that come
+ * from the client's last data (start) to the reply, and through the
+ * replies that follow it closer than the split gap.  Replies that come
  * later in the same silence after a gap (struct xstate_options,
- * split_*) are waits of their own, from the reply before the gap.  A
+ * split_*) are waits of their own, from the reply before the gap; a
+ * wait before such a gap that was shorter than the gap shows no
+ * blocking and gives way to the one after it.  A
  * silence that ends with data the network had held back (Block Send or
  * Block Recv) was the network's, not the client's: no wait.
  *
@@ -114,6 +120,13 @@ struct xstate_interval {
 struct xstate_wait {
 	uint32_t conn;
 	uint64_t seq;			/* the request's widened sequence number */
+	/* The requests whose answers came together at the end of the wait
+	   (closer than the split gap) before the client went on: a passive
+	   capture cannot tell which of them it waited on.  Xlib waits on
+	   the last request it sent (async handlers take the others), xcb
+	   code on any; the rule (struct xstate_options) names one (seq).
+	   burst_first == burst_last when there was one. */
+	uint64_t burst_first, burst_last;
 	uint64_t request_ts;		/* packet holding the request's end */
 	uint64_t start;			/* the wait began: >= request_ts */
 	uint64_t reply_ts;		/* packet holding the reply's (or error's) end */

@@ -310,23 +310,35 @@ static const struct column trip_cols[] = {
 	{ "wait", "Wait", COL_SECONDS, 10, 6 },
 	{ "queued", "Queued", COL_SECONDS, 10, 6 },
 	{ "sync_after", "After", COL_UINT, 7, 0 },
+	/* People get the burst as one "first-last"; programs get two numbers. */
+	{ "burst", "Burst", COL_STR, 13, 0 },
+	{ "burst_first", "", COL_UINT, 0, 0 },
+	{ "burst_last", "", COL_UINT, 0, 0 },
 	{ "detail", "Detail", COL_STR, -1, 0 },
 };
+enum { TRIP_BURST = 9 };
 
 struct trips_view {
 	struct table t;
 	FILE *out;
 	enum format fmt;
 	const struct xstate_model *m;
+	struct column cols[NCOLS(trip_cols)];
+	size_t ncols;
 	uint64_t total;		/* the waits listed, summed */
 	uint64_t queued;	/* and their queued parts */
 };
+
+static bool trips_for_people(enum format fmt)
+{
+	return fmt == FMT_TEXT || fmt == FMT_MARKDOWN;
+}
 
 static void trips_wait(void *ctx, const struct xstate_wait *w)
 {
 	struct trips_view *v = ctx;
 	uint64_t t0 = xstate_all(v->m)->first;
-	char detail[512];
+	char detail[512], burst[48] = "";
 	const char *d = w->detail;
 	if (w->sync_after) {
 		/* What people need to see of a checked void request: its name. */
@@ -335,14 +347,29 @@ static void trips_wait(void *ctx, const struct xstate_wait *w)
 			 w->after_name);
 		d = detail;
 	}
+	bool one = w->burst_first == w->burst_last;
+	if (!one)
+		snprintf(burst, sizeof burst, "%llu-%llu", (unsigned long long)w->burst_first,
+			 (unsigned long long)w->burst_last);
 	struct cell cells[] = {
 		{ .ns = (int64_t)(w->request_ts - t0) }, { .u = w->conn }, { .u = w->seq },
 		{ .s = w->ext[0] ? w->ext : "core" }, { .s = w->name },
 		{ .s = w->error ? "error" : "reply" },
 		{ .ns = (int64_t)(w->reply_ts - w->start) }, { .ns = (int64_t)w->queued },
-		{ .u = w->after_seq, .empty = !w->sync_after }, { .s = d },
+		{ .u = w->after_seq, .empty = !w->sync_after },
+		{ .s = burst }, { .u = w->burst_first }, { .u = w->burst_last },
+		{ .s = d },
 	};
-	table_row(&v->t, cells);
+	/* The same cells, without the burst's form the format does not use. */
+	struct cell row[NCOLS(trip_cols)];
+	size_t n = 0;
+	for (size_t i = 0; i < NCOLS(trip_cols); i++) {
+		bool people_col = i == TRIP_BURST, program_col = i == TRIP_BURST + 1 || i == TRIP_BURST + 2;
+		if ((people_col && !trips_for_people(v->fmt)) || (program_col && trips_for_people(v->fmt)))
+			continue;
+		row[n++] = cells[i];
+	}
+	table_row(&v->t, row);
 	v->total += w->reply_ts - w->start;
 	v->queued += w->queued;
 }
@@ -355,8 +382,14 @@ struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum format
 	v->out = out;
 	v->fmt = fmt;
 	v->m = m;
+	for (size_t i = 0; i < NCOLS(trip_cols); i++) {
+		bool people_col = i == TRIP_BURST, program_col = i == TRIP_BURST + 1 || i == TRIP_BURST + 2;
+		if ((people_col && !trips_for_people(fmt)) || (program_col && trips_for_people(fmt)))
+			continue;
+		v->cols[v->ncols++] = trip_cols[i];
+	}
 	json_open(out, fmt);
-	table_begin(&v->t, out, fmt, trip_cols, NCOLS(trip_cols), "round_trips");
+	table_begin(&v->t, out, fmt, v->cols, v->ncols, "round_trips");
 	xstate_on_wait(m, trips_wait, v);
 	return v;
 }

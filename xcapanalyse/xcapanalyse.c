@@ -65,10 +65,12 @@ static void usage(FILE *f)
 "                    with data unacknowledged as blocked (a pacing sender's\n"
 "                    backlog): the paper's rule alone\n"
 "  --wait-on RULE    earliest (default): a silence of the client waits on\n"
-"                    the earliest request it had no reply to; last: only\n"
-"                    on the last request before it (the original rule)\n"
+"                    the earliest request it had no reply to; latest: on\n"
+"                    the last of those answered together (Xlib's way);\n"
+"                    last: only on the last request before the silence\n"
+"                    (the original rule)\n"
 "  --split-fraction F  a reply at least F (default 0.5) times the RTT ...\n"
-"  --split-min MS    ... and MS (default 1) after the one before it, in one\n"
+"  --split-min MS    ... and MS (default 3) after the one before it, in one\n"
 "                    silence, is a wait of its own (F 0: never)\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
@@ -359,8 +361,9 @@ int main(int argc, char **argv)
 		case OPT_NO_BACKLOG: sopt.backlog = false; break;
 		case OPT_WAIT_ON:
 			if (strcmp(optarg, "earliest") == 0) sopt.wait_rule = XWAIT_EARLIEST;
+			else if (strcmp(optarg, "latest") == 0) sopt.wait_rule = XWAIT_LATEST;
 			else if (strcmp(optarg, "last") == 0) sopt.wait_rule = XWAIT_LAST;
-			else die(EXIT_USAGE, "bad wait rule, want earliest or last: '%s'", optarg);
+			else die(EXIT_USAGE, "bad wait rule, want earliest, latest or last: '%s'", optarg);
 			break;
 		case OPT_SPLIT_MIN: sopt.split_min = parse_ms(optarg, "split minimum"); break;
 		case OPT_SPLIT_FRACTION: {
