@@ -131,4 +131,8 @@ server_down
 link_down "$tag" || fail "xcap-link did not end cleanly"
 
 [ "$failed" = 0 ] || fail "$failed runs list round trips the clients did not have, or miss some"
+# Every trace made here adds up, and its --requests agree with a count
+# made without the state model.
+STATE_TABLES_EXTRA="$(ls "$workdir"/*.xcap)" sh "$top_srcdir/tests/state-tables.sh" >"$workdir/tables.log" 2>&1 ||
+	fail "$(cat "$workdir/tables.log")"
 say "every wait the clients blocked on is listed, by the request waited on"
