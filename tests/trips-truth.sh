@@ -75,10 +75,15 @@ judged() {
 }
 
 # ---- the suite's own pipelining client, links of 1 to 50 ms ----
+# It waits on the earliest request of each flush, so every wait must be
+# named exactly; but it is a Python program on a machine that may be
+# loaded, and when its own time between sending and waiting, or between
+# replies, nears the round trip, a passive capture cannot tell it from
+# waiting: up to 10 % of its waits may disagree (the counts are printed).
 for delay in 1 5 20 50; do
 	make_link "$tag" 0 0 "$delay"
 	server_up
-	judged "raw_${delay}ms" $((2 * delay)) --exact -- ip netns exec "$link_ns_c" \
+	judged "raw_${delay}ms" $((2 * delay)) --exact --allow 10 -- ip netns exec "$link_ns_c" \
 		$py "$top_srcdir/tests/xpipeline.py" "$link_addr_s" "$n" "$workdir/raw_${delay}ms.truth" $scenarios
 	server_down
 	link_down "$tag" || fail "xcap-link did not end cleanly"
@@ -87,7 +92,7 @@ done
 # ---- 10 Mb/s, 20 ms: the raw client and real ones ----
 make_link "$tag" 10M 10M 20
 server_up
-judged raw_10M_20ms 40 --exact -- ip netns exec "$link_ns_c" \
+judged raw_10M_20ms 40 --exact --allow 10 -- ip netns exec "$link_ns_c" \
 	$py "$top_srcdir/tests/xpipeline.py" "$link_addr_s" "$n" "$workdir/raw_10M_20ms.truth" $scenarios
 
 if cc -shared -fPIC -o "$workdir/xcbwaits.so" "$top_srcdir/tests/xcbwaits.c" -ldl \

@@ -26,7 +26,7 @@ setup is request 0.  Scenarios (run in order, on one connection):
               InternAtom is sent before waiting on the next (xwininfo
               -tree's walk: the replies of one flush come after the
               client's next request)
-  images:N    N GetImage of 64x64 pixels of the root in one flush (their
+  images:N    N GetImage of 32x32 pixels of the root in one flush (their
               replies outgrow the server's first congestion window, so
               they come over more than one round trip)
 """
@@ -156,7 +156,7 @@ def scenario(c, what, counter):
         for s in more:
             c.wait(s)
     elif name == 'images':
-        seqs = [c.request(73, 2, c.pack('IhhHHI', c.root, 0, 0, 64, 64, 0xffffffff), 'GetImage')
+        seqs = [c.request(73, 2, c.pack('IhhHHI', c.root, 0, 0, 32, 32, 0xffffffff), 'GetImage')
                 for _ in range(n)]
         c.send()
         for s in seqs:
