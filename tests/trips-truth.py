@@ -58,19 +58,28 @@ def messages_of(path, conn):
     return answers, requests
 
 
-def resolve(waits, answers):
+def resolve(waits, answers, gap):
     """The request whose answer ended each wait.  libxcb's wait for request
     s returns once s is known complete: at its own answer, or (a void
     request, or one whose reply it already read: Xlib waits on the head of
-    its pending requests) at the first answer to a later one.  So the
-    request a client really waited on is the first answered at or after s
-    while it blocked."""
+    its pending requests) at an answer to a later one.  So the request a
+    client really waited on is the first answered at or after s while it
+    blocked, unless it went on blocking for longer than the split gap after
+    that answer came: then the last to come before it woke."""
     out = []
     for seq, start, end in waits:
         # An answer already there when the client began did not end a wait
-        # that blocked; the client wakes a little after the answer came.
-        got = [(q, t) for t, q in answers if q >= seq and start < t <= end + 0.0005]
-        q, t = got[0] if got else (seq, end)
+        # that blocked.  The capture's clock may run up to a millisecond
+        # behind the client's wakeup (timestamps taken after the tun
+        # device handed the packet on).
+        got = [(t, q) for t, q in answers if q >= seq and start < t <= end + 0.001]
+        if not got:
+            out.append((seq, start, end, seq, end))
+            continue
+        t, q = got[0]
+        if end - t > gap:
+            t = max(t for t, _ in got)
+            q = min(q for u, q in got if u == t)
         out.append((q, start, end, seq, t))
     return out
 
@@ -110,7 +119,7 @@ def main():
         rows = [r for r in rows if r['request'] != 'SetupRequest']
 
     answers, requests = messages_of(a.dump, a.conn)
-    resolved = resolve(waits, answers)
+    resolved = resolve(waits, answers, gap)
     relabelled = sum(1 for r, _, _, s, _ in resolved if r != s)
     waits = [(r, start, end) for r, start, end, _, _ in resolved]
     # A trickle: the answer that ended the wait came less than the gap
