@@ -223,8 +223,11 @@ void np_model_free(struct np_model *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->nconn; i++)
+	{
 		for (int d = 0; d < 2; d++)
 			free_dir(&m->conn[i].dir[d]);
+		free(m->conn[i].wait);
+	}
 	free(m->conn);
 	free(m->pool);
 	free(m->hash);
@@ -599,6 +602,39 @@ static void on_interval(void *ctx, const struct xstate_interval *iv)
 	np_model_add_interval(ctx, iv->conn, iv->dir, iv->state, iv->start, iv->end);
 }
 
+static void on_wait(void *ctx, const struct xstate_wait *w)
+{
+	struct np_model *m = ctx;
+	struct np_conn *c = conn_get(m, w->conn);
+	if (!c || grow((void **)&c->wait, &c->wait_cap, c->nwait, sizeof *c->wait) < 0)
+		return;
+	uint64_t t0 = m->t0;
+	c->wait[c->nwait++] = (struct np_wait){
+		.seq = w->seq, .start = w->start > t0 ? w->start - t0 : 0,
+		.reply = w->reply_ts > t0 ? w->reply_ts - t0 : 0, .queued = w->queued,
+		.burst_first = w->burst_first, .burst_last = w->burst_last,
+	};
+}
+
+static int cmp_wait(const void *a, const void *b)
+{
+	const struct np_wait *x = a, *y = b;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+const struct np_wait *np_conn_wait(const struct np_conn *c, uint64_t seq)
+{
+	size_t lo = 0, hi = c->nwait;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->wait[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nwait && c->wait[lo].seq == seq ? &c->wait[lo] : NULL;
+}
+
 /* The reader's warnings (a damaged block, a cut-short tail) in the
    suite's form; everything before the damage still loads. */
 static void warn_cb(void *ctx, const char *msg)
@@ -625,7 +661,8 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (xstate_on_interval(sm, on_interval, m) < 0) {	/* a new model: cannot be full */
+	/* a new model: neither list of listeners can be full */
+	if (xstate_on_interval(sm, on_interval, m) < 0 || xstate_on_wait(sm, on_wait, m) < 0) {
 		snprintf(err, errlen, "cannot follow the state model");
 		xstate_free(sm);
 		goto fail;
@@ -649,6 +686,8 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 	if (!bad) {
 		xstate_finish(sm);
 		m->have_state = true;	/* even when every moment was Idle */
+		for (size_t i = 0; i < m->nconn; i++)
+			qsort(m->conn[i].wait, m->conn[i].nwait, sizeof *m->conn[i].wait, cmp_wait);
 	}
 	xstate_free(sm);
 	xsource_close(src);

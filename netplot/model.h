@@ -124,6 +124,14 @@ struct np_dir {
 	size_t nl1, l1_cap;
 };
 
+/* A blocking round trip, from the state model (struct xstate_wait). */
+struct np_wait {
+	uint64_t seq;		/* the request it names */
+	uint64_t start, reply;	/* ns since t0: the wait proper */
+	uint64_t queued;	/* ns the client's own output was queued before start */
+	uint64_t burst_first, burst_last;	/* answered together at its end */
+};
+
 struct np_conn {
 	uint32_t id;
 	char label[160];	/* client name when it said, else its address */
@@ -132,7 +140,12 @@ struct np_conn {
 	struct xaddr client, server;
 	uint64_t first, last;	/* ns since t0 */
 	struct np_dir dir[2];	/* XDIR_C2S, XDIR_S2C */
+	struct np_wait *wait;	/* by seq */
+	size_t nwait, wait_cap;
 };
+
+/* The round trip that names request seq of c, or NULL. */
+const struct np_wait *np_conn_wait(const struct np_conn *c, uint64_t seq);
 
 struct np_model {
 	char *path;

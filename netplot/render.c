@@ -1146,11 +1146,26 @@ void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, siz
 		np_msg_title(v->m, g, title, sizeof title);
 		if (g->kind == XMSG_REQUEST && g->reply_t)
 			snprintf(lat, sizeof lat, "\nreply latency %.3f ms", (g->reply_t - g->t) / 1e6);
+		/* The client blocked on it: the wait, and how much of it was its
+		   own output still queued before the request left. */
+		const struct np_wait *w = h->dir == XDIR_C2S ? np_conn_wait(c, g->seq) : NULL;
+		char waited[224] = "";
+		if (w) {
+			double proper = (double)(w->reply - w->start) / 1e6, queued = (double)w->queued / 1e6;
+			int o = snprintf(waited, sizeof waited, "\nclient waited %.3f ms", proper + queued);
+			if (w->queued)
+				o += snprintf(waited + o, sizeof waited - (size_t)o,
+					      ", of which %.3f ms its own output was still queued", queued);
+			if (w->burst_first != w->burst_last)
+				snprintf(waited + o, sizeof waited - (size_t)o,
+					 "\n(or on seq %" PRIu64 "..%" PRIu64 ": answered together)",
+					 w->burst_first, w->burst_last);
+		}
 		const char *detail = np_str(v->m, g->detail);
 		snprintf(buf, len, "%s %s\nX seq %" PRIu64 ", %" PRIu32 " bytes, %s\ntime %s, ends at seq %" PRId64
-			 "%s%s%s%s",
+			 "%s%s%s%s%s",
 			 kinds[g->kind < 7 ? g->kind : 0], title, g->seq, g->length, dn, ts, g->end,
-			 lat, *detail ? "\n" : "", detail,
+			 lat, waited, *detail ? "\n" : "", detail,
 			 g->flags & XMSG_F_UNCERTAIN ? "\n(uncertain: after a gap)" : "");
 	} else {
 		const struct np_pkt *p = &d->pkt[h->index];

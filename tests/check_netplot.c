@@ -531,6 +531,44 @@ START_TEST(model_survives_garbage)
 }
 END_TEST
 
+/* The details of a request the client blocked on say how long it waited
+   and which requests were answered together (xlogo waits on RENDER's
+   QueryVersion and QueryPictFormats at once). */
+START_TEST(details_of_a_wait)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/tests/captures/xdpyinfo-xlogo.pcap", top ? top : "..");
+	struct np_model *m = np_model_load(path, err, sizeof err);
+	ck_assert_msg(m != NULL, "%s", err);
+	bool found = false;
+	for (size_t ci = 0; ci < m->nconn; ci++) {
+		const struct np_conn *c = &m->conn[ci];
+		const struct np_dir *d = &c->dir[XDIR_C2S];
+		for (size_t i = 0; i < d->nmsg; i++) {
+			const struct np_msg *g = &d->msg[i];
+			const char *ext = m->pool + g->ext;
+			if (g->kind != XMSG_REQUEST || strcmp(ext, "RENDER") != 0)
+				continue;
+			const struct np_wait *w = np_conn_wait(c, g->seq);
+			if (!w)
+				continue;
+			struct np_view v;
+			np_view_init(&v, m, ci, XDIR_C2S, 300, 200);
+			struct np_hit h = { .kind = NP_HIT_MSG, .dir = XDIR_C2S, .index = i };
+			char buf[2048];
+			np_describe(&v, &h, buf, sizeof buf);
+			ck_assert_msg(strstr(buf, "client waited 0.174 ms"), "%s", buf);
+			ck_assert_msg(strstr(buf, "seq 12..13: answered together"), "%s", buf);
+			ck_assert_ptr_null(np_conn_wait(c, g->seq + 1));
+			found = true;
+		}
+	}
+	ck_assert(found);
+	np_model_free(m);
+}
+END_TEST
+
 /* State intervals: looked up by time, merged when they touch, summed
    over a region, and colouring the messages sent in them. */
 START_TEST(state_intervals)
@@ -738,6 +776,7 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, labels_thin_by_priority_and_reappear);
 	tcase_add_test(tc, model_unwraps_and_matches_replies);
 	tcase_add_test(tc, state_intervals);
+	tcase_add_test(tc, details_of_a_wait);
 	tcase_add_test(tc, model_survives_garbage);
 	tcase_add_test(tc, render_smoke);
 	tcase_add_test(tc, render_marks);

@@ -25,11 +25,14 @@ struct sim {
 	uint64_t req;			/* requests sent */
 	unsigned waits;
 	uint64_t waited;
+	struct xstate_wait w[16];	/* the first waits, as reported */
 };
 
 static void on_wait(void *ctx, const struct xstate_wait *w)
 {
 	struct sim *s = ctx;
+	if (s->waits < sizeof s->w / sizeof s->w[0])
+		s->w[s->waits] = *w;
 	s->waits++;
 	s->waited += w->reply_ts - w->request_ts;
 }
@@ -70,6 +73,22 @@ static void pkt_ack(struct sim *s, uint64_t t_ns, int dir, uint8_t flags, uint32
 static void pkt(struct sim *s, uint64_t t_ns, int dir, uint8_t flags, uint32_t len, uint32_t win)
 {
 	pkt_ack(s, t_ns, dir, flags, len, win, 0);
+}
+
+static void msg_named(struct sim *s, int dir, enum xmsg_kind kind, uint64_t seq, unsigned flags,
+		      const char *ext, const char *name)
+{
+	struct xrec r = { .type = XREC_MSG };
+	r.u.msg.ts = s->now;
+	r.u.msg.conn = 1;
+	r.u.msg.dir = (uint8_t)dir;
+	r.u.msg.kind = (uint8_t)kind;
+	r.u.msg.flags = (uint16_t)flags;
+	r.u.msg.seq = seq;
+	r.u.msg.name = name;
+	r.u.msg.ext = ext;
+	r.u.msg.detail = "";
+	ck_assert_int_eq(xstate_record(s->m, &r), 0);
 }
 
 static void msg(struct sim *s, int dir, enum xmsg_kind kind, uint64_t seq, unsigned flags)
@@ -126,8 +145,9 @@ START_TEST(test_round_trips)
 	handshake_client_side(&s, 40 * MS);
 	for (int i = 0; i < 10; i++)
 		round_trip(&s, 100 * MS + i * 100 * MS, 40 * MS + i * MS);
-	/* A request without a reply, and one whose reply comes after the
-	   client sent more: neither is a wait. */
+	/* A request without a reply is no wait.  One whose reply comes
+	   after the client sent more (a void request) is waited on from the
+	   client's last data, when it fell silent with it outstanding. */
 	pkt(&s, 2000 * MS, XDIR_C2S, XTCP_ACK, 8, 65535);
 	msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, 0);
 	pkt(&s, 2100 * MS, XDIR_C2S, XTCP_ACK, 4, 65535);
@@ -140,10 +160,11 @@ START_TEST(test_round_trips)
 	uint64_t want = 0;
 	for (int i = 0; i < 10; i++)
 		want += 40 * MS + i * MS;
+	ck_assert_uint_eq(s.waited, want + 100 * MS);	/* from its request */
+	want += 90 * MS;				/* from the silence */
 	ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_REPLY], want);
-	ck_assert_uint_eq(c->waits, 10);
-	ck_assert_uint_eq(s.waits, 10);
-	ck_assert_uint_eq(s.waited, want);
+	ck_assert_uint_eq(c->waits, 11);
+	ck_assert_uint_eq(s.waits, 11);
 	ck_assert_uint_eq(c->time[XDIR_S2C][XSTATE_BLOCK_REPLY], 0);
 	ck_assert(c->saw_handshake);
 	ck_assert_int_eq(c->side, XSIDE_CLIENT);
@@ -351,6 +372,196 @@ START_TEST(test_all)
 END_TEST
 
 /* Many intervals: memory stays bounded and nothing is lost in folding. */
+/* Requests 1..n (wanting replies) in one packet at t. */
+static void batch(struct sim *s, uint64_t t, uint64_t n)
+{
+	pkt(s, t, XDIR_C2S, XTCP_ACK | XTCP_PSH, (uint32_t)(20 * n), 65535);
+	for (uint64_t i = 0; i < n; i++)
+		msg(s, XDIR_C2S, XMSG_REQUEST, ++s->req, XMSG_F_WANTS_REPLY);
+}
+
+/* Replies to requests a..b in one packet at t. */
+static void replies(struct sim *s, uint64_t t, uint64_t a, uint64_t b)
+{
+	pkt(s, t, XDIR_S2C, XTCP_ACK | XTCP_PSH, (uint32_t)(32 * (b - a + 1)), 65535);
+	for (uint64_t q = a; q <= b; q++)
+		msg(s, XDIR_S2C, XMSG_REPLY, q, 0);
+}
+
+static void assert_wait(const struct sim *s, unsigned i, uint64_t seq, uint64_t start,
+			uint64_t reply, bool split)
+{
+	ck_assert_uint_gt(s->waits, i);
+	ck_assert_uint_eq(s->w[i].seq, seq);
+	ck_assert_uint_eq(s->w[i].start, T0 + start);
+	ck_assert_uint_eq(s->w[i].reply_ts, T0 + reply);
+	ck_assert_int_eq(s->w[i].split, split);
+}
+
+/* A client flushes three QueryExtensions and waits on the first: the
+   wait is the first's, not the last's (the original rule, kept as
+   XWAIT_LAST, names the last). */
+START_TEST(test_pipelined_earliest)
+{
+	for (int rule = 0; rule < 2; rule++) {
+		struct xstate_options o;
+		xstate_options_default(&o);
+		o.wait_rule = rule ? XWAIT_LAST : XWAIT_EARLIEST;
+		struct sim s;
+		sim_init(&s, &o);
+		handshake_client_side(&s, 40 * MS);
+		batch(&s, 100 * MS, 3);
+		replies(&s, 140 * MS, 1, 3);
+		pkt(&s, 141 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+		msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, 0);
+		const struct xstate_conn *c = finish(&s);
+		ck_assert_uint_eq(s.waits, 1);
+		assert_wait(&s, 0, rule ? 3 : 1, 100 * MS, 140 * MS, false);
+		ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_REPLY], 40 * MS);
+		xstate_free(s.m);
+	}
+}
+END_TEST
+
+/* xwininfo -root -tree: the client goes on after the reply it needed;
+   the replies to the rest of its flush come after its next request.  No
+   wait is lost: the next silence waits on the earliest still unanswered,
+   and when those replies take a while (here 4 ms of trickle, then a gap
+   of an RTT) the reply to the new request is a wait of its own.  When
+   they come at once, too soon to show the client blocked, the wait is
+   the new request's, from the start of the silence. */
+START_TEST(test_lost_waits)
+{
+	struct sim s;
+	sim_init(&s, NULL);
+	handshake_client_side(&s, 40 * MS);
+	batch(&s, 100 * MS, 5);
+	replies(&s, 140 * MS, 1, 1);
+	batch(&s, 141 * MS, 1);		/* request 6 */
+	for (uint64_t q = 2; q <= 5; q++)
+		replies(&s, 140 * MS + q * 8 * MS, q, q);
+	replies(&s, 210 * MS, 6, 6);
+	pkt(&s, 211 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+	batch(&s, 212 * MS, 3);		/* 7, 8, 9 */
+	replies(&s, 252 * MS, 7, 7);
+	pkt(&s, 253 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+	batch(&s, 254 * MS, 1);		/* 10 */
+	replies(&s, 254 * MS + 100000, 8, 9);
+	replies(&s, 294 * MS, 10, 10);
+	pkt(&s, 295 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+	const struct xstate_conn *c = finish(&s);
+	ck_assert_uint_eq(s.waits, 5);
+	assert_wait(&s, 0, 1, 100 * MS, 140 * MS, false);
+	assert_wait(&s, 1, 2, 141 * MS, 180 * MS, false);
+	ck_assert_uint_eq(s.w[1].burst_first, 2);
+	ck_assert_uint_eq(s.w[1].burst_last, 5);
+	assert_wait(&s, 2, 6, 180 * MS, 210 * MS, true);
+	assert_wait(&s, 3, 7, 212 * MS, 252 * MS, false);
+	assert_wait(&s, 4, 10, 254 * MS, 294 * MS, false);
+	ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_REPLY], 189 * MS);
+	xstate_free(s.m);
+}
+END_TEST
+
+/* 147 InternAtoms whose replies the server's window splits over two
+   round trips: two waits, not one; with splitting off, one. */
+START_TEST(test_split)
+{
+	for (int off = 0; off < 2; off++) {
+		struct xstate_options o;
+		xstate_options_default(&o);
+		if (off)
+			o.split_fraction = 0;
+		struct sim s;
+		sim_init(&s, &o);
+		handshake_client_side(&s, 40 * MS);
+		batch(&s, 100 * MS, 147);
+		replies(&s, 140 * MS, 1, 100);
+		replies(&s, 180 * MS, 101, 147);
+		/* Replies closer than the gap (half the RTT) do not split. */
+		pkt(&s, 181 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+		batch(&s, 182 * MS, 2);
+		replies(&s, 222 * MS, 148, 148);
+		replies(&s, 232 * MS, 149, 149);
+		pkt(&s, 233 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+		const struct xstate_conn *c = finish(&s);
+		ck_assert_uint_eq(s.waits, off ? 2 : 3);
+		if (off) {
+			assert_wait(&s, 0, 1, 100 * MS, 180 * MS, false);
+		} else {
+			assert_wait(&s, 0, 1, 100 * MS, 140 * MS, false);
+			assert_wait(&s, 1, 101, 140 * MS, 180 * MS, true);
+		}
+		assert_wait(&s, off ? 1 : 2, 148, 182 * MS, 232 * MS, false);
+		ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_REPLY], 130 * MS);
+		xstate_free(s.m);
+	}
+}
+END_TEST
+
+/* The client's own output still queued before its request left (a
+   backlog of full segments) is the wait's queued part; a void request
+   checked with a GetInputFocus in its packet is named. */
+START_TEST(test_queued_and_sync_after)
+{
+	struct sim s;
+	sim_init(&s, NULL);
+	handshake_client_side(&s, 40 * MS);
+	for (int i = 0; i <= 10; i++)
+		pkt(&s, (100 + (uint64_t)i) * MS, XDIR_C2S, XTCP_ACK, 1448, 65535);
+	msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, XMSG_F_WANTS_REPLY);
+	replies(&s, 150 * MS, s.req, s.req);
+	pkt(&s, 200 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+	msg_named(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, 0, "MIT-SHM", "Attach");
+	msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, XMSG_F_WANTS_REPLY);
+	replies(&s, 240 * MS, s.req, s.req);
+	pkt(&s, 241 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+	const struct xstate_conn *c = finish(&s);
+	ck_assert_uint_eq(s.waits, 2);
+	assert_wait(&s, 0, 1, 110 * MS, 150 * MS, false);
+	ck_assert_uint_eq(s.w[0].queued, 10 * MS);
+	ck_assert(!s.w[0].sync_after);
+	ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_SEND], 10 * MS);
+	assert_wait(&s, 1, 3, 200 * MS, 240 * MS, false);
+	ck_assert_uint_eq(s.w[1].queued, 0);
+	ck_assert(s.w[1].sync_after);
+	ck_assert_uint_eq(s.w[1].after_seq, 2);
+	ck_assert_str_eq(s.w[1].after_name, "Attach");
+	ck_assert_str_eq(s.w[1].after_ext, "MIT-SHM");
+	xstate_free(s.m);
+}
+END_TEST
+
+/* A reply to an early request that comes while the client's later output
+   (void requests) is still being let out by the network is no wait: the
+   client may have been writing all along. */
+START_TEST(test_released)
+{
+	struct sim s;
+	sim_init(&s, NULL);
+	handshake_client_side(&s, 40 * MS);
+	uint32_t acked = s.seq[XDIR_C2S];	/* nothing of what follows */
+	pkt(&s, 100 * MS, XDIR_C2S, XTCP_ACK, 1448, 65535);
+	msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, XMSG_F_WANTS_REPLY);
+	for (int i = 1; i <= 100; i++) {
+		if (i == 41) {
+			/* the reply, acknowledging nothing new */
+			pkt_ack(&s, 140 * MS + 500000, XDIR_S2C, XTCP_ACK | XTCP_PSH, 32, 65535, acked);
+			msg(&s, XDIR_S2C, XMSG_REPLY, 1, 0);
+		}
+		pkt(&s, (100 + (uint64_t)i) * MS, XDIR_C2S, XTCP_ACK, 1448, 65535);
+		msg(&s, XDIR_C2S, XMSG_REQUEST, ++s.req, 0);
+	}
+	const struct xstate_conn *c = finish(&s);
+	ck_assert_uint_eq(s.waits, 0);
+	ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_REPLY], 0);
+	/* Held back all along (by the window, once it filled). */
+	ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_SEND] + c->time[XDIR_C2S][XSTATE_BLOCK_RECV],
+			  100 * MS);
+	xstate_free(s.m);
+}
+END_TEST
+
 START_TEST(test_long)
 {
 	struct sim s;
@@ -420,6 +631,11 @@ int main(void)
 	tcase_add_test(tc, test_precedence_and_range);
 	tcase_add_test(tc, test_server_side);
 	tcase_add_test(tc, test_all);
+	tcase_add_test(tc, test_pipelined_earliest);
+	tcase_add_test(tc, test_lost_waits);
+	tcase_add_test(tc, test_split);
+	tcase_add_test(tc, test_queued_and_sync_after);
+	tcase_add_test(tc, test_released);
 	tcase_add_test(tc, test_long);
 	tcase_add_test(tc, test_listeners);
 	suite_add_tcase(su, tc);

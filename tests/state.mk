@@ -5,6 +5,10 @@ EXTRA_DIST += tests/xphysics.py tests/delays-check.py
 dist_check_SCRIPTS += tests/state-tables.sh
 TESTS += tests/state-tables.sh
 EXTRA_DIST += tests/waits-count.py
+# Round trips against the clients' own record of their waits.
+dist_check_SCRIPTS += tests/trips-truth.sh
+TESTS += tests/trips-truth.sh
+EXTRA_DIST += tests/xpipeline.py tests/trips-truth.py tests/xcbwaits.c
 
 check_PROGRAMS += tests/check_state
 tests_check_state_SOURCES = tests/check_state.c

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """waits-count.py — count, from `xcapanalyse --dump`, the requests a client
-waited on, by name, without the state model: a request that wants a reply
-(or a connection setup) is waited on when it is the last request before its reply (or error)
-arrives and no new client data travels in between.
+waited on, by name, without the state model: a client that falls silent
+(sends no new bytes) with requests that want a reply (or its connection
+setup) outstanding, and gets an answer before it sends again, waited on
+the earliest of them it had no answer to.  (The state model also splits a
+silence at gaps in the replies; compare with its --split-fraction 0.)
 
 usage: waits-count.py DUMP   (prints NAME COUNT lines, sorted)
 """
@@ -15,27 +17,45 @@ import dumpfile  # noqa: E402
 
 
 def main():
-    pending = {}       # conn -> (seq, name, ext) of the last request, if it wants a reply
+    # conn -> [(seq, name, ext, void request it checks)], oldest first
+    outstanding = collections.defaultdict(list)
+    waited = {}        # conn -> (name, ext) of the wait found in its silence
+    previous = {}      # conn -> (seq, wants a reply, time) of its last request
     high = {}          # conn -> highest client sequence number byte seen
     counts = collections.Counter()
     for kind, f in dumpfile.records(sys.argv[1], ('pkt', 'msg')):
+        conn = f['conn']
         if kind == 'pkt' and f['dir'] == 'c2s' and int(f['len']) > 0:
-            conn = f['conn']
             end = (int(f['seq']) + int(f['len'])) & 0xffffffff
             last = high.get(conn)
             if last is None or 0 < ((end - last) & 0xffffffff) < 1 << 31:
                 high[conn] = end
-                pending.pop(conn, None)      # the client sent something new
+                if conn in waited:            # the client sent again
+                    counts[waited.pop(conn)] += 1
         elif kind == 'msg' and f['dir'] == 'c2s' and f['kind'] in ('request', 'setup'):
-            if f['kind'] == 'setup' or 'wants-reply' in f['flags'].split(','):
-                pending[f['conn']] = (f['seq'], f['name'], f['ext'])
-            else:
-                pending.pop(f['conn'], None)
+            wants = f['kind'] == 'setup' or 'wants-reply' in f['flags'].split(',')
+            if wants:
+                # A GetInputFocus in the packet of the void request before
+                # it checks that request (xcb_request_check): an error for
+                # the void request answers it.
+                p = previous.get(conn)
+                checks = (p and not p[1] and p[0] + 1 == int(f['seq']) and p[2] == f['t'] and
+                          f['name'] == 'GetInputFocus' and f['ext'] == '-')
+                outstanding[conn].append((int(f['seq']), f['name'], f['ext'],
+                                          p[0] if checks else None))
+            previous[conn] = (int(f['seq']), wants, f['t'])
         elif kind == 'msg' and f['dir'] == 's2c' and f['kind'] in ('reply', 'error', 'setup'):
-            p = pending.get(f['conn'])
-            if p and p[0] == f['seq']:
-                counts[(p[2], p[1])] += 1
-                pending.pop(f['conn'])
+            seq, out = int(f['seq']), outstanding[conn]
+            if f['kind'] == 'error' and out and out[0][3] == seq:
+                seq = out[0][0]
+            while out and out[0][0] < seq:
+                out.pop(0)
+            if out and out[0][0] == seq:
+                if conn not in waited:
+                    waited[conn] = (out[0][2], out[0][1])
+                out.pop(0)
+    for w in waited.values():
+        counts[w] += 1
     for (ext, name), n in sorted(counts.items()):
         print('%s %s %d' % ('core' if ext == '-' else ext, name, n))
 

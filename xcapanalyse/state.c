@@ -165,6 +165,28 @@ struct sender {
 	uint64_t min_ack_delay;	/* UINT64_MAX until measured */
 };
 
+/* A reply-bearing request (or the connection setup) not yet answered. */
+struct out_req {
+	uint64_t seq, ts;
+	bool sync_after;		/* see struct xstate_wait */
+	uint64_t after_seq;
+	char after_name[64], after_ext[32];
+	char name[64], ext[32], detail[XMSG_DETAIL_MAX];
+};
+
+/* A wait found in the current silence, decided when the silence ends. */
+struct found_wait {
+	struct out_req r;		/* the earliest request answered in its burst */
+	struct out_req last;		/* and the last */
+	uint64_t start, reply_ts, queued;
+	bool error, split;
+};
+
+/* Requests outstanding a connection keeps track of at most (a client
+   pipelining more loses the waits on the newest), and waits one silence
+   holds before the oldest are decided early. */
+enum { OUT_MAX = 4096, FOUND_MAX = 16 };
+
 struct cstate {
 	struct xstate_conn info;
 	bool name_from_class;
@@ -172,11 +194,22 @@ struct cstate {
 	/* Handshake times as the capture saw them. */
 	uint64_t syn_ts, synack_ts;
 	bool side_fixed;
-	/* The request the client may be waiting on. */
-	bool pending, answered;
-	uint64_t pend_seq, pend_ts, answer_ts;
-	bool answer_error;
-	char pend_name[64], pend_ext[32], pend_detail[XMSG_DETAIL_MAX];
+	/* Reply-bearing requests outstanding, oldest first: a ring. */
+	struct out_req *out;
+	size_t out_head, out_n, out_cap;
+	/* The last request: the void request a GetInputFocus may sync after. */
+	bool last_void;
+	uint64_t last_seq, last_ts;
+	char last_name[64], last_ext[32];
+	/* The silence since the client's last new data: the waits found in
+	   it, and when its last answer came. */
+	struct found_wait found[FOUND_MAX];
+	size_t n_found;
+	bool answered;
+	uint64_t last_answer_ts;
+	/* The request direction's run of blocked intervals that ends at its
+	   last data, [blocked_from, blocked_to): its own output queued. */
+	uint64_t blocked_from, blocked_to;
 	struct timeline tl[2];
 };
 
@@ -219,6 +252,9 @@ void xstate_options_default(struct xstate_options *opt)
 	opt->elicit_min_flight = 2896;	/* two Ethernet segments */
 	opt->capture_side = XSIDE_AUTO;
 	opt->backlog = true;
+	opt->wait_rule = XWAIT_EARLIEST;
+	opt->split_min = 3000000;	/* 3 ms */
+	opt->split_fraction = 0.5;
 	opt->range_start = 0;
 	opt->range_end = UINT64_MAX;
 }
@@ -242,6 +278,7 @@ void xstate_free(struct xstate_model *m)
 	for (size_t i = 0; i < m->n; i++) {
 		tl_free(&m->conns[i].tl[0]);
 		tl_free(&m->conns[i].tl[1]);
+		free(m->conns[i].out);
 	}
 	free(m->conns);
 	tl_free(&m->all_tl[0]);
@@ -313,10 +350,8 @@ static inline int32_t sdiff(uint32_t a, uint32_t b)
 /* The earliest time a later interval of c can start at. */
 static uint64_t conn_horizon(const struct cstate *c, int dir)
 {
-	uint64_t h = c->h[dir].data_seen ? c->h[dir].last_data_ts : c->info.first;
-	if (dir == XDIR_C2S && c->pending && c->pend_ts < h)
-		h = c->pend_ts;
-	return h;
+	/* Waits start at the request direction's last data or later. */
+	return c->h[dir].data_seen ? c->h[dir].last_data_ts : c->info.first;
 }
 
 static void all_fold(struct xstate_model *m, int dir)
@@ -397,23 +432,199 @@ static void handshake(struct xstate_model *m, struct cstate *c, const struct xre
 	}
 }
 
-/* The request the client was waiting on is no longer pending: report
-   the round trip if it was answered. */
-static void close_pending(struct xstate_model *m, struct cstate *c)
+/* ---- the requests waited on ---- */
+
+static struct out_req *out_front(struct cstate *c)
 {
-	if (c->pending && c->answered && c->pend_ts >= m->range_a && c->pend_ts < m->range_b) {
-		c->info.waits++;
-		if (m->n_on_wait) {
-			struct xstate_wait w = {
-				.conn = c->info.id, .seq = c->pend_seq, .request_ts = c->pend_ts,
-				.reply_ts = c->answer_ts, .error = c->answer_error,
-				.name = c->pend_name, .ext = c->pend_ext, .detail = c->pend_detail,
-			};
-			for (size_t i = 0; i < m->n_on_wait; i++)
-				m->on_wait[i].fn(m->on_wait[i].ctx, &w);
+	return c->out_n ? &c->out[c->out_head] : NULL;
+}
+
+static void out_pop(struct cstate *c)
+{
+	if (!c->out_n)
+		return;
+	c->out_head = (c->out_head + 1) % c->out_cap;
+	c->out_n--;
+}
+
+/* A slot at the back of the ring, or NULL when full (or out of memory). */
+static struct out_req *out_push(struct xstate_model *m, struct cstate *c)
+{
+	if (c->out_n == c->out_cap) {
+		if (c->out_cap >= OUT_MAX)
+			return NULL;
+		size_t cap = c->out_cap ? c->out_cap * 2 : 8;
+		struct out_req *v = malloc(cap * sizeof *v);
+		if (!v) {
+			m->oom = true;
+			return NULL;
+		}
+		for (size_t i = 0; i < c->out_n; i++)
+			v[i] = c->out[(c->out_head + i) % c->out_cap];
+		free(c->out);
+		c->out = v;
+		c->out_cap = cap;
+		c->out_head = 0;
+	}
+	return &c->out[(c->out_head + c->out_n++) % c->out_cap];
+}
+
+/* Decide a wait found: its Block Reply, and the report when its request
+   falls in the range. */
+static void commit_wait(struct xstate_model *m, struct cstate *c, const struct found_wait *f)
+{
+	classify(m, c, XDIR_C2S, f->start, f->reply_ts, XSTATE_BLOCK_REPLY);
+	if (f->r.ts < m->range_a || f->r.ts >= m->range_b)
+		return;
+	c->info.waits++;
+	if (m->n_on_wait) {
+		const struct out_req *n = m->opt.wait_rule == XWAIT_LATEST ? &f->last : &f->r;
+		struct xstate_wait w = {
+			.conn = c->info.id, .seq = n->seq,
+			.burst_first = f->r.seq, .burst_last = f->last.seq, .request_ts = n->ts,
+			.start = f->start, .reply_ts = f->reply_ts, .queued = f->queued,
+			.error = f->error, .split = f->split,
+			.sync_after = n->sync_after, .after_seq = n->after_seq,
+			.after_name = n->after_name, .after_ext = n->after_ext,
+			.name = n->name, .ext = n->ext, .detail = n->detail,
+		};
+		for (size_t i = 0; i < m->n_on_wait; i++)
+			m->on_wait[i].fn(m->on_wait[i].ctx, &w);
+	}
+}
+
+/* The client's silence ended: by its own new data (the waits found in it
+   happened), or by data the network had held back (released).  A client
+   whose output the network holds back may have been writing all along:
+   then only a wait on the last request before the silence is claimed (as
+   for a client that does not pipeline, where Block Reply wins over Block
+   Send), not one on an earlier request answered while its later output
+   was still going out. */
+static void end_silence(struct xstate_model *m, struct cstate *c, bool released)
+{
+	for (size_t i = 0; i < c->n_found; i++)
+		if (!released || c->found[i].last.seq == c->last_seq)
+			commit_wait(m, c, &c->found[i]);
+	c->n_found = 0;
+	c->answered = false;
+	if (m->opt.wait_rule == XWAIT_LAST)
+		c->out_n = 0;		/* only the last request before a silence counts */
+}
+
+/* A reply, error or setup answer for request seq came at ts.
+ *
+ * The first answer of a silence to a request outstanding when it began
+ * opens a wait on that request: the earliest the client had no reply to.
+ * Answers that follow within the split gap extend it (the client may
+ * have waited for them too; it went on only after them, and a passive
+ * capture cannot tell a client that waited on the first of a burst from
+ * one that waited on the last); an answer after a longer gap opens a wait
+ * of its own, from the answer before the gap. */
+static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint64_t ts, bool error)
+{
+	const struct sender *req = &c->h[XDIR_C2S];
+	uint64_t since = c->last_answer_ts;
+	c->answered = true;
+	c->last_answer_ts = ts;
+	struct found_wait *cur = c->n_found ? &c->found[c->n_found - 1] : NULL;
+	/* A request with several replies keeps the client waiting until the
+	   last. */
+	if (cur && cur->last.seq == seq) {
+		cur->reply_ts = ts;
+		cur->error |= error;
+		return;
+	}
+	/* An error for the void request a GetInputFocus syncs after answers
+	   the check (xcb_request_check returns on it). */
+	struct out_req *r = out_front(c);
+	if (error && r && r->sync_after && r->after_seq == seq)
+		seq = r->seq;
+	/* Replies come in order: requests before seq still outstanding were
+	   never answered in the capture (a hole). */
+	while ((r = out_front(c)) && r->seq < seq)
+		out_pop(c);
+	if (!r || r->seq != seq || !req->data_seen)
+		return;
+	uint64_t start, queued = 0;
+	bool split = false;
+	if (!cur) {
+		start = req->last_data_ts;
+		if (c->blocked_to == start && c->blocked_from < start)
+			queued = start - c->blocked_from;
+	} else {
+		uint64_t gap = m->opt.split_min;
+		uint64_t by_rtt = (uint64_t)(m->opt.split_fraction * (double)c->info.rtt);
+		if (by_rtt > gap)
+			gap = by_rtt;
+		if (m->opt.split_fraction <= 0 || ts - since < gap) {
+			cur->reply_ts = ts;
+			cur->last = *r;
+			out_pop(c);
+			return;
+		}
+		if (cur->reply_ts - cur->start < gap) {
+			/* The wait before the gap was over too soon to show the
+			   client blocked at all (replies to an earlier flush that
+			   came just after it sent): the client waited on this one
+			   from the start. */
+			cur->r = cur->last = *r;
+			cur->reply_ts = ts;
+			cur->error = error;
+			out_pop(c);
+			return;
+		}
+		start = since;
+		split = true;
+	}
+	if (start < r->ts)
+		start = r->ts;
+	if (c->n_found == FOUND_MAX) {
+		/* Decide the oldest now rather than grow. */
+		commit_wait(m, c, &c->found[0]);
+		memmove(c->found, c->found + 1, (FOUND_MAX - 1) * sizeof *c->found);
+		c->n_found--;
+	}
+	struct found_wait *f = &c->found[c->n_found++];
+	f->r = f->last = *r;
+	f->start = start;
+	f->reply_ts = ts;
+	f->queued = queued;
+	f->error = error;
+	f->split = split;
+	out_pop(c);
+}
+
+/* A request of the client: remember it if it wants an answer. */
+static void request(struct xstate_model *m, struct cstate *c, const struct xrec_msg *g)
+{
+	bool wants = (g->flags & XMSG_F_WANTS_REPLY) || g->kind == XMSG_SETUP;
+	if (m->opt.wait_rule == XWAIT_LAST)
+		c->out_n = 0;		/* only the last request counts */
+	if (wants) {
+		struct out_req *r = out_push(m, c);
+		if (r) {
+			r->seq = g->seq;
+			r->ts = g->ts;
+			snprintf(r->name, sizeof r->name, "%s", g->name);
+			snprintf(r->ext, sizeof r->ext, "%s", g->ext);
+			snprintf(r->detail, sizeof r->detail, "%s", g->detail);
+			r->sync_after = c->last_void && c->last_seq + 1 == g->seq && c->last_ts == g->ts &&
+				    !g->ext[0] && strcmp(g->name, "GetInputFocus") == 0;
+			if (r->sync_after) {
+				r->after_seq = c->last_seq;
+				snprintf(r->after_name, sizeof r->after_name, "%s", c->last_name);
+				snprintf(r->after_ext, sizeof r->after_ext, "%s", c->last_ext);
+			} else {
+				r->after_seq = 0;
+				r->after_name[0] = r->after_ext[0] = '\0';
+			}
 		}
 	}
-	c->pending = c->answered = false;
+	c->last_void = !wants;
+	c->last_seq = g->seq;
+	c->last_ts = g->ts;
+	snprintf(c->last_name, sizeof c->last_name, "%s", g->name);
+	snprintf(c->last_ext, sizeof c->last_ext, "%s", g->ext);
 }
 
 static void start(struct xstate_model *m, uint64_t ts)
@@ -504,14 +715,16 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 	uint32_t end = seq + p->len;
 	bool is_new = !me->data_seen || sdiff(end, me->nxt) > 0;
 	bool full = p->len >= me->mss;
+	bool blocked = false;	/* held back since the direction's last data */
 	if (me->data_seen && me->elicit && p->ts >= me->elicit_ts) {
 		uint64_t expect = elicit_delay(c, dir);
 		uint64_t tol = m->opt.elicit_slack + (uint64_t)(m->opt.elicit_fraction * (double)expect);
 		uint64_t after = p->ts - me->elicit_ts;
-		if (after + tol >= expect && after <= expect + tol)
+		if (after + tol >= expect && after <= expect + tol) {
 			classify(m, c, dir, me->last_data_ts, p->ts,
 				 me->elicit_closed ? XSTATE_BLOCK_RECV : XSTATE_BLOCK_SEND);
-		else if (after > expect + tol)
+			blocked = true;
+		} else if (after > expect + tol)
 			me->elicit = false;
 	}
 	if (m->opt.backlog && me->data_seen && full && me->last_full && is_new &&
@@ -524,6 +737,13 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 		bool closed = sdiff(me->edge, me->nxt) < (int32_t)me->mss;
 		classify(m, c, dir, me->last_data_ts, p->ts,
 			 closed ? XSTATE_BLOCK_RECV : XSTATE_BLOCK_SEND);
+		blocked = true;
+	}
+	if (dir == XDIR_C2S && blocked && me->last_data_ts < p->ts) {
+		/* The run of the client's own output held back goes on. */
+		if (c->blocked_to != me->last_data_ts)
+			c->blocked_from = me->last_data_ts;
+		c->blocked_to = p->ts;
 	}
 	if (p->len > me->mss)
 		me->mss = p->len;
@@ -535,9 +755,9 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 			me->sample_end = end;
 			me->sample_ts = p->ts;
 		}
-		/* New bytes from the client end any wait for a reply. */
+		/* New bytes from the client end its silence. */
 		if (dir == XDIR_C2S)
-			close_pending(m, c);
+			end_silence(m, c, blocked);
 	} else if (me->sample && sdiff(end, me->sample_end) >= 0) {
 		me->sample = false;	/* retransmitted: Karn, do not time it */
 	}
@@ -557,33 +777,11 @@ static void message(struct xstate_model *m, const struct xrec_msg *g)
 	struct cstate *c = selected(m, g->conn) ? conn_of(m, g->conn, false) : NULL;
 	if (!c)
 		return;
-	if (g->dir == XDIR_C2S && (g->kind == XMSG_REQUEST || g->kind == XMSG_SETUP)) {
-		/* Only the last request before a silence can be waited on.  The
-		   connection setup is waited on like a request (on a slow link
-		   its long reply is the first wait of every client). */
-		close_pending(m, c);
-		if ((g->flags & XMSG_F_WANTS_REPLY) || g->kind == XMSG_SETUP) {
-			c->pending = true;
-			c->pend_seq = g->seq;
-			c->pend_ts = g->ts;
-			snprintf(c->pend_name, sizeof c->pend_name, "%s", g->name);
-			snprintf(c->pend_ext, sizeof c->pend_ext, "%s", g->ext);
-			snprintf(c->pend_detail, sizeof c->pend_detail, "%s", g->detail);
-		}
-	} else if (g->dir == XDIR_S2C && c->pending &&
-		   (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR || g->kind == XMSG_SETUP)) {
-		if (g->seq == c->pend_seq && g->ts >= c->pend_ts) {
-			/* A request with several replies keeps the client waiting
-			   until the last. */
-			uint64_t from = c->answered ? c->answer_ts : c->pend_ts;
-			classify(m, c, XDIR_C2S, from, g->ts, XSTATE_BLOCK_REPLY);
-			c->answered = true;
-			c->answer_ts = g->ts;
-			c->answer_error = g->kind == XMSG_ERROR;
-		} else if (g->seq > c->pend_seq) {
-			close_pending(m, c);	/* its answer never showed */
-		}
-	}
+	if (g->dir == XDIR_C2S && (g->kind == XMSG_REQUEST || g->kind == XMSG_SETUP))
+		request(m, c, g);
+	else if (g->dir == XDIR_S2C &&
+		 (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR || g->kind == XMSG_SETUP))
+		answer(m, c, g->seq, g->ts, g->kind == XMSG_ERROR);
 }
 
 int xstate_record(struct xstate_model *m, const struct xrec *rec)
@@ -658,7 +856,7 @@ void xstate_finish(struct xstate_model *m)
 	m->all.waits = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		struct cstate *c = &m->conns[i];
-		close_pending(m, c);
+		end_silence(m, c, false);
 		totals(m, &c->info, c->tl);
 		m->all.waits += c->info.waits;
 	}

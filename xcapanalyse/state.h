@@ -15,9 +15,10 @@
  *                lets out without waiting for acknowledgements);
  *   Block Recv   the same, but the receiver's advertised window was closed
  *                (bytes in flight filled it): the receiver held it back;
- *   Block Reply  request direction only: the client sent a request that
- *                wants a reply (or its connection setup) and then nothing
- *                until the reply came.
+ *   Block Reply  request direction only: the client stopped sending with
+ *                requests that want a reply (or its connection setup)
+ *                outstanding, and a reply came before it sent again (see
+ *                struct xstate_wait for which request it waited on).
  *
  * A moment belongs to one state; when the rules give two, Block Reply
  * wins over Block Recv, and Block Recv over Block Send.  Memory does not
@@ -60,6 +61,21 @@ struct xstate_options {
 	bool backlog;			/* the backlog rule (default on); off is
 					   the paper's rule alone */
 	uint64_t rtt;			/* ns; 0 (default): measured per connection */
+	/* Which request a silence of the client waits on.  Earliest (the
+	   default): the earliest reply-bearing request whose reply had not
+	   come when the client stopped sending, however many it sent after
+	   it (clients that pipeline, xcb code).  Latest: of the requests
+	   answered together, the last (Xlib's way).  Last: only the last
+	   request before the silence, and only if it wants a reply (the
+	   original rule, which loses waits of pipelining clients). */
+	enum xwait_rule { XWAIT_EARLIEST, XWAIT_LATEST, XWAIT_LAST } wait_rule;
+	/* Inside one silence, a reply that follows the previous one by at
+	   least split_min and split_fraction * RTT opens a wait of its own
+	   (the client had used up what came and blocked again).  Defaults
+	   3 ms and 0.5; split_fraction 0 turns splitting off.  Below a few
+	   ms a client still busy with the replies it has looks the same. */
+	uint64_t split_min;		/* ns */
+	double split_fraction;
 	/* Only time inside [range_start, range_end) is counted, in ns since
 	   the first packet; packets outside it still drive the model.
 	   Default: 0 and UINT64_MAX, everything. */
@@ -82,13 +98,49 @@ struct xstate_interval {
 	uint64_t start, end;		/* ns */
 };
 
-/* One blocking round trip: a request the client waited on. */
+/* One blocking round trip: a request the client waited on.
+ *
+ * A client that stops sending with reply-bearing requests outstanding
+ * waits on the earliest of them whose reply it has not received; when a
+ * reply comes and the client sends again, the wait was on that request,
+ * from the client's last data (start) to the reply, and through the
+ * replies that follow it closer than the split gap.  Replies that come
+ * later in the same silence after a gap (struct xstate_options,
+ * split_*) are waits of their own, from the reply before the gap; a
+ * wait before such a gap that was shorter than the gap shows no
+ * blocking and gives way to the one after it.  A
+ * silence that ends with data the network had held back (Block Send or
+ * Block Recv) was the network's, not the client's: no wait.
+ *
+ * Requests may leave long before start (pipelined); the wait proper is
+ * reply_ts - start.  Before start the client's own earlier output may
+ * still have been queued (the request direction was blocked up to
+ * start): queued says how long, and the client, which asked for the
+ * reply when it wrote the request, felt queued + reply_ts - start. */
 struct xstate_wait {
 	uint32_t conn;
 	uint64_t seq;			/* the request's widened sequence number */
+	/* The requests whose answers came together at the end of the wait
+	   (closer than the split gap) before the client went on: a passive
+	   capture cannot tell which of them it waited on.  Xlib waits on
+	   the last request it sent (async handlers take the others), xcb
+	   code on any; the rule (struct xstate_options) names one (seq).
+	   burst_first == burst_last when there was one. */
+	uint64_t burst_first, burst_last;
 	uint64_t request_ts;		/* packet holding the request's end */
+	uint64_t start;			/* the wait began: >= request_ts */
 	uint64_t reply_ts;		/* packet holding the reply's (or error's) end */
+	uint64_t queued;		/* ns the request direction was blocked
+					   (Block Send or Recv) up to start */
 	bool error;			/* answered by an error */
+	bool split;			/* opened by a gap in the replies of a
+					   silence, not by the silence's start */
+	/* A GetInputFocus sent in the packet of the void request just before
+	   it is how libxcb's xcb_request_check (and Xlib's XSync) wait for a
+	   void request to be done: that request, when so. */
+	bool sync_after;
+	uint64_t after_seq;
+	const char *after_name, *after_ext;
 	const char *name;		/* request name */
 	const char *ext;		/* "" for core */
 	const char *detail;		/* "" when none */

@@ -195,7 +195,7 @@ static void requests_wait(void *ctx, const struct xstate_wait *w)
 		snprintf(r->name, sizeof r->name, "%s", w->name);
 	}
 	r->count++;
-	r->total += w->reply_ts - w->request_ts;
+	r->total += w->reply_ts - w->start;
 }
 
 struct requests_view *requests_view_new(struct xstate_model *m, bool per_conn)
@@ -297,6 +297,12 @@ void requests_view_free(struct requests_view *v)
 
 /* ---- the round trips ---- */
 
+/* Wait is the reply wait proper (from the client's last data, or the
+   reply before a gap, to the reply: what Block Reply counts); Queued is
+   the time before it that the client's own earlier output was still held
+   back (Block Send or Recv), which the client, waiting since it wrote the
+   request, felt as part of the wait.  Checks names the void request a
+   GetInputFocus in the same packet sync_after (xcb_request_check, XSync). */
 static const struct out_column trip_cols[] = {
 	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
@@ -305,29 +311,70 @@ static const struct out_column trip_cols[] = {
 	{ "request", "Request", OUT_COL_STR, -24, 0 },
 	{ "answer", "Answer", OUT_COL_STR, -6, 0 },
 	{ "wait", "Wait", OUT_COL_SECONDS, 10, 6 },
+	{ "queued", "Queued", OUT_COL_SECONDS, 10, 6 },
+	{ "sync_after", "After", OUT_COL_UINT, 7, 0 },
+	/* People get the burst as one "first-last"; programs get two numbers. */
+	{ "burst", "Burst", OUT_COL_STR, 13, 0 },
+	{ "burst_first", "", OUT_COL_UINT, 0, 0 },
+	{ "burst_last", "", OUT_COL_UINT, 0, 0 },
 	{ "detail", "Detail", OUT_COL_STR, -1, 0 },
 };
+enum { TRIP_BURST = 9 };
 
 struct trips_view {
 	struct out_table t;
 	FILE *out;
 	enum out_format fmt;
 	const struct xstate_model *m;
+	struct out_column cols[NCOLS(trip_cols)];
+	size_t ncols;
 	uint64_t total;		/* the waits listed, summed */
+	uint64_t queued;	/* and their queued parts */
 };
+
+static bool trips_for_people(enum out_format fmt)
+{
+	return fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
+}
 
 static void trips_wait(void *ctx, const struct xstate_wait *w)
 {
 	struct trips_view *v = ctx;
 	uint64_t t0 = xstate_all(v->m)->first;
+	char detail[512], burst[48] = "";
+	const char *d = w->detail;
+	if (w->sync_after) {
+		/* What people need to see of a checked void request: its name. */
+		snprintf(detail, sizeof detail, "%s%ssync after %s%s%s", w->detail, w->detail[0] ? " " : "",
+			 w->after_ext[0] ? w->after_ext : "", w->after_ext[0] ? ":" : "",
+			 w->after_name);
+		d = detail;
+	}
+	bool one = w->burst_first == w->burst_last;
+	if (!one)
+		snprintf(burst, sizeof burst, "%llu-%llu", (unsigned long long)w->burst_first,
+			 (unsigned long long)w->burst_last);
 	struct out_cell cells[] = {
 		{ .ns = (int64_t)(w->request_ts - t0) }, { .u = w->conn }, { .u = w->seq },
 		{ .s = w->ext[0] ? w->ext : "core" }, { .s = w->name },
 		{ .s = w->error ? "error" : "reply" },
-		{ .ns = (int64_t)(w->reply_ts - w->request_ts) }, { .s = w->detail },
+		{ .ns = (int64_t)(w->reply_ts - w->start) }, { .ns = (int64_t)w->queued },
+		{ .u = w->after_seq, .empty = !w->sync_after },
+		{ .s = burst }, { .u = w->burst_first }, { .u = w->burst_last },
+		{ .s = d },
 	};
-	out_table_row(&v->t, cells);
-	v->total += w->reply_ts - w->request_ts;
+	/* The same cells, without the burst's form the format does not use. */
+	struct out_cell row[NCOLS(trip_cols)];
+	size_t n = 0;
+	for (size_t i = 0; i < NCOLS(trip_cols); i++) {
+		bool people_col = i == TRIP_BURST, program_col = i == TRIP_BURST + 1 || i == TRIP_BURST + 2;
+		if ((people_col && !trips_for_people(v->fmt)) || (program_col && trips_for_people(v->fmt)))
+			continue;
+		row[n++] = cells[i];
+	}
+	out_table_row(&v->t, row);
+	v->total += w->reply_ts - w->start;
+	v->queued += w->queued;
 }
 
 struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_format fmt)
@@ -338,12 +385,18 @@ struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_fo
 	v->out = out;
 	v->fmt = fmt;
 	v->m = m;
+	for (size_t i = 0; i < NCOLS(trip_cols); i++) {
+		bool people_col = i == TRIP_BURST, program_col = i == TRIP_BURST + 1 || i == TRIP_BURST + 2;
+		if ((people_col && !trips_for_people(fmt)) || (program_col && trips_for_people(fmt)))
+			continue;
+		v->cols[v->ncols++] = trip_cols[i];
+	}
 	if (xstate_on_wait(m, trips_wait, v) < 0) {
 		free(v);
 		return NULL;
 	}
 	out_json_open(out, fmt);
-	out_table_begin(&v->t, out, fmt, trip_cols, NCOLS(trip_cols), "round_trips");
+	out_table_begin(&v->t, out, fmt, v->cols, v->ncols, "round_trips");
 	return v;
 }
 
@@ -356,9 +409,14 @@ void trips_view_finish(struct trips_view *v, const struct xstate_model *m)
 	if (v->fmt == OUT_JSON) {
 		fprintf(v->out, ", \"count\": %llu", (unsigned long long)all->waits);
 		out_json_seconds(v->out, "wait", (int64_t)v->total);
+		out_json_seconds(v->out, "queued", (int64_t)v->queued);
 	} else if (v->fmt == OUT_TEXT || v->fmt == OUT_MARKDOWN) {
-		fprintf(v->out, "\n%llu round trips, %.6f s waited\n", (unsigned long long)all->waits,
+		fprintf(v->out, "\n%llu round trips, %.6f s waited", (unsigned long long)all->waits,
 			(double)v->total / 1e9);
+		if (v->queued)
+			fprintf(v->out, ", and %.6f s before that with their own output still queued",
+				(double)v->queued / 1e9);
+		fputc('\n', v->out);
 	}
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);

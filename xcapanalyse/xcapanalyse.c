@@ -64,6 +64,14 @@ static void usage(FILE *f)
 "  --no-backlog      do not count full-sized segments sent back to back\n"
 "                    with data unacknowledged as blocked (a pacing sender's\n"
 "                    backlog): the paper's rule alone\n"
+"  --wait-on RULE    earliest (default): a silence of the client waits on\n"
+"                    the earliest request it had no reply to; latest: on\n"
+"                    the last of those answered together (Xlib's way);\n"
+"                    last: only on the last request before the silence\n"
+"                    (the original rule)\n"
+"  --split-fraction F  a reply at least F (default 0.5) times the RTT ...\n"
+"  --split-min MS    ... and MS (default 3) after the one before it, in one\n"
+"                    silence, is a wait of its own (F 0: never)\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -295,7 +303,8 @@ int main(int argc, char **argv)
 	bool per_conn = false;
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
-	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN };
+	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
+	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN };
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
@@ -313,6 +322,9 @@ int main(int argc, char **argv)
 		{ "elicit-fraction", required_argument, NULL, OPT_FRACTION },
 		{ "elicit-min-flight", required_argument, NULL, OPT_MIN_FLIGHT },
 		{ "no-backlog", no_argument, NULL, OPT_NO_BACKLOG },
+		{ "wait-on", required_argument, NULL, OPT_WAIT_ON },
+		{ "split-fraction", required_argument, NULL, OPT_SPLIT_FRACTION },
+		{ "split-min", required_argument, NULL, OPT_SPLIT_MIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -345,6 +357,21 @@ int main(int argc, char **argv)
 			break;
 		case OPT_RTT: sopt.rtt = parse_ms(optarg, "round trip time"); break;
 		case OPT_NO_BACKLOG: sopt.backlog = false; break;
+		case OPT_WAIT_ON:
+			if (strcmp(optarg, "earliest") == 0) sopt.wait_rule = XWAIT_EARLIEST;
+			else if (strcmp(optarg, "latest") == 0) sopt.wait_rule = XWAIT_LATEST;
+			else if (strcmp(optarg, "last") == 0) sopt.wait_rule = XWAIT_LAST;
+			else die(EXIT_USAGE, "bad wait rule, want earliest, latest or last: '%s'", optarg);
+			break;
+		case OPT_SPLIT_MIN: sopt.split_min = parse_ms(optarg, "split minimum"); break;
+		case OPT_SPLIT_FRACTION: {
+			char *end;
+			sopt.split_fraction = strtod(optarg, &end);
+			if (end == optarg || *end || !(sopt.split_fraction >= 0) ||
+			    sopt.split_fraction > 100)
+				die(EXIT_USAGE, "bad split fraction: '%s'", optarg);
+			break;
+		}
 		case OPT_MIN_FLIGHT: {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);

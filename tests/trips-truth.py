@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+"""trips-truth.py — the round trips xcapanalyse lists against the client's
+own record of when it blocked for a reply and on which request.
+
+usage: trips-truth.py TRUTH CSV --rtt-ms MS [--label TEXT] [--min-block-ms MS]
+                      [--conn N] [--no-setup]
+
+TRUTH has lines "wait SEQ START END" (tests/xpipeline.py, or the xcb
+interposer tests/xcbwaits.c) and optionally "send FIRST LAST TIME" lines;
+CSV is `xcapanalyse --round-trips --format csv`.
+
+A truth wait shorter than --min-block-ms (default 0: all count) did not
+block (its reply was already read).  A truth wait that begins less than
+the model's split gap (max(3 ms, RTT/2), its defaults) after the
+client's previous wait ended, with nothing sent between, and lasts less
+than that gap, is a trickle: the client blocked again for the next
+segment of a burst of replies, which a passive capture folds into the
+burst's wait.  Those are counted and shown, not required.
+
+Every other truth wait must be listed: with --exact by its sequence
+number (or, for a request_check, the void request as the GetInputFocus's
+sync_after), otherwise within the burst of requests answered together at
+the end of a listed wait (which a passive capture cannot tell apart); and
+every wait listed must name one the client had (no invented waits).
+Exit 1 when either fails.
+"""
+import argparse
+import csv
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumpfile  # noqa: E402
+
+
+def read_truth(path, min_block):
+    waits = []
+    for line in open(path):
+        w = line.split()
+        if w and w[0] == 'wait':
+            seq, start, end = int(w[1]), float(w[2]), float(w[3])
+            if end - start >= min_block:
+                waits.append((seq, start, end))
+    return waits
+
+
+def messages_of(path, conn):
+    """(time, seq) of every reply and error of conn in a --dump, in order,
+    and the times of its requests."""
+    answers, requests = [], []
+    for _, f in dumpfile.records(path, ('msg',)):
+        if int(f['conn']) != conn:
+            continue
+        if f['dir'] == 's2c' and f['kind'] in ('reply', 'error', 'setup'):
+            answers.append((float(f['t']), int(f['seq'])))
+        elif f['dir'] == 'c2s':
+            requests.append(float(f['t']))
+    return answers, requests
+
+
+def resolve(waits, answers, gap):
+    """The request whose answer ended each wait.  libxcb's wait for request
+    s returns once s is known complete: at its own answer, or (a void
+    request, or one whose reply it already read: Xlib waits on the head of
+    its pending requests) at an answer to a later one.  So the request a
+    client really waited on is the first answered at or after s while it
+    blocked, unless it went on blocking for longer than the split gap after
+    that answer came: then the last to come before it woke."""
+    out = []
+    for seq, start, end in waits:
+        # An answer already there when the client began did not end a wait
+        # that blocked.  The capture's clock may run up to a millisecond
+        # behind the client's wakeup (timestamps taken after the tun
+        # device handed the packet on).
+        got = [(t, q) for t, q in answers if q >= seq and start < t <= end + 0.001]
+        if not got:
+            out.append((seq, start, end, seq, end))
+            continue
+        t, q = got[0]
+        if end - t > gap:
+            t = max(t for t, _ in got)
+            q = min(q for u, q in got if u == t)
+        out.append((q, start, end, seq, t))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('truth')
+    ap.add_argument('csv')
+    ap.add_argument('--rtt-ms', type=float, required=True)
+    ap.add_argument('--label', default='')
+    ap.add_argument('--split-min-ms', type=float, default=3,
+                    help="the model's --split-min (default 3)")
+    ap.add_argument('--min-block-ms', type=float, default=0)
+    ap.add_argument('--conn', type=int)
+    ap.add_argument('--dump', required=True,
+                    help='xcapanalyse --dump of the trace: when the answers came')
+    ap.add_argument('--allow', type=float, default=0,
+                    help='percent of the required waits that may disagree (missing or extra, '
+                    'a misnamed one counting once) '
+                    '(GUI clients: see trips-truth.sh)')
+    ap.add_argument('--exact', action='store_true',
+                    help='every wait named by its own request, not only within its burst')
+    ap.add_argument('--no-setup', action='store_true',
+                    help='the truth has no wait on the connection setup (xcb interposer)')
+    a = ap.parse_args()
+    gap = max(a.split_min_ms / 1000, a.rtt_ms / 1000 / 2)
+    waits = read_truth(a.truth, a.min_block_ms / 1000)
+
+    rows = list(csv.DictReader(open(a.csv)))
+    if a.conn is None and rows:
+        conns = {}
+        for r in rows:
+            conns[r['conn']] = conns.get(r['conn'], 0) + 1
+        a.conn = int(max(conns, key=conns.get))
+    rows = [r for r in rows if int(r['conn']) == a.conn]
+    if a.no_setup:
+        rows = [r for r in rows if r['request'] != 'SetupRequest']
+
+    answers, requests = messages_of(a.dump, a.conn)
+    resolved = resolve(waits, answers, gap)
+    relabelled = sum(1 for r, _, _, s, _ in resolved if r != s)
+    waits = [(r, start, end) for r, start, end, _, _ in resolved]
+    # A trickle: the answer that ended the wait came less than the gap
+    # after the one that ended the wait before, and the client sent
+    # nothing in between (the wire's times: the client's own include its
+    # scheduling).
+    # A short one: the answer came less than the gap after the client's
+    # last request before it, and the client blocked again, sending
+    # nothing, for a later answer: the model gives such a wait to the
+    # later one (it cannot tell a client that blocked briefly from one
+    # that was still busy with what it had).
+    folded, required = [], []
+    prev = None
+    for i, (seq, start, end, _, came) in enumerate(resolved):
+        sent = [t for t in requests if t <= came]
+        nxt = resolved[i + 1][4] if i + 1 < len(resolved) else None
+        short = (sent and came - sent[-1] < gap and nxt is not None and
+                 not any(came < t <= nxt for t in requests))
+        if prev is not None and came - prev < gap and not any(prev < t <= came for t in requests):
+            folded.append(seq)
+        elif short:
+            folded.append(seq)
+        else:
+            required.append(seq)
+        prev = came
+
+    truth_seqs = {s for s, _, _ in waits}
+    # What each listed wait names: its request, the void request it syncs
+    # after, and every request of its burst (answered together: a passive
+    # capture cannot tell which of them the client waited on).
+    listed = []
+    for r in rows:
+        exact = {int(r['seq'])}
+        if r['sync_after']:
+            exact.add(int(r['sync_after']))
+        burst = set(range(int(r['burst_first']), int(r['burst_last']) + 1)) | exact
+        listed.append((exact, burst, r))
+    named = sum(1 for s in required if any(s in e for e, _, _ in listed))
+    by_sync = sum(1 for s in required
+                  if any(s in e and s != int(r['seq']) for e, _, r in listed))
+    in_burst = sum(1 for s in required if any(s in b for _, b, _ in listed))
+    want = 0 if a.exact else 1
+    missing = [s for s in required if not any(s in (e, b)[want] for e, b, _ in listed)]
+    extra = [r for e, b, r in listed if not ((e, b)[want] & truth_seqs)]
+    print('%s: truth %d waits (%d trickle or short, %d ended by a later request\'s answer), listed %d; '
+          'of the %d required, %d named exactly (%d as sync after a void request), %d within '
+          'the burst listed; missing %d, extra %d' %
+          (a.label, len(waits), len(folded), relabelled, len(rows), len(required), named, by_sync,
+           in_burst, len(missing), len(extra)))
+    for s in missing:
+        t = [w for w in waits if w[0] == s][0]
+        print('  missing: the client blocked %.3f ms on request %d' % ((t[2] - t[1]) * 1e3, s))
+    for r in extra:
+        print('  extra: listed %s %s #%s (burst %s-%s, wait %s s), the client did not block on it' %
+              (r['extension'], r['request'], r['seq'], r['burst_first'], r['burst_last'], r['wait']))
+    # A wait named wrongly is missing and extra at once: one disagreement.
+    return 1 if max(len(missing), len(extra)) > a.allow / 100 * len(required) else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
