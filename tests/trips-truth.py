@@ -58,7 +58,7 @@ def messages_of(path, conn):
     return answers, requests
 
 
-def resolve(waits, answers, gap):
+def resolve(waits, answers, gap, as_logged=False):
     """The request whose answer ended each wait.  libxcb's wait for request
     s returns once s is known complete: at its own answer, or (a void
     request, or one whose reply it already read: Xlib waits on the head of
@@ -77,7 +77,10 @@ def resolve(waits, answers, gap):
             out.append((seq, start, end, seq, end))
             continue
         t, q = got[0]
-        if end - t > gap:
+        # A client that names the request it waited on itself (xpipeline.py)
+        # is taken at its word: on a loaded machine it may wake long after
+        # the answer came, which says nothing about what it waited on.
+        if end - t > gap and not as_logged:
             t = max(t for t, _ in got)
             q = min(q for u, q in got if u == t)
         out.append((q, start, end, seq, t))
@@ -102,6 +105,9 @@ def main():
                     '(GUI clients: see trips-truth.sh)')
     ap.add_argument('--exact', action='store_true',
                     help='every wait named by its own request, not only within its burst')
+    ap.add_argument('--as-logged', action='store_true',
+                    help='the truth names each request waited on itself (xpipeline.py): '
+                    'no relabelling by when the client woke')
     ap.add_argument('--no-setup', action='store_true',
                     help='the truth has no wait on the connection setup (xcb interposer)')
     a = ap.parse_args()
@@ -119,7 +125,7 @@ def main():
         rows = [r for r in rows if r['request'] != 'SetupRequest']
 
     answers, requests = messages_of(a.dump, a.conn)
-    resolved = resolve(waits, answers, gap)
+    resolved = resolve(waits, answers, gap, a.as_logged)
     relabelled = sum(1 for r, _, _, s, _ in resolved if r != s)
     waits = [(r, start, end) for r, start, end, _, _ in resolved]
     # A trickle: the answer that ended the wait came less than the gap

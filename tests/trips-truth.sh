@@ -85,7 +85,7 @@ for delay in 1 5 20 50; do
 	make_link "$tag" 0 0 "$delay"
 	server_up
 	allow=10; [ "$delay" = 1 ] && allow=20	# a 2 ms round trip: its own pace
-	judged "raw_${delay}ms" $((2 * delay)) --exact --allow $allow -- ip netns exec "$link_ns_c" \
+	judged "raw_${delay}ms" $((2 * delay)) --exact --as-logged --allow $allow -- ip netns exec "$link_ns_c" \
 		$py "$top_srcdir/tests/xpipeline.py" "$link_addr_s" "$n" "$workdir/raw_${delay}ms.truth" $scenarios
 	server_down
 	link_down "$tag" || fail "xcap-link did not end cleanly"
@@ -94,7 +94,7 @@ done
 # ---- 10 Mb/s, 20 ms: the raw client and real ones ----
 make_link "$tag" 10M 10M 20
 server_up
-judged raw_10M_20ms 40 --exact --allow 10 -- ip netns exec "$link_ns_c" \
+judged raw_10M_20ms 40 --exact --as-logged --allow 10 -- ip netns exec "$link_ns_c" \
 	$py "$top_srcdir/tests/xpipeline.py" "$link_addr_s" "$n" "$workdir/raw_10M_20ms.truth" $scenarios
 
 if cc -shared -fPIC -o "$workdir/xcbwaits.so" "$top_srcdir/tests/xcbwaits.c" -ldl \
