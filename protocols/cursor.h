@@ -200,6 +200,12 @@ static inline const uint8_t *cursor_peek_at_(const struct cursor *c, size_t off,
 	}
 	return c->base + off;
 }
+/* A pointer to the n bytes at off, or NULL when they are
+   not all there: a checked span for memcpy or a string. */
+static inline const uint8_t *cursor_peek_span(const struct cursor *c, size_t off, size_t n)
+{
+	return cursor_peek_at_(c, off, n, NULL);
+}
 static inline uint8_t cursor_peek_u8(const struct cursor *c, size_t off, bool *ok)
 {
 	const uint8_t *p = cursor_peek_at_(c, off, 1, ok);
