@@ -38,6 +38,7 @@
 
 #include "cursor.h"
 #include "protocol.h"
+#include "x11_names.h"
 #include "x11_tables.h"
 
 enum {
@@ -47,6 +48,15 @@ enum {
 	ATOMS_MAX = 65536,		/* atom names remembered per connection */
 	REQUEST_MAX_UNITS = 1 << 22,	/* 16 MiB: larger is taken as framing error */
 	REPLY_MAX_UNITS = 1 << 24,
+};
+
+/* What the first byte of a server message says, besides the event codes
+   xcb-proto numbers (x11_names.h): the protocol's framing, which no XML
+   describes. */
+enum {
+	X11_CODE_ERROR = 0,
+	X11_CODE_REPLY = 1,
+	X11_SEND_EVENT = 0x80,	/* set on an event sent with SendEvent */
 };
 
 enum half_state {
@@ -463,7 +473,7 @@ static void learn_extension(struct proto_decoder *d, const char *xname, const st
 	e->first_event = first_event;
 	e->first_error = first_error;
 	e->present = true;
-	e->xkb = e->desc && strcmp(e->desc->xname, "XKEYBOARD") == 0;
+	e->xkb = e->desc && strcmp(e->desc->xname, X11_XNAME_xkb) == 0;
 	index_events(d);
 	if (d->sink.extension)
 		d->sink.extension(d->sink.ctx, xname, major, first_event, first_error);
@@ -679,23 +689,24 @@ static void decode_request(struct proto_decoder *d, struct half *h, const struct
 		if (r->has_reply)
 			m.flags |= PROTO_F_WANTS_REPLY;
 	}
-	if (at8(b, 0) == 18)		/* ChangeProperty */
+	if (at8(b, 0) == X11_REQ_ChangeProperty)
 		change_property(d, b, len);
 	if ((r && r->has_reply) || (!r && at8(b, 0) >= 128)) {
 		/* A request of an extension the tables do not describe may have
 		   a reply: keep its place, so that replies match up. */
 		struct pending p = { .seq = m.seq, .req = r, .ext = ext, .major = m.major,
 				     .minor = m.minor };
-		/* InternAtom (16) and QueryExtension (98) name what their reply
-		   numbers: keep the name for it. */
-		if ((at8(b, 0) == 16 || at8(b, 0) == 98) && r && r->nfields &&
+		/* InternAtom and QueryExtension name what their reply numbers:
+		   keep the name for it. */
+		if ((at8(b, 0) == X11_REQ_InternAtom || at8(b, 0) == X11_REQ_QueryExtension) &&
+		    r && r->nfields &&
 		    r->fields[0].kind == X11_FIELD_STRING && r->fields[0].len_offset + 2u <= n) {
 			const struct x11_field *f = &r->fields[0];
 			size_t sl = at16(d, b, f->len_offset);
 			if (f->offset + sl <= n)
 				p.arg = dup_at(b, f->offset, sl);
 		}
-		if (at8(b, 0) == 17 && n >= 8)	/* GetAtomName */
+		if (at8(b, 0) == X11_REQ_GetAtomName && n >= 8)
 			p.atom = at32(d, b, 4);
 		pending_push(d, &p);
 	}
@@ -735,9 +746,9 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const struct c
 		return;
 	}
 	{
-		if (p->major == 98) {			/* QueryExtension */
+		if (p->major == X11_REQ_QueryExtension) {
 			learn_extension(d, p->arg, b, &m);
-		} else if (p->major == 16 && n >= 12) {	/* InternAtom */
+		} else if (p->major == X11_REQ_InternAtom && n >= 12) {
 			uint32_t atom = at32(d, b, 8);
 			atom_learn(d, atom, p->arg);
 			detail_add(&m, "atom=%u", atom);
@@ -746,7 +757,7 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const struct c
 				put_string(&m, "name", &name, 0, name.len);
 			}
 		} else {
-			if (p->major == 17 && n >= 32) {	/* GetAtomName */
+			if (p->major == X11_REQ_GetAtomName && n >= 32) {
 				size_t sl = at16(d, b, 8);
 				if (32 + sl <= n) {
 					char *name = dup_at(b, 32, sl);
@@ -818,12 +829,12 @@ static void decode_event(struct proto_decoder *d, struct half *h, const struct c
 	size_t n = b->len;
 	struct proto_msg m;
 	base_msg(&m, PROTO_S2C, PROTO_EVENT, len);
-	uint8_t code = at8(b, 0) & 0x7f;
-	if (at8(b, 0) & 0x80)
+	uint8_t code = at8(b, 0) & ~X11_SEND_EVENT;
+	if (at8(b, 0) & X11_SEND_EVENT)
 		m.flags |= PROTO_F_SEND_EVENT;
 	m.major = code;
 	const struct x11_event *ev = NULL;
-	if (code == 35) {			/* GenericEvent */
+	if (code == X11_EVENT_GeGeneric) {
 		m.minor = n >= 10 ? at16(d, b, 8) : 0;
 		if (at8(b, 1) >= 128) {
 			const struct ext_state *e = &d->ext[at8(b, 1) - 128];
@@ -859,9 +870,9 @@ static void decode_event(struct proto_decoder *d, struct half *h, const struct c
 static void decode_s2c(struct proto_decoder *d, struct half *h, const struct cursor *b,
 		       uint64_t len)
 {
-	switch (at8(b, 0) & 0x7f) {
-	case 0: decode_error(d, h, b); break;
-	case 1: decode_reply(d, h, b, len); break;
+	switch (at8(b, 0) & ~X11_SEND_EVENT) {
+	case X11_CODE_ERROR: decode_error(d, h, b); break;
+	case X11_CODE_REPLY: decode_reply(d, h, b, len); break;
 	default: decode_event(d, h, b, len); break;
 	}
 }
@@ -976,8 +987,8 @@ static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 		return request_length(d, b);
 	if (n < 8)
 		return 0;
-	uint8_t code = at8(b, 0) & 0x7f;
-	if (code == 1 || code == 35) {
+	uint8_t code = at8(b, 0) & ~X11_SEND_EVENT;
+	if (code == X11_CODE_REPLY || code == X11_EVENT_GeGeneric) {
 		uint32_t units = at32(d, b, 4);
 		if (units > REPLY_MAX_UNITS)
 			return -1;
@@ -1030,7 +1041,7 @@ static size_t header_size(const struct proto_decoder *d, enum proto_dir dir,
    client. */
 static size_t request_keep(uint8_t major, const struct x11_request *r)
 {
-	return major == 18 || !r || r->nfields ? MSG_CAP : 32;
+	return major == X11_REQ_ChangeProperty || !r || r->nfields ? MSG_CAP : 32;
 }
 
 size_t proto_x11_core_request_keep(uint8_t major)
@@ -1050,7 +1061,7 @@ static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const st
 		const char *ext;
 		return request_keep(at8(b, 0), request_desc(d, at8(b, 0), at8(b, 1), &ext));
 	}
-	if ((at8(b, 0) & 0x7f) != 1)
+	if ((at8(b, 0) & ~X11_SEND_EVENT) != X11_CODE_REPLY)
 		return MSG_CAP;		/* events and errors are 32 bytes anyway */
 	/* A reply: what its request says of it.  The oldest waiting request
 	   with its sequence number, without disturbing the queue (decode_reply
@@ -1062,7 +1073,8 @@ static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const st
 		if ((uint16_t)p->seq != seq16)
 			continue;
 		/* InternAtom, GetAtomName and QueryExtension teach names */
-		bool teaches = p->major == 16 || p->major == 17 || p->major == 98;
+		bool teaches = p->major == X11_REQ_InternAtom || p->major == X11_REQ_GetAtomName ||
+			       p->major == X11_REQ_QueryExtension;
 		return !p->req || teaches || p->req->nreply_fields ? MSG_CAP : 32;
 	}
 	return MSG_CAP;
@@ -1239,7 +1251,7 @@ static bool plausible_request(const struct proto_decoder *d, const struct cursor
 	const char *ext;
 	const struct x11_request *r = request_desc(d, at8(b, 0), at8(b, 1), &ext);
 	/* NoOperation may be any length: the protocol lets clients pad with it. */
-	bool exact = at8(b, 0) < 128 && at8(b, 0) != 127;
+	bool exact = at8(b, 0) < 128 && at8(b, 0) != X11_REQ_NoOperation;
 	if (!r || !layout_fits(d, &r->layout, exact, b, bytes, head - 4u, 4))
 		return false;
 	*len = bytes;
@@ -1251,13 +1263,13 @@ static bool plausible_s2c_shape(const struct proto_decoder *d, const struct curs
 {
 	if (b->len < 32)
 		return false;
-	uint8_t code = at8(b, 0) & 0x7f;
+	uint8_t code = at8(b, 0) & ~X11_SEND_EVENT;
 	*seq = at16(d, b, 2);
 	*len = 32;
-	if (code == 0) {
+	if (code == X11_CODE_ERROR) {
 		/* a core error, or one in the extensions' range (128 and up),
 		   about a core request or an extension's */
-		if (at8(b, 0) & 0x80 || at8(b, 1) == 0)
+		if (at8(b, 0) & X11_SEND_EVENT || at8(b, 1) == 0)
 			return false;
 		bool known_error = at8(b, 1) < x11_core_protocol->nerrors ? x11_core_protocol->errors[at8(b, 1)] != NULL
 								      : at8(b, 1) >= 128;
@@ -1265,8 +1277,8 @@ static bool plausible_s2c_shape(const struct proto_decoder *d, const struct curs
 						   x11_core_protocol->requests[at8(b, 10)].name);
 		return known_error && known_major;
 	}
-	if (code == 1) {
-		if (at8(b, 0) & 0x80)
+	if (code == X11_CODE_REPLY) {
+		if (at8(b, 0) & X11_SEND_EVENT)
 			return false;
 		uint32_t units = at32(d, b, 4);
 		if (units > REPLY_MAX_UNITS)
@@ -1274,14 +1286,14 @@ static bool plausible_s2c_shape(const struct proto_decoder *d, const struct curs
 		*len = 32 + 4 * (uint64_t)units;
 		return true;
 	}
-	if (code == 35) {
+	if (code == X11_EVENT_GeGeneric) {
 		uint32_t units = at32(d, b, 4);
 		if (units > 65536 || at8(b, 1) < 128)
 			return false;
 		*len = 32 + 4 * (uint64_t)units;
 		return true;
 	}
-	if (code == 11)		/* KeymapNotify: no sequence number */
+	if (code == X11_EVENT_KeymapNotify)	/* no sequence number */
 		*seq = -1;
 	if (code < 64)
 		return code >= 2 && code < x11_core_protocol->nevents;
@@ -1380,9 +1392,9 @@ static void first_bytes(const struct proto_decoder *d, enum proto_dir dir, bool 
 		}
 		unsigned code = c & 0x7f;
 		unsigned idx;
-		if (code <= 1)
+		if (code == X11_CODE_ERROR || code == X11_CODE_REPLY)
 			ok[c] = c < 128;
-		else if (code == 35)
+		else if (code == X11_EVENT_GeGeneric)
 			ok[c] = true;
 		else if (code < 64)
 			ok[c] = code < x11_core_protocol->nevents;
