@@ -9,7 +9,7 @@
  *                     from what frames best when the capture began later
  *   setup             its own framing in both directions (decode_setup_*)
  *   sequence numbers  requests are counted; replies, events and errors
- *                     carry 16 bits, widened against that count (widen)
+ *                     carry 16 bits, widened against that count (widen_seq16)
  *   BIG-REQUESTS      a request length of 0 means a 32-bit length follows
  *   extensions        majors and event/error bases per connection, learned
  *                     from QueryExtension replies (learn_extension)
@@ -409,7 +409,7 @@ static void lose_count(struct proto_decoder *d, uint64_t bytes)
 
 /* The full sequence number of a 16-bit one from the server: the latest
    request sent with those low bits. */
-static uint64_t widen(struct proto_decoder *d, uint16_t s)
+static uint64_t widen_seq16(struct proto_decoder *d, uint16_t s)
 {
 	uint64_t ref = d->requests;
 	uint64_t w = (ref & ~(uint64_t)0xffff) | s;
@@ -723,7 +723,7 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const struct c
 	struct answer a = { .b = *b, .len = len };
 	check_realignment(d, s16, &a);
 	realign(d, s16, &a);
-	m.seq = widen(d, s16);
+	m.seq = widen_seq16(d, s16);
 	struct pending *p = pending_match(d, m.seq);
 	if (!p) {
 		m.flags |= PROTO_F_UNCERTAIN;
@@ -780,7 +780,7 @@ static void decode_error(struct proto_decoder *d, struct half *h, const struct c
 	uint16_t s16 = at16(d, b, 2);
 	struct answer a = { .b = *b, .len = 32, .error = true };
 	realign(d, s16, &a);
-	m.seq = widen(d, s16);
+	m.seq = widen_seq16(d, s16);
 	m.major = at8(b, 1);
 	const char *base = NULL;
 	const char *ext = NULL;
@@ -860,7 +860,7 @@ static void decode_event(struct proto_decoder *d, struct half *h, const struct c
 	if (ev && !ev->has_seq) {		/* KeymapNotify */
 		m.seq = d->last_s2c_seq;
 	} else {
-		m.seq = widen(d, at16(d, b, 2));
+		m.seq = widen_seq16(d, at16(d, b, 2));
 	}
 	if (ev)
 		m.name = ev->name;
