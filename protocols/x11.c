@@ -38,6 +38,7 @@
 
 #include "cursor.h"
 #include "protocol.h"
+#include "x11_frame.h"
 #include "x11_names.h"
 #include "x11_tables.h"
 
@@ -46,8 +47,6 @@ enum {
 	RESYNC_MAX = 64 * 1024,		/* bytes searched for a boundary at once */
 	PENDING_MAX = 4096,		/* reply-bearing requests awaiting a reply */
 	ATOMS_MAX = 65536,		/* atom names remembered per connection */
-	REQUEST_MAX_UNITS = 1 << 22,	/* 16 MiB: larger is taken as framing error */
-	REPLY_MAX_UNITS = 1 << 24,
 };
 
 /* What the first byte of a server message says, besides the event codes
@@ -175,7 +174,6 @@ static struct cursor over(const uint8_t *p, size_t n)
 	return cursor_init(p, n);
 }
 
-static uint64_t pad4(uint64_t n) { return (n + 3) & ~(uint64_t)3; }
 
 static void note(struct proto_decoder *d, enum proto_dir dir, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -944,25 +942,21 @@ static void decode_setup_reply(struct proto_decoder *d, struct half *h, const st
 
 /* ---- framing ---- */
 
-/* A request's length from its first n bytes: 0 while they cannot tell,
-   -1 when no request is that long.  A length field of 0 means the 32-bit
-   length of BIG-REQUESTS follows. */
+/* Where messages of this direction stand, for the framing rules. */
+static struct proto_x11_at framing_at(const struct proto_decoder *d, enum proto_dir dir,
+				      const struct half *h)
+{
+	struct proto_x11_at at = { .server = dir == PROTO_S2C, .setup = h->state == ST_SETUP,
+				   .big_endian = d->order == 'B' };
+	return at;
+}
+
+/* A request's length from its first bytes: 0 while they cannot tell, -1
+   when no request is that long (x11_frame.c states the rules). */
 static int64_t request_length(const struct proto_decoder *d, const struct cursor *b)
 {
-	size_t n = b->len;
-	if (n < 4)
-		return 0;
-	uint32_t units = at16(d, b, 2);
-	if (units == 0) {
-		if (n < 8)
-			return 0;
-		units = at32(d, b, 4);
-		if (units < 2)
-			return -1;
-	}
-	if (units > REQUEST_MAX_UNITS)
-		return -1;
-	return 4 * (int64_t)units;
+	struct proto_x11_at at = { .big_endian = d->order == 'B' };
+	return proto_x11_length(at, b);
 }
 
 /* How long the message starting with these bytes is: >0 its length, 0 if
@@ -970,31 +964,7 @@ static int64_t request_length(const struct proto_decoder *d, const struct cursor
 static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 			      const struct half *h, const struct cursor *b)
 {
-	size_t n = b->len;
-	if (h->state == ST_SETUP) {
-		if (dir == PROTO_C2S) {
-			if (n < 12)
-				return 0;
-			return 12 + (int64_t)pad4(at16(d, b, 6)) + (int64_t)pad4(at16(d, b, 8));
-		}
-		if (n < 8)
-			return 0;
-		if (at8(b, 0) > 2)
-			return -1;
-		return 8 + 4 * (int64_t)at16(d, b, 6);
-	}
-	if (dir == PROTO_C2S)
-		return request_length(d, b);
-	if (n < 8)
-		return 0;
-	uint8_t code = at8(b, 0) & ~X11_SEND_EVENT;
-	if (code == X11_CODE_REPLY || code == X11_EVENT_GeGeneric) {
-		uint32_t units = at32(d, b, 4);
-		if (units > REPLY_MAX_UNITS)
-			return -1;
-		return 32 + 4 * (int64_t)units;
-	}
-	return 32;
+	return proto_x11_length(framing_at(d, dir, h), b);
 }
 
 static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct half *h)
@@ -1023,13 +993,8 @@ static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct half *h
 static size_t header_size(const struct proto_decoder *d, enum proto_dir dir,
 			  const struct half *h)
 {
-	if (h->state == ST_SETUP)
-		return dir == PROTO_C2S ? 12 : 8;
-	if (dir == PROTO_S2C)
-		return 8;
-	/* a request: 4 bytes, or 8 when a zero length says BIG-REQUESTS */
 	struct cursor b = over(h->buf, h->have);
-	return h->have >= 4 && at16(d, &b, 2) == 0 ? 8 : 4;
+	return proto_x11_header_size(framing_at(d, dir, h), &b);
 }
 
 /* How many of a message's first bytes its decoding reads: all that buf
@@ -1281,7 +1246,7 @@ static bool plausible_s2c_shape(const struct proto_decoder *d, const struct curs
 		if (at8(b, 0) & X11_SEND_EVENT)
 			return false;
 		uint32_t units = at32(d, b, 4);
-		if (units > REPLY_MAX_UNITS)
+		if (units > PROTO_X11_REPLY_MAX_UNITS)
 			return false;
 		*len = 32 + 4 * (uint64_t)units;
 		return true;
