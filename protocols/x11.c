@@ -174,7 +174,6 @@ static struct cursor over(const uint8_t *p, size_t n)
 	return cursor_init(p, n);
 }
 
-
 static void note(struct proto_decoder *d, enum proto_dir dir, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void note(struct proto_decoder *d, enum proto_dir dir, const char *fmt, ...)
