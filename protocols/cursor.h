@@ -79,6 +79,13 @@ static inline bool cursor_seek(struct cursor *c, size_t off)
 	return true;
 }
 
+/* Where pos is, for handing the rest on (with cursor_left bytes); NULL
+   for a cursor over nothing. */
+static inline const uint8_t *cursor_here(const struct cursor *c)
+{
+	return c->base ? c->base + c->pos : NULL;
+}
+
 /* A pointer to the next n bytes, moving past them; NULL + overrun when
    fewer are left.  For handing a checked span to memcpy, a string copy or
    a sub-cursor. */

@@ -1092,29 +1092,30 @@ static void start_resync(struct half *h);
 static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half *h,
 			const uint8_t *p, size_t len);
 
-static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p, size_t len)
+static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
 {
 	struct half *h = &d->h[dir];
-	while (len) {
+	struct cursor in = over(data, len);
+	while (cursor_left(&in)) {
 		if (h->state == ST_RESYNC) {
-			resync_feed(d, dir, h, p, len);
+			resync_feed(d, dir, h, cursor_here(&in), cursor_left(&in));
 			return;
 		}
 		if (h->state == ST_MESSAGES && !h->have && !h->need) {
 			/* A whole message in the chunk is decoded where it lies:
 			   most are, and copying each into buf cost more than
 			   decoding it. */
-			struct cursor chunk = over(p, len);
+			struct cursor chunk = over(cursor_here(&in), cursor_left(&in));
 			int64_t l = message_length(d, dir, h, &chunk);
-			if (l > 0 && (uint64_t)l <= len) {
+			if (l > 0 && (uint64_t)l <= cursor_left(&in)) {
 				h->offset += (uint64_t)l;
-				struct cursor msg = over(p, (size_t)l < MSG_CAP ? (size_t)l : MSG_CAP);
+				struct cursor msg = cursor_sub(&in, (size_t)l);
+				if (msg.len > MSG_CAP)
+					msg.len = MSG_CAP;
 				if (dir == PROTO_C2S)
 					decode_request(d, h, &msg, (uint64_t)l);
 				else
 					decode_s2c(d, h, &msg, (uint64_t)l);
-				p += l;
-				len -= (size_t)l;
 				continue;
 			}
 			if (l > 0) {	/* it goes on in later chunks: keep its start */
@@ -1122,10 +1123,9 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p,
 				h->keep = bytes_wanted(d, dir, h, &chunk);
 			}
 		}
-		size_t used = consume(d, dir, h, p, len);
+		size_t used = consume(d, dir, h, cursor_here(&in), cursor_left(&in));
 		h->offset += used;
-		p += used;
-		len -= used;
+		cursor_skip(&in, used);
 		if (h->need && h->got == h->need) {
 			dispatch(d, dir, h);
 		} else if (!h->need && h->have &&
@@ -1137,8 +1137,8 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p,
 			h->offset -= k;
 			start_resync(h);
 			resync_feed(d, dir, h, keep, k);
-			if (h->state == ST_RESYNC && len) {
-				resync_feed(d, dir, h, p, len);
+			if (h->state == ST_RESYNC && cursor_left(&in)) {
+				resync_feed(d, dir, h, cursor_here(&in), cursor_left(&in));
 				return;
 			}
 		}
@@ -1459,12 +1459,13 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half
 		h->offset += len;
 		return;
 	}
-	while (len) {
-		size_t take = RESYNC_MAX - h->rs_len < len ? RESYNC_MAX - h->rs_len : len;
-		memcpy(h->rs + h->rs_len, p, take);
+	struct cursor in = over(p, len);
+	while (cursor_left(&in)) {
+		size_t take = RESYNC_MAX - h->rs_len;
+		if (take > cursor_left(&in))
+			take = cursor_left(&in);
+		cursor_bytes(&in, h->rs + h->rs_len, take);
 		h->rs_len += take;
-		p += take;
-		len -= take;
 		/* A search goes back to the first position still undecided,
 		   which a message claiming a long length can hold far back:
 		   searching after every small chunk made image data cost
@@ -1476,7 +1477,7 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half
 		h->rs_scanned = h->rs_len;
 		long pos = find_boundary(d, dir, h);
 		if (pos >= 0) {
-			resync_found(d, dir, h, pos, p, len);
+			resync_found(d, dir, h, pos, cursor_here(&in), cursor_left(&in));
 			return;
 		}
 		if (h->rs_len == RESYNC_MAX) {
@@ -1537,12 +1538,13 @@ static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t 
 {
 	if (!len)
 		return;
+	struct cursor in = over(data, len);
 	if (dir == PROTO_C2S && !d->start_decided) {
-		size_t k = sizeof d->first - d->first_len < len ? sizeof d->first - d->first_len : len;
-		memcpy(d->first + d->first_len, data, k);
+		size_t k = sizeof d->first - d->first_len;
+		if (k > len)
+			k = len;
+		cursor_bytes(&in, d->first + d->first_len, k);
 		d->first_len += k;
-		data += k;
-		len -= k;
 		if (d->first_len < sizeof d->first)
 			return;
 		decide_start(d);
@@ -1552,7 +1554,7 @@ static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t 
 		begin_midstream(d, dir);
 	}
 	d->h[dir].seen_data = true;
-	frame(d, dir, data, len);
+	frame(d, dir, cursor_here(&in), cursor_left(&in));
 }
 
 static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)

@@ -134,8 +134,9 @@ static struct cursor window(const struct pcapfile *p, size_t n)
 	return cursor_init(p->base + p->pos, n <= p->len - p->pos ? n : p->len - p->pos);
 }
 
-static uint16_t rd16(const struct pcapfile *p, struct cursor *c) { return cursor_u16(c, p->big); }
-static uint32_t rd32(const struct pcapfile *p, struct cursor *c) { return cursor_u32(c, p->big); }
+/* Numbers in the file's (pcap) or the section's (pcapng) byte order. */
+static uint16_t file_u16(const struct pcapfile *p, struct cursor *c) { return cursor_u16(c, p->big); }
+static uint32_t file_u32(const struct pcapfile *p, struct cursor *c) { return cursor_u32(c, p->big); }
 
 static uint64_t offset_now(const struct pcapfile *p) { return p->base_off + p->pos; }
 
@@ -170,10 +171,10 @@ static int open_pcap(struct pcapfile *p, uint32_t magic)
 	}
 	struct cursor h = window(p, 24);
 	cursor_skip(&h, 4);	/* magic */
-	uint16_t major = rd16(p, &h), minor = rd16(p, &h);
+	uint16_t major = file_u16(p, &h), minor = file_u16(p, &h);
 	cursor_skip(&h, 8);	/* time zone, accuracy */
-	p->snaplen = rd32(p, &h);
-	uint32_t linktype = rd32(p, &h);
+	p->snaplen = file_u32(p, &h);
+	uint32_t linktype = file_u32(p, &h);
 	if (major != 2) {
 		fail(p, "pcap format version %u.%u, not 2.x", major, minor);
 		return -1;
@@ -192,7 +193,7 @@ static int next_pcap(struct pcapfile *p, struct pcapfile_packet *pkt)
 	}
 	struct cursor h = window(p, 16);
 	cursor_skip(&h, 8);	/* the time, read below */
-	uint32_t caplen = rd32(p, &h);
+	uint32_t caplen = file_u32(p, &h);
 	if (caplen > RECORD_MAX) {
 		fail(p, "damaged record at byte %llu: %u bytes captured",
 		     (unsigned long long)offset_now(p), caplen);
@@ -201,10 +202,10 @@ static int next_pcap(struct pcapfile *p, struct pcapfile_packet *pkt)
 	if (!need(p, 16 + (size_t)caplen))
 		return truncated(p, "a record", 16 + (size_t)caplen);
 	struct cursor r = window(p, 16 + (size_t)caplen);
-	uint64_t sec = rd32(p, &r), frac = rd32(p, &r);
+	uint64_t sec = file_u32(p, &r), frac = file_u32(p, &r);
 	pkt->ts = sec * 1000000000u + (p->nano ? frac : frac * 1000u);
 	cursor_skip(&r, 4);	/* caplen, read above */
-	pkt->len = rd32(p, &r);
+	pkt->len = file_u32(p, &r);
 	pkt->caplen = caplen;
 	pkt->data = cursor_span(&r, caplen);	/* present: need() said so */
 	p->pos += 16 + (size_t)caplen;
@@ -245,13 +246,13 @@ static void add_interface(struct pcapfile *p, struct cursor body)
 		p->ifs_cap = cap;
 	}
 	struct iface *i = &p->ifs[p->nifs++];
-	i->linktype = dlt_of_linktype(rd16(p, &body));
+	i->linktype = dlt_of_linktype(file_u16(p, &body));
 	cursor_skip(&body, 2);	/* reserved */
-	i->snaplen = rd32(p, &body);
+	i->snaplen = file_u32(p, &body);
 	i->tsresol = 6;
 	i->tsoffset = 0;
 	while (cursor_left(&body) >= 4) {
-		uint16_t code = rd16(p, &body), olen = rd16(p, &body);
+		uint16_t code = file_u16(p, &body), olen = file_u16(p, &body);
 		if (code == 0 || !cursor_has(&body, olen))
 			break;
 		struct cursor v = cursor_sub(&body, olen);
@@ -305,8 +306,8 @@ static int block_at(struct pcapfile *p, uint32_t *type, uint32_t *total)
 	    section_header(p) < 0)
 		return -1;
 	h = window(p, 8);	/* section_header may have moved the window */
-	*type = rd32(p, &h);
-	*total = rd32(p, &h);
+	*type = file_u32(p, &h);
+	*total = file_u32(p, &h);
 	if (*total < 12 || *total % 4 || *total > RECORD_MAX) {
 		fail(p, "damaged block at byte %llu: length %u", (unsigned long long)offset_now(p),
 		     *total);
@@ -316,7 +317,7 @@ static int block_at(struct pcapfile *p, uint32_t *type, uint32_t *total)
 		return truncated(p, "a block", *total);
 	struct cursor t = window(p, *total);
 	cursor_skip(&t, *total - 4);
-	uint32_t trailer = rd32(p, &t);
+	uint32_t trailer = file_u32(p, &t);
 	if (trailer != *total) {
 		fail(p, "damaged block at byte %llu: its two lengths differ (%u, %u)",
 		     (unsigned long long)offset_now(p), *total, trailer);
@@ -356,22 +357,22 @@ static int next_pcapng(struct pcapfile *p, struct pcapfile_packet *pkt)
 			if (body_len < 20)
 				goto damaged;
 			if (type == PCAPNG_EPB) {
-				ifid = rd32(p, &body);
+				ifid = file_u32(p, &body);
 			} else {
-				ifid = rd16(p, &body);
+				ifid = file_u16(p, &body);
 				cursor_skip(&body, 2);	/* drops */
 			}
-			ts = (uint64_t)rd32(p, &body) << 32;
-			ts |= rd32(p, &body);
-			caplen = rd32(p, &body);
-			len = rd32(p, &body);
+			ts = (uint64_t)file_u32(p, &body) << 32;
+			ts |= file_u32(p, &body);
+			caplen = file_u32(p, &body);
+			len = file_u32(p, &body);
 			break;
 		case PCAPNG_SPB:
 			/* No timestamp: it takes the previous packet's, so that
 			   time does not jump back to 1970. */
 			if (body_len < 4 || !p->nifs)
 				goto damaged;
-			len = rd32(p, &body);
+			len = file_u32(p, &body);
 			caplen = len;
 			if (p->ifs[0].snaplen && caplen > p->ifs[0].snaplen)
 				caplen = p->ifs[0].snaplen;
