@@ -63,6 +63,13 @@ static inline bool cursor_take_(struct cursor *c, size_t n)
 	return true;
 }
 
+/* The n bytes just taken (the reads below test what cursor_take_ said,
+   not a pointer, which the compiler could not prove non-null). */
+static inline const uint8_t *cursor_taken_(const struct cursor *c, size_t n)
+{
+	return c->base + (c->pos - n);
+}
+
 static inline bool cursor_skip(struct cursor *c, size_t n)
 {
 	return cursor_take_(c, n);
@@ -92,28 +99,31 @@ static inline const uint8_t *cursor_here(const struct cursor *c)
 static inline const uint8_t *cursor_span(struct cursor *c, size_t n)
 {
 	size_t at = c->pos;
-	if (!cursor_take_(c, n))
+	if (!cursor_take_(c, n) || !c->base)
 		return NULL;
 	return c->base + at;
 }
 
 /* A cursor over the next n bytes (moving past them here); an empty,
-   overrun cursor when fewer are left. */
+   overrun cursor when fewer are left.  Once its overrun flag is checked,
+   the compiler knows its length, and fixed reads from it cost no checks. */
 static inline struct cursor cursor_sub(struct cursor *c, size_t n)
 {
-	const uint8_t *p = cursor_span(c, n);
-	struct cursor s = cursor_init(p, p ? n : 0);
-	s.overrun = !p;
+	struct cursor s = { NULL, 0, 0, true };
+	if (cursor_take_(c, n)) {
+		s.base = c->base ? c->base + (c->pos - n) : NULL;	/* (NULL + 0 is undefined) */
+		s.len = n;
+		s.overrun = false;
+	}
 	return s;
 }
 
 static inline bool cursor_bytes(struct cursor *c, void *dst, size_t n)
 {
-	const uint8_t *p = cursor_span(c, n);
-	if (!p)
+	if (!cursor_take_(c, n))
 		return false;
 	if (n)
-		memcpy(dst, p, n);
+		memcpy(dst, cursor_taken_(c, n), n);
 	return true;
 }
 
@@ -137,28 +147,23 @@ static inline uint32_t cursor_dec_le32_(const uint8_t *p)
 
 static inline uint8_t cursor_u8(struct cursor *c)
 {
-	const uint8_t *p = cursor_span(c, 1);
-	return p ? p[0] : 0;
+	return cursor_take_(c, 1) ? cursor_taken_(c, 1)[0] : 0;
 }
 static inline uint16_t cursor_be16(struct cursor *c)
 {
-	const uint8_t *p = cursor_span(c, 2);
-	return p ? cursor_dec_be16_(p) : 0;
+	return cursor_take_(c, 2) ? cursor_dec_be16_(cursor_taken_(c, 2)) : 0;
 }
 static inline uint16_t cursor_le16(struct cursor *c)
 {
-	const uint8_t *p = cursor_span(c, 2);
-	return p ? cursor_dec_le16_(p) : 0;
+	return cursor_take_(c, 2) ? cursor_dec_le16_(cursor_taken_(c, 2)) : 0;
 }
 static inline uint32_t cursor_be32(struct cursor *c)
 {
-	const uint8_t *p = cursor_span(c, 4);
-	return p ? cursor_dec_be32_(p) : 0;
+	return cursor_take_(c, 4) ? cursor_dec_be32_(cursor_taken_(c, 4)) : 0;
 }
 static inline uint32_t cursor_le32(struct cursor *c)
 {
-	const uint8_t *p = cursor_span(c, 4);
-	return p ? cursor_dec_le32_(p) : 0;
+	return cursor_take_(c, 4) ? cursor_dec_le32_(cursor_taken_(c, 4)) : 0;
 }
 static inline int32_t cursor_be32s(struct cursor *c)
 {
@@ -170,13 +175,17 @@ static inline int32_t cursor_be32s(struct cursor *c)
 /* 64-bit numbers, for file formats (pcapng's if_tsoffset). */
 static inline uint64_t cursor_be64(struct cursor *c)
 {
-	const uint8_t *p = cursor_span(c, 8);
-	return p ? (uint64_t)cursor_dec_be32_(p) << 32 | cursor_dec_be32_(p + 4) : 0;
+	if (!cursor_take_(c, 8))
+		return 0;
+	const uint8_t *p = cursor_taken_(c, 8);
+	return (uint64_t)cursor_dec_be32_(p) << 32 | cursor_dec_be32_(p + 4);
 }
 static inline uint64_t cursor_le64(struct cursor *c)
 {
-	const uint8_t *p = cursor_span(c, 8);
-	return p ? (uint64_t)cursor_dec_le32_(p + 4) << 32 | cursor_dec_le32_(p) : 0;
+	if (!cursor_take_(c, 8))
+		return 0;
+	const uint8_t *p = cursor_taken_(c, 8);
+	return (uint64_t)cursor_dec_le32_(p + 4) << 32 | cursor_dec_le32_(p);
 }
 
 /* Reads in a byte order chosen at run time (X11: from the setup's first
@@ -198,45 +207,40 @@ static inline uint64_t cursor_u64(struct cursor *c, bool big)
    cursor.  *ok (may be NULL) is set false when the bytes are not all
    there, and left alone otherwise, so one flag can collect several peeks;
    the value is then 0. */
-static inline const uint8_t *cursor_peek_at_(const struct cursor *c, size_t off, size_t n, bool *ok)
+static inline bool cursor_peek_ok_(const struct cursor *c, size_t off, size_t n, bool *ok)
 {
 	if (off > c->len || n > c->len - off) {
 		if (ok)
 			*ok = false;
-		return NULL;
+		return false;
 	}
-	return c->base + off;
+	return true;
 }
-/* A pointer to the n bytes at off, or NULL when they are
-   not all there: a checked span for memcpy or a string. */
+/* A pointer to the n bytes at off, or NULL when they are not all there:
+   a checked span for memcpy or a string. */
 static inline const uint8_t *cursor_peek_span(const struct cursor *c, size_t off, size_t n)
 {
-	return cursor_peek_at_(c, off, n, NULL);
+	return cursor_peek_ok_(c, off, n, NULL) ? c->base + off : NULL;
 }
 static inline uint8_t cursor_peek_u8(const struct cursor *c, size_t off, bool *ok)
 {
-	const uint8_t *p = cursor_peek_at_(c, off, 1, ok);
-	return p ? p[0] : 0;
+	return cursor_peek_ok_(c, off, 1, ok) ? c->base[off] : 0;
 }
 static inline uint16_t cursor_peek_be16(const struct cursor *c, size_t off, bool *ok)
 {
-	const uint8_t *p = cursor_peek_at_(c, off, 2, ok);
-	return p ? cursor_dec_be16_(p) : 0;
+	return cursor_peek_ok_(c, off, 2, ok) ? cursor_dec_be16_(c->base + off) : 0;
 }
 static inline uint16_t cursor_peek_le16(const struct cursor *c, size_t off, bool *ok)
 {
-	const uint8_t *p = cursor_peek_at_(c, off, 2, ok);
-	return p ? cursor_dec_le16_(p) : 0;
+	return cursor_peek_ok_(c, off, 2, ok) ? cursor_dec_le16_(c->base + off) : 0;
 }
 static inline uint32_t cursor_peek_be32(const struct cursor *c, size_t off, bool *ok)
 {
-	const uint8_t *p = cursor_peek_at_(c, off, 4, ok);
-	return p ? cursor_dec_be32_(p) : 0;
+	return cursor_peek_ok_(c, off, 4, ok) ? cursor_dec_be32_(c->base + off) : 0;
 }
 static inline uint32_t cursor_peek_le32(const struct cursor *c, size_t off, bool *ok)
 {
-	const uint8_t *p = cursor_peek_at_(c, off, 4, ok);
-	return p ? cursor_dec_le32_(p) : 0;
+	return cursor_peek_ok_(c, off, 4, ok) ? cursor_dec_le32_(c->base + off) : 0;
 }
 static inline uint16_t cursor_peek_u16(const struct cursor *c, size_t off, bool big, bool *ok)
 {

@@ -169,7 +169,7 @@ static const uint8_t *bytes_at(const struct cursor *b, size_t off, size_t n)
 }
 
 /* A cursor over a whole chunk or message that lies in memory. */
-static struct cursor over(const uint8_t *p, size_t n)
+static inline struct cursor over(const uint8_t *p, size_t n)
 {
 	return cursor_init(p, n);
 }
@@ -545,10 +545,15 @@ static void put_string(struct proto_msg *m, const char *field, const struct curs
 	char text[128];
 	size_t k = 0;
 	bool space = false;
+	/* the string: n bytes at off, as far as the message holds them */
 	struct cursor s = *b;
-	cursor_seek(&s, off);
-	for (size_t i = 0; i < n && k + 5 < sizeof text && cursor_left(&s); i++) {
-		uint8_t c = cursor_u8(&s);
+	if (!cursor_seek(&s, off))
+		n = 0;
+	if (n > cursor_left(&s))
+		n = cursor_left(&s);
+	struct cursor str = cursor_sub(&s, n);
+	while (cursor_left(&str) && k + 5 < sizeof text) {
+		uint8_t c = cursor_u8(&str);
 		if (c == ' ')
 			space = true;
 		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
@@ -670,15 +675,16 @@ static void decode_request(struct proto_decoder *d, struct half *h, const struct
 			   uint64_t len)
 {
 	size_t n = b->len;
+	uint8_t major = at8(b, 0), minor = at8(b, 1);	/* minor: an extension's */
 	struct proto_msg m;
 	base_msg(&m, PROTO_C2S, PROTO_REQUEST, len);
-	m.major = at8(b, 0);
-	m.minor = at8(b, 0) >= 128 ? at8(b, 1) : 0;
+	m.major = major;
+	m.minor = major >= 128 ? minor : 0;
 	m.seq = ++d->requests;
 	const char *ext;
-	const struct x11_request *r = request_desc(d, at8(b, 0), at8(b, 1), &ext);
+	const struct x11_request *r = request_desc(d, major, minor, &ext);
 	m.ext = ext;
-	if (at8(b, 0) >= 128 && !d->ext[at8(b, 0) - 128].present)
+	if (major >= 128 && !d->ext[major - 128].present)
 		m.flags |= PROTO_F_UNCERTAIN;	/* major not seen in a QueryExtension */
 	if (r) {
 		m.name = r->name;
@@ -686,16 +692,16 @@ static void decode_request(struct proto_decoder *d, struct half *h, const struct
 		if (r->has_reply)
 			m.flags |= PROTO_F_WANTS_REPLY;
 	}
-	if (at8(b, 0) == X11_REQ_ChangeProperty)
+	if (major == X11_REQ_ChangeProperty)
 		change_property(d, b, len);
-	if ((r && r->has_reply) || (!r && at8(b, 0) >= 128)) {
+	if ((r && r->has_reply) || (!r && major >= 128)) {
 		/* A request of an extension the tables do not describe may have
 		   a reply: keep its place, so that replies match up. */
 		struct pending p = { .seq = m.seq, .req = r, .ext = ext, .major = m.major,
 				     .minor = m.minor };
 		/* InternAtom and QueryExtension name what their reply numbers:
 		   keep the name for it. */
-		if ((at8(b, 0) == X11_REQ_InternAtom || at8(b, 0) == X11_REQ_QueryExtension) &&
+		if ((major == X11_REQ_InternAtom || major == X11_REQ_QueryExtension) &&
 		    r && r->nfields &&
 		    r->fields[0].kind == X11_FIELD_STRING && r->fields[0].len_offset + 2u <= n) {
 			const struct x11_field *f = &r->fields[0];
@@ -703,7 +709,7 @@ static void decode_request(struct proto_decoder *d, struct half *h, const struct
 			if (f->offset + sl <= n)
 				p.arg = dup_at(b, f->offset, sl);
 		}
-		if (at8(b, 0) == X11_REQ_GetAtomName && n >= 8)
+		if (major == X11_REQ_GetAtomName && n >= 8)
 			p.atom = at32(d, b, 4);
 		pending_push(d, &p);
 	}

@@ -1,6 +1,6 @@
 # X11 decoder: tables generated from xcb-proto at build time, and the engine.
 protocols_libprotocols_a_SOURCES += protocols/x11.c protocols/x11_tables.h \
-	protocols/x11_frame.c protocols/x11_frame.h
+	protocols/x11_frame.h
 nodist_protocols_libprotocols_a_SOURCES = protocols/x11_tables.c protocols/x11_names.h
 BUILT_SOURCES += protocols/x11_tables.c protocols/x11_names.h
 CLEANFILES += protocols/x11_tables.c protocols/x11_names.h

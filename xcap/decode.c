@@ -2,9 +2,10 @@
  * decode.c — from a captured frame to a TCP segment.
  *
  * One rule throughout: every captured byte is read through a cursor
- * (protocols/cursor.h), whose reads cannot pass the captured length; a
- * header is read straight through and its cursor's overrun flag says, once,
- * whether it was all there.
+ * (protocols/cursor.h), whose reads cannot pass the captured length.  A
+ * fixed header is taken whole as a sub-cursor of its size (cursor_sub),
+ * checked once, then read straight through: the compiler knows that
+ * cursor's length, so the reads' own checks cost nothing.
  */
 #include "config.h"
 
@@ -46,15 +47,18 @@ static struct cursor rest_of(const struct cursor *c, uint32_t wire)
 /* tcp: the captured bytes of the TCP segment; wire: its length on the wire. */
 static enum decode_result decode_tcp(struct cursor tcp, uint32_t wire, struct tcp_seg *seg)
 {
-	seg->src.port = cursor_be16(&tcp);
-	seg->dst.port = cursor_be16(&tcp);
-	seg->seq = cursor_be32(&tcp);
-	seg->ack = cursor_be32(&tcp);
-	uint32_t hlen = (uint32_t)(cursor_u8(&tcp) >> 4) * 4;
-	seg->flags = cursor_u8(&tcp);
-	seg->win = cursor_be16(&tcp);
-	cursor_skip(&tcp, 4);	/* checksum, urgent pointer */
-	if (tcp.overrun || hlen < 20 || hlen > wire)
+	struct cursor h = cursor_sub(&tcp, 20);	/* the header without options */
+	if (h.overrun)
+		return DECODE_BAD;
+	seg->src.port = cursor_be16(&h);
+	seg->dst.port = cursor_be16(&h);
+	seg->seq = cursor_be32(&h);
+	seg->ack = cursor_be32(&h);
+	uint32_t hlen = (uint32_t)(cursor_u8(&h) >> 4) * 4;
+	seg->flags = cursor_u8(&h);
+	seg->win = cursor_be16(&h);
+	/* then the checksum and the urgent pointer */
+	if (hlen < 20 || hlen > wire)
 		return DECODE_BAD;
 	seg->wscale = -1;
 	seg->mss = 0;
@@ -99,19 +103,22 @@ static enum decode_result decode_tcp(struct cursor tcp, uint32_t wire, struct tc
    the frame had on the wire from there. */
 static enum decode_result decode_ipv4(struct cursor ip, uint32_t wire_avail, struct tcp_seg *seg)
 {
-	uint8_t vhl = cursor_u8(&ip);
-	cursor_skip(&ip, 1);	/* type of service */
-	uint32_t total = cursor_be16(&ip);
-	cursor_skip(&ip, 2);	/* identification */
-	uint16_t frag = cursor_be16(&ip);
-	cursor_skip(&ip, 1);	/* time to live */
-	uint8_t proto = cursor_u8(&ip);
-	cursor_skip(&ip, 2);	/* header checksum */
+	struct cursor h = cursor_sub(&ip, 20);	/* the header without options */
+	if (h.overrun)
+		return DECODE_BAD;
+	uint8_t vhl = cursor_u8(&h);
+	cursor_skip(&h, 1);	/* type of service */
+	uint32_t total = cursor_be16(&h);
+	cursor_skip(&h, 2);	/* identification */
+	uint16_t frag = cursor_be16(&h);
+	cursor_skip(&h, 1);	/* time to live */
+	uint8_t proto = cursor_u8(&h);
+	cursor_skip(&h, 2);	/* header checksum */
 	memset(seg->src.addr, 0, sizeof seg->src.addr);
 	memset(seg->dst.addr, 0, sizeof seg->dst.addr);
-	cursor_bytes(&ip, seg->src.addr, 4);
-	cursor_bytes(&ip, seg->dst.addr, 4);
-	if (ip.overrun || vhl >> 4 != 4)
+	cursor_bytes(&h, seg->src.addr, 4);
+	cursor_bytes(&h, seg->dst.addr, 4);
+	if (vhl >> 4 != 4)
 		return DECODE_BAD;
 	uint32_t hlen = (uint32_t)(vhl & 0x0f) * 4;
 	/* Segmentation offload hands the capture super-packets whose total
@@ -132,14 +139,17 @@ static enum decode_result decode_ipv4(struct cursor ip, uint32_t wire_avail, str
 
 static enum decode_result decode_ipv6(struct cursor ip, uint32_t wire_avail, struct tcp_seg *seg)
 {
-	uint8_t version = cursor_u8(&ip) >> 4;
-	cursor_skip(&ip, 3);	/* traffic class, flow label */
-	uint32_t plen = cursor_be16(&ip);
-	uint8_t next = cursor_u8(&ip);
-	cursor_skip(&ip, 1);	/* hop limit */
-	cursor_bytes(&ip, seg->src.addr, 16);
-	cursor_bytes(&ip, seg->dst.addr, 16);
-	if (ip.overrun || version != 6)
+	struct cursor h = cursor_sub(&ip, 40);	/* the fixed header */
+	if (h.overrun)
+		return DECODE_BAD;
+	uint8_t version = cursor_u8(&h) >> 4;
+	cursor_skip(&h, 3);	/* traffic class, flow label */
+	uint32_t plen = cursor_be16(&h);
+	uint8_t next = cursor_u8(&h);
+	cursor_skip(&h, 1);	/* hop limit */
+	cursor_bytes(&h, seg->src.addr, 16);
+	cursor_bytes(&h, seg->dst.addr, 16);
+	if (version != 6)
 		return DECODE_BAD;
 	if (plen == 0)		/* jumbogram or offload super-packet */
 		plen = wire_avail >= 40 ? wire_avail - 40 : 0;
@@ -158,23 +168,23 @@ static enum decode_result decode_ipv6(struct cursor ip, uint32_t wire_avail, str
 				cursor_seek(&tcp, tcp.len);
 			return decode_tcp(rest_of(&tcp, plen - off), plen - off, seg);
 		}
-		struct cursor h = ip;	/* the extension header at off */
-		cursor_skip(&h, off);
+		struct cursor x = ip;	/* the extension header at off */
+		cursor_skip(&x, off);
 		if (next == 0 || next == 43 || next == 60) {	/* hop-by-hop, routing, destination */
-			uint8_t nh = cursor_u8(&h);
-			uint8_t units = cursor_u8(&h);	/* of 8 bytes, after the first 8 */
-			if (h.overrun)
+			uint8_t nh = cursor_u8(&x);
+			uint8_t units = cursor_u8(&x);	/* of 8 bytes, after the first 8 */
+			if (x.overrun)
 				return DECODE_BAD;
 			off += 8 + (uint32_t)units * 8;
 			next = nh;
 			continue;
 		}
 		if (next == 44) {	/* fragment: only the first holds TCP */
-			uint8_t nh = cursor_u8(&h);
-			cursor_skip(&h, 1);	/* reserved */
-			uint16_t frag = cursor_be16(&h);
-			cursor_skip(&h, 4);	/* identification */
-			if (h.overrun)
+			uint8_t nh = cursor_u8(&x);
+			cursor_skip(&x, 1);	/* reserved */
+			uint16_t frag = cursor_be16(&x);
+			cursor_skip(&x, 4);	/* identification */
+			if (x.overrun)
 				return DECODE_BAD;
 			if (frag & 0xfff8)
 				return DECODE_NOT_TCP;
@@ -259,31 +269,36 @@ enum decode_result decode_frame(int dlt, const uint8_t *frame, uint32_t caplen,
 	/* wirelen - f.pos below cannot wrap: f.pos <= caplen <= wirelen */
 	switch (dlt) {
 	case DLT_EN10MB: {
-		cursor_skip(&f, 12);	/* destination, source */
-		uint16_t type = cursor_be16(&f);
+		struct cursor h = cursor_sub(&f, 14);
+		if (h.overrun)
+			return DECODE_BAD;
+		cursor_skip(&h, 12);	/* destination, source */
+		uint16_t type = cursor_be16(&h);
 		/* 802.1Q and 802.1ad tags, possibly stacked. */
 		for (int tags = 0; tags < 4 &&
 		     (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD);
 		     tags++) {
-			cursor_skip(&f, 2);	/* tag control */
-			type = cursor_be16(&f);
+			struct cursor tag = cursor_sub(&f, 4);
+			if (tag.overrun)
+				return DECODE_BAD;
+			cursor_skip(&tag, 2);	/* tag control */
+			type = cursor_be16(&tag);
 		}
-		if (f.overrun)
-			return DECODE_BAD;
 		return decode_ethertype(type, f, wirelen - (uint32_t)f.pos, seg);
 	}
 	case DLT_LINUX_SLL: {
-		cursor_skip(&f, 14);	/* packet type, address type and length, address */
-		uint16_t type = cursor_be16(&f);
-		if (f.overrun)
+		struct cursor h = cursor_sub(&f, 16);
+		if (h.overrun)
 			return DECODE_BAD;
+		cursor_skip(&h, 14);	/* packet type, address type and length, address */
+		uint16_t type = cursor_be16(&h);
 		return decode_ethertype(type, f, wirelen - (uint32_t)f.pos, seg);
 	}
 	case DLT_LINUX_SLL2: {
-		uint16_t type = cursor_be16(&f);
-		cursor_skip(&f, 18);	/* reserved, interface, address type... */
-		if (f.overrun)
+		struct cursor h = cursor_sub(&f, 20);	/* then reserved, interface, address type... */
+		if (h.overrun)
 			return DECODE_BAD;
+		uint16_t type = cursor_be16(&h);
 		return decode_ethertype(type, f, wirelen - (uint32_t)f.pos, seg);
 	}
 	case DLT_RAW: case LINKTYPE_RAW: case DLT_IPV4: case DLT_IPV6:

@@ -128,10 +128,13 @@ static int need(struct pcapfile *p, size_t n)
 	return 1;
 }
 
-/* A cursor over the n bytes at pos, which need() has made present. */
-static struct cursor window(const struct pcapfile *p, size_t n)
+/* A cursor over the n bytes at pos, which need() has made present (else
+   an empty one, overrun).  Callers check its overrun flag once: then the
+   compiler knows its length, and reads of fixed fields cost no checks. */
+static inline struct cursor window(const struct pcapfile *p, size_t n)
 {
-	return cursor_init(p->base + p->pos, n <= p->len - p->pos ? n : p->len - p->pos);
+	struct cursor all = cursor_init(p->base + p->pos, p->len - p->pos);
+	return cursor_sub(&all, n);
 }
 
 /* Numbers in the file's (pcap) or the section's (pcapng) byte order. */
@@ -192,8 +195,11 @@ static int next_pcap(struct pcapfile *p, struct pcapfile_packet *pkt)
 		return truncated(p, "a record header", 16);
 	}
 	struct cursor h = window(p, 16);
-	cursor_skip(&h, 8);	/* the time, read below */
+	if (h.overrun)
+		return truncated(p, "a record header", 16);
+	uint64_t sec = file_u32(p, &h), frac = file_u32(p, &h);
 	uint32_t caplen = file_u32(p, &h);
+	uint32_t len = file_u32(p, &h);
 	if (caplen > RECORD_MAX) {
 		fail(p, "damaged record at byte %llu: %u bytes captured",
 		     (unsigned long long)offset_now(p), caplen);
@@ -202,12 +208,13 @@ static int next_pcap(struct pcapfile *p, struct pcapfile_packet *pkt)
 	if (!need(p, 16 + (size_t)caplen))
 		return truncated(p, "a record", 16 + (size_t)caplen);
 	struct cursor r = window(p, 16 + (size_t)caplen);
-	uint64_t sec = file_u32(p, &r), frac = file_u32(p, &r);
+	cursor_skip(&r, 16);	/* the header, read above */
+	pkt->data = cursor_span(&r, caplen);
+	if (!pkt->data)
+		return truncated(p, "a record", 16 + (size_t)caplen);
 	pkt->ts = sec * 1000000000u + (p->nano ? frac : frac * 1000u);
-	cursor_skip(&r, 4);	/* caplen, read above */
-	pkt->len = file_u32(p, &r);
 	pkt->caplen = caplen;
-	pkt->data = cursor_span(&r, caplen);	/* present: need() said so */
+	pkt->len = len;
 	p->pos += 16 + (size_t)caplen;
 	return 1;
 }
@@ -351,22 +358,24 @@ static int next_pcapng(struct pcapfile *p, struct pcapfile_packet *pkt)
 				add_interface(p, body);
 			continue;
 		case PCAPNG_EPB:
-		case PCAPNG_PB:
+		case PCAPNG_PB: {
 			/* The same layout, but the obsolete block numbers its
 			   interface in 16 bits, then counts drops in the other 16. */
-			if (body_len < 20)
+			struct cursor h = cursor_sub(&body, 20);
+			if (h.overrun)
 				goto damaged;
 			if (type == PCAPNG_EPB) {
-				ifid = file_u32(p, &body);
+				ifid = file_u32(p, &h);
 			} else {
-				ifid = file_u16(p, &body);
-				cursor_skip(&body, 2);	/* drops */
+				ifid = file_u16(p, &h);
+				cursor_skip(&h, 2);	/* drops */
 			}
-			ts = (uint64_t)file_u32(p, &body) << 32;
-			ts |= file_u32(p, &body);
-			caplen = file_u32(p, &body);
-			len = file_u32(p, &body);
+			ts = (uint64_t)file_u32(p, &h) << 32;
+			ts |= file_u32(p, &h);
+			caplen = file_u32(p, &h);
+			len = file_u32(p, &h);
 			break;
+		}
 		case PCAPNG_SPB:
 			/* No timestamp: it takes the previous packet's, so that
 			   time does not jump back to 1970. */
