@@ -99,7 +99,7 @@ static inline const uint8_t *cursor_here(const struct cursor *c)
 static inline const uint8_t *cursor_span(struct cursor *c, size_t n)
 {
 	size_t at = c->pos;
-	if (!cursor_take_(c, n) || !c->base)
+	if (!cursor_take_(c, n) || (!n && !c->base))
 		return NULL;
 	return c->base + at;
 }
@@ -111,7 +111,8 @@ static inline struct cursor cursor_sub(struct cursor *c, size_t n)
 {
 	struct cursor s = { NULL, 0, 0, true };
 	if (cursor_take_(c, n)) {
-		s.base = c->base ? c->base + (c->pos - n) : NULL;	/* (NULL + 0 is undefined) */
+		/* n > 0 was taken, so base is not null; (NULL + 0 is undefined) */
+		s.base = n ? cursor_taken_(c, n) : c->base;
 		s.len = n;
 		s.overrun = false;
 	}

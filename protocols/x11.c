@@ -572,16 +572,20 @@ static void put_string(struct proto_msg *m, const char *field, const struct curs
 static void put_fields(const struct proto_decoder *d, struct proto_msg *m,
 		       const struct x11_field *f, unsigned nf, const struct cursor *b)
 {
-	size_t n = b->len;
+	bool big = d->order == 'B';
 	for (unsigned i = 0; i < nf; i++) {
-		if (f[i].kind == X11_FIELD_ATOM && f[i].offset + 4u <= n) {
-			put_atom(d, m, f[i].name, at32(d, b, f[i].offset));
-		} else if (f[i].kind == X11_FIELD_STRING && f[i].len_offset + f[i].size <= n) {
-			uint32_t len = at_n(d, b, f[i].len_offset, f[i].size);
-			if (f[i].offset < n) {
-				size_t avail = n - f[i].offset;
-				put_string(m, f[i].name, b, f[i].offset, len < avail ? len : avail);
-			}
+		/* a field the message was cut short of is left out */
+		bool ok = true;
+		if (f[i].kind == X11_FIELD_ATOM) {
+			uint32_t atom = cursor_peek_u32(b, f[i].offset, big, &ok);
+			if (ok)
+				put_atom(d, m, f[i].name, atom);
+		} else if (f[i].kind == X11_FIELD_STRING) {
+			uint32_t len = f[i].size == 1 ? cursor_peek_u8(b, f[i].len_offset, &ok)
+				     : f[i].size == 2 ? cursor_peek_u16(b, f[i].len_offset, big, &ok)
+						      : cursor_peek_u32(b, f[i].len_offset, big, &ok);
+			if (ok && f[i].offset < b->len)	/* as much of it as was kept */
+				put_string(m, f[i].name, b, f[i].offset, len);
 		}
 	}
 }
