@@ -1,6 +1,8 @@
 /*
  * check_cut.c — unit tests of the classic-to-eBPF translation in
- * xcap/cut.c (part 1 there), with libpcap as the oracle.
+ * xcap/cut.c (part 1 there), with libpcap as the oracle; and of the cutter
+ * (part 2) against X11's framing rules as protocols/x11_frame.h states
+ * them (see "the cutter against the framing rules" below).
  *
  * Classic filters compiled by libpcap, and hand-written ones using what
  * libpcap rarely emits, are translated with cut_load_translation, loaded
