@@ -1303,7 +1303,9 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 		}
 		uint64_t len;
 		int seq = -1;
-		struct cursor at = over(b + pos, n - pos);
+		struct cursor at = over(b, n);	/* the bytes from pos on */
+		cursor_skip(&at, pos);
+		at = over(cursor_here(&at), cursor_left(&at));
 		bool ok = dir == PROTO_C2S ? plausible_request(d, &at, &len)
 					   : plausible_s2c(d, &at, &len, &seq);
 		if (!ok)
@@ -1436,11 +1438,12 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct hal
 	if (dir == PROTO_C2S)
 		lose_count(d, skipped);
 	/* The buffer's bytes are behind h->offset: rewind and frame them. */
-	size_t rest = h->rs_len - (size_t)pos;
+	struct cursor rest = over(h->rs, h->rs_len);
+	cursor_skip(&rest, (size_t)pos);
 	h->offset += (uint64_t)pos;
 	uint8_t *rs = h->rs;
 	h->rs = NULL;
-	frame(d, dir, rs + pos, rest);
+	frame(d, dir, cursor_here(&rest), cursor_left(&rest));
 	if (h->rs_spare)
 		free(rs);
 	else
