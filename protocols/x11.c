@@ -9,7 +9,7 @@
  *                     from what frames best when the capture began later
  *   setup             its own framing in both directions (decode_setup_*)
  *   sequence numbers  requests are counted; replies, events and errors
- *                     carry 16 bits, widened against that count (widen)
+ *                     carry 16 bits, widened against that count (widen_seq16)
  *   BIG-REQUESTS      a request length of 0 means a 32-bit length follows
  *   extensions        majors and event/error bases per connection, learned
  *                     from QueryExtension replies (learn_extension)
@@ -36,7 +36,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "protocol.h"
+#include "x11_frame.h"
+#include "x11_names.h"
 #include "x11_tables.h"
 
 enum {
@@ -44,8 +47,15 @@ enum {
 	RESYNC_MAX = 64 * 1024,		/* bytes searched for a boundary at once */
 	PENDING_MAX = 4096,		/* reply-bearing requests awaiting a reply */
 	ATOMS_MAX = 65536,		/* atom names remembered per connection */
-	REQUEST_MAX_UNITS = 1 << 22,	/* 16 MiB: larger is taken as framing error */
-	REPLY_MAX_UNITS = 1 << 24,
+};
+
+/* What the first byte of a server message says, besides the event codes
+   xcb-proto numbers (x11_names.h): the protocol's framing, which no XML
+   describes. */
+enum {
+	X11_CODE_ERROR = 0,
+	X11_CODE_REPLY = 1,
+	X11_SEND_EVENT = 0x80,	/* set on an event sent with SendEvent */
 };
 
 enum half_state {
@@ -126,25 +136,43 @@ struct proto_decoder {
 
 /* ---- small helpers ---- */
 
-static uint16_t rd16(const struct proto_decoder *d, const uint8_t *p)
+/* A message's bytes (as many as were kept) are read through a cursor at
+   the offsets the protocol gives.  A field beyond them reads as 0: the
+   decoder checks a message's length where a field matters, and a check it
+   lacks can only cost a detail, never a read outside the message. */
+static uint8_t at8(const struct cursor *b, size_t off)
 {
-	return d->order == 'B' ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+	return cursor_peek_u8(b, off, NULL);
 }
 
-static uint32_t rd32(const struct proto_decoder *d, const uint8_t *p)
+static uint16_t at16(const struct proto_decoder *d, const struct cursor *b, size_t off)
 {
-	if (d->order == 'B')
-		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+	return cursor_peek_u16(b, off, d->order == 'B', NULL);
+}
+
+static uint32_t at32(const struct proto_decoder *d, const struct cursor *b, size_t off)
+{
+	return cursor_peek_u32(b, off, d->order == 'B', NULL);
 }
 
 /* A count field of 1, 2 or 4 bytes, as the tables give its size. */
-static uint32_t rd_n(const struct proto_decoder *d, const uint8_t *p, unsigned size)
+static uint32_t at_n(const struct proto_decoder *d, const struct cursor *b, size_t off,
+		     unsigned size)
 {
-	return size == 1 ? p[0] : size == 2 ? rd16(d, p) : rd32(d, p);
+	return size == 1 ? at8(b, off) : size == 2 ? at16(d, b, off) : at32(d, b, off);
 }
 
-static uint64_t pad4(uint64_t n) { return (n + 3) & ~(uint64_t)3; }
+/* The n bytes at off, or NULL when the message does not hold them all. */
+static const uint8_t *bytes_at(const struct cursor *b, size_t off, size_t n)
+{
+	return cursor_peek_span(b, off, n);
+}
+
+/* A cursor over a whole chunk or message that lies in memory. */
+static inline struct cursor over(const uint8_t *p, size_t n)
+{
+	return cursor_init(p, n);
+}
 
 static void note(struct proto_decoder *d, enum proto_dir dir, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -176,9 +204,11 @@ static void detail_add(struct proto_msg *m, const char *fmt, ...)
 	va_end(ap);
 }
 
-static char *dup_n(const uint8_t *p, size_t n)
+/* The n bytes at off as a string; NULL when they are not all there. */
+static char *dup_at(const struct cursor *b, size_t off, size_t n)
 {
-	char *s = malloc(n + 1);
+	const uint8_t *p = bytes_at(b, off, n);
+	char *s = p ? malloc(n + 1) : NULL;
 	if (s) {
 		memcpy(s, p, n);
 		s[n] = '\0';
@@ -270,25 +300,24 @@ static struct pending *pending_match(struct proto_decoder *d, uint64_t seq)
 /* The server message being matched to a waiting request: a reply, or an
    error (which names the opcodes of the request that failed). */
 struct answer {
-	const uint8_t *b;	/* its first bytes */
-	size_t n;
+	struct cursor b;	/* its first bytes */
 	uint64_t len;		/* its whole length */
 	bool error;
 };
 
 static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *l, bool exact,
-			const uint8_t *b, size_t n, uint64_t bytes, unsigned shift, uint64_t least);
+			const struct cursor *b, uint64_t bytes, unsigned shift, uint64_t least);
 
 /* Could this answer the waiting request p?  A reply must have the length
    its request's reply can have; an error must name p's opcodes. */
 static bool answers(const struct proto_decoder *d, const struct pending *p, const struct answer *a)
 {
 	if (a->error)
-		return a->n >= 11 && a->b[10] == p->major &&
-		       (p->major < 128 || (uint8_t)rd16(d, a->b + 8) == (uint8_t)p->minor);
+		return a->b.len >= 11 && at8(&a->b, 10) == p->major &&
+		       (p->major < 128 || (uint8_t)at16(d, &a->b, 8) == (uint8_t)p->minor);
 	if (!p->req)
 		return true;	/* an extension the tables do not describe */
-	return layout_fits(d, &p->req->reply_layout, p->major < 128, a->b, a->n, a->len, 0, 32);
+	return layout_fits(d, &p->req->reply_layout, p->major < 128, &a->b, a->len, 0, 32);
 }
 
 /* Requests were counted from a guess; a reply or error says the truth:
@@ -377,7 +406,7 @@ static void lose_count(struct proto_decoder *d, uint64_t bytes)
 
 /* The full sequence number of a 16-bit one from the server: the latest
    request sent with those low bits. */
-static uint64_t widen(struct proto_decoder *d, uint16_t s)
+static uint64_t widen_seq16(struct proto_decoder *d, uint16_t s)
 {
 	uint64_t ref = d->requests;
 	uint64_t w = (ref & ~(uint64_t)0xffff) | s;
@@ -421,13 +450,13 @@ static void index_events(struct proto_decoder *d)
 	}
 }
 
-static void learn_extension(struct proto_decoder *d, const char *xname, const uint8_t *r,
-			    size_t n, struct proto_msg *m)
+static void learn_extension(struct proto_decoder *d, const char *xname, const struct cursor *r,
+			    struct proto_msg *m)
 {
-	if (n < 12)
+	if (r->len < 12)
 		return;
-	bool present = r[8] != 0;
-	uint8_t major = r[9], first_event = r[10], first_error = r[11];
+	bool present = at8(r, 8) != 0;
+	uint8_t major = at8(r, 9), first_event = at8(r, 10), first_error = at8(r, 11);
 	if (!present) {
 		detail_add(m, "present=no");
 		return;
@@ -441,7 +470,7 @@ static void learn_extension(struct proto_decoder *d, const char *xname, const ui
 	e->first_event = first_event;
 	e->first_error = first_error;
 	e->present = true;
-	e->xkb = e->desc && strcmp(e->desc->xname, "XKEYBOARD") == 0;
+	e->xkb = e->desc && strcmp(e->desc->xname, X11_XNAME_xkb) == 0;
 	index_events(d);
 	if (d->sink.extension)
 		d->sink.extension(d->sink.ctx, xname, major, first_event, first_error);
@@ -510,13 +539,21 @@ static void put_atom(const struct proto_decoder *d, struct proto_msg *m, const c
 }
 
 /* Printable text of up to n bytes, quoted when it holds spaces. */
-static void put_string(struct proto_msg *m, const char *field, const uint8_t *s, size_t n)
+static void put_string(struct proto_msg *m, const char *field, const struct cursor *b, size_t off,
+		       size_t n)
 {
 	char text[128];
 	size_t k = 0;
 	bool space = false;
-	for (size_t i = 0; i < n && k + 5 < sizeof text; i++) {
-		uint8_t c = s[i];
+	/* the string: n bytes at off, as far as the message holds them */
+	struct cursor s = *b;
+	if (!cursor_seek(&s, off))
+		n = 0;
+	if (n > cursor_left(&s))
+		n = cursor_left(&s);
+	struct cursor str = cursor_sub(&s, n);
+	while (cursor_left(&str) && k + 5 < sizeof text) {
+		uint8_t c = cursor_u8(&str);
 		if (c == ' ')
 			space = true;
 		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
@@ -533,17 +570,22 @@ static void put_string(struct proto_msg *m, const char *field, const uint8_t *s,
 
 /* The detail fields the tables name, from what was kept of the message. */
 static void put_fields(const struct proto_decoder *d, struct proto_msg *m,
-		       const struct x11_field *f, unsigned nf, const uint8_t *b, size_t n)
+		       const struct x11_field *f, unsigned nf, const struct cursor *b)
 {
+	bool big = d->order == 'B';
 	for (unsigned i = 0; i < nf; i++) {
-		if (f[i].kind == X11_FIELD_ATOM && f[i].offset + 4u <= n) {
-			put_atom(d, m, f[i].name, rd32(d, b + f[i].offset));
-		} else if (f[i].kind == X11_FIELD_STRING && f[i].len_offset + f[i].size <= n) {
-			uint32_t len = rd_n(d, b + f[i].len_offset, f[i].size);
-			if (f[i].offset < n) {
-				size_t avail = n - f[i].offset;
-				put_string(m, f[i].name, b + f[i].offset, len < avail ? len : avail);
-			}
+		/* a field the message was cut short of is left out */
+		bool ok = true;
+		if (f[i].kind == X11_FIELD_ATOM) {
+			uint32_t atom = cursor_peek_u32(b, f[i].offset, big, &ok);
+			if (ok)
+				put_atom(d, m, f[i].name, atom);
+		} else if (f[i].kind == X11_FIELD_STRING) {
+			uint32_t len = f[i].size == 1 ? cursor_peek_u8(b, f[i].len_offset, &ok)
+				     : f[i].size == 2 ? cursor_peek_u16(b, f[i].len_offset, big, &ok)
+						      : cursor_peek_u32(b, f[i].len_offset, big, &ok);
+			if (ok && f[i].offset < b->len)	/* as much of it as was kept */
+				put_string(m, f[i].name, b, f[i].offset, len);
 		}
 	}
 }
@@ -563,26 +605,28 @@ static void client_name(struct proto_decoder *d, int slot, const char *source, c
 
 /* ChangeProperty of WM_CLASS, WM_NAME, _NET_WM_NAME or _NET_WM_PID names
    the client. */
-static void change_property(struct proto_decoder *d, const uint8_t *b, size_t n, uint64_t len)
+static void change_property(struct proto_decoder *d, const struct cursor *b, uint64_t len)
 {
+	size_t n = b->len;
 	if (n < 24)
 		return;
-	const char *prop = atom_name(d, rd32(d, b + 8));
+	const char *prop = atom_name(d, at32(d, b, 8));
 	if (!prop)
 		return;
-	uint8_t format = b[16];
-	uint64_t count = rd32(d, b + 20);
+	uint8_t format = at8(b, 16);
+	uint64_t count = at32(d, b, 20);
 	uint64_t bytes = count * (format / 8);
 	if (bytes > len - 24)
 		bytes = len - 24;
 	if (bytes > n - 24)
 		bytes = n - 24;
-	const uint8_t *data = b + 24;
+	struct cursor data = *b;
+	cursor_seek(&data, 24);
 	char text[128];
 	size_t k = 0;
 	if (strcmp(prop, "_NET_WM_PID") == 0) {
 		if (format == 32 && bytes >= 4) {
-			snprintf(text, sizeof text, "%u", rd32(d, data));
+			snprintf(text, sizeof text, "%u", cursor_u32(&data, d->order == 'B'));
 			client_name(d, 3, "_NET_WM_PID", text);
 		}
 		return;
@@ -592,7 +636,7 @@ static void change_property(struct proto_decoder *d, const uint8_t *b, size_t n,
 	if (slot < 0 || format != 8)
 		return;
 	for (uint64_t i = 0; i < bytes && k + 1 < sizeof text; i++) {
-		uint8_t c = data[i];
+		uint8_t c = cursor_u8(&data);
 		if (c == 0) {	/* WM_CLASS is "instance\0class\0" */
 			if (i + 1 < bytes)
 				text[k++] = ' ';
@@ -631,58 +675,62 @@ static void base_msg(struct proto_msg *m, enum proto_dir dir, enum proto_kind ki
 	m->length = length;
 }
 
-static void decode_request(struct proto_decoder *d, struct half *h, const uint8_t *b, size_t n,
+static void decode_request(struct proto_decoder *d, struct half *h, const struct cursor *b,
 			   uint64_t len)
 {
+	size_t n = b->len;
+	uint8_t major = at8(b, 0), minor = at8(b, 1);	/* minor: an extension's */
 	struct proto_msg m;
 	base_msg(&m, PROTO_C2S, PROTO_REQUEST, len);
-	m.major = b[0];
-	m.minor = b[0] >= 128 ? b[1] : 0;
+	m.major = major;
+	m.minor = major >= 128 ? minor : 0;
 	m.seq = ++d->requests;
 	const char *ext;
-	const struct x11_request *r = request_desc(d, b[0], b[1], &ext);
+	const struct x11_request *r = request_desc(d, major, minor, &ext);
 	m.ext = ext;
-	if (b[0] >= 128 && !d->ext[b[0] - 128].present)
+	if (major >= 128 && !d->ext[major - 128].present)
 		m.flags |= PROTO_F_UNCERTAIN;	/* major not seen in a QueryExtension */
 	if (r) {
 		m.name = r->name;
-		put_fields(d, &m, r->fields, r->nfields, b, n);
+		put_fields(d, &m, r->fields, r->nfields, b);
 		if (r->has_reply)
 			m.flags |= PROTO_F_WANTS_REPLY;
 	}
-	if (b[0] == 18)		/* ChangeProperty */
-		change_property(d, b, n, len);
-	if ((r && r->has_reply) || (!r && b[0] >= 128)) {
+	if (major == X11_REQ_ChangeProperty)
+		change_property(d, b, len);
+	if ((r && r->has_reply) || (!r && major >= 128)) {
 		/* A request of an extension the tables do not describe may have
 		   a reply: keep its place, so that replies match up. */
 		struct pending p = { .seq = m.seq, .req = r, .ext = ext, .major = m.major,
 				     .minor = m.minor };
-		/* InternAtom (16) and QueryExtension (98) name what their reply
-		   numbers: keep the name for it. */
-		if ((b[0] == 16 || b[0] == 98) && r && r->nfields &&
+		/* InternAtom and QueryExtension name what their reply numbers:
+		   keep the name for it. */
+		if ((major == X11_REQ_InternAtom || major == X11_REQ_QueryExtension) &&
+		    r && r->nfields &&
 		    r->fields[0].kind == X11_FIELD_STRING && r->fields[0].len_offset + 2u <= n) {
 			const struct x11_field *f = &r->fields[0];
-			size_t sl = rd16(d, b + f->len_offset);
+			size_t sl = at16(d, b, f->len_offset);
 			if (f->offset + sl <= n)
-				p.arg = dup_n(b + f->offset, sl);
+				p.arg = dup_at(b, f->offset, sl);
 		}
-		if (b[0] == 17 && n >= 8)	/* GetAtomName */
-			p.atom = rd32(d, b + 4);
+		if (major == X11_REQ_GetAtomName && n >= 8)
+			p.atom = at32(d, b, 4);
 		pending_push(d, &p);
 	}
 	emit(d, h, &m);
 }
 
-static void decode_reply(struct proto_decoder *d, struct half *h, const uint8_t *b, size_t n,
+static void decode_reply(struct proto_decoder *d, struct half *h, const struct cursor *b,
 			 uint64_t len)
 {
+	size_t n = b->len;
 	struct proto_msg m;
 	base_msg(&m, PROTO_S2C, PROTO_REPLY, len);
-	uint16_t s16 = rd16(d, b + 2);
-	struct answer a = { .b = b, .n = n, .len = len };
+	uint16_t s16 = at16(d, b, 2);
+	struct answer a = { .b = *b, .len = len };
 	check_realignment(d, s16, &a);
 	realign(d, s16, &a);
-	m.seq = widen(d, s16);
+	m.seq = widen_seq16(d, s16);
 	struct pending *p = pending_match(d, m.seq);
 	if (!p) {
 		m.flags |= PROTO_F_UNCERTAIN;
@@ -705,46 +753,49 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const uint8_t 
 		return;
 	}
 	{
-		if (p->major == 98) {			/* QueryExtension */
-			learn_extension(d, p->arg, b, n, &m);
-		} else if (p->major == 16 && n >= 12) {	/* InternAtom */
-			uint32_t atom = rd32(d, b + 8);
+		if (p->major == X11_REQ_QueryExtension) {
+			learn_extension(d, p->arg, b, &m);
+		} else if (p->major == X11_REQ_InternAtom && n >= 12) {
+			uint32_t atom = at32(d, b, 8);
 			atom_learn(d, atom, p->arg);
 			detail_add(&m, "atom=%u", atom);
-			if (p->arg)
-				put_string(&m, "name", (const uint8_t *)p->arg, strlen(p->arg));
+			if (p->arg) {
+				struct cursor name = over((const uint8_t *)p->arg, strlen(p->arg));
+				put_string(&m, "name", &name, 0, name.len);
+			}
 		} else {
-			if (p->major == 17 && n >= 32) {	/* GetAtomName */
-				size_t sl = rd16(d, b + 8);
+			if (p->major == X11_REQ_GetAtomName && n >= 32) {
+				size_t sl = at16(d, b, 8);
 				if (32 + sl <= n) {
-					char *name = dup_n(b + 32, sl);
+					char *name = dup_at(b, 32, sl);
 					atom_learn(d, p->atom, name);
 					free(name);
 				}
 			}
 			if (p->req)
-				put_fields(d, &m, p->req->reply_fields, p->req->nreply_fields, b, n);
+				put_fields(d, &m, p->req->reply_fields, p->req->nreply_fields, b);
 		}
 	}
 	emit(d, h, &m);
 }
 
-static void decode_error(struct proto_decoder *d, struct half *h, const uint8_t *b, size_t n)
+static void decode_error(struct proto_decoder *d, struct half *h, const struct cursor *b)
 {
+	size_t n = b->len;
 	struct proto_msg m;
 	base_msg(&m, PROTO_S2C, PROTO_ERROR, 32);
-	uint16_t s16 = rd16(d, b + 2);
-	struct answer a = { .b = b, .n = n, .len = 32, .error = true };
+	uint16_t s16 = at16(d, b, 2);
+	struct answer a = { .b = *b, .len = 32, .error = true };
 	realign(d, s16, &a);
-	m.seq = widen(d, s16);
-	m.major = b[1];
+	m.seq = widen_seq16(d, s16);
+	m.major = at8(b, 1);
 	const char *base = NULL;
 	const char *ext = NULL;
 	unsigned idx;
-	if (b[1] < x11_core_protocol->nerrors && x11_core_protocol->errors[b[1]]) {
-		base = x11_core_protocol->errors[b[1]];
+	if (at8(b, 1) < x11_core_protocol->nerrors && x11_core_protocol->errors[at8(b, 1)]) {
+		base = x11_core_protocol->errors[at8(b, 1)];
 	} else {
-		const struct ext_state *e = extension_for_error(d, b[1], &idx);
+		const struct ext_state *e = extension_for_error(d, at8(b, 1), &idx);
 		if (e) {
 			base = e->desc->errors[idx];
 			ext = e->xname;
@@ -766,33 +817,34 @@ static void decode_error(struct proto_decoder *d, struct half *h, const uint8_t 
 		req_name = p->req ? p->req->name : NULL;
 	} else if (n >= 11) {
 		const char *rext;
-		const struct x11_request *r = request_desc(d, b[10], (uint8_t)rd16(d, b + 8), &rext);
+		const struct x11_request *r = request_desc(d, at8(b, 10), (uint8_t)at16(d, b, 8), &rext);
 		req_name = r ? r->name : NULL;
 	}
 	if (n >= 11) {
 		if (req_name)
 			detail_add(&m, "request=%s", req_name);
 		else
-			detail_add(&m, "request=%u.%u", b[10], rd16(d, b + 8));
-		detail_add(&m, "value=0x%x", rd32(d, b + 4));
+			detail_add(&m, "request=%u.%u", at8(b, 10), at16(d, b, 8));
+		detail_add(&m, "value=0x%x", at32(d, b, 4));
 	}
 	emit(d, h, &m);
 }
 
-static void decode_event(struct proto_decoder *d, struct half *h, const uint8_t *b, size_t n,
+static void decode_event(struct proto_decoder *d, struct half *h, const struct cursor *b,
 			 uint64_t len)
 {
+	size_t n = b->len;
 	struct proto_msg m;
 	base_msg(&m, PROTO_S2C, PROTO_EVENT, len);
-	uint8_t code = b[0] & 0x7f;
-	if (b[0] & 0x80)
+	uint8_t code = at8(b, 0) & ~X11_SEND_EVENT;
+	if (at8(b, 0) & X11_SEND_EVENT)
 		m.flags |= PROTO_F_SEND_EVENT;
 	m.major = code;
 	const struct x11_event *ev = NULL;
-	if (code == 35) {			/* GenericEvent */
-		m.minor = n >= 10 ? rd16(d, b + 8) : 0;
-		if (b[1] >= 128) {
-			const struct ext_state *e = &d->ext[b[1] - 128];
+	if (code == X11_EVENT_GeGeneric) {
+		m.minor = n >= 10 ? at16(d, b, 8) : 0;
+		if (at8(b, 1) >= 128) {
+			const struct ext_state *e = &d->ext[at8(b, 1) - 128];
 			m.ext = e->xname;
 			if (e->desc && m.minor < e->desc->ngeneric && e->desc->generic[m.minor].name)
 				ev = &e->desc->generic[m.minor];
@@ -805,8 +857,8 @@ static void decode_event(struct proto_decoder *d, struct half *h, const uint8_t 
 		if (e) {
 			m.ext = e->xname;
 			if (e->xkb) {
-				idx = b[1];
-				m.minor = b[1];
+				idx = at8(b, 1);
+				m.minor = at8(b, 1);
 			}
 			if (idx < e->desc->nevents && e->desc->events[idx].name)
 				ev = &e->desc->events[idx];
@@ -815,79 +867,82 @@ static void decode_event(struct proto_decoder *d, struct half *h, const uint8_t 
 	if (ev && !ev->has_seq) {		/* KeymapNotify */
 		m.seq = d->last_s2c_seq;
 	} else {
-		m.seq = widen(d, rd16(d, b + 2));
+		m.seq = widen_seq16(d, at16(d, b, 2));
 	}
 	if (ev)
 		m.name = ev->name;
 	emit(d, h, &m);
 }
 
-static void decode_s2c(struct proto_decoder *d, struct half *h, const uint8_t *b, size_t n,
+static void decode_s2c(struct proto_decoder *d, struct half *h, const struct cursor *b,
 		       uint64_t len)
 {
-	switch (b[0] & 0x7f) {
-	case 0: decode_error(d, h, b, n); break;
-	case 1: decode_reply(d, h, b, n, len); break;
-	default: decode_event(d, h, b, n, len); break;
+	switch (at8(b, 0) & ~X11_SEND_EVENT) {
+	case X11_CODE_ERROR: decode_error(d, h, b); break;
+	case X11_CODE_REPLY: decode_reply(d, h, b, len); break;
+	default: decode_event(d, h, b, len); break;
 	}
 }
 
 /* ---- setup ---- */
 
-static bool looks_like_setup_request(const uint8_t *b, size_t n)
+static bool looks_like_setup_request(const struct cursor *b)
 {
-	if (n < 4 || (b[0] != 'l' && b[0] != 'B'))
+	uint8_t order = at8(b, 0);
+	if (b->len < 4 || (order != 'l' && order != 'B'))
 		return false;
 	/* Version 11 is the protocol; a client asking for another one still
 	   sends a setup request, which the server refuses. */
-	uint16_t major = b[0] == 'B' ? (uint16_t)(b[2] << 8 | b[3]) : (uint16_t)(b[3] << 8 | b[2]);
-	return b[1] == 0 && major >= 10 && major <= 12;
+	uint16_t major = cursor_peek_u16(b, 2, order == 'B', NULL);
+	return at8(b, 1) == 0 && major >= 10 && major <= 12;
 }
 
-static void decode_setup_request(struct proto_decoder *d, struct half *h, const uint8_t *b,
-				 size_t n, uint64_t len)
+static void decode_setup_request(struct proto_decoder *d, struct half *h, const struct cursor *b,
+				 uint64_t len)
 {
+	size_t n = b->len;
 	struct proto_msg m;
 	base_msg(&m, PROTO_C2S, PROTO_SETUP, len);
 	m.name = "SetupRequest";
 	if (n >= 12) {
 		detail_add(&m, "byte-order=%s version=%u.%u", d->order == 'B' ? "msb" : "lsb",
-			   rd16(d, b + 2), rd16(d, b + 4));
-		size_t an = rd16(d, b + 6);
+			   at16(d, b, 2), at16(d, b, 4));
+		size_t an = at16(d, b, 6);
 		if (an && 12 + an <= n)
-			put_string(&m, "auth", b + 12, an);
+			put_string(&m, "auth", b, 12, an);
 	}
 	emit(d, h, &m);
 }
 
-static void decode_setup_reply(struct proto_decoder *d, struct half *h, const uint8_t *b,
-			       size_t n, uint64_t len)
+static void decode_setup_reply(struct proto_decoder *d, struct half *h, const struct cursor *b,
+			       uint64_t len)
 {
+	size_t n = b->len;
 	struct proto_msg m;
 	base_msg(&m, PROTO_S2C, PROTO_SETUP, len);
-	switch (b[0]) {
+	switch (at8(b, 0)) {
 	case 1:
 		m.name = "Setup";
 		if (n >= 40) {
-			size_t vl = rd16(d, b + 24);
-			detail_add(&m, "release=%u", rd32(d, b + 8));
+			size_t vl = at16(d, b, 24);
+			detail_add(&m, "release=%u", at32(d, b, 8));
 			if (40 + vl <= n)
-				put_string(&m, "vendor", b + 40, vl);
+				put_string(&m, "vendor", b, 40, vl);
 		}
 		h->state = ST_MESSAGES;
 		break;
 	case 0:
 		m.name = "SetupFailed";
-		if (8u + b[1] <= n)
-			put_string(&m, "reason", b + 8, b[1]);
+		if (8u + at8(b, 1) <= n)
+			put_string(&m, "reason", b, 8, at8(b, 1));
 		break;
 	default:
 		m.name = "SetupAuthenticate";
 		if (n > 8) {
 			size_t k = 8;
-			while (k < n && b[k])
+			while (k < n && at8(b, k))
 				k++;
-			put_string(&m, "reason", b + 8, k - 8);
+			put_string(&m, "reason", b, 8, k - 8);
 		}
 		break;
 	}
@@ -896,72 +951,45 @@ static void decode_setup_reply(struct proto_decoder *d, struct half *h, const ui
 
 /* ---- framing ---- */
 
-/* A request's length from its first n bytes: 0 while they cannot tell,
-   -1 when no request is that long.  A length field of 0 means the 32-bit
-   length of BIG-REQUESTS follows. */
-static int64_t request_length(const struct proto_decoder *d, const uint8_t *b, size_t n)
+/* Where messages of this direction stand, for the framing rules. */
+static struct proto_x11_at framing_at(const struct proto_decoder *d, enum proto_dir dir,
+				      const struct half *h)
 {
-	if (n < 4)
-		return 0;
-	uint32_t units = rd16(d, b + 2);
-	if (units == 0) {
-		if (n < 8)
-			return 0;
-		units = rd32(d, b + 4);
-		if (units < 2)
-			return -1;
-	}
-	if (units > REQUEST_MAX_UNITS)
-		return -1;
-	return 4 * (int64_t)units;
+	struct proto_x11_at at = { .server = dir == PROTO_S2C, .setup = h->state == ST_SETUP,
+				   .big_endian = d->order == 'B' };
+	return at;
+}
+
+/* A request's length from its first bytes: 0 while they cannot tell, -1
+   when no request is that long (x11_frame.c states the rules). */
+static int64_t request_length(const struct proto_decoder *d, const struct cursor *b)
+{
+	struct proto_x11_at at = { .big_endian = d->order == 'B' };
+	return proto_x11_length(at, b);
 }
 
 /* How long the message starting with these bytes is: >0 its length, 0 if
    more bytes are needed to tell, -1 if they cannot begin a message. */
 static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
-			      const struct half *h, const uint8_t *b, size_t n)
+			      const struct half *h, const struct cursor *b)
 {
-	if (h->state == ST_SETUP) {
-		if (dir == PROTO_C2S) {
-			if (n < 12)
-				return 0;
-			return 12 + (int64_t)pad4(rd16(d, b + 6)) + (int64_t)pad4(rd16(d, b + 8));
-		}
-		if (n < 8)
-			return 0;
-		if (b[0] > 2)
-			return -1;
-		return 8 + 4 * (int64_t)rd16(d, b + 6);
-	}
-	if (dir == PROTO_C2S)
-		return request_length(d, b, n);
-	if (n < 8)
-		return 0;
-	uint8_t code = b[0] & 0x7f;
-	if (code == 1 || code == 35) {
-		uint32_t units = rd32(d, b + 4);
-		if (units > REPLY_MAX_UNITS)
-			return -1;
-		return 32 + 4 * (int64_t)units;
-	}
-	return 32;
+	return proto_x11_length(framing_at(d, dir, h), b);
 }
 
 static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct half *h)
 {
-	size_t n = h->have;
-	const uint8_t *b = h->buf;
+	struct cursor b = over(h->buf, h->have);
 	if (h->state == ST_SETUP) {
 		if (dir == PROTO_C2S) {
-			decode_setup_request(d, h, b, n, h->need);
+			decode_setup_request(d, h, &b, h->need);
 			h->state = ST_MESSAGES;
 		} else {
-			decode_setup_reply(d, h, b, n, h->need);
+			decode_setup_reply(d, h, &b, h->need);
 		}
 	} else if (dir == PROTO_C2S) {
-		decode_request(d, h, b, n, h->need);
+		decode_request(d, h, &b, h->need);
 	} else {
-		decode_s2c(d, h, b, n, h->need);
+		decode_s2c(d, h, &b, h->need);
 	}
 	h->have = 0;
 	h->need = 0;
@@ -974,12 +1002,8 @@ static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct half *h
 static size_t header_size(const struct proto_decoder *d, enum proto_dir dir,
 			  const struct half *h)
 {
-	if (h->state == ST_SETUP)
-		return dir == PROTO_C2S ? 12 : 8;
-	if (dir == PROTO_S2C)
-		return 8;
-	/* a request: 4 bytes, or 8 when a zero length says BIG-REQUESTS */
-	return h->have >= 4 && rd16(d, h->buf + 2) == 0 ? 8 : 4;
+	struct cursor b = over(h->buf, h->have);
+	return proto_x11_header_size(framing_at(d, dir, h), &b);
 }
 
 /* How many of a message's first bytes its decoding reads: all that buf
@@ -991,7 +1015,7 @@ static size_t header_size(const struct proto_decoder *d, enum proto_dir dir,
    client. */
 static size_t request_keep(uint8_t major, const struct x11_request *r)
 {
-	return major == 18 || !r || r->nfields ? MSG_CAP : 32;
+	return major == X11_REQ_ChangeProperty || !r || r->nfields ? MSG_CAP : 32;
 }
 
 size_t proto_x11_core_request_keep(uint8_t major)
@@ -1003,27 +1027,28 @@ size_t proto_x11_core_request_keep(uint8_t major)
 }
 
 static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const struct half *h,
-			   const uint8_t *b, size_t n)
+			   const struct cursor *b)
 {
-	if (h->state == ST_SETUP || n < 4)
+	if (h->state == ST_SETUP || b->len < 4)
 		return MSG_CAP;
 	if (dir == PROTO_C2S) {
 		const char *ext;
-		return request_keep(b[0], request_desc(d, b[0], b[1], &ext));
+		return request_keep(at8(b, 0), request_desc(d, at8(b, 0), at8(b, 1), &ext));
 	}
-	if ((b[0] & 0x7f) != 1)
+	if ((at8(b, 0) & ~X11_SEND_EVENT) != X11_CODE_REPLY)
 		return MSG_CAP;		/* events and errors are 32 bytes anyway */
 	/* A reply: what its request says of it.  The oldest waiting request
 	   with its sequence number, without disturbing the queue (decode_reply
 	   does that).  Replies come in order, so it is at or near the front;
 	   past the first few, not finding it only costs a copy. */
-	uint16_t seq16 = rd16(d, b + 2);
+	uint16_t seq16 = at16(d, b, 2);
 	for (size_t i = 0; i < d->p_len && i < 8; i++) {
 		const struct pending *p = pending_at(d, i);
 		if ((uint16_t)p->seq != seq16)
 			continue;
 		/* InternAtom, GetAtomName and QueryExtension teach names */
-		bool teaches = p->major == 16 || p->major == 17 || p->major == 98;
+		bool teaches = p->major == X11_REQ_InternAtom || p->major == X11_REQ_GetAtomName ||
+			       p->major == X11_REQ_QueryExtension;
 		return !p->req || teaches || p->req->nreply_fields ? MSG_CAP : 32;
 	}
 	return MSG_CAP;
@@ -1033,86 +1058,88 @@ static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const st
 static size_t consume(struct proto_decoder *d, enum proto_dir dir, struct half *h,
 		      const uint8_t *p, size_t len)
 {
-	size_t used = 0;
+	struct cursor in = over(p, len);
 	if (!h->need) {
 		/* Gather the header until the length is known: the bytes
 		   message_length() reads, in as few copies as the chunks allow. */
-		while (!h->need && used < len) {
+		while (!h->need && cursor_left(&in)) {
 			size_t n = header_size(d, dir, h) - h->have;
-			if (n > len - used)
-				n = len - used;
-			memcpy(h->buf + h->have, p + used, n);
+			if (n > cursor_left(&in))
+				n = cursor_left(&in);
+			cursor_bytes(&in, h->buf + h->have, n);
 			h->have += n;
 			h->got += n;
-			used += n;
-			int64_t l = message_length(d, dir, h, h->buf, h->have);
+			struct cursor b = over(h->buf, h->have);
+			int64_t l = message_length(d, dir, h, &b);
 			if (l < 0) {
-				return used;	/* caller sees need == 0 and have > 0: bad */
+				return in.pos;	/* caller sees need == 0 and have > 0: bad */
 			}
 			if (l > 0) {
 				h->need = (uint64_t)l;
 				if (h->need < h->got)	/* cannot be shorter than its header */
 					h->need = 0;
-				h->keep = bytes_wanted(d, dir, h, h->buf, h->have);
+				h->keep = bytes_wanted(d, dir, h, &b);
 				break;
 			}
 		}
 		if (!h->need)
-			return used;
+			return in.pos;
 	}
 	uint64_t want = h->need - h->got;
-	size_t take = (uint64_t)(len - used) < want ? len - used : (size_t)want;
+	size_t take = (uint64_t)cursor_left(&in) < want ? cursor_left(&in) : (size_t)want;
 	/* Keep the message's first bytes, but only while they are contiguous. */
 	size_t keep = h->have < h->keep && !h->hole_in_msg ? h->keep - h->have : 0;
 	if (keep > take)
 		keep = take;
-	memcpy(h->buf + h->have, p + used, keep);
+	cursor_bytes(&in, h->buf + h->have, keep);
+	cursor_skip(&in, take - keep);
 	h->have += keep;
 	h->got += take;
-	used += take;
-	return used;
+	return in.pos;
 }
 
 static void start_resync(struct half *h);
 static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half *h,
 			const uint8_t *p, size_t len);
 
-static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p, size_t len)
+static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
 {
 	struct half *h = &d->h[dir];
-	while (len) {
+	struct cursor in = over(data, len);
+	while (cursor_left(&in)) {
 		if (h->state == ST_RESYNC) {
-			resync_feed(d, dir, h, p, len);
+			resync_feed(d, dir, h, cursor_here(&in), cursor_left(&in));
 			return;
 		}
 		if (h->state == ST_MESSAGES && !h->have && !h->need) {
 			/* A whole message in the chunk is decoded where it lies:
 			   most are, and copying each into buf cost more than
 			   decoding it. */
-			int64_t l = message_length(d, dir, h, p, len);
-			if (l > 0 && (uint64_t)l <= len) {
+			struct cursor chunk = over(cursor_here(&in), cursor_left(&in));
+			int64_t l = message_length(d, dir, h, &chunk);
+			if (l > 0 && (uint64_t)l <= cursor_left(&in)) {
 				h->offset += (uint64_t)l;
-				size_t n = (size_t)l < MSG_CAP ? (size_t)l : MSG_CAP;
+				struct cursor msg = cursor_sub(&in, (size_t)l);
+				if (msg.len > MSG_CAP)
+					msg.len = MSG_CAP;
 				if (dir == PROTO_C2S)
-					decode_request(d, h, p, n, (uint64_t)l);
+					decode_request(d, h, &msg, (uint64_t)l);
 				else
-					decode_s2c(d, h, p, n, (uint64_t)l);
-				p += l;
-				len -= (size_t)l;
+					decode_s2c(d, h, &msg, (uint64_t)l);
 				continue;
 			}
 			if (l > 0) {	/* it goes on in later chunks: keep its start */
 				h->need = (uint64_t)l;
-				h->keep = bytes_wanted(d, dir, h, p, len);
+				h->keep = bytes_wanted(d, dir, h, &chunk);
 			}
 		}
-		size_t used = consume(d, dir, h, p, len);
+		size_t used = consume(d, dir, h, cursor_here(&in), cursor_left(&in));
 		h->offset += used;
-		p += used;
-		len -= used;
+		cursor_skip(&in, used);
 		if (h->need && h->got == h->need) {
 			dispatch(d, dir, h);
-		} else if (!h->need && h->have && (used == 0 || message_length(d, dir, h, h->buf, h->have) < 0)) {
+		} else if (!h->need && h->have &&
+			   (used == 0 || message_length(d, dir, h, &(struct cursor){ h->buf, h->have, 0, false }) < 0)) {
 			/* These bytes cannot start a message: framing is lost. */
 			uint8_t keep[16];
 			size_t k = h->have < sizeof keep ? h->have : sizeof keep;
@@ -1120,8 +1147,8 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p,
 			h->offset -= k;
 			start_resync(h);
 			resync_feed(d, dir, h, keep, k);
-			if (h->state == ST_RESYNC && len) {
-				resync_feed(d, dir, h, p, len);
+			if (h->state == ST_RESYNC && cursor_left(&in)) {
+				resync_feed(d, dir, h, cursor_here(&in), cursor_left(&in));
 				return;
 			}
 		}
@@ -1138,8 +1165,9 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *p,
    versions whose messages differ in size.  The core protocol has not
    changed since 1987 and servers insist on its lengths, so it is exact. */
 static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *l, bool exact,
-			const uint8_t *b, size_t n, uint64_t bytes, unsigned shift, uint64_t least)
+			const struct cursor *b, uint64_t bytes, unsigned shift, uint64_t least)
 {
+	size_t n = b->len;
 	uint64_t fixed = l->fixed + shift;
 	if (bytes < fixed)
 		return false;
@@ -1154,7 +1182,7 @@ static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *
 		break;
 	case X11_SHAPE_LIST:
 		if (count_seen) {
-			want = fixed + (uint64_t)rd_n(d, b + at, l->count_size) * l->elem;
+			want = fixed + (uint64_t)at_n(d, b, at, l->count_size) * l->elem;
 			break;
 		}
 		if (l->elem && l->elem % 4 == 0 && fixed % 4 == 0)
@@ -1164,7 +1192,7 @@ static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *
 		if (!count_seen)
 			return true;
 		want = ((fixed + 3) & ~(uint64_t)3) +
-		       4u * (unsigned)__builtin_popcount(rd_n(d, b + at, l->count_size));
+		       4u * (unsigned)__builtin_popcount(at_n(d, b, at, l->count_size));
 		break;
 	default:
 		return true;
@@ -1175,71 +1203,71 @@ static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *
 
 /* Is this a plausible request header?  Used only to find boundaries, so
    it leans towards no: pixel data reads as requests all too often. */
-static bool plausible_request(const struct proto_decoder *d, const uint8_t *b, size_t n,
+static bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
 			      uint64_t *len)
 {
-	int64_t l = request_length(d, b, n);
+	int64_t l = request_length(d, b);
 	if (l <= 0)
 		return false;
 	uint64_t bytes = (uint64_t)l;
-	unsigned head = rd16(d, b + 2) == 0 ? 8 : 4;	/* BIG-REQUESTS' form */
-	if (b[0] >= 128 && !d->ext[b[0] - 128].present) {
+	unsigned head = at16(d, b, 2) == 0 ? 8 : 4;	/* BIG-REQUESTS' form */
+	if (at8(b, 0) >= 128 && !d->ext[at8(b, 0) - 128].present) {
 		/* A major no QueryExtension reply named.  Only a decoder that may
 		   have missed that reply (the capture began late, or lost bytes)
 		   can meet one, and servers number their extensions upwards from
 		   128 with nowhere near 64 of them: a white 24-bit image reads
 		   as major 255, again and again. */
-		if (!d->ext_unsure || b[0] >= 128 + 64)
+		if (!d->ext_unsure || at8(b, 0) >= 128 + 64)
 			return false;
 		*len = bytes;
 		return true;
 	}
 	const char *ext;
-	const struct x11_request *r = request_desc(d, b[0], b[1], &ext);
+	const struct x11_request *r = request_desc(d, at8(b, 0), at8(b, 1), &ext);
 	/* NoOperation may be any length: the protocol lets clients pad with it. */
-	bool exact = b[0] < 128 && b[0] != 127;
-	if (!r || !layout_fits(d, &r->layout, exact, b, n, bytes, head - 4u, 4))
+	bool exact = at8(b, 0) < 128 && at8(b, 0) != X11_REQ_NoOperation;
+	if (!r || !layout_fits(d, &r->layout, exact, b, bytes, head - 4u, 4))
 		return false;
 	*len = bytes;
 	return true;
 }
 
-static bool plausible_s2c_shape(const struct proto_decoder *d, const uint8_t *b, size_t n,
+static bool plausible_s2c_shape(const struct proto_decoder *d, const struct cursor *b,
 				uint64_t *len, int *seq)
 {
-	if (n < 32)
+	if (b->len < 32)
 		return false;
-	uint8_t code = b[0] & 0x7f;
-	*seq = rd16(d, b + 2);
+	uint8_t code = at8(b, 0) & ~X11_SEND_EVENT;
+	*seq = at16(d, b, 2);
 	*len = 32;
-	if (code == 0) {
+	if (code == X11_CODE_ERROR) {
 		/* a core error, or one in the extensions' range (128 and up),
 		   about a core request or an extension's */
-		if (b[0] & 0x80 || b[1] == 0)
+		if (at8(b, 0) & X11_SEND_EVENT || at8(b, 1) == 0)
 			return false;
-		bool known_error = b[1] < x11_core_protocol->nerrors ? x11_core_protocol->errors[b[1]] != NULL
-								      : b[1] >= 128;
-		bool known_major = b[10] >= 128 || (b[10] < x11_core_protocol->nrequests &&
-						   x11_core_protocol->requests[b[10]].name);
+		bool known_error = at8(b, 1) < x11_core_protocol->nerrors ? x11_core_protocol->errors[at8(b, 1)] != NULL
+								      : at8(b, 1) >= 128;
+		bool known_major = at8(b, 10) >= 128 || (at8(b, 10) < x11_core_protocol->nrequests &&
+						   x11_core_protocol->requests[at8(b, 10)].name);
 		return known_error && known_major;
 	}
-	if (code == 1) {
-		if (b[0] & 0x80)
+	if (code == X11_CODE_REPLY) {
+		if (at8(b, 0) & X11_SEND_EVENT)
 			return false;
-		uint32_t units = rd32(d, b + 4);
-		if (units > REPLY_MAX_UNITS)
-			return false;
-		*len = 32 + 4 * (uint64_t)units;
-		return true;
-	}
-	if (code == 35) {
-		uint32_t units = rd32(d, b + 4);
-		if (units > 65536 || b[1] < 128)
+		uint32_t units = at32(d, b, 4);
+		if (units > PROTO_X11_REPLY_MAX_UNITS)
 			return false;
 		*len = 32 + 4 * (uint64_t)units;
 		return true;
 	}
-	if (code == 11)		/* KeymapNotify: no sequence number */
+	if (code == X11_EVENT_GeGeneric) {
+		uint32_t units = at32(d, b, 4);
+		if (units > 65536 || at8(b, 1) < 128)
+			return false;
+		*len = 32 + 4 * (uint64_t)units;
+		return true;
+	}
+	if (code == X11_EVENT_KeymapNotify)	/* no sequence number */
 		*seq = -1;
 	if (code < 64)
 		return code >= 2 && code < x11_core_protocol->nevents;
@@ -1251,10 +1279,10 @@ static bool plausible_s2c_shape(const struct proto_decoder *d, const uint8_t *b,
    its sequence number cannot be ahead of the requests the client has
    sent, when they were all seen: the capture holds a request before the
    server's answer to it. */
-static bool plausible_s2c(const struct proto_decoder *d, const uint8_t *b, size_t n,
+static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
 			  uint64_t *len, int *seq)
 {
-	if (!plausible_s2c_shape(d, b, n, len, seq))
+	if (!plausible_s2c_shape(d, b, len, seq))
 		return false;
 	return *seq < 0 || d->seq_uncertain || (int16_t)(*seq - (uint16_t)d->requests) <= 0;
 }
@@ -1275,8 +1303,11 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 		}
 		uint64_t len;
 		int seq = -1;
-		bool ok = dir == PROTO_C2S ? plausible_request(d, b + pos, n - pos, &len)
-					   : plausible_s2c(d, b + pos, n - pos, &len, &seq);
+		struct cursor at = over(b, n);	/* the bytes from pos on */
+		cursor_skip(&at, pos);
+		at = over(cursor_here(&at), cursor_left(&at));
+		bool ok = dir == PROTO_C2S ? plausible_request(d, &at, &len)
+					   : plausible_s2c(d, &at, &len, &seq);
 		if (!ok)
 			return count;
 		if (dir == PROTO_S2C && seq >= 0) {
@@ -1337,9 +1368,9 @@ static void first_bytes(const struct proto_decoder *d, enum proto_dir dir, bool 
 		}
 		unsigned code = c & 0x7f;
 		unsigned idx;
-		if (code <= 1)
+		if (code == X11_CODE_ERROR || code == X11_CODE_REPLY)
 			ok[c] = c < 128;
-		else if (code == 35)
+		else if (code == X11_EVENT_GeGeneric)
 			ok[c] = true;
 		else if (code < 64)
 			ok[c] = code < x11_core_protocol->nevents;
@@ -1364,8 +1395,9 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct ha
 		pos += (size_t)(((unsigned)h->align + 4u - (unsigned)((h->offset + pos) % 4)) % 4);
 	}
 	size_t first_undecided = h->rs_len;
+	struct cursor rs = over(h->rs, h->rs_len);
 	for (; pos < h->rs_len; pos += step) {
-		if (!first_ok[h->rs[pos]])
+		if (!first_ok[at8(&rs, pos)])
 			continue;
 		for (int o = 0; o < 2 && orders[o]; o++) {
 			char saved = d->order;
@@ -1406,11 +1438,12 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct hal
 	if (dir == PROTO_C2S)
 		lose_count(d, skipped);
 	/* The buffer's bytes are behind h->offset: rewind and frame them. */
-	size_t rest = h->rs_len - (size_t)pos;
+	struct cursor rest = over(h->rs, h->rs_len);
+	cursor_skip(&rest, (size_t)pos);
 	h->offset += (uint64_t)pos;
 	uint8_t *rs = h->rs;
 	h->rs = NULL;
-	frame(d, dir, rs + pos, rest);
+	frame(d, dir, cursor_here(&rest), cursor_left(&rest));
 	if (h->rs_spare)
 		free(rs);
 	else
@@ -1439,12 +1472,13 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half
 		h->offset += len;
 		return;
 	}
-	while (len) {
-		size_t take = RESYNC_MAX - h->rs_len < len ? RESYNC_MAX - h->rs_len : len;
-		memcpy(h->rs + h->rs_len, p, take);
+	struct cursor in = over(p, len);
+	while (cursor_left(&in)) {
+		size_t take = RESYNC_MAX - h->rs_len;
+		if (take > cursor_left(&in))
+			take = cursor_left(&in);
+		cursor_bytes(&in, h->rs + h->rs_len, take);
 		h->rs_len += take;
-		p += take;
-		len -= take;
 		/* A search goes back to the first position still undecided,
 		   which a message claiming a long length can hold far back:
 		   searching after every small chunk made image data cost
@@ -1456,7 +1490,7 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half
 		h->rs_scanned = h->rs_len;
 		long pos = find_boundary(d, dir, h);
 		if (pos >= 0) {
-			resync_found(d, dir, h, pos, p, len);
+			resync_found(d, dir, h, pos, cursor_here(&in), cursor_left(&in));
 			return;
 		}
 		if (h->rs_len == RESYNC_MAX) {
@@ -1505,8 +1539,8 @@ static void begin_midstream(struct proto_decoder *d, enum proto_dir dir)
 static void decide_start(struct proto_decoder *d)
 {
 	d->start_decided = true;
-	if (looks_like_setup_request(d->first, d->first_len))
-		d->order = (char)d->first[0];
+	if (looks_like_setup_request(&(struct cursor){ d->first, d->first_len, 0, false }))
+		d->order = (char)at8(&(struct cursor){ d->first, d->first_len, 0, false }, 0);
 	else
 		begin_midstream(d, PROTO_C2S);
 	d->h[PROTO_C2S].seen_data = true;
@@ -1517,12 +1551,13 @@ static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t 
 {
 	if (!len)
 		return;
+	struct cursor in = over(data, len);
 	if (dir == PROTO_C2S && !d->start_decided) {
-		size_t k = sizeof d->first - d->first_len < len ? sizeof d->first - d->first_len : len;
-		memcpy(d->first + d->first_len, data, k);
+		size_t k = sizeof d->first - d->first_len;
+		if (k > len)
+			k = len;
+		cursor_bytes(&in, d->first + d->first_len, k);
 		d->first_len += k;
-		data += k;
-		len -= k;
 		if (d->first_len < sizeof d->first)
 			return;
 		decide_start(d);
@@ -1532,7 +1567,7 @@ static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t 
 		begin_midstream(d, dir);
 	}
 	d->h[dir].seen_data = true;
-	frame(d, dir, data, len);
+	frame(d, dir, cursor_here(&in), cursor_left(&in));
 }
 
 static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)

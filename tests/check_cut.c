@@ -1,6 +1,8 @@
 /*
  * check_cut.c — unit tests of the classic-to-eBPF translation in
- * xcap/cut.c (part 1 there), with libpcap as the oracle.
+ * xcap/cut.c (part 1 there), with libpcap as the oracle; and of the cutter
+ * (part 2) against X11's framing rules as protocols/x11_frame.h states
+ * them (see "the cutter against the framing rules" below).
  *
  * Classic filters compiled by libpcap, and hand-written ones using what
  * libpcap rarely emits, are translated with cut_load_translation, loaded
@@ -61,6 +63,10 @@
 #include <pcap/pcap.h>
 
 #include "cut.h"
+#include "cursor.h"
+#include "protocol.h"
+#include "x11_frame.h"
+#include "x11_names.h"
 
 #ifndef DLT_LINUX_SLL2
 #define DLT_LINUX_SLL2 276
@@ -1080,6 +1086,306 @@ START_TEST(refusals)
 }
 END_TEST
 
+/* ---- the cutter against the framing rules (protocols/x11_frame.h) ----
+
+   The whole program (translation of "accept everything", then the
+   cutter) runs in the kernel over generated conversations: the handshake,
+   then the two streams of one X11 connection in packets of random sizes,
+   interleaved.  For every packet the snapshot length it returns is
+   compared with what the framing rules say: where messages begin and end
+   (proto_x11_length) and how much of each the decoder reads
+   (proto_x11_keep).  A packet whose last byte lies in a message, past
+   the bytes of it the decoder reads, keeps its headers and payload up to
+   those bytes; every other packet is kept whole.  Once the rules say no
+   message can begin where one must (a length past the limits), the
+   cutter must keep every packet from there on.  The conversations are
+   valid X11 in both byte orders except for such a last message, with
+   the cases that took framing code wrong before: BIG-REQUESTS,
+   GenericEvents, the send-event bit, headers split across packets,
+   messages over many packets. */
+
+#define FRAMING_TRIALS 300
+#define STREAM_MAX (1u << 20)
+#define PAYLOAD_MAX 1448	/* with at most 90 headers a packet: under the cutter's 128 */
+#define FRAME_SNAP 262144u
+
+struct rng { uint64_t s; };
+
+static uint32_t rnd(struct rng *r, uint32_t n)	/* 0 .. n-1 */
+{
+	r->s ^= r->s << 13;
+	r->s ^= r->s >> 7;
+	r->s ^= r->s << 17;
+	return n ? (uint32_t)((r->s >> 16) % n) : 0;
+}
+
+struct stream {
+	uint8_t *b;
+	size_t n;
+	bool big;
+};
+
+static void put8(struct stream *s, uint8_t v) { s->b[s->n++] = v; }
+static void put16(struct stream *s, uint16_t v)
+{
+	put8(s, (uint8_t)(s->big ? v >> 8 : v));
+	put8(s, (uint8_t)(s->big ? v : v >> 8));
+}
+static void put32(struct stream *s, uint32_t v)
+{
+	put16(s, (uint16_t)(s->big ? v >> 16 : v));
+	put16(s, (uint16_t)(s->big ? v : v >> 16));
+}
+static void fill(struct stream *s, size_t n, struct rng *r)
+{
+	for (size_t i = 0; i < n; i++)
+		put8(s, (uint8_t)rnd(r, 256));
+}
+
+/* Whether a message of `bytes` fits, leaving room for a last, invalid
+   one (at most 12 KB). */
+static bool room(const struct stream *s, uint64_t bytes)
+{
+	return s->n + bytes <= STREAM_MAX - 16384;
+}
+
+/* The client's stream: the setup request, then requests of every kind. */
+static void client_stream(struct stream *s, struct rng *r, bool invalid_end)
+{
+	put8(s, s->big ? 'B' : 'l');
+	put8(s, 0);
+	put16(s, 11);
+	put16(s, 0);
+	uint16_t an = (uint16_t)rnd(r, 20), dn = (uint16_t)rnd(r, 40);
+	put16(s, an);
+	put16(s, dn);
+	put16(s, 0);
+	fill(s, (an + 3u) / 4 * 4 + (dn + 3u) / 4 * 4, r);
+	unsigned count = 20 + rnd(r, 200);
+	for (unsigned i = 0; i < count; i++) {
+		/* core requests the decoder reads 32 bytes of, and all of; extensions */
+		static const uint8_t majors[] = { 1, 8, 12, 16, 18, 20, 38, 43, 55, 62, 70, 72, 98,
+						  127 };
+		uint8_t major = rnd(r, 3) ? majors[rnd(r, sizeof majors)]
+					  : (uint8_t)(128 + rnd(r, 128));
+		/* mostly small, some over many packets; at least 16 bytes, so
+		   that a packet holds fewer headers than the cutter reads */
+		uint32_t units = rnd(r, 4) ? 4 + rnd(r, 60) : 4 + rnd(r, 20000);
+		bool big = rnd(r, 6) == 0;
+		if (!room(s, 4ull * units + 4))
+			break;
+		put8(s, major);
+		put8(s, (uint8_t)rnd(r, 256));
+		if (big) {
+			put16(s, 0);
+			put32(s, units + 1);
+			fill(s, 4ull * units - 4, r);
+		} else {
+			put16(s, (uint16_t)units);
+			fill(s, 4ull * units - 4, r);
+		}
+	}
+	if (invalid_end) {	/* BIG-REQUESTS with a length past the limit */
+		put8(s, 72);
+		put8(s, 0);
+		put16(s, 0);
+		put32(s, PROTO_X11_REQUEST_MAX_UNITS + 1 + rnd(r, 1000));
+		fill(s, 4000 + rnd(r, 8000), r);
+	}
+}
+
+/* The server's stream: the setup reply, then replies, events, errors. */
+static void server_stream(struct stream *s, struct rng *r, bool invalid_end)
+{
+	put8(s, 1);			/* Success */
+	put8(s, 0);
+	put16(s, 11);
+	put16(s, 0);
+	uint16_t units = (uint16_t)(8 + rnd(r, 2000));
+	put16(s, units);
+	fill(s, 4u * units, r);
+	unsigned count = 20 + rnd(r, 300);
+	for (unsigned i = 0; i < count; i++) {
+		unsigned kind = rnd(r, 10);
+		uint32_t extra = rnd(r, 3) ? rnd(r, 30) : rnd(r, 30000);
+		if (!room(s, 32 + 4ull * extra))
+			break;
+		uint8_t code;
+		switch (kind) {
+		case 0: code = 0; extra = 0; break;				/* error */
+		case 1: case 2: case 3: code = 1; break;			/* reply */
+		case 4: code = 0x81; break;	/* reply code with the send-event bit */
+		case 5: code = X11_EVENT_GeGeneric | (rnd(r, 2) ? 0x80 : 0); break;
+		default:
+			code = (uint8_t)(2 + rnd(r, 126));
+			if (code == X11_EVENT_GeGeneric)
+				code++;
+			code |= rnd(r, 4) ? 0 : 0x80;
+			extra = 0;
+		}
+		put8(s, code);
+		put8(s, (uint8_t)rnd(r, 256));
+		put16(s, (uint16_t)rnd(r, 65536));
+		put32(s, extra);
+		fill(s, 24 + 4ull * extra, r);
+	}
+	if (invalid_end) {	/* a reply longer than the limit */
+		put8(s, 1);
+		put8(s, 0);
+		put16(s, 0);
+		put32(s, PROTO_X11_REPLY_MAX_UNITS + 1 + rnd(r, 1000));
+		fill(s, 4000 + rnd(r, 8000), r);
+	}
+}
+
+/* What the rules say of a stream: message i starts at start[i] and the
+   decoder reads its first keep[i] bytes; a message the rules reject
+   starts at bad (else bad is the stream's length). */
+struct framing {
+	size_t *start, *keep, n;
+	size_t bad;
+};
+
+static void frame_by_rules(const struct stream *s, bool server, struct framing *f)
+{
+	f->n = 0;
+	f->bad = s->n;
+	struct proto_x11_at at = { .server = server, .setup = true, .big_endian = s->big };
+	size_t pos = 0;
+	while (pos < s->n) {
+		struct cursor c = cursor_init(s->b + pos, s->n - pos);
+		int64_t len = proto_x11_length(at, &c);
+		if (len < 0) {
+			f->bad = pos;
+			return;
+		}
+		ck_assert_msg(len > 0, "generated stream ends inside a header at %zu", pos);
+		f->start[f->n] = pos;
+		f->keep[f->n] = proto_x11_keep(at, s->b[pos]);
+		f->n++;
+		pos += (size_t)len;
+		at.setup = false;
+	}
+	ck_assert_uint_eq(pos, s->n);	/* the generator's lengths are the rules' */
+}
+
+/* The snapshot length the rules want for the packet holding stream bytes
+   [a, b). */
+static uint32_t expected_snap(const struct framing *f, size_t a, size_t b, unsigned headers)
+{
+	if (b > f->bad)
+		return FRAME_SNAP;	/* the cutter must have given up */
+	/* the message holding the packet's last byte */
+	size_t lo = 0, hi = f->n;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (f->start[mid] <= b - 1)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	size_t body = f->start[lo] + f->keep[lo];
+	if (body >= b)
+		return FRAME_SNAP;
+	return headers + (uint32_t)(body > a ? body - a : 0);
+}
+
+/* One IPv4/TCP packet from (client ? client : server), seen from its IP header. */
+static size_t frame_packet(uint8_t *out, bool client, uint32_t seq, uint8_t flags,
+			   const uint8_t *payload, size_t n)
+{
+	uint8_t src[4] = { 10, 0, 0, 1 }, dst[4] = { 10, 0, 0, 2 };
+	uint16_t sport = 40000, dport = PROTO_X11_PORT_FIRST;
+	memset(out, 0, 40);
+	out[0] = 0x45;
+	be16(out + 2, (uint16_t)(40 + n));
+	out[8] = 64;
+	out[9] = 6;
+	memcpy(out + 12, client ? src : dst, 4);
+	memcpy(out + 16, client ? dst : src, 4);
+	be16(out + 20, client ? sport : dport);
+	be16(out + 22, client ? dport : sport);
+	be32(out + 24, seq);
+	out[32] = 5 << 4;
+	out[33] = flags;
+	be16(out + 34, 65535);
+	if (n)
+		memcpy(out + 40, payload, n);
+	return 40 + n;
+}
+
+START_TEST(framing_rules)
+{
+	struct bpf_insn accept[] = { STMT(BPF_RET | BPF_K, FRAME_SNAP) };
+	struct sock_filter *f = to_sock_filter(accept, 1);
+	char err[512] = "";
+	int fd = -1;
+	struct cut *k = cut_load_for_test(f, 1, DLT_RAW, &fd, err, sizeof err);
+	free(f);
+	ck_assert_msg(k, "cutter not loaded: %s", err);
+
+	struct stream st[2];
+	struct framing fr[2];
+	for (int d = 0; d < 2; d++) {
+		st[d].b = malloc(STREAM_MAX);
+		fr[d].start = calloc(STREAM_MAX / 4, sizeof(size_t));
+		fr[d].keep = calloc(STREAM_MAX / 4, sizeof(size_t));
+		ck_assert(st[d].b && fr[d].start && fr[d].keep);
+	}
+	uint8_t pkt[40 + PAYLOAD_MAX];
+	unsigned long checked = 0, cut = 0;
+	for (unsigned trial = 0; trial < FRAMING_TRIALS; trial++) {
+		struct rng r = { 0x9e3779b97f4a7c15ull * (trial + 1) };
+		bool big = rnd(&r, 2);
+		bool invalid = rnd(&r, 5) == 0;
+		for (int d = 0; d < 2; d++) {
+			st[d].n = 0;
+			st[d].big = big;
+		}
+		client_stream(&st[0], &r, invalid && rnd(&r, 2));
+		server_stream(&st[1], &r, invalid && rnd(&r, 2));
+		frame_by_rules(&st[0], false, &fr[0]);
+		frame_by_rules(&st[1], true, &fr[1]);
+
+		/* the handshake: the cutter starts following at the SYNs */
+		uint32_t isn[2] = { rnd(&r, UINT32_MAX), rnd(&r, UINT32_MAX) };
+		size_t n = frame_packet(pkt, true, isn[0], SYN, NULL, 0);
+		ck_assert_uint_eq(test_run(fd, ETH_TYPE_IP, pkt, n), FRAME_SNAP);
+		n = frame_packet(pkt, false, isn[1], SYN | ACK, NULL, 0);
+		ck_assert_uint_eq(test_run(fd, ETH_TYPE_IP, pkt, n), FRAME_SNAP);
+
+		size_t sent[2] = { 0, 0 };
+		while (sent[0] < st[0].n || sent[1] < st[1].n) {
+			int d = sent[0] == st[0].n ? 1 : sent[1] == st[1].n ? 0 : (int)rnd(&r, 2);
+			size_t len = rnd(&r, 4) ? PAYLOAD_MAX : 1 + rnd(&r, PAYLOAD_MAX);
+			if (len > st[d].n - sent[d])
+				len = st[d].n - sent[d];
+			n = frame_packet(pkt, d == 0, isn[d] + 1 + (uint32_t)sent[d], ACK | PSH,
+					 st[d].b + sent[d], len);
+			uint32_t got = test_run(fd, ETH_TYPE_IP, pkt, n);
+			uint32_t want = expected_snap(&fr[d], sent[d], sent[d] + len, 40);
+			ck_assert_msg(got == want,
+				      "trial %u (%s-endian), %s bytes %zu-%zu: the cutter keeps %u, "
+				      "the rules %u", trial, big ? "big" : "little",
+				      d ? "server" : "client", sent[d], sent[d] + len, got, want);
+			checked++;
+			cut += want != FRAME_SNAP;
+			sent[d] += len;
+		}
+	}
+	/* the comparison meant something: both kinds of decision were made */
+	ck_assert_uint_gt(cut, 1000);
+	ck_assert_uint_gt(checked - cut, 1000);
+	for (int d = 0; d < 2; d++) {
+		free(st[d].b);
+		free(fr[d].start);
+		free(fr[d].keep);
+	}
+	close(fd);
+	cut_free(k);
+}
+END_TEST
+
 static Suite *cut_suite(void)
 {
 	Suite *s = suite_create("cut");
@@ -1106,6 +1412,11 @@ static Suite *cut_suite(void)
 
 	tc = tcase_create("refused");
 	tcase_add_test(tc, refusals);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("framing");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, framing_rules);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,3 +16,10 @@ dist_check_SCRIPTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh 
 TESTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/x11-lossy-images.sh tests/fuzz-x11.sh
 EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dumpfile.py \
 	tests/x11-lossy-compare.py
+
+check_PROGRAMS += tests/check_cursor
+tests_check_cursor_SOURCES = tests/check_cursor.c
+tests_check_cursor_CPPFLAGS = $(INC_TESTS)
+tests_check_cursor_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_cursor_LDADD = $(CHECK_LIBS)
+TESTS += tests/check_cursor

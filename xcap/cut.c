@@ -31,6 +31,8 @@
 
 #include "cut.h"
 #include "protocol.h"
+#include "x11_frame.h"
+#include "x11_names.h"
 
 #ifndef DLT_LINUX_SLL2
 #define DLT_LINUX_SLL2 276
@@ -46,7 +48,6 @@
 #define SLOTS (1u << SLOTS_LOG2)	/* directions followed at once */
 #define PROBES 4		/* slots a key may use: its hash's and the next ones */
 #define WALK_MAX 128		/* message headers read in one packet before giving up */
-#define LENGTH_MAX (1u << 24)	/* 4-byte units; longer is taken for a misreading */
 /* How far past the next header a packet may start before the header is
    taken for missed: more than reordering moves a packet, less than what
    arrives while this process reads the ring (an arm that came late). */
@@ -989,7 +990,7 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	}
 	header_field(p, R3, 4, 4);
 	J_IMM(BPF_JLT, R3, 2, lost_length);
-	J_IMM(BPF_JGT, R3, LENGTH_MAX, lost_length);
+	J_IMM(BPF_JGT, R3, PROTO_X11_REQUEST_MAX_UNITS, lost_length);
 	MOV64_REG(R1, R3);
 	ALU64_IMM(BPF_LSH, R1, 2);
 	JA(got_size);
@@ -997,16 +998,18 @@ static void cutter(struct prog *p, int cut, int link_len, int array_fd)
 	place(p, s2c_size);	/* 32 bytes, plus a length for replies and GenericEvents */
 	ST(BPF_W, FP, S_KEEP, PROTO_X11_KEEP);
 	{
+		/* the code without the send-event bit, as proto_x11_length
+		   reads it: 1 a reply */
 		int counted = new_label(p);
 		LDX(BPF_B, R3, R8, F_HDR);
-		J_IMM(BPF_JEQ, R3, 1, counted);
 		ALU32_IMM(BPF_AND, R3, 0x7f);
-		J_IMM(BPF_JEQ, R3, 35, counted);
+		J_IMM(BPF_JEQ, R3, 1, counted);
+		J_IMM(BPF_JEQ, R3, X11_EVENT_GeGeneric, counted);
 		MOV32_IMM(R1, 32);
 		JA(got_size);
 		place(p, counted);
 		header_field(p, R3, 4, 4);
-		J_IMM(BPF_JGT, R3, LENGTH_MAX, lost_length);
+		J_IMM(BPF_JGT, R3, PROTO_X11_REPLY_MAX_UNITS, lost_length);
 		MOV64_REG(R1, R3);
 		ALU64_IMM(BPF_LSH, R1, 2);
 		ALU64_IMM(BPF_ADD, R1, 32);
@@ -1263,31 +1266,22 @@ out:
 	return fd;
 }
 
-struct cut *cut_attach(int fd, int dlt, char *err, size_t errlen)
+/* The state array, mapped, and the program for a classic filter on link
+   type dlt that uses it, loaded: the program's descriptor in *prog_fd. */
+static struct cut *cut_new(const struct sock_filter *classic, size_t n, int dlt, int *prog_fd,
+			   char *err, size_t errlen)
 {
 	int link_len = link_length(dlt);
 	if (link_len < 0) {
 		snprintf(err, errlen, "not done on this link type");
 		return NULL;
 	}
-	/* The classic filter as the kernel holds it, libpcap's changes
-	   included. */
-	socklen_t n = 0;
-	if (getsockopt(fd, SOL_SOCKET, SO_GET_FILTER, NULL, &n) < 0 || n == 0) {
-		snprintf(err, errlen, "no filter attached to read back");
+	struct cut *k = calloc(1, sizeof *k);
+	if (!k) {
+		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	struct sock_filter *classic = calloc(n, sizeof *classic);
-	struct cut *k = calloc(1, sizeof *k);
-	if (!classic || !k) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
 	k->array_fd = -1;
-	if (getsockopt(fd, SOL_SOCKET, SO_GET_FILTER, classic, &n) < 0) {
-		snprintf(err, errlen, "cannot read the filter back: %s", strerror(errno));
-		goto fail;
-	}
 	/* One value holding every slot: the program reaches a slot by
 	   arithmetic on one pointer instead of a lookup per probe. */
 	k->map_bytes = sizeof(struct cut_shared);
@@ -1304,11 +1298,46 @@ struct cut *cut_attach(int fd, int dlt, char *err, size_t errlen)
 	}
 	k->shared = m;
 	k->state = k->shared->slot;
+	/* What the framing rules keep of each core request (x11_frame.h). */
+	struct proto_x11_at request = { .server = false };
 	for (unsigned major = 0; major < 128; major++)
-		if (proto_x11_core_request_keep((uint8_t)major) <= 32)
+		if (proto_x11_keep(request, (uint8_t)major) <= 32)
 			k->shared->short_requests[major / 32] |= 1u << (major % 32);
-	int prog_fd = build(classic, n, link_len, k->array_fd, err, errlen);
-	if (prog_fd < 0)
+	*prog_fd = build(classic, n, link_len, k->array_fd, err, errlen);
+	if (*prog_fd < 0)
+		goto fail;
+	return k;
+fail:
+	cut_free(k);
+	return NULL;
+}
+
+struct cut *cut_attach(int fd, int dlt, char *err, size_t errlen)
+{
+	if (link_length(dlt) < 0) {
+		snprintf(err, errlen, "not done on this link type");
+		return NULL;
+	}
+	/* The classic filter as the kernel holds it, libpcap's changes
+	   included. */
+	socklen_t n = 0;
+	if (getsockopt(fd, SOL_SOCKET, SO_GET_FILTER, NULL, &n) < 0 || n == 0) {
+		snprintf(err, errlen, "no filter attached to read back");
+		return NULL;
+	}
+	struct sock_filter *classic = calloc(n, sizeof *classic);
+	if (!classic) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	struct cut *k = NULL;
+	if (getsockopt(fd, SOL_SOCKET, SO_GET_FILTER, classic, &n) < 0) {
+		snprintf(err, errlen, "cannot read the filter back: %s", strerror(errno));
+		goto fail;
+	}
+	int prog_fd;
+	k = cut_new(classic, n, dlt, &prog_fd, err, errlen);
+	if (!k)
 		goto fail;
 	int rc = setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &prog_fd, sizeof prog_fd);
 	int e = errno;
@@ -1323,6 +1352,12 @@ fail:
 	free(classic);
 	cut_free(k);
 	return NULL;
+}
+
+struct cut *cut_load_for_test(const struct sock_filter *classic, size_t n, int dlt, int *prog_fd,
+			      char *err, size_t errlen)
+{
+	return cut_new(classic, n, dlt, prog_fd, err, errlen);
 }
 
 int cut_load_translation(const struct sock_filter *classic, size_t n, char *err, size_t errlen)

@@ -108,4 +108,10 @@ void cut_free(struct cut *k);
 struct sock_filter;
 int cut_load_translation(const struct sock_filter *classic, size_t n, char *err, size_t errlen);
 
+/* For tests: the whole program for a classic filter on link type dlt
+   (the translation, then the cutter), loaded but attached to nothing, in
+   *prog_fd, and the state it shares; NULL with the reason in err. */
+struct cut *cut_load_for_test(const struct sock_filter *classic, size_t n, int dlt, int *prog_fd,
+			      char *err, size_t errlen);
+
 #endif

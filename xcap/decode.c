@@ -1,9 +1,11 @@
 /*
  * decode.c — from a captured frame to a TCP segment.
  *
- * One rule throughout: a field is read only after checking that the
- * captured length covers it (get_u8/get_be16/get_be32 take the length and
- * the offset, never a pointer past the end).
+ * One rule throughout: every captured byte is read through a cursor
+ * (protocols/cursor.h), whose reads cannot pass the captured length.  A
+ * fixed header is taken whole as a sub-cursor of its size (cursor_sub),
+ * checked once, then read straight through: the compiler knows that
+ * cursor's length, so the reads' own checks cost nothing.
  */
 #include "config.h"
 
@@ -12,6 +14,7 @@
 
 #include <pcap/dlt.h>
 
+#include "cursor.h"
 #include "decode.h"
 
 /* Link types as files store them that some libpcaps map to other DLTs. */
@@ -26,86 +29,69 @@
 #endif
 #define LINKTYPE_RAW 101	/* what pcap files call raw IP */
 
-/* A byte span: the bytes of one layer and how many of them were captured. */
-struct span {
-	const uint8_t *p;
-	uint32_t len;
-};
-
-static bool has(struct span s, uint32_t off, uint32_t n)
-{
-	return off <= s.len && n <= s.len - off;
-}
-
-static uint8_t get_u8(struct span s, uint32_t off) { return s.p[off]; }
-static uint16_t get_be16(struct span s, uint32_t off)
-{
-	return (uint16_t)(s.p[off] << 8 | s.p[off + 1]);
-}
-static uint32_t get_be32(struct span s, uint32_t off)
-{
-	return (uint32_t)s.p[off] << 24 | (uint32_t)s.p[off + 1] << 16 |
-	       (uint32_t)s.p[off + 2] << 8 | s.p[off + 3];
-}
-
-static struct span after(struct span s, uint32_t off)
-{
-	struct span r = { s.p + off, s.len - off };
-	return r;
-}
-
 #define ETHERTYPE_IPV4 0x0800
 #define ETHERTYPE_IPV6 0x86dd
 #define ETHERTYPE_VLAN 0x8100
 #define ETHERTYPE_QINQ 0x88a8
 #define ETHERTYPE_QINQ_OLD 0x9100
 
-static enum decode_result decode_tcp(struct span ip, uint32_t ip_payload_wire,
-				     struct tcp_seg *seg)
+/* The captured bytes of the next layer: what is left of c, cut to at most
+   wire bytes (link padding and bytes past an IP total length belong to no
+   layer above). */
+static struct cursor rest_of(const struct cursor *c, uint32_t wire)
 {
-	if (!has(ip, 0, 20))
+	size_t n = cursor_left(c);
+	return cursor_init(c->base + c->pos, n < wire ? n : wire);
+}
+
+/* tcp: the captured bytes of the TCP segment; wire: its length on the wire. */
+static enum decode_result decode_tcp(struct cursor tcp, uint32_t wire, struct tcp_seg *seg)
+{
+	struct cursor h = cursor_sub(&tcp, 20);	/* the header without options */
+	if (h.overrun)
 		return DECODE_BAD;
-	uint32_t hlen = (uint32_t)(get_u8(ip, 12) >> 4) * 4;
-	if (hlen < 20 || hlen > ip_payload_wire)
+	seg->src.port = cursor_be16(&h);
+	seg->dst.port = cursor_be16(&h);
+	seg->seq = cursor_be32(&h);
+	seg->ack = cursor_be32(&h);
+	uint32_t hlen = (uint32_t)(cursor_u8(&h) >> 4) * 4;
+	seg->flags = cursor_u8(&h);
+	seg->win = cursor_be16(&h);
+	/* then the checksum and the urgent pointer */
+	if (hlen < 20 || hlen > wire)
 		return DECODE_BAD;
-	seg->src.port = get_be16(ip, 0);
-	seg->dst.port = get_be16(ip, 2);
-	seg->seq = get_be32(ip, 4);
-	seg->ack = get_be32(ip, 8);
-	seg->flags = get_u8(ip, 13);
-	seg->win = get_be16(ip, 14);
 	seg->wscale = -1;
 	seg->mss = 0;
 
 	/* Options, as far as they were captured: window scale and MSS. */
-	uint32_t opt_end = hlen < ip.len ? hlen : ip.len;
-	uint32_t off = 20;
-	while (off < opt_end) {
-		uint8_t kind = get_u8(ip, off);
+	struct cursor opts = cursor_sub(&tcp, hlen - 20 < cursor_left(&tcp) ?
+					      hlen - 20 : cursor_left(&tcp));
+	while (cursor_left(&opts) > 0) {
+		uint8_t kind = cursor_u8(&opts);
 		if (kind == 0)
 			break;
-		if (kind == 1) {
-			off++;
+		if (kind == 1)
 			continue;
+		if (cursor_left(&opts) == 0)
+			break;
+		uint8_t olen = cursor_u8(&opts);
+		if (olen < 2 || !cursor_has(&opts, olen - 2u))
+			break;
+		struct cursor body = cursor_sub(&opts, olen - 2u);
+		if (kind == 3 && olen == 3) {
+			uint8_t shift = cursor_u8(&body);
+			seg->wscale = (int8_t)(shift > 14 ? 14 : shift);
+		} else if (kind == 2 && olen == 4) {
+			seg->mss = cursor_be16(&body);
 		}
-		if (off + 1 >= opt_end)
-			break;
-		uint8_t olen = get_u8(ip, off + 1);
-		if (olen < 2 || olen > opt_end - off)
-			break;
-		if (kind == 3 && olen == 3)
-			seg->wscale = (int8_t)(get_u8(ip, off + 2) > 14 ? 14 : get_u8(ip, off + 2));
-		else if (kind == 2 && olen == 4)
-			seg->mss = get_be16(ip, off + 2);
-		off += olen;
 	}
 
-	seg->payload_len = ip_payload_wire - hlen;
-	if (ip.len > hlen) {
-		seg->payload = ip.p + hlen;
-		seg->payload_cap = ip.len - hlen;
-		if (seg->payload_cap > seg->payload_len)	/* link padding */
-			seg->payload_cap = seg->payload_len;
+	seg->payload_len = wire - hlen;
+	struct cursor payload = tcp;
+	if (cursor_seek(&payload, hlen) && cursor_left(&payload) > 0) {
+		uint32_t cap = (uint32_t)cursor_left(&payload);
+		seg->payload = cursor_span(&payload, cap);
+		seg->payload_cap = cap < seg->payload_len ? cap : seg->payload_len;	/* link padding */
 	} else {
 		seg->payload = NULL;
 		seg->payload_cap = 0;
@@ -113,78 +99,96 @@ static enum decode_result decode_tcp(struct span ip, uint32_t ip_payload_wire,
 	return DECODE_TCP;
 }
 
-static enum decode_result decode_ipv4(struct span ip, uint32_t wire_avail, struct tcp_seg *seg)
+/* ip: the captured bytes from the IP header on; wire_avail: how many bytes
+   the frame had on the wire from there. */
+static enum decode_result decode_ipv4(struct cursor ip, uint32_t wire_avail, struct tcp_seg *seg)
 {
-	if (!has(ip, 0, 20))
+	struct cursor h = cursor_sub(&ip, 20);	/* the header without options */
+	if (h.overrun)
 		return DECODE_BAD;
-	uint8_t vhl = get_u8(ip, 0);
+	uint8_t vhl = cursor_u8(&h);
+	cursor_skip(&h, 1);	/* type of service */
+	uint32_t total = cursor_be16(&h);
+	cursor_skip(&h, 2);	/* identification */
+	uint16_t frag = cursor_be16(&h);
+	cursor_skip(&h, 1);	/* time to live */
+	uint8_t proto = cursor_u8(&h);
+	cursor_skip(&h, 2);	/* header checksum */
+	memset(seg->src.addr, 0, sizeof seg->src.addr);
+	memset(seg->dst.addr, 0, sizeof seg->dst.addr);
+	cursor_bytes(&h, seg->src.addr, 4);
+	cursor_bytes(&h, seg->dst.addr, 4);
 	if (vhl >> 4 != 4)
 		return DECODE_BAD;
 	uint32_t hlen = (uint32_t)(vhl & 0x0f) * 4;
-	uint32_t total = get_be16(ip, 2);
 	/* Segmentation offload hands the capture super-packets whose total
 	   length field is 0; their length is what the frame says. */
 	if (total == 0)
 		total = wire_avail;
-	if (hlen < 20 || total < hlen || !has(ip, 0, hlen))
+	if (hlen < 20 || total < hlen || !cursor_skip(&ip, hlen - 20))	/* options */
 		return DECODE_BAD;
-	uint16_t frag = get_be16(ip, 6);
-	if (get_u8(ip, 9) != 6)
+	if (proto != 6)
 		return DECODE_NOT_TCP;
 	/* Only a first fragment holds the TCP header; reassembling IP
 	   fragments is out of scope (TCP avoids them with path MTU discovery). */
 	if (frag & 0x1fff)
 		return DECODE_NOT_TCP;
 	seg->src.family = seg->dst.family = 4;
-	memset(seg->src.addr, 0, sizeof seg->src.addr);
-	memset(seg->dst.addr, 0, sizeof seg->dst.addr);
-	memcpy(seg->src.addr, ip.p + 12, 4);
-	memcpy(seg->dst.addr, ip.p + 16, 4);
-	struct span tcp = after(ip, hlen);
-	if (tcp.len > total - hlen)
-		tcp.len = total - hlen;
-	return decode_tcp(tcp, total - hlen, seg);
+	return decode_tcp(rest_of(&ip, total - hlen), total - hlen, seg);
 }
 
-static enum decode_result decode_ipv6(struct span ip, uint32_t wire_avail, struct tcp_seg *seg)
+static enum decode_result decode_ipv6(struct cursor ip, uint32_t wire_avail, struct tcp_seg *seg)
 {
-	if (!has(ip, 0, 40))
+	struct cursor h = cursor_sub(&ip, 40);	/* the fixed header */
+	if (h.overrun)
 		return DECODE_BAD;
-	if (get_u8(ip, 0) >> 4 != 6)
+	uint8_t version = cursor_u8(&h) >> 4;
+	cursor_skip(&h, 3);	/* traffic class, flow label */
+	uint32_t plen = cursor_be16(&h);
+	uint8_t next = cursor_u8(&h);
+	cursor_skip(&h, 1);	/* hop limit */
+	cursor_bytes(&h, seg->src.addr, 16);
+	cursor_bytes(&h, seg->dst.addr, 16);
+	if (version != 6)
 		return DECODE_BAD;
-	uint32_t plen = get_be16(ip, 4);
 	if (plen == 0)		/* jumbogram or offload super-packet */
 		plen = wire_avail >= 40 ? wire_avail - 40 : 0;
-	uint8_t next = get_u8(ip, 6);
 	seg->src.family = seg->dst.family = 6;
-	memcpy(seg->src.addr, ip.p + 8, 16);
-	memcpy(seg->dst.addr, ip.p + 24, 16);
 
-	/* Walk the extension headers that may stand before TCP. */
-	uint32_t off = 40, end = 40 + plen;
+	/* Walk the extension headers that may stand before TCP; off counts
+	   payload bytes (after the fixed header) as the wire has them, which
+	   may be more than were captured. */
+	uint32_t off = 0;
 	for (int hops = 0; hops < 8; hops++) {
 		if (next == 6) {
-			struct span tcp = after(ip, off < ip.len ? off : ip.len);
-			if (off > end)
+			if (off > plen)
 				return DECODE_BAD;
-			if (tcp.len > end - off)
-				tcp.len = end - off;
-			return decode_tcp(tcp, end - off, seg);
+			struct cursor tcp = ip;
+			if (!cursor_skip(&tcp, off))	/* headers beyond the capture */
+				cursor_seek(&tcp, tcp.len);
+			return decode_tcp(rest_of(&tcp, plen - off), plen - off, seg);
 		}
+		struct cursor x = ip;	/* the extension header at off */
+		cursor_skip(&x, off);
 		if (next == 0 || next == 43 || next == 60) {	/* hop-by-hop, routing, destination */
-			if (!has(ip, off, 2))
+			uint8_t nh = cursor_u8(&x);
+			uint8_t units = cursor_u8(&x);	/* of 8 bytes, after the first 8 */
+			if (x.overrun)
 				return DECODE_BAD;
-			uint8_t nh = get_u8(ip, off);
-			off += 8 + (uint32_t)get_u8(ip, off + 1) * 8;
+			off += 8 + (uint32_t)units * 8;
 			next = nh;
 			continue;
 		}
 		if (next == 44) {	/* fragment: only the first holds TCP */
-			if (!has(ip, off, 8))
+			uint8_t nh = cursor_u8(&x);
+			cursor_skip(&x, 1);	/* reserved */
+			uint16_t frag = cursor_be16(&x);
+			cursor_skip(&x, 4);	/* identification */
+			if (x.overrun)
 				return DECODE_BAD;
-			if (get_be16(ip, off + 2) & 0xfff8)
+			if (frag & 0xfff8)
 				return DECODE_NOT_TCP;
-			next = get_u8(ip, off);
+			next = nh;
 			off += 8;
 			continue;
 		}
@@ -193,7 +197,7 @@ static enum decode_result decode_ipv6(struct span ip, uint32_t wire_avail, struc
 	return DECODE_BAD;
 }
 
-static enum decode_result decode_ethertype(uint16_t type, struct span l3, uint32_t wire_avail,
+static enum decode_result decode_ethertype(uint16_t type, struct cursor l3, uint32_t wire_avail,
 					   struct tcp_seg *seg)
 {
 	if (type == ETHERTYPE_IPV4)
@@ -204,11 +208,13 @@ static enum decode_result decode_ethertype(uint16_t type, struct span l3, uint32
 }
 
 /* Raw IP: the version nibble says which. */
-static enum decode_result decode_raw_ip(struct span l3, uint32_t wire_avail, struct tcp_seg *seg)
+static enum decode_result decode_raw_ip(struct cursor l3, uint32_t wire_avail, struct tcp_seg *seg)
 {
-	if (!has(l3, 0, 1))
+	bool ok = true;
+	uint8_t version = cursor_peek_u8(&l3, l3.pos, &ok) >> 4;
+	if (!ok)
 		return DECODE_BAD;
-	switch (get_u8(l3, 0) >> 4) {
+	switch (version) {
 	case 4: return decode_ipv4(l3, wire_avail, seg);
 	case 6: return decode_ipv6(l3, wire_avail, seg);
 	default: return DECODE_NOT_TCP;
@@ -216,7 +222,7 @@ static enum decode_result decode_raw_ip(struct span l3, uint32_t wire_avail, str
 }
 
 /* DLT_NULL and DLT_LOOP carry an address family; BSDs disagree on AF_INET6. */
-static enum decode_result decode_af(uint32_t af, struct span l3, uint32_t wire_avail,
+static enum decode_result decode_af(uint32_t af, struct cursor l3, uint32_t wire_avail,
 				    struct tcp_seg *seg)
 {
 	if (af == 2)
@@ -256,51 +262,63 @@ const char *decode_link_name(int dlt)
 enum decode_result decode_frame(int dlt, const uint8_t *frame, uint32_t caplen,
 				uint32_t wirelen, struct tcp_seg *seg)
 {
-	struct span f = { frame, caplen };
-	uint32_t hdr;
+	struct cursor f = cursor_init(frame, caplen);
 
 	if (wirelen < caplen)
 		wirelen = caplen;
+	/* wirelen - f.pos below cannot wrap: f.pos <= caplen <= wirelen */
 	switch (dlt) {
 	case DLT_EN10MB: {
-		if (!has(f, 0, 14))
+		struct cursor h = cursor_sub(&f, 14);
+		if (h.overrun)
 			return DECODE_BAD;
-		uint16_t type = get_be16(f, 12);
-		hdr = 14;
+		cursor_skip(&h, 12);	/* destination, source */
+		uint16_t type = cursor_be16(&h);
 		/* 802.1Q and 802.1ad tags, possibly stacked. */
 		for (int tags = 0; tags < 4 &&
 		     (type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_OLD);
 		     tags++) {
-			if (!has(f, hdr, 4))
+			struct cursor tag = cursor_sub(&f, 4);
+			if (tag.overrun)
 				return DECODE_BAD;
-			type = get_be16(f, hdr + 2);
-			hdr += 4;
+			cursor_skip(&tag, 2);	/* tag control */
+			type = cursor_be16(&tag);
 		}
-		return decode_ethertype(type, after(f, hdr), wirelen - hdr, seg);
+		return decode_ethertype(type, f, wirelen - (uint32_t)f.pos, seg);
 	}
-	case DLT_LINUX_SLL:
-		if (!has(f, 0, 16))
+	case DLT_LINUX_SLL: {
+		struct cursor h = cursor_sub(&f, 16);
+		if (h.overrun)
 			return DECODE_BAD;
-		return decode_ethertype(get_be16(f, 14), after(f, 16), wirelen - 16, seg);
-	case DLT_LINUX_SLL2:
-		if (!has(f, 0, 20))
+		cursor_skip(&h, 14);	/* packet type, address type and length, address */
+		uint16_t type = cursor_be16(&h);
+		return decode_ethertype(type, f, wirelen - (uint32_t)f.pos, seg);
+	}
+	case DLT_LINUX_SLL2: {
+		struct cursor h = cursor_sub(&f, 20);	/* then reserved, interface, address type... */
+		if (h.overrun)
 			return DECODE_BAD;
-		return decode_ethertype(get_be16(f, 0), after(f, 20), wirelen - 20, seg);
+		uint16_t type = cursor_be16(&h);
+		return decode_ethertype(type, f, wirelen - (uint32_t)f.pos, seg);
+	}
 	case DLT_RAW: case LINKTYPE_RAW: case DLT_IPV4: case DLT_IPV6:
 		return decode_raw_ip(f, wirelen, seg);
 	case DLT_NULL: {
-		if (!has(f, 0, 4))
-			return DECODE_BAD;
 		/* Host byte order of the capturing machine: accept either. */
-		uint32_t af = get_be32(f, 0);
+		bool ok = true;
+		uint32_t af = cursor_peek_be32(&f, 0, &ok);
 		if (af > 0xffff)
-			af = (uint32_t)get_u8(f, 0) | (uint32_t)get_u8(f, 1) << 8;
-		return decode_af(af, after(f, 4), wirelen - 4, seg);
-	}
-	case DLT_LOOP:
-		if (!has(f, 0, 4))
+			af = cursor_peek_le16(&f, 0, &ok);
+		if (!ok || !cursor_skip(&f, 4))
 			return DECODE_BAD;
-		return decode_af(get_be32(f, 0), after(f, 4), wirelen - 4, seg);
+		return decode_af(af, f, wirelen - 4, seg);
+	}
+	case DLT_LOOP: {
+		uint32_t af = cursor_be32(&f);
+		if (f.overrun)
+			return DECODE_BAD;
+		return decode_af(af, f, wirelen - 4, seg);
+	}
 	default:
 		return DECODE_BAD;
 	}

@@ -3,10 +3,10 @@
  *
  * The reader works on a window of bytes, buf[pos..len), that need()
  * refills from the file a chunk at a time, moving the unread rest to the
- * start, and grows when a record is larger than it.  Every read of a
- * field is preceded by need() for the bytes it covers, so a hostile
- * length can only end the reading with a message, never reach outside
- * the window.
+ * start, and grows when a record is larger than it.  need() makes a
+ * record's bytes present; the record is then read through a cursor over
+ * exactly those bytes (protocols/cursor.h), so a hostile length can only
+ * end the reading with a message, never reach outside the record.
  *
  * Why not map the file: on the virtual machines this is developed on,
  * every page mapped into the process costs a trap to the hypervisor, and
@@ -23,6 +23,7 @@
 
 #include <pcap/pcap.h>
 
+#include "cursor.h"
 #include "pcapfile.h"
 
 enum { FMT_PCAP, FMT_PCAPNG };
@@ -55,7 +56,7 @@ struct pcapfile {
 	int live_pipe;		/* reads take only what is needed (see need()) */
 
 	int format;
-	int swapped;		/* the file's byte order is not the machine's */
+	bool big;		/* the file (pcap) or section (pcapng) is big-endian */
 	int nano;		/* pcap: nanosecond timestamps */
 	int linktype;
 	uint32_t snaplen;
@@ -78,28 +79,6 @@ static void fail(struct pcapfile *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-static uint16_t rd16(const struct pcapfile *p, const uint8_t *b)
-{
-	uint16_t v;
-	memcpy(&v, b, 2);
-	return p->swapped ? __builtin_bswap16(v) : v;
-}
-
-static uint32_t rd32(const struct pcapfile *p, const uint8_t *b)
-{
-	uint32_t v;
-	memcpy(&v, b, 4);
-	return p->swapped ? __builtin_bswap32(v) : v;
-}
-
-/* One 64-bit number in the section's byte order (if_tsoffset), unlike a
-   packet's timestamp, which is two 32-bit halves, the upper one first. */
-static uint64_t rd64(const struct pcapfile *p, const uint8_t *b)
-{
-	uint64_t v;
-	memcpy(&v, b, 8);
-	return p->swapped ? __builtin_bswap64(v) : v;
-}
 
 /* Make n bytes from pos available.  0: the input ends first. */
 static int need(struct pcapfile *p, size_t n)
@@ -149,6 +128,19 @@ static int need(struct pcapfile *p, size_t n)
 	return 1;
 }
 
+/* A cursor over the n bytes at pos, which need() has made present (else
+   an empty one, overrun).  Callers check its overrun flag once: then the
+   compiler knows its length, and reads of fixed fields cost no checks. */
+static inline struct cursor window(const struct pcapfile *p, size_t n)
+{
+	struct cursor all = cursor_init(p->base + p->pos, p->len - p->pos);
+	return cursor_sub(&all, n);
+}
+
+/* Numbers in the file's (pcap) or the section's (pcapng) byte order. */
+static uint16_t file_u16(const struct pcapfile *p, struct cursor *c) { return cursor_u16(c, p->big); }
+static uint32_t file_u32(const struct pcapfile *p, struct cursor *c) { return cursor_u32(c, p->big); }
+
 static uint64_t offset_now(const struct pcapfile *p) { return p->base_off + p->pos; }
 
 /* The file ended inside a record of `want` bytes. */
@@ -170,22 +162,27 @@ static int dlt_of_linktype(uint32_t lt)
 
 /* ---- classic pcap ---- */
 
+/* magic: the file's first four bytes, most significant first. */
 static int open_pcap(struct pcapfile *p, uint32_t magic)
 {
 	p->format = FMT_PCAP;
-	p->swapped = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
+	p->big = magic == 0xa1b2c3d4u || magic == 0xa1b23c4du;
 	p->nano = magic == 0xa1b23c4du || magic == 0x4d3cb2a1u;
 	if (!need(p, 24)) {
 		fail(p, "truncated: the pcap file header needs 24 bytes");
 		return -1;
 	}
-	const uint8_t *h = p->base + p->pos;
-	if (rd16(p, h + 4) != 2) {
-		fail(p, "pcap format version %u.%u, not 2.x", rd16(p, h + 4), rd16(p, h + 6));
+	struct cursor h = window(p, 24);
+	cursor_skip(&h, 4);	/* magic */
+	uint16_t major = file_u16(p, &h), minor = file_u16(p, &h);
+	cursor_skip(&h, 8);	/* time zone, accuracy */
+	p->snaplen = file_u32(p, &h);
+	uint32_t linktype = file_u32(p, &h);
+	if (major != 2) {
+		fail(p, "pcap format version %u.%u, not 2.x", major, minor);
 		return -1;
 	}
-	p->snaplen = rd32(p, h + 16);
-	p->linktype = dlt_of_linktype(rd32(p, h + 20));
+	p->linktype = dlt_of_linktype(linktype);
 	p->pos += 24;
 	return 0;
 }
@@ -197,8 +194,12 @@ static int next_pcap(struct pcapfile *p, struct pcapfile_packet *pkt)
 			return 0;
 		return truncated(p, "a record header", 16);
 	}
-	const uint8_t *h = p->base + p->pos;
-	uint32_t caplen = rd32(p, h + 8);
+	struct cursor h = window(p, 16);
+	if (h.overrun)
+		return truncated(p, "a record header", 16);
+	uint64_t sec = file_u32(p, &h), frac = file_u32(p, &h);
+	uint32_t caplen = file_u32(p, &h);
+	uint32_t len = file_u32(p, &h);
 	if (caplen > RECORD_MAX) {
 		fail(p, "damaged record at byte %llu: %u bytes captured",
 		     (unsigned long long)offset_now(p), caplen);
@@ -206,12 +207,14 @@ static int next_pcap(struct pcapfile *p, struct pcapfile_packet *pkt)
 	}
 	if (!need(p, 16 + (size_t)caplen))
 		return truncated(p, "a record", 16 + (size_t)caplen);
-	h = p->base + p->pos;
-	uint64_t frac = rd32(p, h + 4);
-	pkt->ts = (uint64_t)rd32(p, h) * 1000000000u + (p->nano ? frac : frac * 1000u);
+	struct cursor r = window(p, 16 + (size_t)caplen);
+	cursor_skip(&r, 16);	/* the header, read above */
+	pkt->data = cursor_span(&r, caplen);
+	if (!pkt->data)
+		return truncated(p, "a record", 16 + (size_t)caplen);
+	pkt->ts = sec * 1000000000u + (p->nano ? frac : frac * 1000u);
 	pkt->caplen = caplen;
-	pkt->len = rd32(p, h + 12);
-	pkt->data = h + 16;
+	pkt->len = len;
 	p->pos += 16 + (size_t)caplen;
 	return 1;
 }
@@ -238,8 +241,8 @@ static uint64_t ticks_to_ns(uint64_t ticks, uint8_t tsresol)
 }
 
 /* An interface description: link type, snaplen, and the options that say
-   how to read its timestamps.  body..end is the block's body. */
-static void add_interface(struct pcapfile *p, const uint8_t *body, const uint8_t *end)
+   how to read its timestamps.  body: the block's body (at least 8 bytes). */
+static void add_interface(struct pcapfile *p, struct cursor body)
 {
 	if (p->nifs == p->ifs_cap) {
 		size_t cap = p->ifs_cap ? p->ifs_cap * 2 : 4;
@@ -250,20 +253,23 @@ static void add_interface(struct pcapfile *p, const uint8_t *body, const uint8_t
 		p->ifs_cap = cap;
 	}
 	struct iface *i = &p->ifs[p->nifs++];
-	i->linktype = dlt_of_linktype(rd16(p, body));
-	i->snaplen = rd32(p, body + 4);
+	i->linktype = dlt_of_linktype(file_u16(p, &body));
+	cursor_skip(&body, 2);	/* reserved */
+	i->snaplen = file_u32(p, &body);
 	i->tsresol = 6;
 	i->tsoffset = 0;
-	for (const uint8_t *o = body + 8; o + 4 <= end;) {
-		uint16_t code = rd16(p, o), olen = rd16(p, o + 2);
-		const uint8_t *v = o + 4;
-		if (code == 0 || v + olen > end)
+	while (cursor_left(&body) >= 4) {
+		uint16_t code = file_u16(p, &body), olen = file_u16(p, &body);
+		if (code == 0 || !cursor_has(&body, olen))
 			break;
+		struct cursor v = cursor_sub(&body, olen);
 		if (code == 9 && olen >= 1)
-			i->tsresol = v[0];
+			i->tsresol = cursor_u8(&v);
 		else if (code == 14 && olen >= 8)
-			i->tsoffset = (int64_t)rd64(p, v);
-		o = v + ((olen + 3u) & ~3u);
+			i->tsoffset = (int64_t)cursor_u64(&v, p->big);
+		/* values are padded to 4 bytes; the last one's padding may be missing */
+		if (!cursor_skip(&body, (4u - olen % 4u) % 4u))
+			break;
 	}
 	if (p->linktype < 0) {
 		p->linktype = i->linktype;
@@ -276,12 +282,13 @@ static int section_header(struct pcapfile *p)
 {
 	if (!need(p, 12))
 		return truncated(p, "a section header", 12);
-	uint32_t bom;
-	memcpy(&bom, p->base + p->pos + 8, 4);
+	struct cursor h = window(p, 12);
+	cursor_skip(&h, 8);	/* type, length */
+	uint32_t bom = cursor_be32(&h);
 	if (bom == PCAPNG_BOM)
-		p->swapped = 0;
+		p->big = true;
 	else if (bom == __builtin_bswap32(PCAPNG_BOM))
-		p->swapped = 1;
+		p->big = false;
 	else {
 		fail(p, "damaged section header at byte %llu: no byte-order magic",
 		     (unsigned long long)offset_now(p));
@@ -301,12 +308,13 @@ static int block_at(struct pcapfile *p, uint32_t *type, uint32_t *total)
 			return 0;
 		return truncated(p, "a block header", 8);
 	}
-	uint32_t raw;
-	memcpy(&raw, p->base + p->pos, 4);
-	if (raw == PCAPNG_SHB && section_header(p) < 0)	/* the same in either order */
+	struct cursor h = window(p, 8);
+	if (cursor_peek_be32(&h, 0, NULL) == PCAPNG_SHB &&	/* the same in either order */
+	    section_header(p) < 0)
 		return -1;
-	*type = rd32(p, p->base + p->pos);
-	*total = rd32(p, p->base + p->pos + 4);
+	h = window(p, 8);	/* section_header may have moved the window */
+	*type = file_u32(p, &h);
+	*total = file_u32(p, &h);
 	if (*total < 12 || *total % 4 || *total > RECORD_MAX) {
 		fail(p, "damaged block at byte %llu: length %u", (unsigned long long)offset_now(p),
 		     *total);
@@ -314,7 +322,9 @@ static int block_at(struct pcapfile *p, uint32_t *type, uint32_t *total)
 	}
 	if (!need(p, *total))
 		return truncated(p, "a block", *total);
-	uint32_t trailer = rd32(p, p->base + p->pos + *total - 4);
+	struct cursor t = window(p, *total);
+	cursor_skip(&t, *total - 4);
+	uint32_t trailer = file_u32(p, &t);
 	if (trailer != *total) {
 		fail(p, "damaged block at byte %llu: its two lengths differ (%u, %u)",
 		     (unsigned long long)offset_now(p), *total, trailer);
@@ -335,42 +345,48 @@ static int next_pcapng(struct pcapfile *p, struct pcapfile_packet *pkt)
 		int rc = block_at(p, &type, &total);
 		if (rc <= 0)
 			return rc;
-		const uint8_t *b = p->base + p->pos;
-		const uint8_t *body = b + 8, *end = b + total - 4;
+		struct cursor b = window(p, total);
+		cursor_skip(&b, 8);	/* type, length */
+		struct cursor body = cursor_sub(&b, total - 12);	/* block_at: total >= 12 */
 		p->pos += total;
-		size_t body_len = (size_t)(end - body);
+		size_t body_len = cursor_left(&body);
 		uint32_t ifid = 0, caplen, len;
 		uint64_t ts;
-		const uint8_t *data;
 		switch (type) {
 		case PCAPNG_IDB:
 			if (body_len >= 8)
-				add_interface(p, body, end);
+				add_interface(p, body);
 			continue;
 		case PCAPNG_EPB:
-		case PCAPNG_PB:
+		case PCAPNG_PB: {
 			/* The same layout, but the obsolete block numbers its
 			   interface in 16 bits, then counts drops in the other 16. */
-			if (body_len < 20)
+			struct cursor h = cursor_sub(&body, 20);
+			if (h.overrun)
 				goto damaged;
-			ifid = type == PCAPNG_EPB ? rd32(p, body) : rd16(p, body);
-			ts = (uint64_t)rd32(p, body + 4) << 32 | rd32(p, body + 8);
-			caplen = rd32(p, body + 12);
-			len = rd32(p, body + 16);
-			data = body + 20;
+			if (type == PCAPNG_EPB) {
+				ifid = file_u32(p, &h);
+			} else {
+				ifid = file_u16(p, &h);
+				cursor_skip(&h, 2);	/* drops */
+			}
+			ts = (uint64_t)file_u32(p, &h) << 32;
+			ts |= file_u32(p, &h);
+			caplen = file_u32(p, &h);
+			len = file_u32(p, &h);
 			break;
+		}
 		case PCAPNG_SPB:
 			/* No timestamp: it takes the previous packet's, so that
 			   time does not jump back to 1970. */
 			if (body_len < 4 || !p->nifs)
 				goto damaged;
-			len = rd32(p, body);
+			len = file_u32(p, &body);
 			caplen = len;
 			if (p->ifs[0].snaplen && caplen > p->ifs[0].snaplen)
 				caplen = p->ifs[0].snaplen;
-			if (caplen > body_len - 4)
-				caplen = (uint32_t)(body_len - 4);
-			data = body + 4;
+			if (caplen > cursor_left(&body))
+				caplen = (uint32_t)cursor_left(&body);
 			ts = UINT64_MAX;
 			break;
 		default:
@@ -381,7 +397,8 @@ static int next_pcapng(struct pcapfile *p, struct pcapfile_packet *pkt)
 			     (unsigned long long)(offset_now(p) - total), ifid);
 			return -1;
 		}
-		if (caplen > (size_t)(end - data))
+		const uint8_t *data = cursor_span(&body, caplen);
+		if (!data)
 			goto damaged;
 		const struct iface *i = &p->ifs[ifid];
 		if (i->linktype != p->linktype) {
@@ -417,9 +434,11 @@ struct pcapfile *pcapfile_open(FILE *f, char *err, size_t errlen)
 	int fd = fileno(f);
 	p->live_pipe = fd >= 0 && fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
 							  S_ISCHR(st.st_mode));
-	uint32_t magic = 0;
-	if (need(p, 4))
-		memcpy(&magic, p->base + p->pos, 4);
+	uint32_t magic = 0;	/* the first four bytes, most significant first */
+	if (need(p, 4)) {
+		struct cursor m = window(p, 4);
+		magic = cursor_be32(&m);
+	}
 	int rc;
 	if (magic == 0xa1b2c3d4u || magic == 0xa1b23c4du || magic == 0xd4c3b2a1u ||
 	    magic == 0x4d3cb2a1u) {
@@ -430,8 +449,11 @@ struct pcapfile *pcapfile_open(FILE *f, char *err, size_t errlen)
 		   packet (the section header, interfaces, anything else). */
 		uint32_t type, total;
 		while ((rc = block_at(p, &type, &total)) == 1 && !is_packet_block(type)) {
-			if (type == PCAPNG_IDB && total >= 20)
-				add_interface(p, p->base + p->pos + 8, p->base + p->pos + total - 4);
+			if (type == PCAPNG_IDB && total >= 20) {
+				struct cursor b = window(p, total);
+				cursor_skip(&b, 8);	/* type, length */
+				add_interface(p, cursor_sub(&b, total - 12));
+			}
 			p->pos += total;
 		}
 		if (p->linktype >= 0) {
