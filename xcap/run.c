@@ -677,6 +677,12 @@ int main(int argc, char **argv)
 		die(EXIT_RUNTIME, "out of memory: 'pipeline'");
 	unlink(sites_path);
 
+	char libpath[PATH_MAX];
+	const char *lib = getenv("XCAP_WAIT_LIB");
+	snprintf(libpath, sizeof libpath, "%s", lib && *lib ? lib : XCAP_PKGLIBDIR "/libxcapwait.so");
+	if (stacks && access(libpath, R_OK) != 0)
+		die(EXIT_RUNTIME, "cannot find the call-site library (or run with --no-stacks): %s: '%s'",
+		    strerror(errno), libpath);
 	char display[64];
 	snprintf(display, sizeof display, "127.0.0.1:%u", num);
 	snprintf(xauth_path, sizeof xauth_path, "%s/xcap-run-%ld.xauth",
@@ -697,10 +703,6 @@ int main(int argc, char **argv)
 		if (cookie)
 			setenv("XAUTHORITY", xauth_path, 1);
 		if (stacks) {
-			const char *lib = getenv("XCAP_WAIT_LIB");
-			char libpath[PATH_MAX];
-			snprintf(libpath, sizeof libpath, "%s",
-				 lib && *lib ? lib : XCAP_PKGLIBDIR "/libxcapwait.so");
 			const char *old = getenv("LD_PRELOAD");
 			char pre[2 * PATH_MAX];
 			snprintf(pre, sizeof pre, "%s%s%s", libpath, old && *old ? " " : "",

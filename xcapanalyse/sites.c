@@ -15,6 +15,7 @@
 #include "sites.h"
 
 #define REQS_SHOWN 6
+#define SEQ_LOOKBACK 256
 
 struct stack {
 	uint16_t port;
@@ -359,31 +360,45 @@ const char *sites_of_wait(struct sites *s, const struct xstate_wait *w)
 		uint32_t lo = (uint32_t)w->burst_first, hi = (uint32_t)w->burst_last;
 		if (w->seq < w->burst_first || w->seq > w->burst_last)
 			lo = hi = (uint32_t)w->seq;
-		/* First stack of the port at or after lo. */
+		/* Xlib blocks in xcb_wait_for_reply64 on the head of its pending
+		   requests, which may be an earlier request than the one whose
+		   answer it needs: the stack of the wait is the call on this
+		   connection, on a request at or before the burst, that blocked
+		   across the wait.  Look back a while for it. */
+		uint32_t from = lo > SEQ_LOOKBACK ? lo - SEQ_LOOKBACK : 0;
 		size_t a = 0, b = s->n;
 		while (a < b) {
 			size_t mid = (a + b) / 2;
 			if (s->st[mid].port < c->port ||
-			    (s->st[mid].port == c->port && s->st[mid].seq < lo))
+			    (s->st[mid].port == c->port && s->st[mid].seq < from))
 				a = mid + 1;
 			else
 				b = mid;
 		}
 		struct stack *best = NULL;
+		uint64_t best_overlap = 0;
 		bool best_exact = false;
+		uint64_t w0 = w->start, w1 = w->reply_ts;
 		for (size_t i = a; i < s->n && s->st[i].port == c->port && s->st[i].seq <= hi; i++) {
 			struct stack *k = &s->st[i];
 			if (k->used)
 				continue;
-			bool exact = k->seq == (uint32_t)w->seq;
-			/* The call that blocked: the one that waited on the named
-			   request if there is one, else the longest. */
-			if (!best || (exact && !best_exact) ||
-			    (exact == best_exact && k->end - k->start > best->end - best->start)) {
+			uint64_t o0 = k->start > w0 ? k->start : w0, o1 = k->end < w1 ? k->end : w1;
+			uint64_t overlap = o1 > o0 ? o1 - o0 : 0;
+			bool exact = k->seq >= lo;
+			/* The call that blocked through most of the wait; without any
+			   overlap (a wait the trace's clock cannot place), the
+			   longest call on a request answered at its end. */
+			if (overlap > best_overlap ||
+			    (!best_overlap && exact &&
+			     (!best_exact || k->end - k->start > best->end - best->start))) {
 				best = k;
+				best_overlap = overlap;
 				best_exact = exact;
 			}
 		}
+		if (best && !best_overlap && !best_exact)
+			best = NULL;
 		if (best) {
 			best->used = true;
 			site = best->site ? best->site : "(only libxcb/Xlib frames)";
