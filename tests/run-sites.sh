@@ -158,9 +158,12 @@ measured plain -- xwininfo -root -tree
 measured slow --delay 50 -- xwininfo -root -tree
 tp=$(trips "$workdir/plain.trips.csv") ts=$(trips "$workdir/slow.trips.csv")
 [ "$tp" = "$ts" ] || fail "xwininfo: $tp round trips undelayed, $ts at 50 ms"
-# The growth of the summed wait against 100 ms per round trip; 5 %.
-awk -F, -v n="$ts" 'FNR == 1 { next } FILENAME ~ /plain/ { a += $7 } FILENAME ~ /slow/ { b += $7 }
-	END { g = (b - a) / n; printf "xwininfo: %d round trips, wait grows %.1f ms each\n", n, g * 1000
+# The growth of the summed wait against 100 ms per round trip; 5 %.  The
+# connection setup is left out: Xvfb itself takes 0 to 110 ms to answer a
+# setup request, run to run (seen with a raw client on its socket too).
+awk -F, 'FNR == 1 || $5 == "SetupRequest" { next }
+	FILENAME ~ /plain/ { a += $7 } FILENAME ~ /slow/ { b += $7; n++ }
+	END { g = (b - a) / n; printf "xwininfo: %d round trips after setup, wait grows %.1f ms each\n", n, g * 1000
 	      exit !(g > 0.095 && g < 0.105) }' \
 	"$workdir/plain.trips.csv" "$workdir/slow.trips.csv" >"$workdir/growth" ||
 	fail "$(cat "$workdir/growth") (want 100 ms within 5 %)"

@@ -550,6 +550,8 @@ static void usage(FILE *f)
 "  -w TRACE       write the trace here (default xcap-run-PID.xcap); the\n"
 "                 call sites go to TRACE.sites\n"
 "  --no-stacks    do not record call sites (no LD_PRELOAD)\n"
+"  --report FILE  write a Markdown page for a bug report: the command, the\n"
+"                 delay table, the call sites, the avoidable round trips\n"
 "  -q, --quiet    print only the trace's path at the end\n"
 "  -h, --help     show this help\n"
 "  -V, --version  show the version\n"
@@ -577,10 +579,15 @@ static double parse_rate(const char *s)
 
 /* Run an installed command (or the build tree's, $XCAP_BINDIR) with the
    trace; its output is ours. */
-static void analyse(const char *const argv[])
+static void analyse(const char *const argv[], FILE *to)
 {
+	fflush(stdout);
+	if (to)
+		fflush(to);
 	pid_t p = fork();
 	if (p == 0) {
+		if (to && dup2(fileno(to), STDOUT_FILENO) < 0)
+			_exit(127);
 		const char *dir = getenv("XCAP_BINDIR");
 		char path[PATH_MAX];
 		snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : XCAP_BINDIR, argv[0]);
@@ -593,17 +600,44 @@ static void analyse(const char *const argv[])
 		waitpid(p, NULL, 0);
 }
 
+/* The page for a bug report: how it was made, then the tables. */
+static int write_report(const char *path, const char *trace, bool stacks, double delay_ms,
+			double rate, int argc, char **argv)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# X11 round trips of `%s`\n\n", argv[optind]);
+	fprintf(f, "Measured with `xcap-run");
+	if (delay_ms > 0)
+		fprintf(f, " --delay %g", delay_ms);
+	if (rate > 0)
+		fprintf(f, " --rate %g", rate * 8);
+	fprintf(f, " --");
+	for (int i = optind; i < argc; i++)
+		fprintf(f, " %s", argv[i]);
+	fprintf(f, "` (xcap %s); trace `%s`.\n\n## Where the time went\n\n", PACKAGE_VERSION, trace);
+	analyse((const char *const[]){ "xcapanalyse", "--delays", "--format", "markdown", trace, NULL }, f);
+	if (stacks) {
+		fprintf(f, "\n## Round trips by call site\n\n");
+		analyse((const char *const[]){ "xcapanalyse", "--sites", "--format", "markdown", trace, NULL }, f);
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	double delay_ms = 0, rate = 0;
 	const char *out = NULL;
 	bool stacks = true, quiet = false;
-	enum { OPT_DELAY = 256, OPT_RATE, OPT_NO_STACKS };
+	const char *report = NULL;
+	enum { OPT_DELAY = 256, OPT_RATE, OPT_NO_STACKS, OPT_REPORT };
 	static const struct option longopts[] = {
 		{ "delay", required_argument, NULL, OPT_DELAY },
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "write", required_argument, NULL, 'w' },
 		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
+		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -622,6 +656,7 @@ int main(int argc, char **argv)
 		case OPT_RATE: rate = parse_rate(optarg); break;
 		case 'w': out = optarg; break;
 		case OPT_NO_STACKS: stacks = false; break;
+		case OPT_REPORT: report = optarg; break;
 		case 'q': quiet = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V': printf("xcap-run %s\n", PACKAGE_VERSION); return EXIT_OK;
@@ -735,15 +770,19 @@ int main(int argc, char **argv)
 	if (!quiet) {
 		printf("== delays\n\n");
 		fflush(stdout);
-		analyse((const char *const[]){ "xcapanalyse", "--delays", trace_path, NULL });
+		analyse((const char *const[]){ "xcapanalyse", "--delays", trace_path, NULL }, NULL);
 		if (stacks) {
 			printf("\n== round trips by call site\n\n");
 			fflush(stdout);
-			analyse((const char *const[]){ "xcapanalyse", "--sites", trace_path, NULL });
+			analyse((const char *const[]){ "xcapanalyse", "--sites", trace_path, NULL }, NULL);
 		}
 		printf("\n");
 	}
+	if (report && write_report(report, trace_path, stacks, delay_ms, rate, argc, argv) < 0)
+		complain("cannot write the report: %s: '%s'", strerror(errno), report);
 	printf("trace: %s\n", trace_path);
+	if (report)
+		printf("report: %s\n", report);
 	if (stacks)
 		printf("call sites: %s\n", sites_path);
 	free(rl);
