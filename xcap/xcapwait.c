@@ -86,17 +86,60 @@ static unsigned client_port(xcb_connection_t *c)
 	return 0;
 }
 
+/* Frames already named, by address: dladdr scans a module's symbol
+   table, and the same few hundred return addresses come back on every
+   wait of a start-up (the benchmark, tests/bench-run.sh, showed it).
+   A module unloaded and another loaded at its address would keep the
+   first one's names; toolkits do not unload their X libraries. */
+#define NAMED_SLOTS 4096
+static struct named {
+	void *addr;
+	char *text;
+} named[NAMED_SLOTS];
+static pthread_mutex_t named_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void name_frame(void *a, char *one, size_t size);
+
 /* Append "\tFRAME" for address a to buf at *at, bounded by cap. */
 static void put_frame(char *buf, size_t cap, size_t *at, void *a)
 {
+	char one[512];
+	size_t h = ((uintptr_t)a >> 2) * 2654435761u % NAMED_SLOTS;
+	pthread_mutex_lock(&named_lock);
+	for (size_t i = 0; i < 8; i++) {
+		struct named *e = &named[(h + i) % NAMED_SLOTS];
+		if (e->addr == a) {
+			snprintf(one, sizeof one, "%s", e->text);
+			goto found;
+		}
+		if (!e->addr) {
+			name_frame(a, one, sizeof one);
+			/* Out of memory: the frame is named again next time. */
+			if ((e->text = strdup(one)))
+				e->addr = a;
+			goto found;
+		}
+	}
+	name_frame(a, one, sizeof one);
+found:
+	pthread_mutex_unlock(&named_lock);
+	size_t n = strlen(one);
+	if (*at + n < cap) {
+		memcpy(buf + *at, one, n);
+		*at += n;
+	}
+}
+
+/* "\tMODULE:FUNCTION+0xOFF" or "\tMODULE+0xOFF" for return address a. */
+static void name_frame(void *a, char *one, size_t size)
+{
 	Dl_info info;
 	const ElfW(Sym) *sym = NULL;
-	char one[512];
 	/* A return address points past the call: look up the byte before it,
 	   or a call that ends a function would be put in the next one. */
 	void *in = (char *)a - 1;
 	if (!dladdr1(in, &info, (void **)&sym, RTLD_DL_SYMENT) || !info.dli_fname) {
-		snprintf(one, sizeof one, "\t?+%p", a);
+		snprintf(one, size, "\t?+%p", a);
 	} else {
 		const char *mod = strrchr(info.dli_fname, '/');
 		mod = mod ? mod + 1 : info.dli_fname;
@@ -107,16 +150,11 @@ static void put_frame(char *buf, size_t cap, size_t *at, void *a)
 		   past its size the address is in a function the table does not
 		   hold (a static one), and naming the symbol would lie. */
 		if (info.dli_sname && sym && (sym->st_size == 0 || off <= sym->st_size))
-			snprintf(one, sizeof one, "\t%s:%s+0x%lx", mod, info.dli_sname,
+			snprintf(one, size, "\t%s:%s+0x%lx", mod, info.dli_sname,
 				 (unsigned long)off);
 		else
-			snprintf(one, sizeof one, "\t%s+0x%lx", mod,
+			snprintf(one, size, "\t%s+0x%lx", mod,
 				 (unsigned long)((uintptr_t)a - (uintptr_t)info.dli_fbase));
-	}
-	size_t n = strlen(one);
-	if (*at + n < cap) {
-		memcpy(buf + *at, one, n);
-		*at += n;
 	}
 }
 
