@@ -101,7 +101,7 @@ else
 fi
 if command -v qterminal >/dev/null && command -v dbus-run-session >/dev/null; then
 	measured qt -- sh -c 'timeout -s INT 8 dbus-run-session qterminal 2>/dev/null; true'
-	has_sites qt 20 'libQt5XcbQpa.so.5:_ZN[0-9]*QXcb[A-Za-z]*'
+	has_sites qt 20 'libQt5XcbQpa.so.5:QXcb[A-Za-z]*::[A-Za-z]*'
 	clients="$clients qt"
 else
 	say "qterminal or dbus-run-session not installed: not tried"

@@ -30,6 +30,7 @@
 #include <link.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +131,42 @@ found:
 	}
 }
 
+/* A C++ name as people read it, without its parameters
+   ("QXcbConnection::sync"), into out; false when it is not one or the
+   program has no C++ runtime to demangle it (C programs: nothing to do). */
+static bool demangled(const char *name, char *out, size_t size)
+{
+	static char *(*demangle)(const char *, char *, size_t *, int *);
+	static int looked;
+	if (strncmp(name, "_Z", 2) != 0)
+		return false;
+	if (!looked) {
+		*(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+		looked = 1;
+	}
+	int status = -1;
+	char *d = demangle ? demangle(name, NULL, NULL, &status) : NULL;
+	if (!d || status != 0) {
+		free(d);
+		return false;
+	}
+	/* The parameter list is the last top-level '(' group. */
+	size_t n = strlen(d), cut = n;
+	int depth = 0;
+	for (size_t i = n; i > 0; i--) {
+		char c = d[i - 1];
+		if (c == ')')
+			depth++;
+		else if (c == '(' && --depth == 0) {
+			cut = i - 1;
+			break;
+		}
+	}
+	snprintf(out, size, "%.*s", (int)cut, d);
+	free(d);
+	return true;
+}
+
 /* "\tMODULE:FUNCTION+0xOFF" or "\tMODULE+0xOFF" for return address a. */
 static void name_frame(void *a, char *one, size_t size)
 {
@@ -149,8 +186,10 @@ static void name_frame(void *a, char *one, size_t size)
 		/* dladdr names the nearest dynamic symbol before the address;
 		   past its size the address is in a function the table does not
 		   hold (a static one), and naming the symbol would lie. */
+		char cxx[256];
 		if (info.dli_sname && sym && (sym->st_size == 0 || off <= sym->st_size))
-			snprintf(one, size, "\t%s:%s+0x%lx", mod, info.dli_sname,
+			snprintf(one, size, "\t%s:%s+0x%lx", mod,
+				 demangled(info.dli_sname, cxx, sizeof cxx) ? cxx : info.dli_sname,
 				 (unsigned long)off);
 		else
 			snprintf(one, size, "\t%s+0x%lx", mod,
