@@ -8,3 +8,13 @@ bench: bench-run
 bench-run: all
 	$(SHELL) $(top_srcdir)/tests/bench-run.sh $(abs_top_builddir)
 .PHONY: bench-run
+
+# The call-site file's reader and join, fuzzed.
+check_PROGRAMS += tests/fuzz/fuzz-sites
+tests_fuzz_fuzz_sites_SOURCES = tests/fuzz/fuzz_sites.c tests/fuzz/driver.c \
+	xcapanalyse/sites.c xcapanalyse/output.c
+tests_fuzz_fuzz_sites_CPPFLAGS = $(INC_TESTS)
+tests_fuzz_fuzz_sites_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+tests_fuzz_fuzz_sites_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)
+dist_check_SCRIPTS += tests/fuzz-sites.sh
+TESTS += tests/fuzz-sites.sh

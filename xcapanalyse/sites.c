@@ -150,6 +150,14 @@ struct sites *sites_load(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot open the call sites: '%s'", path);
 		return NULL;
 	}
+	struct sites *s = sites_load_stream(f, path, err, errlen);
+	fclose(f);
+	return s;
+}
+
+struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t errlen)
+{
+	err[0] = '\0';
 	struct sites *s = calloc(1, sizeof *s);
 	size_t cap = 0;
 	char *line = NULL;
@@ -163,7 +171,7 @@ struct sites *sites_load(const char *path, char *err, size_t errlen)
 		double start, end;
 		int used = 0;
 		if (sscanf(line, "wait %u %llu %lf %lf%n", &port, &seq, &start, &end, &used) != 4 ||
-		    port > 65535 || !(end >= start) || start < 0) {
+		    port > 65535 || !(end >= start) || !(start >= 0) || end > 1e11) {
 			s->bad++;
 			continue;
 		}
@@ -197,7 +205,6 @@ struct sites *sites_load(const char *path, char *err, size_t errlen)
 		s->n++;
 	}
 	free(line);
-	fclose(f);
 	if (!s) {
 		if (!err[0])
 			snprintf(err, errlen, "out of memory: '%s'", path);

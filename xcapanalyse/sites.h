@@ -23,6 +23,8 @@ struct sites;
    be read or holds no wait line; lines it cannot parse are counted
    (sites_bad_lines) and skipped. */
 struct sites *sites_load(const char *path, char *err, size_t errlen);
+/* The same from an open stream (not closed); path names it in messages. */
+struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t errlen);
 size_t sites_bad_lines(const struct sites *s);
 
 /* Feed every record before the model sees it: connections give the client
