@@ -95,6 +95,17 @@ fi
 if command -v gtk3-demo >/dev/null && command -v dbus-run-session >/dev/null; then
 	measured gtk -- sh -c 'timeout -s INT 8 dbus-run-session gtk3-demo 2>/dev/null; true'
 	has_sites gtk 30 'libgdk-3.so.0:gdk_x11_[a-z_]*'
+	# The same round trips, with their stacks, as Chrome trace events.
+	xcapanalyse --trace-events "$runs/gtk.xcap" >"$workdir/gtk.json" || fail "gtk: --trace-events failed"
+	/usr/bin/python3 - "$workdir/gtk.json" "$(trips "$workdir/gtk.trips.csv")" <<-'EOF' || fail "gtk: bad trace events"
+	import json, sys
+	ev = json.load(open(sys.argv[1]))["traceEvents"]
+	trips = [e for e in ev if e.get("cat") == "round trip"]
+	stacked = [e for e in trips if e["args"].get("stack")]
+	assert len(trips) == int(sys.argv[2]), (len(trips), sys.argv[2])
+	assert len(stacked) * 10 >= len(trips) * 9, (len(stacked), len(trips))
+	assert all(e["dur"] >= 0 and e["ts"] > 0 for e in ev if e["ph"] == "X")
+	EOF
 	clients="$clients gtk"
 else
 	say "gtk3-demo or dbus-run-session not installed: not tried"
@@ -155,7 +166,9 @@ fi
 
 # ---- --delay 50: each round trip's wait grows by 100 ms ----
 measured plain -- xwininfo -root -tree
-measured slow --delay 50 -- xwininfo -root -tree
+measured slow --delay 50 --report "$runs/slow.md" -- xwininfo -root -tree
+grep -q '^## Round trips by call site' "$runs/slow.md" && grep -q 'xcap-run --delay 50 -- xwininfo' "$runs/slow.md" ||
+	fail "the report page lacks its command or its call sites"
 tp=$(trips "$workdir/plain.trips.csv") ts=$(trips "$workdir/slow.trips.csv")
 [ "$tp" = "$ts" ] || fail "xwininfo: $tp round trips undelayed, $ts at 50 ms"
 # The growth of the summed wait against 100 ms per round trip; 5 %.  The

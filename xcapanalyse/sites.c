@@ -22,7 +22,8 @@ struct stack {
 	uint32_t seq;
 	uint64_t start, end;	/* ns */
 	const char *site, *via;	/* into frames */
-	char *frames;		/* the line's frames, TAB-separated */
+	char *frames;		/* the line's frames, each ended by a NUL */
+	size_t nframes;
 	bool used;
 };
 
@@ -73,6 +74,7 @@ struct sites {
 	uint32_t last_conn;
 	uint64_t last_seq, last_start;
 	const char *last_site, *last_via;
+	const struct stack *last_stack;
 	bool has_last, failed;
 };
 
@@ -122,6 +124,7 @@ static void fold(struct stack *s)
 		p = tab + 1;
 	}
 	s->site = s->via = NULL;
+	s->nframes = n;
 	size_t i = 0;
 	while (i < n && wrapper_module(f[i]))
 		i++;
@@ -363,6 +366,7 @@ const char *sites_of_wait(struct sites *s, const struct xstate_wait *w)
 	struct conn_seen *c = conn_of(s, w->conn);
 	const char *site = NULL;
 	s->last_via = NULL;
+	s->last_stack = NULL;
 	if (c) {
 		uint32_t lo = (uint32_t)w->burst_first, hi = (uint32_t)w->burst_last;
 		if (w->seq < w->burst_first || w->seq > w->burst_last)
@@ -410,6 +414,7 @@ const char *sites_of_wait(struct sites *s, const struct xstate_wait *w)
 			best->used = true;
 			site = best->site ? best->site : "(only libxcb/Xlib frames)";
 			s->last_via = best->via;
+			s->last_stack = best;
 		}
 	}
 	s->has_last = true;
@@ -418,6 +423,16 @@ const char *sites_of_wait(struct sites *s, const struct xstate_wait *w)
 	s->last_start = w->start;
 	s->last_site = site;
 	return site;
+}
+
+size_t sites_last_stack(const struct sites *s, const char **first)
+{
+	if (!s->has_last || !s->last_stack) {
+		*first = NULL;
+		return 0;
+	}
+	*first = s->last_stack->frames;
+	return s->last_stack->nframes;
 }
 
 static struct group *group_of(struct sites *s, const char *site, const char *via)

@@ -37,6 +37,11 @@ int sites_record(struct sites *s, const struct xrec *rec);
    gives the same answer on each call. */
 const char *sites_of_wait(struct sites *s, const struct xstate_wait *w);
 
+/* The whole stack of the wait sites_of_wait last joined: its frame count,
+   and in *first the first frame (the caller of the libxcb call); each
+   frame is a string, the next one starts after its NUL.  0 when none. */
+size_t sites_last_stack(const struct sites *s, const char **first);
+
 /* Round trips by call site, sorted by total wait, then the avoidable
    ones.  Attach before feeding the model; print after xstate_finish. */
 int sites_view_attach(struct sites *s, struct xstate_model *m);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "events.h"
 #include "messages.h"
 #include "output.h"
 #include "report.h"
@@ -27,7 +28,7 @@ const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES };
+	    MODE_SITES, MODE_EVENTS };
 
 static void usage(FILE *f)
 {
@@ -47,6 +48,8 @@ static void usage(FILE *f)
 "  --sites           round trips by the code that waited (from xcap-run's\n"
 "                    FILE.sites): count, total and mean wait, requests,\n"
 "                    seconds added per 100 ms of RTT; avoidable round trips\n"
+"  --trace-events    round trips (with their stacks) and blocked intervals as\n"
+"                    Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
@@ -310,7 +313,7 @@ int main(int argc, char **argv)
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
-	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE };
+	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS };
 	const char *sites_file = NULL;
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
@@ -321,6 +324,7 @@ int main(int argc, char **argv)
 		{ "round-trips", no_argument, NULL, 'T' },
 		{ "per-conn", no_argument, NULL, OPT_PER_CONN },
 		{ "sites", no_argument, NULL, OPT_SITES },
+		{ "trace-events", no_argument, NULL, OPT_EVENTS },
 		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "conn", required_argument, NULL, OPT_CONN },
@@ -348,6 +352,7 @@ int main(int argc, char **argv)
 		case 'R': mode = MODE_REQUESTS; break;
 		case 'T': mode = MODE_TRIPS; break;
 		case OPT_SITES: mode = MODE_SITES; break;
+		case OPT_EVENTS: mode = MODE_EVENTS; break;
 		case OPT_SITES_FILE: sites_file = optarg; break;
 		case 'f': {
 			int f = out_format_parse(optarg);
@@ -434,7 +439,8 @@ int main(int argc, char **argv)
 		struct requests_view *rv = NULL;
 		struct trips_view *tv = NULL;
 		struct sites *sites = NULL;
-		if (mode == MODE_SITES || mode == MODE_TRIPS) {
+		struct events_view *ev = NULL;
+		if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
 			/* The call sites: xcap-run writes them beside the trace. */
 			char path[4096], serr[1024];
 			snprintf(path, sizeof path, "%s.sites", argv[i]);
@@ -453,7 +459,8 @@ int main(int argc, char **argv)
 			trace_info_dump(stdout, xsource_info(src));
 		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES) {
+		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
+		    mode == MODE_EVENTS) {
 			sopt.only = conns.ids;
 			sopt.n_only = conns.n;
 			if (!(model = xstate_new(&sopt)))
@@ -461,6 +468,8 @@ int main(int argc, char **argv)
 			if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
@@ -493,6 +502,8 @@ int main(int argc, char **argv)
 				requests_view_print(rv, stdout, fmt, model);
 			else if (mode == MODE_SITES)
 				sites_view_print(sites, stdout, fmt);
+			else if (mode == MODE_EVENTS)
+				events_view_finish(ev, model);
 			else
 				trips_view_finish(tv, model);
 			requests_view_free(rv);
