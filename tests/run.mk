@@ -18,3 +18,11 @@ tests_fuzz_fuzz_sites_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 tests_fuzz_fuzz_sites_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)
 dist_check_SCRIPTS += tests/fuzz-sites.sh
 TESTS += tests/fuzz-sites.sh
+
+# The join, folding and avoidable rules on hand-made stacks.
+check_PROGRAMS += tests/check_sites
+tests_check_sites_SOURCES = tests/check_sites.c xcapanalyse/sites.c xcapanalyse/output.c
+tests_check_sites_CPPFLAGS = $(INC_TESTS)
+tests_check_sites_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
+tests_check_sites_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sites

@@ -458,9 +458,8 @@ static struct group *group_of(struct sites *s, const char *site, const char *via
 	return g;
 }
 
-static void on_wait(void *ctx, const struct xstate_wait *w)
+void sites_wait(struct sites *s, const struct xstate_wait *w)
 {
-	struct sites *s = ctx;
 	if (s->failed)
 		return;
 	const char *site = sites_of_wait(s, w);
@@ -506,6 +505,11 @@ static void on_wait(void *ctx, const struct xstate_wait *w)
 		g->nreqs++;
 	else
 		g->more++;
+}
+
+static void on_wait(void *ctx, const struct xstate_wait *w)
+{
+	sites_wait(ctx, w);
 }
 
 int sites_view_attach(struct sites *s, struct xstate_model *m)

@@ -45,6 +45,8 @@ size_t sites_last_stack(const struct sites *s, const char **first);
 /* Round trips by call site, sorted by total wait, then the avoidable
    ones.  Attach before feeding the model; print after xstate_finish. */
 int sites_view_attach(struct sites *s, struct xstate_model *m);
+/* What the view does with each wait the model reports (attach calls it). */
+void sites_wait(struct sites *s, const struct xstate_wait *w);
 void sites_view_print(struct sites *s, FILE *out, enum out_format fmt);
 
 void sites_free(struct sites *s);
