@@ -169,14 +169,15 @@ measured plain -- xwininfo -root -tree
 measured slow --delay 50 --report "$runs/slow.md" -- xwininfo -root -tree
 grep -q '^## Round trips by call site' "$runs/slow.md" && grep -q 'xcap-run --delay 50 -- xwininfo' "$runs/slow.md" ||
 	fail "the report page lacks its command or its call sites"
-tp=$(trips "$workdir/plain.trips.csv") ts=$(trips "$workdir/slow.trips.csv")
-[ "$tp" = "$ts" ] || fail "xwininfo: $tp round trips undelayed, $ts at 50 ms"
-# The growth of the summed wait against 100 ms per round trip; 5 %.  The
+# The growth of the summed wait, against 100 ms per round trip of the
+# delayed run; 5 %.  Sums, because a loaded machine may split one wait of
+# the undelayed run in two (the parts add up to the same wait).  The
 # connection setup is left out: Xvfb itself takes 0 to 110 ms to answer a
 # setup request, run to run (seen with a raw client on its socket too).
 awk -F, 'FNR == 1 || $5 == "SetupRequest" { next }
 	FILENAME ~ /plain/ { a += $7 } FILENAME ~ /slow/ { b += $7; n++ }
-	END { g = (b - a) / n; printf "xwininfo: %d round trips after setup, wait grows %.1f ms each\n", n, g * 1000
+	END { if (n < 3) { printf "xwininfo: %d round trips at 50 ms\n", n; exit 1 }
+	      g = (b - a) / n; printf "xwininfo: %d round trips after setup, wait grows %.1f ms each\n", n, g * 1000
 	      exit !(g > 0.095 && g < 0.105) }' \
 	"$workdir/plain.trips.csv" "$workdir/slow.trips.csv" >"$workdir/growth" ||
 	fail "$(cat "$workdir/growth") (want 100 ms within 5 %)"

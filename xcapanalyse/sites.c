@@ -546,7 +546,8 @@ static const struct out_column avoid_cols[] = {
 
 void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 {
-	qsort(s->groups, s->ngroups, sizeof *s->groups, by_total);
+	if (s->ngroups)
+		qsort(s->groups, s->ngroups, sizeof *s->groups, by_total);
 	out_json_open(out, fmt);
 	struct out_table t;
 	out_table_begin(&t, out, fmt, site_cols, sizeof site_cols / sizeof site_cols[0], "sites");
