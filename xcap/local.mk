@@ -30,3 +30,4 @@ xcap_xcap_LDADD = $(XCAP_LIBS)
 dist_man_MANS += man/xcap.1
 
 include xcap/link.mk
+include xcap/run.mk

@@ -13,7 +13,9 @@ bin_PROGRAMS += xcapanalyse/xcapanalyse
 xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/xcapanalyse.c xcap/report.c \
 	xcapanalyse/output.c xcapanalyse/output.h \
 	xcapanalyse/messages.c xcapanalyse/messages.h \
-	xcapanalyse/views.c xcapanalyse/views.h
+	xcapanalyse/views.c xcapanalyse/views.h \
+	xcapanalyse/sites.c xcapanalyse/sites.h \
+	xcapanalyse/events.c xcapanalyse/events.h
 xcapanalyse_xcapanalyse_CPPFLAGS = $(INC_ANALYSE)
 xcapanalyse_xcapanalyse_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 xcapanalyse_xcapanalyse_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)

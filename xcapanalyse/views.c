@@ -317,9 +317,11 @@ static const struct out_column trip_cols[] = {
 	{ "burst", "Burst", OUT_COL_STR, 13, 0 },
 	{ "burst_first", "", OUT_COL_UINT, 0, 0 },
 	{ "burst_last", "", OUT_COL_UINT, 0, 0 },
+	/* Only when the call sites are known (xcap-run's side file). */
+	{ "site", "Site", OUT_COL_STR, -40, 0 },
 	{ "detail", "Detail", OUT_COL_STR, -1, 0 },
 };
-enum { TRIP_BURST = 9 };
+enum { TRIP_BURST = 9, TRIP_SITE = 12 };
 
 struct trips_view {
 	struct out_table t;
@@ -330,6 +332,7 @@ struct trips_view {
 	size_t ncols;
 	uint64_t total;		/* the waits listed, summed */
 	uint64_t queued;	/* and their queued parts */
+	struct sites *sites;	/* NULL: no site column */
 };
 
 static bool trips_for_people(enum out_format fmt)
@@ -361,14 +364,19 @@ static void trips_wait(void *ctx, const struct xstate_wait *w)
 		{ .ns = (int64_t)(w->reply_ts - w->start) }, { .ns = (int64_t)w->queued },
 		{ .u = w->after_seq, .empty = !w->sync_after },
 		{ .s = burst }, { .u = w->burst_first }, { .u = w->burst_last },
-		{ .s = d },
+		{ .s = "" }, { .s = d },
 	};
 	/* The same cells, without the burst's form the format does not use. */
+	if (v->sites) {
+		const char *site = sites_of_wait(v->sites, w);
+		cells[TRIP_SITE].s = site ? site : trips_for_people(v->fmt) ? "-" : "";
+	}
 	struct out_cell row[NCOLS(trip_cols)];
 	size_t n = 0;
 	for (size_t i = 0; i < NCOLS(trip_cols); i++) {
 		bool people_col = i == TRIP_BURST, program_col = i == TRIP_BURST + 1 || i == TRIP_BURST + 2;
-		if ((people_col && !trips_for_people(v->fmt)) || (program_col && trips_for_people(v->fmt)))
+		if ((people_col && !trips_for_people(v->fmt)) || (program_col && trips_for_people(v->fmt)) ||
+		    (i == TRIP_SITE && !v->sites))
 			continue;
 		row[n++] = cells[i];
 	}
@@ -377,7 +385,8 @@ static void trips_wait(void *ctx, const struct xstate_wait *w)
 	v->queued += w->queued;
 }
 
-struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_format fmt)
+struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_format fmt,
+				  struct sites *sites)
 {
 	struct trips_view *v = calloc(1, sizeof *v);
 	if (!v)
@@ -385,9 +394,11 @@ struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_fo
 	v->out = out;
 	v->fmt = fmt;
 	v->m = m;
+	v->sites = sites;
 	for (size_t i = 0; i < NCOLS(trip_cols); i++) {
 		bool people_col = i == TRIP_BURST, program_col = i == TRIP_BURST + 1 || i == TRIP_BURST + 2;
-		if ((people_col && !trips_for_people(fmt)) || (program_col && trips_for_people(fmt)))
+		if ((people_col && !trips_for_people(fmt)) || (program_col && trips_for_people(fmt)) ||
+		    (i == TRIP_SITE && !sites))
 			continue;
 		v->cols[v->ncols++] = trip_cols[i];
 	}

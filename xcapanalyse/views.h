@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "output.h"
+#include "sites.h"
 #include "state.h"
 
 /* Per connection and direction Idle, Block Send, Block Recv and Block
@@ -26,9 +27,11 @@ void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt
 void requests_view_free(struct requests_view *v);
 
 /* Every blocking round trip as it is found.  Attach before feeding the
-   model; finish after xstate_finish. */
+   model; finish after xstate_finish.  With sites (NULL: none), a Site
+   column names the code that waited. */
 struct trips_view;
-struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_format fmt);
+struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_format fmt,
+				  struct sites *sites);
 void trips_view_finish(struct trips_view *v, const struct xstate_model *m);
 
 #endif

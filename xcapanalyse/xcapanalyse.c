@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include "dump.h"
+#include "events.h"
 #include "messages.h"
 #include "output.h"
 #include "report.h"
+#include "sites.h"
 #include "source.h"
 #include "state.h"
 #include "views.h"
@@ -25,7 +27,8 @@
 const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
-enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES };
+enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
+	    MODE_SITES, MODE_EVENTS };
 
 static void usage(FILE *f)
 {
@@ -41,13 +44,19 @@ static void usage(FILE *f)
 "  --requests        the requests the client waited on, by name: count,\n"
 "                    total and mean wait (--per-conn: for each connection)\n"
 "  --round-trips     every blocking round trip in order: time, connection,\n"
-"                    request, detail, wait\n"
+"                    request, detail, wait (and the call site when known)\n"
+"  --sites           round trips by the code that waited (from xcap-run's\n"
+"                    FILE.sites): count, total and mean wait, requests,\n"
+"                    seconds added per 100 ms of RTT; avoidable round trips\n"
+"  --trace-events    round trips (with their stacks) and blocked intervals as\n"
+"                    Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
 "  --dump            every record as one line of key=value text\n"
 "\n"
 "Options:\n"
+"  --sites-file PATH the call sites (default: FILE.sites when it exists)\n"
 "  --format FMT      text (aligned table), csv, json or markdown\n"
 "  --conn N,...      only these connections\n"
 "  --range T0:T1     only time between T0 and T1 seconds after the first\n"
@@ -304,7 +313,8 @@ int main(int argc, char **argv)
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
-	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN };
+	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS };
+	const char *sites_file = NULL;
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
@@ -313,6 +323,9 @@ int main(int argc, char **argv)
 		{ "requests", no_argument, NULL, 'R' },
 		{ "round-trips", no_argument, NULL, 'T' },
 		{ "per-conn", no_argument, NULL, OPT_PER_CONN },
+		{ "sites", no_argument, NULL, OPT_SITES },
+		{ "trace-events", no_argument, NULL, OPT_EVENTS },
+		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "conn", required_argument, NULL, OPT_CONN },
 		{ "range", required_argument, NULL, OPT_RANGE },
@@ -338,6 +351,9 @@ int main(int argc, char **argv)
 		case 'D': mode = MODE_DELAYS; break;
 		case 'R': mode = MODE_REQUESTS; break;
 		case 'T': mode = MODE_TRIPS; break;
+		case OPT_SITES: mode = MODE_SITES; break;
+		case OPT_EVENTS: mode = MODE_EVENTS; break;
+		case OPT_SITES_FILE: sites_file = optarg; break;
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
@@ -422,18 +438,40 @@ int main(int argc, char **argv)
 		struct xstate_model *model = NULL;
 		struct requests_view *rv = NULL;
 		struct trips_view *tv = NULL;
+		struct sites *sites = NULL;
+		struct events_view *ev = NULL;
+		if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
+			/* The call sites: xcap-run writes them beside the trace. */
+			char path[4096], serr[1024];
+			snprintf(path, sizeof path, "%s.sites", argv[i]);
+			const char *sp = sites_file ? sites_file : path;
+			if (!(sites = sites_load(sp, serr, sizeof serr)) &&
+			    (mode == MODE_SITES || sites_file)) {
+				complain("%s", serr);
+				status = EXIT_DAMAGED;
+				xsource_close(src);
+				continue;
+			}
+			if (sites && sites_bad_lines(sites))
+				complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(sites), sp);
+		}
 		if (mode == MODE_DUMP)
 			trace_info_dump(stdout, xsource_info(src));
 		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS) {
+		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
+		    mode == MODE_EVENTS) {
 			sopt.only = conns.ids;
 			sopt.n_only = conns.n;
 			if (!(model = xstate_new(&sopt)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt)))
+			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		}
 		int more;
@@ -446,6 +484,8 @@ int main(int argc, char **argv)
 			case MODE_MESSAGES: msg_view_record(mv, &rec); break;
 			case MODE_CONNECTIONS: account(&table, &rec); break;
 			default:
+				if (sites && sites_record(sites, &rec) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 				if (xstate_record(model, &rec) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 				break;
@@ -460,9 +500,14 @@ int main(int argc, char **argv)
 				delays_print(stdout, fmt, model);
 			else if (mode == MODE_REQUESTS)
 				requests_view_print(rv, stdout, fmt, model);
+			else if (mode == MODE_SITES)
+				sites_view_print(sites, stdout, fmt);
+			else if (mode == MODE_EVENTS)
+				events_view_finish(ev, model);
 			else
 				trips_view_finish(tv, model);
 			requests_view_free(rv);
+			sites_free(sites);
 			xstate_free(model);
 		}
 		if (xsource_problems(src))

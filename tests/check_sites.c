@@ -1,0 +1,189 @@
+/*
+ * check_sites.c — the call-site join, folding and avoidable round trips
+ * (xcapanalyse/sites.c) on hand-made stacks and waits whose answer is
+ * known: a wait takes the call that blocked across it even when Xlib
+ * blocked on an earlier sequence number; libxcb and Xlib frames are
+ * folded; the second InternAtom of a name, the second QueryExtension and
+ * a GetInputFocus after nothing are avoidable; a stack is used once.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sites.h"
+
+#define S 1000000000ull
+
+static struct sites *load(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	ck_assert_ptr_nonnull(f);
+	char err[256];
+	struct sites *s = sites_load_stream(f, "test", err, sizeof err);
+	fclose(f);
+	return s;
+}
+
+static void conn(struct sites *s, uint32_t id, uint16_t port)
+{
+	struct xrec r = { .type = XREC_CONN };
+	r.u.conn.id = id;
+	r.u.conn.ts = 1;
+	r.u.conn.client.port = port;
+	ck_assert_int_eq(sites_record(s, &r), 0);
+}
+
+static void request(struct sites *s, uint64_t seq, const char *name, const char *detail)
+{
+	struct xrec r = { .type = XREC_MSG };
+	r.u.msg.conn = 1;
+	r.u.msg.kind = XMSG_REQUEST;
+	r.u.msg.seq = seq;
+	r.u.msg.name = name;
+	r.u.msg.ext = "";
+	r.u.msg.detail = detail;
+	ck_assert_int_eq(sites_record(s, &r), 0);
+}
+
+static void reply(struct sites *s, uint64_t seq)
+{
+	struct xrec r = { .type = XREC_MSG };
+	r.u.msg.conn = 1;
+	r.u.msg.dir = XDIR_S2C;
+	r.u.msg.kind = XMSG_REPLY;
+	r.u.msg.seq = seq;
+	r.u.msg.name = "x";
+	r.u.msg.ext = "";
+	r.u.msg.detail = "";
+	ck_assert_int_eq(sites_record(s, &r), 0);
+}
+
+static struct xstate_wait wait_on(uint64_t seq, uint64_t start, uint64_t end)
+{
+	struct xstate_wait w = { .conn = 1, .seq = seq, .burst_first = seq, .burst_last = seq,
+				 .request_ts = start, .start = start, .reply_ts = end,
+				 .name = "InternAtom", .ext = "", .detail = "" };
+	return w;
+}
+
+START_TEST(xlib_blocks_on_an_earlier_request)
+{
+	/* Seq 7's own call returned at once; the call for 8 blocked in
+	   xcb_wait_for_reply64 on 7, across the wait the trace has on 8. */
+	struct sites *s = load(
+		"wait 5000 7 10.000 10.000\tlibX11.so.6:_XReply+0x1\tlibgdk-3.so.0:gdk_a+0x1\tapp:main+0x1\n"
+		"wait 5000 7 10.001 10.050\tlibX11.so.6:_XReply+0x1\tlibX11.so.6:XGetAtomName+0x2\t"
+		"libgdk-3.so.0:gdk_b+0x2\tlibgtk-3.so.0:gtk_c+0x3\tapp:main+0x1\n"
+		"wait 6000 8 10.001 10.050\tapp:other_connection+0x1\n");
+	ck_assert_ptr_nonnull(s);
+	conn(s, 1, 5000);
+	struct xstate_wait w = wait_on(8, 10002 * (S / 1000), 10049 * (S / 1000));
+	const char *site = sites_of_wait(s, &w);
+	ck_assert_ptr_nonnull(site);
+	ck_assert_str_eq(site, "libgdk-3.so.0:gdk_b+0x2");
+	/* The same wait asked again gets the same answer. */
+	ck_assert_str_eq(sites_of_wait(s, &w), "libgdk-3.so.0:gdk_b+0x2");
+	const char *f;
+	ck_assert_uint_eq(sites_last_stack(s, &f), 5);
+	ck_assert_str_eq(f, "libX11.so.6:_XReply+0x1");
+	/* A later wait on 7 finds only the call that did not block: it
+	   joins by sequence number, the other stack being used. */
+	w = wait_on(7, 20 * S, 21 * S);
+	site = sites_of_wait(s, &w);
+	ck_assert_ptr_nonnull(site);
+	ck_assert_str_eq(site, "libgdk-3.so.0:gdk_a+0x1");
+	/* Nothing left for a third. */
+	w = wait_on(7, 30 * S, 31 * S);
+	ck_assert_ptr_null(sites_of_wait(s, &w));
+	sites_free(s);
+}
+END_TEST
+
+START_TEST(only_wrapper_frames)
+{
+	struct sites *s = load("wait 1 3 1.0 2.0\tlibxcb.so.1:xcb_x+0x1\tlibX11.so.6:XSync+0x2\n");
+	ck_assert_ptr_nonnull(s);
+	conn(s, 1, 1);
+	struct xstate_wait w = wait_on(3, S + S / 10, 2 * S - S / 10);
+	ck_assert_str_eq(sites_of_wait(s, &w), "(only libxcb/Xlib frames)");
+	sites_free(s);
+}
+END_TEST
+
+START_TEST(bad_lines_are_counted)
+{
+	struct sites *s = load("wait x\nwait 1 2 3.0 1.0\nwait 70000 1 1 2\nwait 1 2 1.0 inf\n"
+			       "wait 1 2 1.0 2.0\tapp:f+0x1\n");
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(sites_bad_lines(s), 4);
+	sites_free(s);
+	ck_assert_ptr_null(load("no waits here\n"));
+}
+END_TEST
+
+static const char *avoid_text =
+	"wait 5000 2 1.0 1.5\tapp:intern_again+0x1\n"
+	"wait 5000 4 2.0 2.5\tapp:query_again+0x1\n"
+	"wait 5000 5 3.0 3.5\tapp:sync_nothing+0x1\n";
+
+START_TEST(avoidable_round_trips)
+{
+	struct sites *s = load(avoid_text);
+	ck_assert_ptr_nonnull(s);
+	conn(s, 1, 5000);
+	request(s, 1, "InternAtom", "name=WM_STATE");
+	reply(s, 1);
+	request(s, 2, "InternAtom", "name=WM_STATE");
+	request(s, 3, "QueryExtension", "name=RENDER");
+	reply(s, 2);
+	reply(s, 3);
+	request(s, 4, "QueryExtension", "name=RENDER");
+	reply(s, 4);
+	request(s, 5, "GetInputFocus", "");
+	reply(s, 5);
+	/* After a void request, a GetInputFocus syncs something. */
+	request(s, 6, "MapWindow", "");
+	request(s, 7, "GetInputFocus", "");
+	struct xstate_wait w[] = { wait_on(2, 1 * S + 1, 1 * S + S / 2), wait_on(4, 2 * S + 1, 2 * S + S / 2),
+				   wait_on(5, 3 * S + 1, 3 * S + S / 2), wait_on(7, 4 * S, 4 * S + 1) };
+	for (size_t i = 0; i < 4; i++)
+		sites_wait(s, &w[i]);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	sites_view_print(s, out, OUT_CSV);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(text, "app:intern_again+0x1"));
+	free(text);
+	out = open_memstream(&text, &len);
+	sites_view_print(s, out, OUT_TEXT);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(text, "atom interned again (first #1)"));
+	ck_assert_ptr_nonnull(strstr(text, "extension queried again (first #3)"));
+	ck_assert_ptr_nonnull(strstr(text, "GetInputFocus as a sync after nothing"));
+	ck_assert_ptr_nonnull(strstr(text, "3 avoidable"));
+	/* The wait on 7 had no stack: counted apart. */
+	ck_assert_ptr_nonnull(strstr(text, "1 round trips (0.000000 s) without a stack"));
+	free(text);
+	sites_free(s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("sites");
+	TCase *tc = tcase_create("join");
+	tcase_add_test(tc, xlib_blocks_on_an_earlier_request);
+	tcase_add_test(tc, only_wrapper_frames);
+	tcase_add_test(tc, bad_lines_are_counted);
+	tcase_add_test(tc, avoidable_round_trips);
+	suite_add_tcase(su, tc);
+	SRunner *sr = srunner_create(su);
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

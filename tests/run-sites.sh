@@ -1,0 +1,221 @@
+#!/bin/sh
+# run-sites.sh — xcap-run on a display that has only a Unix socket
+# (Xvfb -nolisten tcp), the way a desktop's Xorg or Xwayland is reached:
+#
+#  - xterm (Xt/Xlib), gtk3-demo (GDK) and qterminal (Qt's xcb plugin) are
+#    each measured by the one command, as user nobody when the test runs
+#    as root (the relay, the delay and the stacks need no privilege);
+#  - their round trips carry stacks, and the call sites name the toolkits'
+#    own functions: GDK's gdk_x11_* helpers, Qt's QXcb* classes, and for
+#    gtk3-demo every named site is a function gdb's backtrace shows when
+#    breaking in libxcb's waits of the same program;
+#  - the round trips the relay records match those of the same clients
+#    run over TCP and captured with xcap -i lo (as root; skipped without);
+#  - --delay 50 adds 100 ms to each round trip's wait.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need Xvfb xdpyinfo xcap-run xcapanalyse xwininfo
+lib="$top_builddir/xcap/libxcapwait.so"
+[ -r "$lib" ] || skip "the call-site library is not built: $lib"
+XCAP_WAIT_LIB=$lib XCAP_BINDIR=$top_builddir/xcapanalyse
+export XCAP_WAIT_LIB XCAP_BINDIR
+
+# A Unix-socket-only Xvfb on a free display.
+n=$(( ($$ % 30) + 20 ))
+tries=0
+while :; do
+	if [ ! -e "/tmp/.X$n-lock" ]; then
+		Xvfb ":$n" -nolisten tcp -screen 0 1024x768x24 >"$workdir/xvfb.log" 2>&1 &
+		xpid=$!
+		if wait_for xdpyinfo -display ":$n"; then pids="$pids $xpid"; break; fi
+		kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
+	fi
+	n=$((n + 1)); [ $n -gt 49 ] && n=20
+	tries=$((tries + 1)); [ $tries -gt 30 ] && fail "could not start Xvfb -nolisten tcp"
+done
+DISPLAY=:$n
+export DISPLAY
+! xdpyinfo -display "127.0.0.1:$n" >/dev/null 2>&1 || fail "Xvfb :$n listens on TCP too"
+
+# As nobody when root: proof the mechanism needs no privilege.
+as_user=
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	as_user="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups --reset-env"
+	chmod 755 "$workdir"
+	mkdir "$workdir/runs" "$workdir/home"
+	chown nobody "$workdir/runs" "$workdir/home"
+	say "running the clients as nobody"
+else
+	mkdir "$workdir/runs" "$workdir/home"
+	say "running the clients as $(id -un)"
+fi
+runs=$workdir/runs
+
+# measured NAME XCAP-RUN-OPTIONS... -- CMD...: xcap-run CMD into NAME.xcap.
+measured() {
+	_name=$1; shift
+	# shellcheck disable=SC2086
+	$as_user env PATH="$PATH" DISPLAY="$DISPLAY" HOME="$workdir/home" NO_AT_BRIDGE=1 \
+		XCAP_WAIT_LIB="$XCAP_WAIT_LIB" XCAP_BINDIR="$XCAP_BINDIR" \
+		xcap-run -w "$runs/$_name.xcap" "$@" >"$workdir/$_name.out" 2>&1 ||
+		fail "$_name: xcap-run failed: $(tail -5 "$workdir/$_name.out")"
+	[ -s "$runs/$_name.xcap" ] || fail "$_name: no trace"
+	[ -s "$runs/$_name.xcap.sites" ] || fail "$_name: no call sites recorded"
+	grep -q "^trace: $runs/$_name.xcap" "$workdir/$_name.out" || fail "$_name: the report's path is not printed"
+	grep -q "Total network delay" "$workdir/$_name.out" || fail "$_name: no delay table printed"
+	xcapanalyse --sites --format csv "$runs/$_name.xcap" >"$workdir/$_name.sites.csv" 2>/dev/null ||
+		fail "$_name: xcapanalyse --sites failed"
+	xcapanalyse --round-trips --format csv "$runs/$_name.xcap" >"$workdir/$_name.trips.csv" ||
+		fail "$_name: xcapanalyse --round-trips failed"
+}
+
+# trips FILE.csv: how many round trips; stacked: how many have a site.
+trips() { tail -n +2 "$1" | wc -l; }
+stacked() { tail -n +2 "$1" | awk -F, '$12 != ""' | wc -l; }
+
+# has_sites NAME MIN PATTERN: at least MIN round trips, 90 % of them with a
+# stack, and a site matching PATTERN.
+has_sites() {
+	t=$(trips "$workdir/$1.trips.csv") s=$(stacked "$workdir/$1.trips.csv")
+	[ "$t" -ge "$2" ] || fail "$1: only $t round trips"
+	[ $((s * 10)) -ge $((t * 9)) ] || fail "$1: only $s of $t round trips have a stack"
+	grep -q "$3" "$workdir/$1.sites.csv" ||
+		fail "$1: no call site matches $3: $(head -5 "$workdir/$1.sites.csv")"
+	say "$1: $t round trips, $s with a stack, sites $(grep -o "$3" "$workdir/$1.sites.csv" | sort -u | head -3 | tr '\n' ' ')"
+}
+
+clients=
+if command -v xterm >/dev/null; then
+	measured xterm -- xterm -e true
+	# Xt and Xlib are folded: the site is xterm's own code or Xt's.
+	has_sites xterm 5 'xterm\|libXt'
+	clients="$clients xterm"
+else
+	say "xterm not installed: not tried"
+fi
+if command -v gtk3-demo >/dev/null && command -v dbus-run-session >/dev/null; then
+	measured gtk -- sh -c 'timeout -s INT 8 dbus-run-session gtk3-demo 2>/dev/null; true'
+	has_sites gtk 30 'libgdk-3.so.0:gdk_x11_[a-z_]*'
+	# The same round trips, with their stacks, as Chrome trace events.
+	xcapanalyse --trace-events "$runs/gtk.xcap" >"$workdir/gtk.json" || fail "gtk: --trace-events failed"
+	/usr/bin/python3 - "$workdir/gtk.json" "$(trips "$workdir/gtk.trips.csv")" <<-'EOF' || fail "gtk: bad trace events"
+	import json, sys
+	ev = json.load(open(sys.argv[1]))["traceEvents"]
+	trips = [e for e in ev if e.get("cat") == "round trip"]
+	stacked = [e for e in trips if e["args"].get("stack")]
+	assert len(trips) == int(sys.argv[2]), (len(trips), sys.argv[2])
+	assert len(stacked) * 10 >= len(trips) * 9, (len(stacked), len(trips))
+	assert all(e["dur"] >= 0 and e["ts"] > 0 for e in ev if e["ph"] == "X")
+	EOF
+	clients="$clients gtk"
+else
+	say "gtk3-demo or dbus-run-session not installed: not tried"
+fi
+if command -v qterminal >/dev/null && command -v dbus-run-session >/dev/null; then
+	measured qt -- sh -c 'timeout -s INT 8 dbus-run-session qterminal 2>/dev/null; true'
+	has_sites qt 20 'libQt5XcbQpa.so.5:QXcb[A-Za-z]*::[A-Za-z]*'
+	clients="$clients qt"
+else
+	say "qterminal or dbus-run-session not installed: not tried"
+fi
+[ -n "$clients" ] || skip "no GUI client installed (xterm, gtk3-demo, qterminal)"
+
+# ---- the named sites are frames gdb shows ----
+if command -v gdb >/dev/null && command -v gtk3-demo >/dev/null; then
+	# gdb's backtraces in every libxcb wait of gtk3-demo, without the
+	# preload (its own waits are the ones broken in).
+	cat >"$workdir/gdb.cmd" <<-'EOF'
+	set pagination off
+	set breakpoint pending on
+	set print thread-events off
+	break xcb_wait_for_reply
+	break xcb_wait_for_reply64
+	break xcb_request_check
+	commands 1-3
+	silent
+	bt 12
+	continue
+	end
+	run
+	EOF
+	# gdb follows the exec, so the shell's pid is gtk3-demo's.
+	NO_AT_BRIDGE=1 HOME="$workdir/home" timeout 90 dbus-run-session -- \
+		gdb -batch -x "$workdir/gdb.cmd" --args \
+		sh -c 'echo $$ >"$0"; exec gtk3-demo' "$workdir/gdb.pid" >"$workdir/gdb.out" 2>&1 &
+	gpid=$!
+	# Start-up is done when the window is mapped; then end gdb's run.
+	i=0
+	while [ $i -lt 60 ] && ! xwininfo -root -tree 2>/dev/null | grep -q 'GTK+ Code Demos'; do
+		sleep 1; i=$((i + 1))
+	done
+	sleep 2
+	[ -s "$workdir/gdb.pid" ] && kill -INT "$(cat "$workdir/gdb.pid")" 2>/dev/null
+	wait "$gpid"
+	grep -q '^#0 ' "$workdir/gdb.out" || fail "gdb broke in no libxcb wait: $(tail -5 "$workdir/gdb.out")"
+	# Every function named as a site must be a frame gdb printed.
+	sed -n 's/^"\{0,1\}[^,:]*:\([A-Za-z_][A-Za-z0-9_]*\)+0x.*/\1/p' "$workdir/gtk.sites.csv" | sort -u >"$workdir/ours"
+	[ -s "$workdir/ours" ] || fail "no named site in gtk3-demo's run"
+	missing=
+	while read -r fn; do
+		grep -q " in $fn (\| $fn (" "$workdir/gdb.out" || missing="$missing $fn"
+	done <"$workdir/ours"
+	[ -z "$missing" ] || fail "sites gdb never showed in a wait:$missing"
+	say "gdb shows each of the $(wc -l <"$workdir/ours") functions named as gtk3-demo's sites"
+else
+	say "gdb or gtk3-demo not installed: sites not checked against gdb"
+fi
+
+# ---- --delay 50: each round trip's wait grows by 100 ms ----
+measured plain -- xwininfo -root -tree
+measured slow --delay 50 --report "$runs/slow.md" -- xwininfo -root -tree
+grep -q '^## Round trips by call site' "$runs/slow.md" && grep -q 'xcap-run --delay 50 -- xwininfo' "$runs/slow.md" ||
+	fail "the report page lacks its command or its call sites"
+# The growth of the summed wait, against 100 ms per round trip of the
+# delayed run; 5 %.  Sums, because a loaded machine may split one wait of
+# the undelayed run in two (the parts add up to the same wait).  The
+# connection setup is left out: Xvfb itself takes 0 to 110 ms to answer a
+# setup request, run to run (seen with a raw client on its socket too).
+awk -F, 'FNR == 1 || $5 == "SetupRequest" { next }
+	FILENAME ~ /plain/ { a += $7 } FILENAME ~ /slow/ { b += $7; n++ }
+	END { if (n < 3) { printf "xwininfo: %d round trips at 50 ms\n", n; exit 1 }
+	      g = (b - a) / n; printf "xwininfo: %d round trips after setup, wait grows %.1f ms each\n", n, g * 1000
+	      exit !(g > 0.095 && g < 0.105) }' \
+	"$workdir/plain.trips.csv" "$workdir/slow.trips.csv" >"$workdir/growth" ||
+	fail "$(cat "$workdir/growth") (want 100 ms within 5 %)"
+say "$(cat "$workdir/growth")"
+
+# ---- the same clients over TCP, captured with xcap -i lo ----
+if [ "$(id -u)" != 0 ]; then
+	say "not root: the TCP capture to compare with is not taken"
+	exit 0
+fi
+m=$((n + 1))
+while [ -e "/tmp/.X$m-lock" ] && [ $m -lt 63 ]; do m=$((m + 1)); done
+Xvfb ":$m" -listen tcp -nolisten unix -screen 0 1024x768x24 >"$workdir/xvfb-tcp.log" 2>&1 &
+pids="$pids $!"
+wait_for xdpyinfo -display "127.0.0.1:$m" || fail "no TCP Xvfb on :$m"
+# compare NAME MAX-DIFF-PERCENT CMD...: CMD captured on lo over TCP and
+# through the relay, the round trips counted.
+compare() {
+	_cn=$1 _ca=$2; shift 2
+	start_capture "cap_$_cn" xcap -i lo -w "$workdir/${_cn}_lo.xcap" "tcp port $((6000 + m))"
+	env DISPLAY="127.0.0.1:$m" HOME="$workdir/home" NO_AT_BRIDGE=1 "$@" >/dev/null 2>&1
+	sleep 0.5
+	stop_capture "cap_$_cn"
+	xcapanalyse --round-trips --format csv "$workdir/${_cn}_lo.xcap" >"$workdir/${_cn}_lo.csv" ||
+		fail "$_cn: xcapanalyse on the lo capture failed"
+	measured "${_cn}_relay" -- "$@"
+	a=$(trips "$workdir/${_cn}_lo.csv") b=$(trips "$workdir/${_cn}_relay.trips.csv")
+	d=$((a > b ? a - b : b - a))
+	[ $((d * 100)) -le $((a * _ca)) ] ||
+		fail "$_cn: $a round trips over TCP, $b through the relay (more than $_ca % apart)"
+	say "$_cn: $a round trips over TCP captured on lo, $b through the relay"
+}
+# The xcb tools are deterministic: the same requests, the same waits.
+compare xwininfo 0 xwininfo -root -tree
+command -v xlsatoms >/dev/null && compare xlsatoms 0 xlsatoms
+# GUI clients' start-up differs a little between runs (timers, the order
+# of D-Bus and X replies): 15 %.
+command -v xterm >/dev/null && compare xterm_cmp 15 xterm -e true
+command -v gtk3-demo >/dev/null && command -v dbus-run-session >/dev/null &&
+	compare gtk_cmp 15 sh -c 'timeout -s INT 8 dbus-run-session gtk3-demo 2>/dev/null; true'
+say "round trips through the relay match the TCP capture"

@@ -1,0 +1,28 @@
+# xcap-run: the relay, the call sites, on a Unix-socket display.
+dist_check_SCRIPTS += tests/run-sites.sh
+TESTS += tests/run-sites.sh
+
+# What recording stacks costs an application's start-up: figures only.
+EXTRA_DIST += tests/bench-run.sh
+bench: bench-run
+bench-run: all
+	$(SHELL) $(top_srcdir)/tests/bench-run.sh $(abs_top_builddir)
+.PHONY: bench-run
+
+# The call-site file's reader and join, fuzzed.
+check_PROGRAMS += tests/fuzz/fuzz-sites
+tests_fuzz_fuzz_sites_SOURCES = tests/fuzz/fuzz_sites.c tests/fuzz/driver.c \
+	xcapanalyse/sites.c xcapanalyse/output.c
+tests_fuzz_fuzz_sites_CPPFLAGS = $(INC_TESTS)
+tests_fuzz_fuzz_sites_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+tests_fuzz_fuzz_sites_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)
+dist_check_SCRIPTS += tests/fuzz-sites.sh
+TESTS += tests/fuzz-sites.sh
+
+# The join, folding and avoidable rules on hand-made stacks.
+check_PROGRAMS += tests/check_sites
+tests_check_sites_SOURCES = tests/check_sites.c xcapanalyse/sites.c xcapanalyse/output.c
+tests_check_sites_CPPFLAGS = $(INC_TESTS)
+tests_check_sites_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
+tests_check_sites_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_sites

@@ -1,0 +1,642 @@
+/*
+ * sites.c — round trips by call site, and the avoidable ones (sites.h).
+ *
+ * Frames of libxcb, Xlib and the recording library itself are folded: a
+ * wait's site is the first frame of the code that asked, a toolkit's
+ * helper (GDK's atom and property helpers, Qt's xcb plugin) or the
+ * application; "via" is the first frame after it in another module (the
+ * code that called that toolkit), or its caller when the site is in the
+ * program itself.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sites.h"
+
+#define REQS_SHOWN 6
+#define SEQ_LOOKBACK 256
+
+struct stack {
+	uint16_t port;
+	uint32_t seq;
+	uint64_t start, end;	/* ns */
+	const char *site, *via;	/* into frames */
+	char *frames;		/* the line's frames, each ended by a NUL */
+	size_t nframes;
+	bool used;
+};
+
+struct group {
+	char *site, *via;
+	uint64_t count, total;
+	char *reqs[REQS_SHOWN];
+	size_t nreqs, more;
+};
+
+struct mark {
+	uint32_t conn;
+	uint64_t seq;
+	char why[160];
+};
+
+struct avoidable {
+	uint64_t ts, wait, seq;
+	uint32_t conn;
+	char what[XMSG_DETAIL_MAX + 320];
+	const char *site;
+};
+
+/* What a connection has asked so far, for the repeats. */
+struct conn_seen {
+	uint32_t id;
+	uint16_t port;
+	char **keys;
+	uint64_t *key_seq;
+	size_t nkeys, cap;
+	bool sent_since_answer;
+};
+
+struct sites {
+	struct stack *st;
+	size_t n, bad;
+	struct conn_seen *conns;
+	size_t nconns;
+	struct mark *marks;
+	size_t nmarks;
+	struct group *groups;
+	size_t ngroups;
+	struct avoidable *avoid;
+	size_t navoid;
+	uint64_t unjoined, unjoined_total, t0;
+	/* The last wait asked about, so that the view and the round-trips
+	   column get the same answer without using up a second stack. */
+	uint32_t last_conn;
+	uint64_t last_seq, last_start;
+	const char *last_site, *last_via;
+	const struct stack *last_stack;
+	bool has_last, failed;
+};
+
+static bool wrapper_module(const char *frame)
+{
+	static const char *const folded[] = { "libxcb", "libX11", "libxcapwait" };
+	for (size_t i = 0; i < sizeof folded / sizeof folded[0]; i++)
+		if (strncmp(frame, folded[i], strlen(folded[i])) == 0)
+			return true;
+	return false;
+}
+
+/* The module of a frame: up to ':' (then a function follows), else up to
+   the last '+' (libstdc++ has '+' in its name). */
+static size_t module_len(const char *frame, size_t len)
+{
+	const char *colon = memchr(frame, ':', len);
+	if (colon)
+		return (size_t)(colon - frame);
+	for (size_t i = len; i > 0; i--)
+		if (frame[i - 1] == '+')
+			return i - 1;
+	return len;
+}
+
+static int cmp_stack(const void *a, const void *b)
+{
+	const struct stack *x = a, *y = b;
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Split the frames in place and find site and via. */
+static void fold(struct stack *s)
+{
+	char *f[64];
+	size_t n = 0;
+	for (char *p = s->frames; p && *p && n < 64;) {
+		f[n++] = p;
+		char *tab = strchr(p, '\t');
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	s->site = s->via = NULL;
+	s->nframes = n;
+	size_t i = 0;
+	while (i < n && wrapper_module(f[i]))
+		i++;
+	if (i == n)
+		return;
+	s->site = f[i];
+	size_t ml = module_len(f[i], strlen(f[i]));
+	/* A site in a shared library (a toolkit) is shown with the code that
+	   called into it; a site in the program itself with its caller. */
+	bool in_library = strstr(f[i], ".so") && strstr(f[i], ".so") < f[i] + ml;
+	for (size_t j = i + 1; j < n; j++) {
+		if (wrapper_module(f[j]))
+			continue;
+		if (!in_library || module_len(f[j], strlen(f[j])) != ml || strncmp(f[j], f[i], ml) != 0) {
+			s->via = f[j];
+			break;
+		}
+	}
+}
+
+struct sites *sites_load(const char *path, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "cannot open the call sites: '%s'", path);
+		return NULL;
+	}
+	struct sites *s = sites_load_stream(f, path, err, errlen);
+	fclose(f);
+	return s;
+}
+
+struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t errlen)
+{
+	err[0] = '\0';
+	struct sites *s = calloc(1, sizeof *s);
+	size_t cap = 0;
+	char *line = NULL;
+	size_t lcap = 0;
+	ssize_t len;
+	while (s && (len = getline(&line, &lcap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		unsigned port;
+		unsigned long long seq;
+		double start, end;
+		int used = 0;
+		if (sscanf(line, "wait %u %llu %lf %lf%n", &port, &seq, &start, &end, &used) != 4 ||
+		    port > 65535 || !(end >= start) || !(start >= 0) || end > 1e11) {
+			s->bad++;
+			continue;
+		}
+		if (s->n == cap) {
+			cap = cap ? cap * 2 : 256;
+			struct stack *ns = realloc(s->st, cap * sizeof *ns);
+			if (!ns) {
+				snprintf(err, errlen, "out of memory: '%s'", path);
+				sites_free(s);
+				s = NULL;
+				break;
+			}
+			s->st = ns;
+		}
+		struct stack *k = &s->st[s->n];
+		memset(k, 0, sizeof *k);
+		k->port = (uint16_t)port;
+		k->seq = (uint32_t)seq;
+		k->start = (uint64_t)(start * 1e9);
+		k->end = (uint64_t)(end * 1e9);
+		const char *rest = line + used;
+		if (*rest == '\t')
+			rest++;
+		if (!(k->frames = strdup(rest))) {
+			snprintf(err, errlen, "out of memory: '%s'", path);
+			sites_free(s);
+			s = NULL;
+			break;
+		}
+		fold(k);
+		s->n++;
+	}
+	free(line);
+	if (!s) {
+		if (!err[0])
+			snprintf(err, errlen, "out of memory: '%s'", path);
+		return NULL;
+	}
+	if (!s->n) {
+		snprintf(err, errlen, "no waits in the call sites: '%s'", path);
+		sites_free(s);
+		return NULL;
+	}
+	qsort(s->st, s->n, sizeof *s->st, cmp_stack);
+	return s;
+}
+
+size_t sites_bad_lines(const struct sites *s)
+{
+	return s->bad;
+}
+
+static struct conn_seen *conn_of(struct sites *s, uint32_t id)
+{
+	for (size_t i = 0; i < s->nconns; i++)
+		if (s->conns[i].id == id)
+			return &s->conns[i];
+	return NULL;
+}
+
+static int mark(struct sites *s, uint32_t conn, uint64_t seq, const char *why)
+{
+	struct mark *nm = realloc(s->marks, (s->nmarks + 1) * sizeof *nm);
+	if (!nm)
+		return -1;
+	s->marks = nm;
+	struct mark *m = &s->marks[s->nmarks++];
+	m->conn = conn;
+	m->seq = seq;
+	snprintf(m->why, sizeof m->why, "%s", why);
+	return 0;
+}
+
+/* Remember key for c; if it was asked before, the request is a repeat.
+   Returns the earlier request's sequence number, or 0 when new. */
+static int remember(struct conn_seen *c, const char *key, uint64_t seq, uint64_t *earlier)
+{
+	*earlier = 0;
+	for (size_t i = 0; i < c->nkeys; i++)
+		if (strcmp(c->keys[i], key) == 0) {
+			*earlier = c->key_seq[i];
+			return 0;
+		}
+	if (c->nkeys == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 32;
+		char **nk = realloc(c->keys, cap * sizeof *nk);
+		if (!nk)
+			return -1;
+		c->keys = nk;
+		uint64_t *ns = realloc(c->key_seq, cap * sizeof *ns);
+		if (!ns)
+			return -1;
+		c->key_seq = ns;
+		c->cap = cap;
+	}
+	if (!(c->keys[c->nkeys] = strdup(key)))
+		return -1;
+	c->key_seq[c->nkeys++] = seq;
+	return 0;
+}
+
+/* A property changed: every property fetched may be stale.  The trace
+   does not say which window a GetProperty read, so all are forgotten. */
+static void forget_properties(struct conn_seen *c)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < c->nkeys; i++) {
+		if (c->keys[i][0] == 'P') {
+			free(c->keys[i]);
+			continue;
+		}
+		c->keys[k] = c->keys[i];
+		c->key_seq[k++] = c->key_seq[i];
+	}
+	c->nkeys = k;
+}
+
+int sites_record(struct sites *s, const struct xrec *rec)
+{
+	if (s->failed)
+		return -1;
+	if (rec->type == XREC_CONN) {
+		if (!s->t0 || rec->u.conn.ts < s->t0)
+			s->t0 = rec->u.conn.ts;
+		if (conn_of(s, rec->u.conn.id))
+			return 0;
+		struct conn_seen *nc = realloc(s->conns, (s->nconns + 1) * sizeof *nc);
+		if (!nc)
+			goto oom;
+		s->conns = nc;
+		struct conn_seen *c = &s->conns[s->nconns++];
+		memset(c, 0, sizeof *c);
+		c->id = rec->u.conn.id;
+		c->port = rec->u.conn.client.port;
+		return 0;
+	}
+	if (rec->type != XREC_MSG)
+		return 0;
+	const struct xrec_msg *m = &rec->u.msg;
+	struct conn_seen *c = conn_of(s, m->conn);
+	if (!c || m->ext[0])
+		return 0;
+	if (m->dir == XDIR_S2C) {
+		if (m->kind == XMSG_REPLY || m->kind == XMSG_ERROR || m->kind == XMSG_SETUP)
+			c->sent_since_answer = false;
+		if (m->kind == XMSG_EVENT && strcmp(m->name, "PropertyNotify") == 0)
+			forget_properties(c);
+		return 0;
+	}
+	if (m->kind != XMSG_REQUEST)
+		return 0;
+	char key[XMSG_DETAIL_MAX + 8], why[160];
+	key[0] = '\0';
+	if (strcmp(m->name, "InternAtom") == 0)
+		snprintf(key, sizeof key, "A%s", m->detail);
+	else if (strcmp(m->name, "QueryExtension") == 0)
+		snprintf(key, sizeof key, "E%s", m->detail);
+	else if (strcmp(m->name, "GetProperty") == 0 && strstr(m->detail, "window="))
+		snprintf(key, sizeof key, "P%s", m->detail);
+	else if (strcmp(m->name, "ChangeProperty") == 0 || strcmp(m->name, "DeleteProperty") == 0)
+		forget_properties(c);
+	if (strcmp(m->name, "GetInputFocus") == 0 && !c->sent_since_answer &&
+	    mark(s, m->conn, m->seq, "GetInputFocus as a sync after nothing") < 0)
+		goto oom;
+	c->sent_since_answer = true;
+	if (key[0]) {
+		uint64_t earlier;
+		if (remember(c, key, m->seq, &earlier) < 0)
+			goto oom;
+		if (earlier) {
+			snprintf(why, sizeof why, "%s again (first #%" PRIu64 ")",
+				 key[0] == 'A' ? "atom interned" : key[0] == 'E' ? "extension queried" :
+				 "property fetched", earlier);
+			if (mark(s, m->conn, m->seq, why) < 0)
+				goto oom;
+		}
+	}
+	return 0;
+oom:
+	s->failed = true;
+	return -1;
+}
+
+const char *sites_of_wait(struct sites *s, const struct xstate_wait *w)
+{
+	if (s->has_last && s->last_conn == w->conn && s->last_seq == w->seq &&
+	    s->last_start == w->start)
+		return s->last_site;
+	struct conn_seen *c = conn_of(s, w->conn);
+	const char *site = NULL;
+	s->last_via = NULL;
+	s->last_stack = NULL;
+	if (c) {
+		uint32_t lo = (uint32_t)w->burst_first, hi = (uint32_t)w->burst_last;
+		if (w->seq < w->burst_first || w->seq > w->burst_last)
+			lo = hi = (uint32_t)w->seq;
+		/* Xlib blocks in xcb_wait_for_reply64 on the head of its pending
+		   requests, which may be an earlier request than the one whose
+		   answer it needs: the stack of the wait is the call on this
+		   connection, on a request at or before the burst, that blocked
+		   across the wait.  Look back a while for it. */
+		uint32_t from = lo > SEQ_LOOKBACK ? lo - SEQ_LOOKBACK : 0;
+		size_t a = 0, b = s->n;
+		while (a < b) {
+			size_t mid = (a + b) / 2;
+			if (s->st[mid].port < c->port ||
+			    (s->st[mid].port == c->port && s->st[mid].seq < from))
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		struct stack *best = NULL;
+		uint64_t best_overlap = 0;
+		bool best_exact = false;
+		uint64_t w0 = w->start, w1 = w->reply_ts;
+		for (size_t i = a; i < s->n && s->st[i].port == c->port && s->st[i].seq <= hi; i++) {
+			struct stack *k = &s->st[i];
+			if (k->used)
+				continue;
+			uint64_t o0 = k->start > w0 ? k->start : w0, o1 = k->end < w1 ? k->end : w1;
+			uint64_t overlap = o1 > o0 ? o1 - o0 : 0;
+			bool exact = k->seq >= lo;
+			/* The call that blocked through most of the wait; without any
+			   overlap (a wait the trace's clock cannot place), the
+			   longest call on a request answered at its end. */
+			if (overlap > best_overlap ||
+			    (!best_overlap && exact &&
+			     (!best_exact || k->end - k->start > best->end - best->start))) {
+				best = k;
+				best_overlap = overlap;
+				best_exact = exact;
+			}
+		}
+		if (best && !best_overlap && !best_exact)
+			best = NULL;
+		if (best) {
+			best->used = true;
+			site = best->site ? best->site : "(only libxcb/Xlib frames)";
+			s->last_via = best->via;
+			s->last_stack = best;
+		}
+	}
+	s->has_last = true;
+	s->last_conn = w->conn;
+	s->last_seq = w->seq;
+	s->last_start = w->start;
+	s->last_site = site;
+	return site;
+}
+
+size_t sites_last_stack(const struct sites *s, const char **first)
+{
+	if (!s->has_last || !s->last_stack) {
+		*first = NULL;
+		return 0;
+	}
+	*first = s->last_stack->frames;
+	return s->last_stack->nframes;
+}
+
+static struct group *group_of(struct sites *s, const char *site, const char *via)
+{
+	for (size_t i = 0; i < s->ngroups; i++)
+		if (strcmp(s->groups[i].site, site) == 0 &&
+		    strcmp(s->groups[i].via, via ? via : "") == 0)
+			return &s->groups[i];
+	struct group *ng = realloc(s->groups, (s->ngroups + 1) * sizeof *ng);
+	if (!ng)
+		return NULL;
+	s->groups = ng;
+	struct group *g = &s->groups[s->ngroups];
+	memset(g, 0, sizeof *g);
+	g->site = strdup(site);
+	g->via = strdup(via ? via : "");
+	if (!g->site || !g->via) {
+		free(g->site);
+		free(g->via);
+		return NULL;
+	}
+	s->ngroups++;
+	return g;
+}
+
+void sites_wait(struct sites *s, const struct xstate_wait *w)
+{
+	if (s->failed)
+		return;
+	const char *site = sites_of_wait(s, w);
+	uint64_t wait = w->reply_ts > w->start ? w->reply_ts - w->start : 0;
+	for (size_t i = 0; i < s->nmarks; i++) {
+		if (s->marks[i].conn != w->conn || s->marks[i].seq != w->seq)
+			continue;
+		struct avoidable *na = realloc(s->avoid, (s->navoid + 1) * sizeof *na);
+		if (!na) {
+			s->failed = true;
+			return;
+		}
+		s->avoid = na;
+		struct avoidable *a = &s->avoid[s->navoid++];
+		a->ts = w->request_ts;
+		a->wait = wait;
+		a->seq = w->seq;
+		a->conn = w->conn;
+		snprintf(a->what, sizeof a->what, "%s%s%s: %s", w->name, w->detail[0] ? " " : "",
+			 w->detail, s->marks[i].why);
+		a->site = site ? site : "-";
+		break;
+	}
+	if (!site) {
+		s->unjoined++;
+		s->unjoined_total += wait;
+		return;
+	}
+	struct group *g = group_of(s, site, s->last_via);
+	if (!g) {
+		s->failed = true;
+		return;
+	}
+	g->count++;
+	g->total += wait;
+	char req[XMSG_DETAIL_MAX + 80];
+	snprintf(req, sizeof req, "%s%s%s%s%s", w->ext[0] ? w->ext : "", w->ext[0] ? ":" : "",
+		 w->name, w->detail[0] ? " " : "", w->detail);
+	for (size_t i = 0; i < g->nreqs; i++)
+		if (strcmp(g->reqs[i], req) == 0)
+			return;
+	if (g->nreqs < REQS_SHOWN && (g->reqs[g->nreqs] = strdup(req)))
+		g->nreqs++;
+	else
+		g->more++;
+}
+
+static void on_wait(void *ctx, const struct xstate_wait *w)
+{
+	sites_wait(ctx, w);
+}
+
+int sites_view_attach(struct sites *s, struct xstate_model *m)
+{
+	return xstate_on_wait(m, on_wait, s);
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+static const struct out_column site_cols[] = {
+	{ "site", "Site", OUT_COL_STR, -44, 0 },
+	{ "via", "Via", OUT_COL_STR, -36, 0 },
+	{ "count", "Count", OUT_COL_UINT, 5, 0 },
+	{ "total", "Total", OUT_COL_SECONDS, 9, 6 },
+	{ "mean", "Mean", OUT_COL_SECONDS, 9, 6 },
+	{ "per_100ms_rtt", "s/100ms RTT", OUT_COL_SECONDS, 11, 1 },
+	{ "requests", "Requests", OUT_COL_STR, -1, 0 },
+};
+
+static const struct out_column avoid_cols[] = {
+	{ "time", "Time", OUT_COL_SECONDS, 10, 6 },
+	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
+	{ "seq", "Seq", OUT_COL_UINT, 6, 0 },
+	{ "wait", "Wait", OUT_COL_SECONDS, 9, 6 },
+	{ "site", "Site", OUT_COL_STR, -44, 0 },
+	{ "why", "Why", OUT_COL_STR, -1, 0 },
+};
+
+void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
+{
+	if (s->ngroups)
+		qsort(s->groups, s->ngroups, sizeof *s->groups, by_total);
+	out_json_open(out, fmt);
+	struct out_table t;
+	out_table_begin(&t, out, fmt, site_cols, sizeof site_cols / sizeof site_cols[0], "sites");
+	for (size_t i = 0; i < s->ngroups; i++) {
+		const struct group *g = &s->groups[i];
+		char reqs[REQS_SHOWN * (XMSG_DETAIL_MAX + 80) + 32];
+		size_t at = 0;
+		reqs[0] = '\0';
+		for (size_t k = 0; k < g->nreqs && at < sizeof reqs; k++)
+			at += (size_t)snprintf(reqs + at, sizeof reqs - at, "%s%s", k ? "; " : "",
+					       g->reqs[k]);
+		if (g->more && at < sizeof reqs)
+			snprintf(reqs + at, sizeof reqs - at, "; +%zu more", g->more);
+		bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
+		struct out_cell cells[] = {
+			{ .s = g->site }, { .s = g->via[0] || !people ? g->via : "-" }, { .u = g->count },
+			{ .ns = (int64_t)g->total }, { .ns = (int64_t)(g->total / g->count) },
+			/* Each round trip costs one more round-trip time: 100 ms of
+			   RTT adds 0.1 s per round trip of the site. */
+			{ .ns = (int64_t)(g->count * 100000000u) }, { .s = reqs },
+		};
+		out_table_row(&t, cells);
+	}
+	out_table_end(&t);
+	if (fmt == OUT_CSV) {
+		if (s->navoid)
+			fprintf(stderr, "xcapanalyse: %zu avoidable round trips not shown in CSV: use text, json or markdown\n",
+				s->navoid);
+		return;
+	}
+	if (fmt == OUT_JSON)
+		fputs(", ", out);
+	else
+		fprintf(out, "\n%s\n\n", fmt == OUT_MARKDOWN ? "### Avoidable round trips" :
+		       "Avoidable round trips:");
+	out_table_begin(&t, out, fmt, avoid_cols, sizeof avoid_cols / sizeof avoid_cols[0], "avoidable");
+	uint64_t avoid_total = 0;
+	for (size_t i = 0; i < s->navoid; i++) {
+		const struct avoidable *a = &s->avoid[i];
+		avoid_total += a->wait;
+		struct out_cell cells[] = {
+			{ .ns = (int64_t)(a->ts - s->t0) }, { .u = a->conn }, { .u = a->seq },
+			{ .ns = (int64_t)a->wait }, { .s = a->site }, { .s = a->what },
+		};
+		out_table_row(&t, cells);
+	}
+	out_table_end(&t);
+	if (fmt == OUT_JSON) {
+		fprintf(out, ", \"unjoined\": %" PRIu64, s->unjoined);
+		out_json_close(out, fmt);
+		return;
+	}
+	uint64_t total = 0, count = 0;
+	for (size_t i = 0; i < s->ngroups; i++) {
+		total += s->groups[i].total;
+		count += s->groups[i].count;
+	}
+	fprintf(out, "\n%" PRIu64 " round trips at %zu call sites, %.6f s waited; %zu avoidable (%.6f s)",
+		count, s->ngroups, (double)total / 1e9, s->navoid, (double)avoid_total / 1e9);
+	if (s->unjoined)
+		fprintf(out, "; %" PRIu64 " round trips (%.6f s) without a stack", s->unjoined,
+			(double)s->unjoined_total / 1e9);
+	fputc('\n', out);
+	fprintf(out, "At 100 ms of round-trip time these round trips would add %.1f s.\n",
+		(double)(count + s->unjoined) * 0.1);
+}
+
+void sites_free(struct sites *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		free(s->st[i].frames);
+	free(s->st);
+	for (size_t i = 0; i < s->nconns; i++) {
+		for (size_t k = 0; k < s->conns[i].nkeys; k++)
+			free(s->conns[i].keys[k]);
+		free(s->conns[i].keys);
+		free(s->conns[i].key_seq);
+	}
+	free(s->conns);
+	free(s->marks);
+	for (size_t i = 0; i < s->ngroups; i++) {
+		free(s->groups[i].site);
+		free(s->groups[i].via);
+		for (size_t k = 0; k < s->groups[i].nreqs; k++)
+			free(s->groups[i].reqs[k]);
+	}
+	free(s->groups);
+	free(s->avoid);
+	free(s);
+}
