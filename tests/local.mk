@@ -7,6 +7,7 @@ include tests/link.mk
 include tests/state.mk
 include tests/sweep.mk
 include tests/netplot.mk
+include tests/rfb.mk
 
 # Golden tests of xcapanalyse's views (tests/golden/TESTLIST).
 dist_check_SCRIPTS += tests/golden.sh

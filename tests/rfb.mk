@@ -1,0 +1,14 @@
+# tests: the RFB (VNC) decoder — unit tests, real servers and viewers, fuzzing.
+check_PROGRAMS += tests/check_rfb
+tests_check_rfb_SOURCES = tests/check_rfb.c
+tests_check_rfb_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_rfb_LDADD = protocols/libprotocols.a $(CHECK_LIBS)
+TESTS += tests/check_rfb
+
+check_PROGRAMS += tests/fuzz/fuzz-rfb
+tests_fuzz_fuzz_rfb_SOURCES = tests/fuzz/fuzz_rfb.c tests/fuzz/driver.c
+tests_fuzz_fuzz_rfb_LDADD = protocols/libprotocols.a
+
+dist_check_SCRIPTS += tests/rfb-live.sh tests/fuzz-rfb.sh
+TESTS += tests/rfb-live.sh tests/fuzz-rfb.sh
+EXTRA_DIST += tests/rfbclient.py
