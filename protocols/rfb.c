@@ -324,8 +324,11 @@ static unsigned cpixel(const struct pixfmt *pf)
 	if (!pf->true_colour || pf->bpp != 32 || pf->depth > 24)
 		return bytes_pp(pf);
 	uint64_t mask = 0;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
+		if (pf->shift[i] >= 32)
+			return 4;	/* a colour outside the pixel: no bytes to spare */
 		mask |= (uint64_t)pf->max[i] << pf->shift[i];
+	}
 	if ((mask & 0xff000000u) == 0 || (mask & 0xffu) == 0)
 		return 3;
 	return 4;
@@ -1452,7 +1455,8 @@ static void run(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data
 		}
 		if (h->stage == ST_LOST) {
 			size_t n = len < RESYNC_WINDOW - h->len ? len : RESYNC_WINDOW - h->len;
-			memcpy(h->buf + h->len, data, n);
+			if (n)
+				memcpy(h->buf + h->len, data, n);
 			h->len += n;
 			data += n;
 			len -= n;
