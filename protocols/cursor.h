@@ -79,6 +79,13 @@ static inline bool cursor_seek(struct cursor *c, size_t off)
 	return true;
 }
 
+/* Where pos is, for handing the rest on (with cursor_left bytes); NULL
+   for a cursor over nothing. */
+static inline const uint8_t *cursor_here(const struct cursor *c)
+{
+	return c->base ? c->base + c->pos : NULL;
+}
+
 /* A pointer to the next n bytes, moving past them; NULL + overrun when
    fewer are left.  For handing a checked span to memcpy, a string copy or
    a sub-cursor. */
@@ -160,6 +167,18 @@ static inline int32_t cursor_be32s(struct cursor *c)
 	return v <= INT32_MAX ? (int32_t)v : (int32_t)(v - INT32_MAX - 1) + INT32_MIN;
 }
 
+/* 64-bit numbers, for file formats (pcapng's if_tsoffset). */
+static inline uint64_t cursor_be64(struct cursor *c)
+{
+	const uint8_t *p = cursor_span(c, 8);
+	return p ? (uint64_t)cursor_dec_be32_(p) << 32 | cursor_dec_be32_(p + 4) : 0;
+}
+static inline uint64_t cursor_le64(struct cursor *c)
+{
+	const uint8_t *p = cursor_span(c, 8);
+	return p ? (uint64_t)cursor_dec_le32_(p + 4) << 32 | cursor_dec_le32_(p) : 0;
+}
+
 /* Reads in a byte order chosen at run time (X11: from the setup's first
    byte; pcap: from the file's magic).  big = most significant byte first. */
 static inline uint16_t cursor_u16(struct cursor *c, bool big)
@@ -169,6 +188,10 @@ static inline uint16_t cursor_u16(struct cursor *c, bool big)
 static inline uint32_t cursor_u32(struct cursor *c, bool big)
 {
 	return big ? cursor_be32(c) : cursor_le32(c);
+}
+static inline uint64_t cursor_u64(struct cursor *c, bool big)
+{
+	return big ? cursor_be64(c) : cursor_le64(c);
 }
 
 /* Peeks at an absolute offset from base, not moving and not marking the
@@ -183,6 +206,12 @@ static inline const uint8_t *cursor_peek_at_(const struct cursor *c, size_t off,
 		return NULL;
 	}
 	return c->base + off;
+}
+/* A pointer to the n bytes at off, or NULL when they are
+   not all there: a checked span for memcpy or a string. */
+static inline const uint8_t *cursor_peek_span(const struct cursor *c, size_t off, size_t n)
+{
+	return cursor_peek_at_(c, off, n, NULL);
 }
 static inline uint8_t cursor_peek_u8(const struct cursor *c, size_t off, bool *ok)
 {
