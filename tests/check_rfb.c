@@ -402,6 +402,54 @@ START_TEST(mid_stream)
 }
 END_TEST
 
+/* Regression (fuzz-rfb, fixed in 555ca6c): a pixel format whose colour
+   shifts lie past the 32-bit pixel.  CPIXEL is then a whole pixel (4
+   bytes): no byte of it is spare.  Before the fix a shift of 40 gave 3
+   bytes (the mask's bits fell outside both tests) and a shift of 64 or
+   more was an undefined shift. */
+static void set_pixel_format_shifted(unsigned red_shift)
+{
+	u8(0); zeros(3);
+	u8(32); u8(24); u8(0); u8(1);
+	u16(255); u16(255); u16(255); u8(red_shift); u8(8); u8(0);
+	zeros(3);
+	send(PROTO_C2S);
+}
+
+START_TEST(cpixel_shift_past_pixel)
+{
+	handshake();
+	static const unsigned shifts[] = { 40, 64, 255 };
+	for (size_t i = 0; i < sizeof shifts / sizeof shifts[0]; i++) {
+		set_pixel_format_shifted(shifts[i]);
+		ck_assert_str_eq(last(PROTO_C2S, 0)->name, "SetPixelFormat");
+		/* TRLE, one 1x1 tile, solid: a subencoding byte and one CPIXEL */
+		update_header(1); rect(0, 0, 1, 1, 15); u8(1); zeros(4);
+		expect_update(1 + 4);
+		/* ZRLE's length prefix does not depend on CPIXEL: still framed */
+		update_header(1); rect(0, 0, 1, 1, 16); u32(2); zeros(2);
+		expect_update(4 + 2);
+	}
+}
+END_TEST
+
+/* Regression (fuzz-rfb, fixed in 555ca6c): a client direction that lost
+   its framing, then given a hole of no bytes, ran its resynchronisation
+   with no data: a memcpy from a null pointer (UBSan's nonnull-attribute
+   under the sanitizer build).  The search must go on unharmed after it. */
+START_TEST(lost_then_empty_gap)
+{
+	handshake();
+	proto_rfb.gap(dec, PROTO_C2S, 3);	/* lost: searching, nothing buffered */
+	proto_rfb.gap(dec, PROTO_C2S, 0);	/* run() with a null chunk while lost */
+	u8(5); u8(0); u16(1); u16(2); send(PROTO_C2S);
+	u8(5); u8(0); u16(1); u16(2); send(PROTO_C2S);
+	ck_assert_str_eq(last(PROTO_C2S, 0)->name, "PointerEvent");
+	ck_assert(last(PROTO_C2S, 0)->flags & PROTO_F_UNCERTAIN);
+	ck_assert_ptr_nonnull(strstr(notes, "found again"));
+}
+END_TEST
+
 static Suite *rfb_suite(void)
 {
 	Suite *s = suite_create("rfb");
@@ -420,6 +468,8 @@ static Suite *rfb_suite(void)
 	tcase_add_test(tc, byte_at_a_time);
 	tcase_add_test(tc, holes);
 	tcase_add_test(tc, mid_stream);
+	tcase_add_test(tc, cpixel_shift_past_pixel);
+	tcase_add_test(tc, lost_then_empty_gap);
 	suite_add_tcase(s, tc);
 	return s;
 }
