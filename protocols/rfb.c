@@ -23,7 +23,9 @@
  *                  the later ones are satisfied by the same update.
  *   PROTO_EVENT    every other server message, and an update that begins with
  *                  no request outstanding (ContinuousUpdates, or a server that
- *                  sends unprompted); seq is the last client message's number
+ *                  sends unprompted); seq is the last client message's number.
+ *                  Without ContinuousUpdates such an update is flagged
+ *                  PROTO_F_UNCERTAIN: it may answer a request not seen.
  *   PROTO_ERROR    a security or setup failure and its reason
  *   PROTO_UNKNOWN  not used for framed bytes: an unknown message type cannot
  *                  be framed in RFB (no length field), so the direction's
@@ -152,6 +154,12 @@ struct proto_decoder {
 	uint64_t *fbur;		/* outstanding FramebufferUpdateRequests, oldest first */
 	size_t nfbur, fbur_cap, fbur_head;
 	bool want_lastrect;
+	/* The client direction lost bytes (a hole, a capture begun after the
+	   connection, framing given up): requests may be missing from fbur,
+	   so which request an update answers is not sure until an update
+	   answers one that was seen (the server answers in order). */
+	bool requests_unknown;
+	bool continuous;	/* the client enabled ContinuousUpdates */
 	struct update up;
 };
 
@@ -779,6 +787,8 @@ static void client_detail(struct proto_decoder *d, const struct rfb_message *m,
 		uint8_t on = cursor_u8(&c);
 		uint16_t x = cursor_be16(&c), y = cursor_be16(&c), w = cursor_be16(&c), h = cursor_be16(&c);
 		dappend(detail, "%s %u,%u %ux%u", on ? "on" : "off", x, y, w, h);
+		if (!c.overrun)
+			d->continuous = on != 0;
 		break;
 	}
 	case 248: {
@@ -906,6 +916,17 @@ static enum step step_update_start(struct proto_decoder *d, struct cursor *c)
 	}
 	bool answers = d->nfbur > 0;
 	msg_begin(d, PROTO_S2C, answers ? PROTO_REPLY : PROTO_EVENT, "FramebufferUpdate", NULL, 0);
+	if (d->requests_unknown) {
+		h->m.flags |= PROTO_F_UNCERTAIN;
+		d->requests_unknown = !answers;
+	}
+	/* Without ContinuousUpdates a server sends updates only when asked:
+	   one with no request outstanding answers a request this decoder did
+	   not see (lost before the capture said so, as when a client segment
+	   is missing and the hole shows only with the client's next segment)
+	   or one an earlier update was taken to answer. */
+	if (!answers && !d->continuous)
+		h->m.flags |= PROTO_F_UNCERTAIN;
 	if (answers) {
 		h->m.seq = d->fbur[d->fbur_head];
 		d->nfbur = 0;
@@ -1397,11 +1418,16 @@ static bool client_resync(struct proto_decoder *d)
 static void lose(struct proto_decoder *d, enum proto_dir dir)
 {
 	struct half *h = &d->h[dir];
-	if (h->in_msg)
+	if (h->in_msg) {
 		note(d, dir, "%s not framed to its end", h->m.name ? h->m.name : "a message");
+		/* its bytes already consumed are in no message: count them */
+		h->unframed += h->buf_off - h->m.start;
+	}
 	h->in_msg = false;
 	h->stage = ST_LOST;
 	h->waiting = false;
+	if (dir == PROTO_C2S)
+		d->requests_unknown = true;
 }
 
 /* ---- the entry points ---- */
@@ -1551,7 +1577,7 @@ static void rfb_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		     dir == PROTO_C2S ? "searching for the next message" : "the rest is not framed");
 	lose(d, dir);
 	h->unframed += partial;
-	h->buf_off += partial + h->skip + len;
+	h->buf_off += partial + len;	/* the hole begins after what is buffered */
 	h->len = 0;
 	h->skip = 0;
 	h->after_gap = true;
