@@ -16,11 +16,13 @@
  *                  as X11 numbers requests; FramebufferUpdateRequest carries
  *                  PROTO_F_WANTS_REPLY
  *   PROTO_REPLY    a FramebufferUpdate that begins while update requests are
- *                  outstanding.  Its seq is the OLDEST outstanding request's,
- *                  and it answers all of them: TigerVNC and libvncserver merge
- *                  pending requests into one region and clear it when they
- *                  send an update, so the first request waited longest and
- *                  the later ones are satisfied by the same update.
+ *                  outstanding.  It answers all of them (TigerVNC and
+ *                  libvncserver merge pending requests into one region and
+ *                  clear it when they send an update), and its seq is the
+ *                  NEWEST outstanding request's: the one after which a
+ *                  client in the pull loop falls silent, from which the state
+ *                  model measures Block Reply (an update carrying an older
+ *                  request's number would leave that wait unmatched).
  *   PROTO_EVENT    every other server message, and an update that begins with
  *                  no request outstanding (ContinuousUpdates, or a server that
  *                  sends unprompted); seq is the last client message's number.
@@ -928,7 +930,7 @@ static enum step step_update_start(struct proto_decoder *d, struct cursor *c)
 	if (!answers && !d->continuous)
 		h->m.flags |= PROTO_F_UNCERTAIN;
 	if (answers) {
-		h->m.seq = d->fbur[d->fbur_head];
+		h->m.seq = d->fbur[(d->fbur_head + d->nfbur - 1) % d->fbur_cap];
 		d->nfbur = 0;
 		d->fbur_head = 0;
 	}

@@ -336,7 +336,7 @@ START_TEST(requests_and_replies)
 	ck_assert_str_eq(last(PROTO_C2S, 1)->detail, "full 0,0 64x48");
 	update_header(0); send(PROTO_S2C);
 	ck_assert_int_eq(last(PROTO_S2C, 0)->kind, PROTO_REPLY);
-	ck_assert_uint_eq(last(PROTO_S2C, 0)->seq, 2);	/* the oldest */
+	ck_assert_uint_eq(last(PROTO_S2C, 0)->seq, 3);	/* the newest: the one waited on */
 	update_header(0); send(PROTO_S2C);
 	ck_assert_int_eq(last(PROTO_S2C, 0)->kind, PROTO_EVENT);	/* both answered */
 	u8(4); u8(1); u16(0); u32(0xff0d); send(PROTO_C2S);

@@ -9,7 +9,7 @@ check_PROGRAMS += tests/fuzz/fuzz-rfb
 tests_fuzz_fuzz_rfb_SOURCES = tests/fuzz/fuzz_rfb.c tests/fuzz/driver.c
 tests_fuzz_fuzz_rfb_LDADD = protocols/libprotocols.a
 
-dist_check_SCRIPTS += tests/rfb-live.sh tests/fuzz-rfb.sh tests/rfb-oracle.sh tests/rfb-lossy.sh
-TESTS += tests/rfb-live.sh tests/fuzz-rfb.sh tests/rfb-oracle.sh tests/rfb-lossy.sh
+dist_check_SCRIPTS += tests/rfb-live.sh tests/fuzz-rfb.sh tests/rfb-oracle.sh tests/rfb-lossy.sh tests/rfb-views.sh
+TESTS += tests/rfb-live.sh tests/fuzz-rfb.sh tests/rfb-oracle.sh tests/rfb-lossy.sh tests/rfb-views.sh
 EXTRA_DIST += tests/rfbclient.py tests/rfb-session.sh tests/rfb-compare.py tests/rfb-lossy-compare.py \
 	tests/captures/rfb-xvnc.pcap tests/captures/rfb-xvnc.msgs
