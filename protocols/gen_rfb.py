@@ -17,6 +17,7 @@ WALKS = {
     'tight': 'RFB_WALK_TIGHT', 'tightpng': 'RFB_WALK_TIGHTPNG', 'trle': 'RFB_WALK_TRLE',
     'cursor': 'RFB_WALK_CURSOR', 'xcursor': 'RFB_WALK_XCURSOR',
     'alphacursor': 'RFB_WALK_ALPHACURSOR', 'lastrect': 'RFB_WALK_LASTRECT',
+    'vmwarecursor': 'RFB_WALK_VMWARECURSOR',
 }
 # Messages framed by code, by (direction, type): the walk that frames them.
 MESSAGE_WALKS = {('server', 0): 'RFB_WALK_UPDATE', ('client', 253): 'RFB_WALK_GII',

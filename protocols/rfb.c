@@ -1252,6 +1252,22 @@ static enum step step_update(struct proto_decoder *d, struct cursor *c)
 		case RFB_WALK_XCURSOR:
 			skip = u->w && u->h ? 6 + 2 * (uint64_t)((u->w + 7u) / 8u) * u->h : 0;
 			break;
+		case RFB_WALK_VMWARECURSOR: {
+			/* A type byte and a padding byte; a classic cursor (0) is
+			   an AND and an XOR mask of whole pixels, an alpha one (1)
+			   RGBA at 4 bytes a pixel. */
+			uint8_t type = cursor_u8(c);
+			cursor_skip(c, 1);
+			if (c->overrun)
+				return STEP_MORE;
+			if (type > 1) {
+				note(d, PROTO_S2C, "VMware cursor of type %u is not framed", type);
+				return STEP_FAIL;
+			}
+			consume(h, c->pos);
+			skip = (uint64_t)u->w * u->h * (type == 0 ? 2u * bpp : 4u);
+			break;
+		}
 		case RFB_WALK_LASTRECT:
 			u->rs = R_DONE;
 			rect_done(d);

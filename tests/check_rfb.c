@@ -314,14 +314,17 @@ START_TEST(pseudo_and_lastrect)
 	rect(0, 0, 2, 2, -314); s32(0); zeros(16);	/* CursorWithAlpha, raw */
 	rect(0, 0, 64, 48, -308); u8(1); zeros(3); zeros(16);
 	rect(0, 0, 0, 0, -307); u32(3); raw("new", 3);
+	rect(3, 4, 0, 0, 0x574d5666);			/* VMware cursor position */
+	rect(0, 0, 2, 2, 0x574d5664); u8(0); u8(0); zeros(2 * 16);	/* classic */
+	rect(0, 0, 2, 1, 0x574d5664); u8(1); u8(0); zeros(8);	/* alpha */
 	rect(0, 0, 0, 0, -224);
 	u8(2); send(PROTO_S2C);
 	ck_assert_msg(!notes[0], "notes: %s", notes);
 	const struct seen *up = last(PROTO_S2C, 1);
 	ck_assert_str_eq(up->name, "FramebufferUpdate");
-	ck_assert_uint_eq(up->length, 4 + 6 * 12 + 18 + 14 + 20 + 20 + 7);
+	ck_assert_uint_eq(up->length, 4 + 9 * 12 + 18 + 14 + 20 + 20 + 7 + 34 + 10);
 	ck_assert_str_eq(names, "desktop-name=desk;desktop-name=new;");
-	ck_assert_ptr_nonnull(strstr(up->detail, "6 rects"));
+	ck_assert_ptr_nonnull(strstr(up->detail, "9 rects"));
 }
 END_TEST
 
