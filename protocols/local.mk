@@ -7,3 +7,4 @@ noinst_LIBRARIES += protocols/libprotocols.a
 protocols_libprotocols_a_CPPFLAGS = $(INC_PROTOCOLS)
 protocols_libprotocols_a_SOURCES = protocols/protocol.h protocols/cursor.h protocols/registry.c
 include protocols/x11.mk
+include protocols/rfb.mk

@@ -18,6 +18,7 @@
 #ifndef XCAP_PROTOCOL_H
 #define XCAP_PROTOCOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -118,5 +119,18 @@ struct proto_ops {
 const struct proto_ops *proto_for_port(uint16_t server_port);
 
 extern const struct proto_ops proto_x11;
+
+/* RFB (VNC): servers on 5900 + display, viewers listening for reverse
+   connections on 5500; on any other port, a stream that begins with the
+   12-byte banner "RFB 003.008\n". */
+#define PROTO_RFB_PORT_FIRST 5900
+#define PROTO_RFB_PORT_LAST 5999
+#define PROTO_RFB_PORT_REVERSE 5500
+extern const struct proto_ops proto_rfb;
+bool proto_rfb_banner(const uint8_t *data, size_t len);
+
+/* The decoder for a stream whose first bytes are these, or NULL: for
+   connections on ports no decoder claims. */
+const struct proto_ops *proto_for_banner(const uint8_t *data, size_t len);
 
 #endif

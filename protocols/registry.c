@@ -1,5 +1,6 @@
 /*
- * registry.c — which decoder applies to a connection, by server port.
+ * registry.c — which decoder applies to a connection, by server port or
+ * by the first bytes of its stream.
  */
 #include "config.h"
 
@@ -9,5 +10,15 @@ const struct proto_ops *proto_for_port(uint16_t server_port)
 {
 	if (server_port >= PROTO_X11_PORT_FIRST && server_port <= PROTO_X11_PORT_LAST)
 		return &proto_x11;
+	if ((server_port >= PROTO_RFB_PORT_FIRST && server_port <= PROTO_RFB_PORT_LAST) ||
+	    server_port == PROTO_RFB_PORT_REVERSE)
+		return &proto_rfb;
+	return NULL;
+}
+
+const struct proto_ops *proto_for_banner(const uint8_t *data, size_t len)
+{
+	if (proto_rfb_banner(data, len))
+		return &proto_rfb;
 	return NULL;
 }

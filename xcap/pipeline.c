@@ -513,12 +513,32 @@ static void conn_free(struct conn *c)
 
 /* ---- reassembly ---- */
 
+/* A connection on a port no decoder claims: a decoder that recognises the
+   first bytes of a stream takes it (RFB's banner), provided the other
+   direction has delivered nothing yet; the connection record is written
+   again with the protocol's name. */
+static void attach_by_banner(struct conn *c, const uint8_t *data, uint32_t n)
+{
+	if (c->h[0].off || c->h[1].off)
+		return;
+	const struct proto_ops *ops = proto_for_banner(data, n);
+	if (!ops || !ops->create)
+		return;
+	struct proto_sink sink = sink_template;
+	sink.ctx = c;
+	c->ops = ops;
+	c->dec = ops->create(&sink);
+	emit_conn(c);
+}
+
 static void deliver(struct conn *c, int dir, const uint8_t *data, uint32_t n)
 {
 	struct reassembly *h = &c->h[dir];
 	if (n == 0)
 		return;
 	flush_skipped(c, dir);
+	if (!c->ops && c->p->opt.decode)
+		attach_by_banner(c, data, n);
 	if (c->dec && !h->ended)
 		c->ops->feed(c->dec, (enum proto_dir)dir, data, n);
 	h->off += n;

@@ -43,7 +43,7 @@
 #endif
 
 const char program_name[] = "xcap";
-#define DEFAULT_FILTER "tcp portrange 6000-6063"
+#define DEFAULT_FILTER "tcp portrange 6000-6063 or tcp portrange 5900-5999 or tcp port 5500"
 #define SNAPLEN 262144
 #define FLUSH_EVERY_NS 1000000000ull	/* a killed capture loses at most this much */
 #define COALESCE_NS 5000000L		/* the least time between two reads of the ring */
