@@ -83,6 +83,17 @@ struct half {
 	bool hole_at_boundary;	/* try the byte after the hole as a boundary */
 	size_t rs_checked;	/* rs positions before this cannot be boundaries */
 	size_t rs_scanned;	/* rs_len when the last search ran */
+	/* Client framing found again after a hole is a guess until the
+	   evidence confirms it (confirm_framing): until then its requests are
+	   counted as undecoded bytes, never reported as messages. */
+	bool tentative;
+	bool tent_note;		/* confirmed: say what was not decoded */
+	uint64_t tent_before;	/* bytes given up on before the guessed boundary */
+	uint64_t tent_start;	/* stream offset of the guessed boundary */
+	uint64_t tent_requests;	/* d->requests at the guessed boundary */
+	uint64_t tent_longest;	/* the longest request read from the guess */
+	bool after_loss;	/* searching since a hole or broken framing, not
+				   since a capture begun mid-connection */
 };
 
 struct pending {
@@ -118,6 +129,7 @@ struct proto_decoder {
 	uint64_t uncertain_after;	/* requests up to this one are numbered right */
 	uint64_t unseen_max;		/* at most this many requests went unseen since */
 	bool realigned;			/* numbers fixed by a reply, not yet confirmed */
+	uint64_t longest_request;	/* of those reported: the stream's scale */
 	uint64_t last_s2c_seq;
 	struct pending *pending;	/* ring of reply-bearing requests */
 	size_t p_head, p_len;
@@ -278,6 +290,16 @@ static void pending_drop_front(struct proto_decoder *d)
 	d->p_len--;
 }
 
+/* Forget the requests numbered after seq: they were read from a guess
+   the stream has since refuted. */
+static void pending_drop_after(struct proto_decoder *d, uint64_t seq)
+{
+	while (d->p_len && pending_at(d, d->p_len - 1)->seq > seq) {
+		free(pending_at(d, d->p_len - 1)->arg);
+		d->p_len--;
+	}
+}
+
 static void pending_push(struct proto_decoder *d, const struct pending *p)
 {
 	if (d->p_len == PENDING_MAX)
@@ -325,6 +347,8 @@ static bool answers(const struct proto_decoder *d, const struct pending *p, cons
    gets its number, if no more requests than could have been lost lie
    between.  (An error may be about a request that wanted no reply, which
    is not waiting: then nothing can be learned.) */
+static bool fit_tells(const struct pending *p);
+
 static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->seq_uncertain)
@@ -348,6 +372,19 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 	for (size_t i = first; i < d->p_len; i++)
 		pending_at(d, i)->seq += delta;
 	d->requests += delta;
+	struct half *c = &d->h[PROTO_C2S];
+	if (c->tentative) {
+		c->tent_requests += delta;	/* the unseen requests lie before the guess */
+		/* When fewer requests can have gone unseen than 16 bits count,
+		   the answer's number names one request alone: an answer of a
+		   length only that request's reply has, to a request read from
+		   the guess, confirms the guess. */
+		struct pending *p = pending_at(d, first);
+		if (d->unseen_max < 0x8000 && p->seq > c->tent_requests && fit_tells(p)) {
+			c->tentative = false;
+			c->tent_note = true;
+		}
+	}
 	d->seq_uncertain = false;
 	d->realigned = true;
 	note(d, PROTO_S2C, "request numbers taken from a reply: %llu requests were not seen",
@@ -382,6 +419,15 @@ static void check_realignment(struct proto_decoder *d, uint16_t seq16, const str
 			   framing, are now known. */
 			d->realigned = false;
 			d->order_guessed = false;
+			/* Two answers, each of a length only its request's reply
+			   has, to requests read from the guessed framing, as many
+			   requests apart as the server's numbers say (realign
+			   fixed the first): the guess is the client's framing. */
+			struct half *c = &d->h[PROTO_C2S];
+			if (c->tentative && p->seq > c->tent_requests) {
+				c->tentative = false;
+				c->tent_note = true;
+			}
 		}
 		return;
 	}
@@ -650,8 +696,59 @@ static void change_property(struct proto_decoder *d, const struct cursor *b, uin
 
 /* ---- messages ---- */
 
+/* How long a stretch of client bytes must frame as one well-formed chain
+   of requests before framing guessed after a hole is believed: long
+   compared to the requests the stream is made of.  A stream of 8 KB
+   PolyFillRectangles holds, inside each request, a thousand rectangles
+   that read as 8-byte UnmapWindows; only a span of several of the long
+   requests tells the two readings apart. */
+static uint64_t confirm_span(const struct proto_decoder *d, const struct half *h)
+{
+	uint64_t scale = d->longest_request > h->tent_longest ? d->longest_request : h->tent_longest;
+	uint64_t span = 4 * scale;
+	if (span < 4096)
+		span = 4096;
+	return span;
+}
+
+/* Framing guessed after a hole is given up: it ran into bytes that start
+   no request, or another hole came first.  Its requests are forgotten
+   (numbers, replies awaited) and every byte since the hole, up to upto,
+   is undecoded: returns how many. */
+static uint64_t tentative_abandon(struct proto_decoder *d, struct half *h, uint64_t upto)
+{
+	uint64_t read = upto > h->tent_start ? upto - h->tent_start : 0;
+	uint64_t undecoded = h->tent_before + read;
+	d->requests = h->tent_requests;
+	pending_drop_after(d, h->tent_requests);
+	h->tentative = false;
+	h->tent_note = false;
+	lose_count(d, read);
+	return undecoded;
+}
+
 static void emit(struct proto_decoder *d, struct half *h, struct proto_msg *m)
 {
+	if (h == &d->h[PROTO_C2S]) {
+		if (h->tentative) {
+			if (m->length > h->tent_longest)
+				h->tent_longest = m->length;
+			if (h->offset - h->tent_start < confirm_span(d, h))
+				return;	/* a guess: counted as undecoded bytes */
+			h->tentative = false;
+			h->tent_note = true;
+		}
+		if (h->tent_note) {
+			uint64_t start = h->offset - m->length;
+			note(d, PROTO_C2S, "could not decode %llu bytes; message boundaries found again",
+			     (unsigned long long)(h->tent_before +
+						  (start > h->tent_start ? start - h->tent_start : 0)));
+			h->tent_note = false;
+			h->after_gap = true;
+		}
+		if (m->length > d->longest_request)
+			d->longest_request = m->length;
+	}
 	if (h->after_gap) {
 		m->flags |= PROTO_F_AFTER_GAP;
 		h->after_gap = false;
@@ -1145,7 +1242,10 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *da
 			size_t k = h->have < sizeof keep ? h->have : sizeof keep;
 			memcpy(keep, h->buf, k);
 			h->offset -= k;
+			uint64_t undecoded = h->tentative ? tentative_abandon(d, h, h->offset) : 0;
 			start_resync(h);
+			h->after_loss = true;
+			h->rs_skipped += undecoded;
 			resync_feed(d, dir, h, keep, k);
 			if (h->state == ST_RESYNC && cursor_left(&in)) {
 				resync_feed(d, dir, h, cursor_here(&in), cursor_left(&in));
@@ -1428,7 +1528,8 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct hal
 			 const uint8_t *p, size_t len)
 {
 	uint64_t skipped = h->rs_skipped + (uint64_t)pos;
-	if (skipped)
+	bool guess = dir == PROTO_C2S && h->after_loss;	/* said when confirmed */
+	if (skipped && !guess)
 		note(d, dir, "could not decode %llu bytes; message boundaries found again",
 		     (unsigned long long)skipped);
 	h->rs_skipped = 0;
@@ -1441,6 +1542,19 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct hal
 	struct cursor rest = over(h->rs, h->rs_len);
 	cursor_skip(&rest, (size_t)pos);
 	h->offset += (uint64_t)pos;
+	if (guess) {
+		h->after_loss = false;
+		/* Server messages seldom frame wrongly (their sequence numbers
+		   move with the requests); client bytes often do (image and
+		   rectangle data read as short requests): hold the client's
+		   framing as a guess. */
+		h->tentative = true;
+		h->tent_note = false;
+		h->tent_before = skipped;
+		h->tent_start = h->offset;
+		h->tent_requests = d->requests;
+		h->tent_longest = 0;
+	}
 	uint8_t *rs = h->rs;
 	h->rs = NULL;
 	frame(d, dir, cursor_here(&rest), cursor_left(&rest));
@@ -1602,6 +1716,11 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		h->after_gap = true;
 		return;
 	}
+	if (h->tentative) {
+		uint64_t undecoded = tentative_abandon(d, h, h->offset);
+		note(d, dir, "could not decode %llu bytes before a hole", (unsigned long long)undecoded);
+		h->need = h->got = h->have = 0;	/* the request read from the guess */
+	}
 	uint64_t lost = len;
 	bool cut = h->need != 0;
 	if (h->need) {
@@ -1617,6 +1736,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	bool at_boundary = h->align >= 0;
 	d->ext_unsure = true;
 	start_resync(h);
+	h->after_loss = true;
 	h->hole_at_boundary = at_boundary;
 	h->offset += lost;
 	if (dir == PROTO_C2S)	/* the hole, and the request it cut */
@@ -1645,7 +1765,7 @@ static int x11_framing(const struct proto_decoder *d, enum proto_dir dir, struct
 	const struct half *h = &d->h[dir];
 	/* Only framing that nothing has put in doubt. */
 	if (h->state != ST_MESSAGES || !d->order || d->order_guessed || d->realigned ||
-	    h->after_gap || (h->have && !h->need))
+	    h->after_gap || h->tentative || (h->have && !h->need))
 		return 0;
 	f->pos = h->offset;
 	f->next = h->offset + (h->need - h->got);
@@ -1663,6 +1783,9 @@ static void x11_end(struct proto_decoder *d, enum proto_dir dir)
 	if (h->state == ST_RESYNC && (h->rs_len || h->rs_skipped)) {
 		note(d, dir, "stream ended with %llu bytes not decoded",
 		     (unsigned long long)(h->rs_len + h->rs_skipped));
+	} else if (h->tentative) {
+		note(d, dir, "stream ended with %llu bytes not decoded",
+		     (unsigned long long)tentative_abandon(d, h, h->offset));
 	} else if (h->got) {
 		note(d, dir, "stream ended %llu bytes into a message of %llu",
 		     (unsigned long long)h->got, (unsigned long long)h->need);
