@@ -92,6 +92,8 @@ struct half {
 	uint64_t tent_start;	/* stream offset of the guessed boundary */
 	uint64_t tent_requests;	/* d->requests at the guessed boundary */
 	uint64_t tent_longest;	/* the longest request read from the guess */
+	uint64_t tent_holes;	/* bytes of holes inside its requests: lost, not undecoded */
+	unsigned tent_regular;	/* requests read from it that repeat the last reported */
 	bool after_loss;	/* searching since a hole or broken framing, not
 				   since a capture begun mid-connection */
 };
@@ -130,6 +132,8 @@ struct proto_decoder {
 	uint64_t unseen_max;		/* at most this many requests went unseen since */
 	bool realigned;			/* numbers fixed by a reply, not yet confirmed */
 	uint64_t longest_request;	/* of those reported: the stream's scale */
+	uint64_t regular_length;	/* the last request reported, which a regular */
+	unsigned regular_major;		/* stream repeats */
 	uint64_t last_s2c_seq;
 	struct pending *pending;	/* ring of reply-bearing requests */
 	size_t p_head, p_len;
@@ -717,7 +721,7 @@ static uint64_t confirm_span(const struct proto_decoder *d, const struct half *h
    is undecoded: returns how many. */
 static uint64_t tentative_abandon(struct proto_decoder *d, struct half *h, uint64_t upto)
 {
-	uint64_t read = upto > h->tent_start ? upto - h->tent_start : 0;
+	uint64_t read = upto > h->tent_start + h->tent_holes ? upto - h->tent_start - h->tent_holes : 0;
 	uint64_t undecoded = h->tent_before + read;
 	d->requests = h->tent_requests;
 	pending_drop_after(d, h->tent_requests);
@@ -733,21 +737,36 @@ static void emit(struct proto_decoder *d, struct half *h, struct proto_msg *m)
 		if (h->tentative) {
 			if (m->length > h->tent_longest)
 				h->tent_longest = m->length;
-			if (h->offset - h->tent_start < confirm_span(d, h))
+			/* A regular stream (a benchmark's, an animation's) repeats
+			   one request: two or more with the opcode and the length
+			   of the last one reported before the hole, over 4 KB (in a
+			   stream of one short request, a reading at another phase
+			   repeats too, until the data inside breaks it), are the
+			   likelier reading. */
+			if (m->kind == PROTO_REQUEST && m->major == d->regular_major &&
+			    m->length == d->regular_length && m->length >= 64)
+				h->tent_regular++;
+			bool regular = h->tent_regular >= 2 && h->tent_regular * d->regular_length >= 4096;
+			if (!regular && h->offset - h->tent_start < confirm_span(d, h))
 				return;	/* a guess: counted as undecoded bytes */
 			h->tentative = false;
 			h->tent_note = true;
 		}
 		if (h->tent_note) {
 			uint64_t start = h->offset - m->length;
+			uint64_t read = start > h->tent_start + h->tent_holes
+						? start - h->tent_start - h->tent_holes : 0;
 			note(d, PROTO_C2S, "could not decode %llu bytes; message boundaries found again",
-			     (unsigned long long)(h->tent_before +
-						  (start > h->tent_start ? start - h->tent_start : 0)));
+			     (unsigned long long)(h->tent_before + read));
 			h->tent_note = false;
 			h->after_gap = true;
 		}
 		if (m->length > d->longest_request)
 			d->longest_request = m->length;
+		if (m->kind == PROTO_REQUEST) {
+			d->regular_major = m->major;
+			d->regular_length = m->length;
+		}
 	}
 	if (h->after_gap) {
 		m->flags |= PROTO_F_AFTER_GAP;
@@ -1067,10 +1086,25 @@ static int64_t request_length(const struct proto_decoder *d, const struct cursor
 
 /* How long the message starting with these bytes is: >0 its length, 0 if
    more bytes are needed to tell, -1 if they cannot begin a message. */
+static bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
+			      uint64_t *len);
+
 static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 			      const struct half *h, const struct cursor *b)
 {
-	return proto_x11_length(framing_at(d, dir, h), b);
+	int64_t l = proto_x11_length(framing_at(d, dir, h), b);
+	if (l > 0 && dir == PROTO_C2S && h->tentative) {
+		/* Framing guessed after a hole must go on reading requests as
+		   well-formed as those the search accepted, and none far longer
+		   than the stream's own: a guess that reads rectangle data as
+		   a 4 MB request would skip to wherever it pleased. */
+		uint64_t most = 4 * d->longest_request, len;
+		if (most < RESYNC_MAX)
+			most = RESYNC_MAX;
+		if ((uint64_t)l > most || !plausible_request(d, b, &len))
+			return -1;
+	}
+	return l;
 }
 
 static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct half *h)
@@ -1391,11 +1425,13 @@ static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
    whether the run ends exactly at the end of the data, *undecided whether
    it stopped only because the data did (so more data may lengthen it). */
 static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, const uint8_t *b,
-			   size_t n, size_t pos, bool *ends, bool *undecided)
+			   size_t n, size_t pos, bool *ends, bool *undecided, bool *alive,
+			   uint8_t *visited)
 {
 	unsigned count = 0;
 	int last_seq = -1;
 	*ends = *undecided = false;
+	*alive = true;	/* not broken by bytes that start no message */
 	while (pos < n) {
 		if (n - pos < (dir == PROTO_C2S ? 8u : 32u)) {
 			*undecided = true;
@@ -1408,12 +1444,16 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 		at = over(cursor_here(&at), cursor_left(&at));
 		bool ok = dir == PROTO_C2S ? plausible_request(d, &at, &len)
 					   : plausible_s2c(d, &at, &len, &seq);
-		if (!ok)
+		if (!ok) {
+			*alive = false;
 			return count;
+		}
 		if (dir == PROTO_S2C && seq >= 0) {
 			/* sequence numbers from the server never go back and move slowly */
-			if (last_seq >= 0 && (uint16_t)(seq - last_seq) > 4096)
+			if (last_seq >= 0 && (uint16_t)(seq - last_seq) > 4096) {
+				*alive = false;
 				return count;
+			}
 			last_seq = seq;
 		}
 		if (pos + len > RESYNC_MAX) {
@@ -1429,6 +1469,8 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 		}
 		pos += len;
 		count++;
+		if (visited && pos < n)
+			visited[pos / 8] |= (uint8_t)(1u << (pos % 8));
 	}
 	*ends = true;
 	*undecided = true;
@@ -1496,19 +1538,34 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct ha
 	}
 	size_t first_undecided = h->rs_len;
 	struct cursor rs = over(h->rs, h->rs_len);
+	/* After a loss in the client's stream, a chain must still be going
+	   where the data ends: one that breaks was a reading of data inside
+	   longer requests (the rectangles of a PolyFillRectangle read as
+	   UnmapWindows break at the next real request), and the real chain
+	   goes on.  Positions a chain already stepped on are its suffixes and
+	   are judged with it; marking them keeps the search linear. */
+	bool alive_only = dir == PROTO_C2S && h->after_loss;
+	static _Thread_local uint8_t visited[RESYNC_MAX / 8];
+	uint8_t *mark = alive_only && d->order ? visited : NULL;
+	if (mark)
+		memset(visited, 0, (h->rs_len + 7) / 8);
 	for (; pos < h->rs_len; pos += step) {
 		if (!first_ok[at8(&rs, pos)])
+			continue;
+		if (mark && (mark[pos / 8] >> (pos % 8)) & 1)
 			continue;
 		for (int o = 0; o < 2 && orders[o]; o++) {
 			char saved = d->order;
 			d->order = orders[o];
-			bool ends, undecided;
-			unsigned run = run_length(d, dir, h->rs, h->rs_len, pos, &ends, &undecided);
+			bool ends, undecided, alive;
+			unsigned run = run_length(d, dir, h->rs, h->rs_len, pos, &ends, &undecided, &alive,
+						  mark);
 			/* Four messages in a row, or two that end exactly where the
 			   data ends (clients write whole requests), or, right after
 			   a hole in an aligned stream, one that does. */
-			if (run >= 4 || (run >= 2 && ends) ||
-			    (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) {
+			if ((run >= 4 || (run >= 2 && ends) ||
+			     (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) &&
+			    (!alive_only || alive)) {
 				if (!saved)
 					d->order_guessed = true;
 				return (long)pos;
@@ -1554,6 +1611,8 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct hal
 		h->tent_start = h->offset;
 		h->tent_requests = d->requests;
 		h->tent_longest = 0;
+		h->tent_holes = 0;
+		h->tent_regular = 0;
 	}
 	uint8_t *rs = h->rs;
 	h->rs = NULL;
@@ -1701,8 +1760,9 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	}
 	resync_flush(d, dir, h);
 	if (h->state == ST_RESYNC) {
-		/* Bytes searched so far are no longer followed by what follows. */
-		h->rs_skipped += h->rs_len + len;
+		/* Bytes searched so far are no longer followed by what follows.
+		   (The hole's own bytes are the gap's: lost, not undecoded.) */
+		h->rs_skipped += h->rs_len;
 		h->offset += h->rs_len + len;
 		h->rs_len = 0;
 		h->rs_checked = 0;
@@ -1714,6 +1774,8 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		h->got += len;
 		h->offset += len;
 		h->after_gap = true;
+		if (h->tentative)
+			h->tent_holes += len;
 		return;
 	}
 	if (h->tentative) {
@@ -1754,6 +1816,8 @@ static void x11_skip(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	}
 	if (h->have < h->keep && h->have < h->need)
 		h->hole_in_msg = true;	/* wanted bytes missing: details are lost */
+	if (h->tentative)
+		h->tent_holes += len;
 	h->got += len;
 	h->offset += len;
 	if (h->got == h->need)

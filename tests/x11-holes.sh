@@ -14,16 +14,16 @@ need_root
 need tcpdump tshark editcap x11perf /usr/bin/python3
 start_xvfb
 port=$((6000 + display))
-tcpdump -i lo -s 0 -U -w "$workdir/full.pcap" "tcp port $port" 2>"$workdir/tcpdump.err" &
-tpid=$!
-pids="$pids $tpid"
-wait_for grep -q "listening on" "$workdir/tcpdump.err" || fail "tcpdump did not start"
-for t in -rect10 -putimage10; do
-	x11perf -repeat 1 -reps 3000 $t >"$workdir/x11perf$t.log" 2>&1 || fail "x11perf $t failed"
+for try in 1 2 3; do
+	start_capture td tcpdump -i lo -s 0 -B 262144 -U -w "$workdir/full.pcap" "tcp port $port"
+	for t in -rect10 -putimage10; do
+		x11perf -repeat 1 -reps 1500 $t >"$workdir/x11perf$t.log" 2>&1 || fail "x11perf $t failed"
+	done
+	stop_capture td
+	xcapanalyse --dump "$workdir/full.pcap" >"$workdir/full.dump" || fail "cannot decode the complete capture"
+	grep -q '^gap ' "$workdir/full.dump" || break	# the reference must be complete
+	[ $try = 3 ] && skip "tcpdump lost packets of the reference capture 3 times"
 done
-sleep 1	# let tcpdump write the last packets; the test asserts nothing of time
-kill -INT $tpid; wait $tpid
-xcapanalyse --dump "$workdir/full.pcap" >"$workdir/full.dump" || fail "cannot decode the complete capture"
 
 # The client's segments with data: frame number and length.
 tshark -r "$workdir/full.pcap" -Y "tcp.dstport == $port && tcp.len > 0" \
@@ -45,7 +45,7 @@ done
 editcap "$workdir/full.pcap" "$workdir/holes.pcap" $holes || fail "editcap failed"
 xcapanalyse --dump "$workdir/holes.pcap" >"$workdir/holes.dump" || fail "cannot decode the holed capture"
 grep -q '^gap .*dir=c2s.*reason=lost' "$workdir/holes.dump" || fail "no client holes recorded"
+[ -n "$X11_HOLES_KEEP" ] && cp "$workdir/full.pcap" "$workdir/holes.pcap" "$X11_HOLES_KEEP/"
 /usr/bin/python3 "$top_srcdir/tests/x11-holes-compare.py" "$workdir/full.dump" "$workdir/holes.dump" ||
 	fail "requests invented or undecoded bytes miscounted after holes"
-cp "$workdir/full.pcap" "$workdir/holes.pcap" "${X11_HOLES_KEEP:-/nonexistent}/" 2>/dev/null
 say "no request invented after heavy loss; undecoded bytes counted"
