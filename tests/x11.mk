@@ -15,7 +15,8 @@ dist_check_SCRIPTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh 
 	tests/fuzz-x11.sh
 TESTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/x11-holes.sh tests/x11-lossy-images.sh tests/fuzz-x11.sh
 EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dumpfile.py \
-	tests/x11-lossy-compare.py tests/x11-holes-compare.py
+	tests/x11-lossy-compare.py tests/x11-holes-compare.py \
+	tests/fuzz/libfuzzer.sh tests/fuzz/corpus
 
 check_PROGRAMS += tests/check_cursor
 tests_check_cursor_SOURCES = tests/check_cursor.c
