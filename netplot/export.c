@@ -123,6 +123,26 @@ static int export_svg(const struct np_view *v, const char *path, char *err, size
 	return rc;
 }
 
+/* PNG and PDF are written through our own FILE, so that a failure
+   keeps the reason the system gave (cairo says only "error while writing
+   to output stream"). */
+struct out_file {
+	FILE *f;
+	int err;	/* errno of the first failed write, 0 if none */
+};
+
+static cairo_status_t write_out(void *closure, const unsigned char *data, unsigned int len)
+{
+	struct out_file *o = closure;
+	if (o->err)
+		return CAIRO_STATUS_WRITE_ERROR;
+	if (fwrite(data, 1, len, o->f) != len) {
+		o->err = errno ? errno : EIO;
+		return CAIRO_STATUS_WRITE_ERROR;
+	}
+	return CAIRO_STATUS_SUCCESS;
+}
+
 int np_export(const struct np_view *v, const char *path, char *err, size_t errlen)
 {
 	const char *ext = extension(path);
@@ -130,18 +150,24 @@ int np_export(const struct np_view *v, const char *path, char *err, size_t errle
 		return np_export_xpl(v, path, err, errlen);
 	if (strcasecmp(ext, "svg") == 0)
 		return export_svg(v, path, err, errlen);
-	cairo_surface_t *s;
-	if (strcasecmp(ext, "png") == 0)
-		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, v->width, v->height);
-	else if (strcasecmp(ext, "pdf") == 0)
-		s = cairo_pdf_surface_create(path, v->width, v->height);
-	else {
+	if (strcasecmp(ext, "png") != 0 && strcasecmp(ext, "pdf") != 0) {
 		snprintf(err, errlen, "unknown export format (use .png .svg .pdf or .xpl)");
 		return -1;
 	}
+	struct out_file o = { fopen(path, "wb"), 0 };
+	if (!o.f) {
+		snprintf(err, errlen, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	cairo_surface_t *s;
+	if (strcasecmp(ext, "png") == 0)
+		s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, v->width, v->height);
+	else
+		s = cairo_pdf_surface_create_for_stream(write_out, &o, v->width, v->height);
 	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
 		snprintf(err, errlen, "%s", cairo_status_to_string(cairo_surface_status(s)));
 		cairo_surface_destroy(s);
+		fclose(o.f);
 		return -1;
 	}
 	cairo_t *cr = cairo_create(s);
@@ -149,11 +175,19 @@ int np_export(const struct np_view *v, const char *path, char *err, size_t errle
 	cairo_status_t st = cairo_status(cr);
 	cairo_destroy(cr);
 	if (st == CAIRO_STATUS_SUCCESS && strcasecmp(ext, "png") == 0)
-		st = cairo_surface_write_to_png(s, path);
+		st = cairo_surface_write_to_png_stream(s, write_out, &o);
 	cairo_surface_finish(s);
 	if (st == CAIRO_STATUS_SUCCESS)
 		st = cairo_surface_status(s);
 	cairo_surface_destroy(s);
+	if (!o.err && (ferror(o.f) || fflush(o.f) != 0))
+		o.err = errno ? errno : EIO;
+	if (fclose(o.f) != 0 && !o.err)
+		o.err = errno ? errno : EIO;
+	if (o.err) {
+		snprintf(err, errlen, "cannot write: %s", strerror(o.err));
+		return -1;
+	}
 	if (st != CAIRO_STATUS_SUCCESS) {
 		snprintf(err, errlen, "%s", cairo_status_to_string(st));
 		return -1;

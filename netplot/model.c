@@ -690,6 +690,7 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 			qsort(m->conn[i].wait, m->conn[i].nwait, sizeof *m->conn[i].wait, cmp_wait);
 	}
 	xstate_free(sm);
+	m->damaged = xsource_problems(src);
 	xsource_close(src);
 	src = NULL;
 	if (bad || np_model_finish(m) < 0) {

@@ -149,6 +149,7 @@ const struct np_wait *np_conn_wait(const struct np_conn *c, uint64_t seq);
 
 struct np_model {
 	char *path;
+	unsigned damaged;	/* warnings while reading: loaded up to the damage */
 	uint64_t t0;		/* absolute ns of the first record: times are relative to it */
 	uint64_t t_end;		/* ns since t0 of the last record */
 	struct np_conn *conn;

@@ -43,7 +43,15 @@ static void usage(FILE *f)
 
 static void die(int code, const char *what, const char *subject)
 {
-	fprintf(stderr, "%s: %s: '%s'\n", prog, what, subject);
+	/* The reader's messages end with the file they are about already:
+	   name it once. */
+	char tail[4200];
+	snprintf(tail, sizeof tail, ": '%s'", subject);
+	size_t n = strlen(what), t = strlen(tail);
+	if (n >= t && strcmp(what + n - t, tail) == 0)
+		fprintf(stderr, "%s: %s\n", prog, what);
+	else
+		fprintf(stderr, "%s: %s: '%s'\n", prog, what, subject);
 	exit(code);
 }
 
@@ -275,6 +283,9 @@ int main(int argc, char **argv)
 	}
 	if (np_export(&v, out, err, sizeof err) < 0)
 		die(1, err, out);
+	/* A damaged input is exported as far as it reads, and says so in
+	   its status, as xcap -r and xcapanalyse do. */
+	int status = m->damaged ? 1 : 0;
 	np_model_free(m);
-	return 0;
+	return status;
 }

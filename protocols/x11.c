@@ -83,6 +83,19 @@ struct half {
 	bool hole_at_boundary;	/* try the byte after the hole as a boundary */
 	size_t rs_checked;	/* rs positions before this cannot be boundaries */
 	size_t rs_scanned;	/* rs_len when the last search ran */
+	/* Client framing found again after a hole is a guess until the
+	   evidence confirms it (confirm_framing): until then its requests are
+	   counted as undecoded bytes, never reported as messages. */
+	bool tentative;
+	bool tent_note;		/* confirmed: say what was not decoded */
+	uint64_t tent_before;	/* bytes given up on before the guessed boundary */
+	uint64_t tent_start;	/* stream offset of the guessed boundary */
+	uint64_t tent_requests;	/* d->requests at the guessed boundary */
+	uint64_t tent_longest;	/* the longest request read from the guess */
+	uint64_t tent_holes;	/* bytes of holes inside its requests: lost, not undecoded */
+	unsigned tent_regular;	/* requests read from it that repeat the last reported */
+	bool after_loss;	/* searching since a hole or broken framing, not
+				   since a capture begun mid-connection */
 };
 
 struct pending {
@@ -118,6 +131,9 @@ struct proto_decoder {
 	uint64_t uncertain_after;	/* requests up to this one are numbered right */
 	uint64_t unseen_max;		/* at most this many requests went unseen since */
 	bool realigned;			/* numbers fixed by a reply, not yet confirmed */
+	uint64_t longest_request;	/* of those reported: the stream's scale */
+	uint64_t regular_length;	/* the last request reported, which a regular */
+	unsigned regular_major;		/* stream repeats */
 	uint64_t last_s2c_seq;
 	struct pending *pending;	/* ring of reply-bearing requests */
 	size_t p_head, p_len;
@@ -278,6 +294,16 @@ static void pending_drop_front(struct proto_decoder *d)
 	d->p_len--;
 }
 
+/* Forget the requests numbered after seq: they were read from a guess
+   the stream has since refuted. */
+static void pending_drop_after(struct proto_decoder *d, uint64_t seq)
+{
+	while (d->p_len && pending_at(d, d->p_len - 1)->seq > seq) {
+		free(pending_at(d, d->p_len - 1)->arg);
+		d->p_len--;
+	}
+}
+
 static void pending_push(struct proto_decoder *d, const struct pending *p)
 {
 	if (d->p_len == PENDING_MAX)
@@ -325,6 +351,8 @@ static bool answers(const struct proto_decoder *d, const struct pending *p, cons
    gets its number, if no more requests than could have been lost lie
    between.  (An error may be about a request that wanted no reply, which
    is not waiting: then nothing can be learned.) */
+static bool fit_tells(const struct pending *p);
+
 static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->seq_uncertain)
@@ -348,6 +376,19 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 	for (size_t i = first; i < d->p_len; i++)
 		pending_at(d, i)->seq += delta;
 	d->requests += delta;
+	struct half *c = &d->h[PROTO_C2S];
+	if (c->tentative) {
+		c->tent_requests += delta;	/* the unseen requests lie before the guess */
+		/* When fewer requests can have gone unseen than 16 bits count,
+		   the answer's number names one request alone: an answer of a
+		   length only that request's reply has, to a request read from
+		   the guess, confirms the guess. */
+		struct pending *p = pending_at(d, first);
+		if (d->unseen_max < 0x8000 && p->seq > c->tent_requests && fit_tells(p)) {
+			c->tentative = false;
+			c->tent_note = true;
+		}
+	}
 	d->seq_uncertain = false;
 	d->realigned = true;
 	note(d, PROTO_S2C, "request numbers taken from a reply: %llu requests were not seen",
@@ -382,6 +423,15 @@ static void check_realignment(struct proto_decoder *d, uint16_t seq16, const str
 			   framing, are now known. */
 			d->realigned = false;
 			d->order_guessed = false;
+			/* Two answers, each of a length only its request's reply
+			   has, to requests read from the guessed framing, as many
+			   requests apart as the server's numbers say (realign
+			   fixed the first): the guess is the client's framing. */
+			struct half *c = &d->h[PROTO_C2S];
+			if (c->tentative && p->seq > c->tent_requests) {
+				c->tentative = false;
+				c->tent_note = true;
+			}
 		}
 		return;
 	}
@@ -650,8 +700,74 @@ static void change_property(struct proto_decoder *d, const struct cursor *b, uin
 
 /* ---- messages ---- */
 
+/* How long a stretch of client bytes must frame as one well-formed chain
+   of requests before framing guessed after a hole is believed: long
+   compared to the requests the stream is made of.  A stream of 8 KB
+   PolyFillRectangles holds, inside each request, a thousand rectangles
+   that read as 8-byte UnmapWindows; only a span of several of the long
+   requests tells the two readings apart. */
+static uint64_t confirm_span(const struct proto_decoder *d, const struct half *h)
+{
+	uint64_t scale = d->longest_request > h->tent_longest ? d->longest_request : h->tent_longest;
+	uint64_t span = 4 * scale;
+	if (span < 4096)
+		span = 4096;
+	return span;
+}
+
+/* Framing guessed after a hole is given up: it ran into bytes that start
+   no request, or another hole came first.  Its requests are forgotten
+   (numbers, replies awaited) and every byte since the hole, up to upto,
+   is undecoded: returns how many. */
+static uint64_t tentative_abandon(struct proto_decoder *d, struct half *h, uint64_t upto)
+{
+	uint64_t read = upto > h->tent_start + h->tent_holes ? upto - h->tent_start - h->tent_holes : 0;
+	uint64_t undecoded = h->tent_before + read;
+	d->requests = h->tent_requests;
+	pending_drop_after(d, h->tent_requests);
+	h->tentative = false;
+	h->tent_note = false;
+	lose_count(d, read);
+	return undecoded;
+}
+
 static void emit(struct proto_decoder *d, struct half *h, struct proto_msg *m)
 {
+	if (h == &d->h[PROTO_C2S]) {
+		if (h->tentative) {
+			if (m->length > h->tent_longest)
+				h->tent_longest = m->length;
+			/* A regular stream (a benchmark's, an animation's) repeats
+			   one request: two or more with the opcode and the length
+			   of the last one reported before the hole, over 4 KB (in a
+			   stream of one short request, a reading at another phase
+			   repeats too, until the data inside breaks it), are the
+			   likelier reading. */
+			if (m->kind == PROTO_REQUEST && m->major == d->regular_major &&
+			    m->length == d->regular_length && m->length >= 64)
+				h->tent_regular++;
+			bool regular = h->tent_regular >= 2 && h->tent_regular * d->regular_length >= 4096;
+			if (!regular && h->offset - h->tent_start < confirm_span(d, h))
+				return;	/* a guess: counted as undecoded bytes */
+			h->tentative = false;
+			h->tent_note = true;
+		}
+		if (h->tent_note) {
+			uint64_t start = h->offset - m->length;
+			uint64_t read = start > h->tent_start + h->tent_holes
+						? start - h->tent_start - h->tent_holes : 0;
+			note(d, PROTO_C2S, "could not decode %llu bytes; message boundaries found again",
+			     (unsigned long long)(h->tent_before + read));
+			h->tent_note = false;
+			h->after_gap = true;
+		}
+		if (m->length > d->longest_request)
+			d->longest_request = m->length;
+		if (m->kind == PROTO_REQUEST) {
+			d->regular_major = m->major;
+			d->regular_length = m->length;
+		}
+	}
 	if (h->after_gap) {
 		m->flags |= PROTO_F_AFTER_GAP;
 		h->after_gap = false;
@@ -970,10 +1086,25 @@ static int64_t request_length(const struct proto_decoder *d, const struct cursor
 
 /* How long the message starting with these bytes is: >0 its length, 0 if
    more bytes are needed to tell, -1 if they cannot begin a message. */
+static bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
+			      uint64_t *len);
+
 static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 			      const struct half *h, const struct cursor *b)
 {
-	return proto_x11_length(framing_at(d, dir, h), b);
+	int64_t l = proto_x11_length(framing_at(d, dir, h), b);
+	if (l > 0 && dir == PROTO_C2S && h->tentative) {
+		/* Framing guessed after a hole must go on reading requests as
+		   well-formed as those the search accepted, and none far longer
+		   than the stream's own: a guess that reads rectangle data as
+		   a 4 MB request would skip to wherever it pleased. */
+		uint64_t most = 4 * d->longest_request, len;
+		if (most < RESYNC_MAX)
+			most = RESYNC_MAX;
+		if ((uint64_t)l > most || !plausible_request(d, b, &len))
+			return -1;
+	}
+	return l;
 }
 
 static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct half *h)
@@ -1145,7 +1276,10 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *da
 			size_t k = h->have < sizeof keep ? h->have : sizeof keep;
 			memcpy(keep, h->buf, k);
 			h->offset -= k;
+			uint64_t undecoded = h->tentative ? tentative_abandon(d, h, h->offset) : 0;
 			start_resync(h);
+			h->after_loss = true;
+			h->rs_skipped += undecoded;
 			resync_feed(d, dir, h, keep, k);
 			if (h->state == ST_RESYNC && cursor_left(&in)) {
 				resync_feed(d, dir, h, cursor_here(&in), cursor_left(&in));
@@ -1291,11 +1425,13 @@ static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
    whether the run ends exactly at the end of the data, *undecided whether
    it stopped only because the data did (so more data may lengthen it). */
 static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, const uint8_t *b,
-			   size_t n, size_t pos, bool *ends, bool *undecided)
+			   size_t n, size_t pos, bool *ends, bool *undecided, bool *alive,
+			   uint8_t *visited)
 {
 	unsigned count = 0;
 	int last_seq = -1;
 	*ends = *undecided = false;
+	*alive = true;	/* not broken by bytes that start no message */
 	while (pos < n) {
 		if (n - pos < (dir == PROTO_C2S ? 8u : 32u)) {
 			*undecided = true;
@@ -1308,12 +1444,16 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 		at = over(cursor_here(&at), cursor_left(&at));
 		bool ok = dir == PROTO_C2S ? plausible_request(d, &at, &len)
 					   : plausible_s2c(d, &at, &len, &seq);
-		if (!ok)
+		if (!ok) {
+			*alive = false;
 			return count;
+		}
 		if (dir == PROTO_S2C && seq >= 0) {
 			/* sequence numbers from the server never go back and move slowly */
-			if (last_seq >= 0 && (uint16_t)(seq - last_seq) > 4096)
+			if (last_seq >= 0 && (uint16_t)(seq - last_seq) > 4096) {
+				*alive = false;
 				return count;
+			}
 			last_seq = seq;
 		}
 		if (pos + len > RESYNC_MAX) {
@@ -1329,6 +1469,8 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 		}
 		pos += len;
 		count++;
+		if (visited && pos < n)
+			visited[pos / 8] |= (uint8_t)(1u << (pos % 8));
 	}
 	*ends = true;
 	*undecided = true;
@@ -1396,19 +1538,34 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct ha
 	}
 	size_t first_undecided = h->rs_len;
 	struct cursor rs = over(h->rs, h->rs_len);
+	/* After a loss in the client's stream, a chain must still be going
+	   where the data ends: one that breaks was a reading of data inside
+	   longer requests (the rectangles of a PolyFillRectangle read as
+	   UnmapWindows break at the next real request), and the real chain
+	   goes on.  Positions a chain already stepped on are its suffixes and
+	   are judged with it; marking them keeps the search linear. */
+	bool alive_only = dir == PROTO_C2S && h->after_loss;
+	static _Thread_local uint8_t visited[RESYNC_MAX / 8];
+	uint8_t *mark = alive_only && d->order ? visited : NULL;
+	if (mark)
+		memset(visited, 0, (h->rs_len + 7) / 8);
 	for (; pos < h->rs_len; pos += step) {
 		if (!first_ok[at8(&rs, pos)])
+			continue;
+		if (mark && (mark[pos / 8] >> (pos % 8)) & 1)
 			continue;
 		for (int o = 0; o < 2 && orders[o]; o++) {
 			char saved = d->order;
 			d->order = orders[o];
-			bool ends, undecided;
-			unsigned run = run_length(d, dir, h->rs, h->rs_len, pos, &ends, &undecided);
+			bool ends, undecided, alive;
+			unsigned run = run_length(d, dir, h->rs, h->rs_len, pos, &ends, &undecided, &alive,
+						  mark);
 			/* Four messages in a row, or two that end exactly where the
 			   data ends (clients write whole requests), or, right after
 			   a hole in an aligned stream, one that does. */
-			if (run >= 4 || (run >= 2 && ends) ||
-			    (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) {
+			if ((run >= 4 || (run >= 2 && ends) ||
+			     (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) &&
+			    (!alive_only || alive)) {
 				if (!saved)
 					d->order_guessed = true;
 				return (long)pos;
@@ -1428,7 +1585,8 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct hal
 			 const uint8_t *p, size_t len)
 {
 	uint64_t skipped = h->rs_skipped + (uint64_t)pos;
-	if (skipped)
+	bool guess = dir == PROTO_C2S && h->after_loss;	/* said when confirmed */
+	if (skipped && !guess)
 		note(d, dir, "could not decode %llu bytes; message boundaries found again",
 		     (unsigned long long)skipped);
 	h->rs_skipped = 0;
@@ -1441,6 +1599,21 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct hal
 	struct cursor rest = over(h->rs, h->rs_len);
 	cursor_skip(&rest, (size_t)pos);
 	h->offset += (uint64_t)pos;
+	if (guess) {
+		h->after_loss = false;
+		/* Server messages seldom frame wrongly (their sequence numbers
+		   move with the requests); client bytes often do (image and
+		   rectangle data read as short requests): hold the client's
+		   framing as a guess. */
+		h->tentative = true;
+		h->tent_note = false;
+		h->tent_before = skipped;
+		h->tent_start = h->offset;
+		h->tent_requests = d->requests;
+		h->tent_longest = 0;
+		h->tent_holes = 0;
+		h->tent_regular = 0;
+	}
 	uint8_t *rs = h->rs;
 	h->rs = NULL;
 	frame(d, dir, cursor_here(&rest), cursor_left(&rest));
@@ -1587,8 +1760,9 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	}
 	resync_flush(d, dir, h);
 	if (h->state == ST_RESYNC) {
-		/* Bytes searched so far are no longer followed by what follows. */
-		h->rs_skipped += h->rs_len + len;
+		/* Bytes searched so far are no longer followed by what follows.
+		   (The hole's own bytes are the gap's: lost, not undecoded.) */
+		h->rs_skipped += h->rs_len;
 		h->offset += h->rs_len + len;
 		h->rs_len = 0;
 		h->rs_checked = 0;
@@ -1600,7 +1774,14 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		h->got += len;
 		h->offset += len;
 		h->after_gap = true;
+		if (h->tentative)
+			h->tent_holes += len;
 		return;
+	}
+	if (h->tentative) {
+		uint64_t undecoded = tentative_abandon(d, h, h->offset);
+		note(d, dir, "could not decode %llu bytes before a hole", (unsigned long long)undecoded);
+		h->need = h->got = h->have = 0;	/* the request read from the guess */
 	}
 	uint64_t lost = len;
 	bool cut = h->need != 0;
@@ -1617,6 +1798,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	bool at_boundary = h->align >= 0;
 	d->ext_unsure = true;
 	start_resync(h);
+	h->after_loss = true;
 	h->hole_at_boundary = at_boundary;
 	h->offset += lost;
 	if (dir == PROTO_C2S)	/* the hole, and the request it cut */
@@ -1634,6 +1816,8 @@ static void x11_skip(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	}
 	if (h->have < h->keep && h->have < h->need)
 		h->hole_in_msg = true;	/* wanted bytes missing: details are lost */
+	if (h->tentative)
+		h->tent_holes += len;
 	h->got += len;
 	h->offset += len;
 	if (h->got == h->need)
@@ -1645,7 +1829,7 @@ static int x11_framing(const struct proto_decoder *d, enum proto_dir dir, struct
 	const struct half *h = &d->h[dir];
 	/* Only framing that nothing has put in doubt. */
 	if (h->state != ST_MESSAGES || !d->order || d->order_guessed || d->realigned ||
-	    h->after_gap || (h->have && !h->need))
+	    h->after_gap || h->tentative || (h->have && !h->need))
 		return 0;
 	f->pos = h->offset;
 	f->next = h->offset + (h->need - h->got);
@@ -1663,6 +1847,9 @@ static void x11_end(struct proto_decoder *d, enum proto_dir dir)
 	if (h->state == ST_RESYNC && (h->rs_len || h->rs_skipped)) {
 		note(d, dir, "stream ended with %llu bytes not decoded",
 		     (unsigned long long)(h->rs_len + h->rs_skipped));
+	} else if (h->tentative) {
+		note(d, dir, "stream ended with %llu bytes not decoded",
+		     (unsigned long long)tentative_abandon(d, h, h->offset));
 	} else if (h->got) {
 		note(d, dir, "stream ended %llu bytes into a message of %llu",
 		     (unsigned long long)h->got, (unsigned long long)h->need);

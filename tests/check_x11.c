@@ -435,9 +435,10 @@ START_TEST(holes)
 	req(&b, 43, 0, 1);					/* GetInputFocus */
 	feed(PROTO_C2S, &b);
 	ck_assert_ptr_nonnull(strstr(notes, "hole of 38 bytes cut a 24-byte message"));
-	const struct seen *g = find(PROTO_REQUEST, "GetInputFocus", 1);
-	ck_assert_ptr_nonnull(g);
-	ck_assert_uint_eq(g->flags & PROTO_F_UNCERTAIN, PROTO_F_UNCERTAIN);
+	/* Framing found again after a hole is a guess until a reply confirms
+	   it: the requests read from it are not reported (issue 19). */
+	ck_assert_ptr_null(find(PROTO_REQUEST, "GetInputFocus", 1));
+	const struct seen *g;
 	/* counting went on from the guess; the reply confirms the truth: the
 	   GetInputFocus was request 3 + 3 lost + 5 + 1 = 12 */
 	reply(&b, 12, 0, NULL);
@@ -450,7 +451,9 @@ START_TEST(holes)
 	   length: the numbering stays unsure until a second one agrees. */
 	req(&b, 43, 0, 1);
 	feed(PROTO_C2S, &b);
-	g = find(PROTO_REQUEST, "GetInputFocus", 2);
+	g = find(PROTO_REQUEST, "GetInputFocus", 1);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_ptr_nonnull(strstr(notes, "could not decode 44 bytes"));
 	ck_assert_uint_eq(g->seq, 13);
 	ck_assert_uint_eq(g->flags & PROTO_F_UNCERTAIN, PROTO_F_UNCERTAIN);
 	reply(&b, 13, 0, NULL);
@@ -458,7 +461,7 @@ START_TEST(holes)
 	ck_assert_uint_eq(find(PROTO_REPLY, "GetInputFocus", 1)->flags & PROTO_F_UNCERTAIN, 0);
 	req(&b, 43, 0, 1);
 	feed(PROTO_C2S, &b);
-	g = find(PROTO_REQUEST, "GetInputFocus", 3);
+	g = find(PROTO_REQUEST, "GetInputFocus", 2);
 	ck_assert_uint_eq(g->seq, 14);
 	ck_assert_uint_eq(g->flags & PROTO_F_UNCERTAIN, 0);
 }
@@ -563,12 +566,12 @@ START_TEST(image_after_hole)
 		req(&b, 60, 0, 2);				/* FreeGC x5 */
 	req(&b, 43, 0, 1);					/* GetInputFocus */
 	feed(PROTO_C2S, &b);
-	ck_assert_uint_eq(n_msgs - n0, 6);
-	for (size_t i = n0; i < n_msgs; i++)
-		ck_assert_msg(msgs[i].name[0] != '-' && (msgs[i].major == 60 || msgs[i].major == 43),
-			      "invented: %s major %u", msgs[i].name, msgs[i].major);
+	/* The requests after the junk frame well but nothing confirms them
+	   (too short a span, no reply): they are undecoded bytes (issue 19). */
+	ck_assert_uint_eq(n_msgs - n0, 0);
+	proto_x11.end(dec, PROTO_C2S);
 	char want[64];
-	snprintf(want, sizeof want, "could not decode %zu bytes", junk);
+	snprintf(want, sizeof want, "stream ended with %zu bytes not decoded", junk + 5 * 8 + 4);
 	ck_assert_msg(strstr(notes, want), "notes: %s; want %s", notes, want);
 }
 END_TEST

@@ -7,5 +7,10 @@ mkdir -p "$workdir/seeds"
 for c in "$top_srcdir"/tests/captures/*.pcap; do
 	xcap -q -r "$c" -w "$workdir/seeds/$(basename "$c" .pcap).xcap" || fail "xcap -r $c failed"
 done
+. "$top_srcdir/tests/fuzz/libfuzzer.sh"
+if lf_build trace xcapanalyse/libanalyse.a xcap/libxcap.a protocols/libprotocols.a; then
+	lf_run "$workdir/seeds" "$top_srcdir/tests/fuzz/corpus/trace"
+	exit 0
+fi
 "$top_builddir/tests/fuzz/fuzz-trace" -runs="${FUZZ_RUNS:-3000}" -seed=11 -max_len=65536 \
 	"$workdir/seeds" || fail "fuzz-trace found a problem"

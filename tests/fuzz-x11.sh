@@ -30,5 +30,10 @@ for n, (client, chunks) in enumerate(sorted(conns.items())):
 PY
 	fail "cannot build seeds from $c"
 done
+. "$top_srcdir/tests/fuzz/libfuzzer.sh"
+if lf_build x11 protocols/libprotocols.a; then
+	lf_run "$workdir/seeds" "$top_srcdir/tests/fuzz/corpus/x11"
+	exit 0
+fi
 "$top_builddir/tests/fuzz/fuzz-x11" -runs="${FUZZ_RUNS:-3000}" -seed=13 -max_len=65536 \
 	"$workdir/seeds" || fail "fuzz-x11 found a problem"

@@ -49,3 +49,7 @@ EXTRA_DIST += tests/golden/TESTLIST \
 	tests/golden/xdpyinfo-xlogo-trips-json.out \
 	tests/golden/xdpyinfo-xlogo-trips-md.out \
 	tests/golden/xdpyinfo-xlogo-trips.out
+
+# one voice for errors (issue 19)
+dist_check_SCRIPTS += tests/bad-input.sh
+TESTS += tests/bad-input.sh

@@ -13,8 +13,8 @@ need editcap /usr/bin/python3
 cap="$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap"
 xcapanalyse --dump "$cap" >"$workdir/full.dump" || fail "cannot decode $cap"
 
-check() {	# check NAME MIN-NOTES: compare $workdir/NAME.dump with the clean one
-	/usr/bin/python3 "$top_srcdir/tests/x11-lossy-compare.py" "$workdir/full.dump" "$workdir/$1.dump" "$2"
+check() {	# check NAME MIN-NOTES [MAX-MISSING]: compare $workdir/NAME.dump with the clean one
+	/usr/bin/python3 "$top_srcdir/tests/x11-lossy-compare.py" "$workdir/full.dump" "$workdir/$1.dump" "$2" ${3:+"$3"}
 }
 
 # Without the first 12 packets: both connections are already under way.
@@ -28,7 +28,9 @@ check cut 1 || fail "the decode of a capture begun mid-connection is wrong"
 editcap "$cap" "$workdir/del.pcap" 44 47 || fail "editcap failed"
 xcapanalyse --dump "$workdir/del.pcap" >"$workdir/del.dump"
 grep -q '^gap .*reason=lost' "$workdir/del.dump" || fail "the lost segments are not recorded as gaps"
-check del 2 || fail "the decode of a capture with lost segments is wrong"
+# (Up to 4 missing: the client's requests after its hole are framed from a
+# guess until a reply confirms it, and are counted as undecoded till then.)
+check del 2 4 || fail "the decode of a capture with lost segments is wrong"
 
 # Cut by a snaplen (editcap -s, which leaves the pcapng interface's snaplen
 # as it was): the missing payload was lost, not skipped on purpose, so xcap

@@ -34,7 +34,8 @@ struct xsource {
 	int own_file;
 	char path[1024];
 	struct trace_info info;
-	void (*warn)(void *ctx, const char *msg);
+	void (*warn)(void *ctx, const char *msg);	/* NULL until installed */
+	char held[1024];	/* a warning raised before then */
 	void *warn_ctx;
 	unsigned problems;
 
@@ -77,7 +78,27 @@ static void warnf(struct xsource *s, const char *fmt, ...)
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	s->problems++;
+	if (!s->warn) {
+		/* Said while opening, before the caller could install its
+		   handler: held until it does (or the first record is asked
+		   for), so that the caller's program speaks. */
+		if (!s->held[0])
+			snprintf(s->held, sizeof s->held, "%s", buf);
+		return;
+	}
 	s->warn(s->warn_ctx, buf);
+}
+
+static void deliver_held(struct xsource *s)
+{
+	if (!s->warn)
+		s->warn = default_warning;
+	if (s->held[0]) {
+		char buf[sizeof s->held];
+		memcpy(buf, s->held, sizeof buf);
+		s->held[0] = '\0';
+		s->warn(s->warn_ctx, buf);
+	}
 }
 
 static void trace_warning(void *ctx, const char *msg)
@@ -256,6 +277,8 @@ static struct xsource *open_pcap(struct xsource *s, const char *filter,
 		warnf(s, "link type not supported, every packet will be skipped: %s: '%s'",
 		      pcap_datalink_val_to_name(dlt) ? pcap_datalink_val_to_name(dlt) : "unknown",
 		      s->path);
+	if (!decode_link_supported(dlt))
+		s->problems--;	/* intact, only not decoded: xcap -r exits 0 on it too */
 	return s;
 }
 
@@ -282,13 +305,16 @@ struct xsource *xsource_open_stream(FILE *f, int own, const char *name, const ch
 			fclose(f);
 		return NULL;
 	}
-	s->warn = default_warning;
 	snprintf(s->path, sizeof s->path, "%s", name);
 	s->f = f;
 	s->own_file = own;
 	int c = getc(s->f);
 	if (c == EOF) {
-		snprintf(err, errlen, "empty file: '%s'", name);
+		/* A directory opens, and its first read fails: not empty. */
+		if (ferror(s->f))
+			snprintf(err, errlen, "cannot read: %s: '%s'", strerror(errno), name);
+		else
+			snprintf(err, errlen, "empty file: '%s'", name);
 		xsource_close(s);
 		return NULL;
 	}
@@ -315,6 +341,8 @@ struct xsource *xsource_open_stream(FILE *f, int own, const char *name, const ch
 
 int xsource_next(struct xsource *s, struct xrec *rec)
 {
+	if (!s->warn)
+		deliver_held(s);
 	if (s->kind == XSOURCE_TRACE)
 		return trace_reader_next(s->reader, rec);
 	if (s->err[0])
@@ -343,6 +371,7 @@ void xsource_on_warning(struct xsource *s, void (*fn)(void *ctx, const char *msg
 {
 	s->warn = fn ? fn : default_warning;
 	s->warn_ctx = ctx;
+	deliver_held(s);
 }
 
 unsigned xsource_problems(const struct xsource *s) { return s->problems; }

@@ -217,18 +217,28 @@ static void write_stats(struct capture *cap)
 }
 
 /* Returns 0, or -1 if the trace could not be written completely. */
+/* Why closing the output failed, with the reason the system gave: a full
+   disk often shows only when the last buffer is written at close. */
+static char close_why[512];
+
 static int close_output(struct capture *cap)
 {
 	int rc = 0;
+	close_why[0] = '\0';
+	if (cap->w && trace_writer_flush(cap->w) < 0)
+		snprintf(close_why, sizeof close_why, "%s", trace_writer_error(cap->w));
 	if (trace_writer_free(cap->w) < 0 || cap->write_failed)
 		rc = -1;
 	cap->w = NULL;
-	if (cap->out != stdout) {
-		if (fclose(cap->out) != 0)
-			rc = -1;
-	} else if (fflush(stdout) != 0) {
+	int failed = cap->out != stdout ? fclose(cap->out) != 0 : fflush(stdout) != 0;
+	if (failed) {
+		if (!close_why[0])
+			snprintf(close_why, sizeof close_why, "cannot write the trace: %s",
+				 strerror(errno));
 		rc = -1;
 	}
+	if (rc < 0 && !close_why[0])
+		snprintf(close_why, sizeof close_why, "cannot write the trace");
 	cap->out = NULL;
 	return rc;
 }
@@ -247,7 +257,7 @@ static void rotate(struct capture *cap, uint64_t ts)
 {
 	write_stats(cap);
 	if (close_output(cap) < 0)
-		die(EXIT_RUNTIME, "cannot write the trace: '%s'", cap->out_name);
+		die(EXIT_RUNTIME, "%s: '%s'", close_why, cap->out_name);
 	open_output(cap, ts);
 	/* A reader of the new file must know the connections already open. */
 	if (pipeline_replay_state(cap->pipe, ts) < 0)
@@ -513,6 +523,8 @@ int main(int argc, char **argv)
 		if (!cap.rfile)
 			die(EXIT_RUNTIME, "cannot read capture: %s: '%s'", strerror(errno), rfile);
 		cap.file = pcapfile_open(cap.rfile, ebuf, sizeof ebuf);
+		if (!cap.file && ferror(cap.rfile))	/* a directory opens; reading it fails */
+			die(EXIT_RUNTIME, "cannot read capture: %s: '%s'", strerror(errno), rfile);
 		if (!cap.file)
 			die(EXIT_RUNTIME, "cannot read capture: %s: '%s'", ebuf, rfile);
 		cap.ts_nano = 1;
@@ -544,8 +556,9 @@ int main(int argc, char **argv)
 	if (user)
 		drop_privileges(user);
 	if (!decode_link_supported(cap.dlt))
-		complain("link type not supported, packets will be counted and skipped: '%s'",
-		      pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?");
+		complain("link type not supported, packets will be counted and skipped: %s: '%s'",
+			 pcap_datalink_val_to_name(cap.dlt) ? pcap_datalink_val_to_name(cap.dlt) : "?",
+			 iface ? iface : rfile);
 
 	gethostname(cap.info.host, sizeof cap.info.host - 1);
 	snprintf(cap.info.iface, sizeof cap.info.iface, "%s", iface ? iface : rfile);
@@ -654,13 +667,14 @@ int main(int argc, char **argv)
 	write_stats(&cap);
 	struct xrec_stats st;
 	pipeline_stats(cap.pipe, &st);
+	/* The writer's error already says "cannot write the trace: why". */
 	if (cap.write_failed)
-		complain("cannot write the trace: %s: '%s'",
-		      trace_writer_error(cap.w) ? trace_writer_error(cap.w) : "write error",
-		      cap.out_name);
+		complain("%s: '%s'",
+			 trace_writer_error(cap.w) ? trace_writer_error(cap.w) : "cannot write the trace",
+			 cap.out_name);
 	if (close_output(&cap) < 0 || cap.write_failed) {
 		if (!cap.write_failed)
-			complain("cannot write the trace: '%s'", cap.out_name);
+			complain("%s: '%s'", close_why, cap.out_name);
 		status = EXIT_RUNTIME;
 	}
 	struct pcap_stat ps;

@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""x11-holes-compare.py FULL.dump HOLED.dump: after holes in a regular
+stream of client requests, is any request reported that the client did not
+send, and does the decoder's count of undecoded client bytes account for
+the bytes it neither reported nor lost?
+
+A request in the holed decode is the client's when the complete decode has
+a request ending at the same TCP position with the same opcode and length.
+Every client byte of the holed capture lies in a hole (gap record), in a
+reported message, or is counted undecoded by a note, except the first
+bytes of a message a hole cut while framing was known (the note says how
+long that message was, which bounds them).  Prints the figures; exit 1 on
+an invented request or a count that does not add up."""
+import re
+import sys
+
+FIELD = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
+
+
+def records(path):
+    for line in open(path):
+        kind, _, rest = line.partition(' ')
+        yield kind, {k: v.strip('"') for k, v in FIELD.findall(rest)}
+
+
+def load(path):
+    client = {}
+    msgs, gaps, undecoded, cut_max = {}, [], 0, 0
+    for kind, f in records(path):
+        if kind == 'conn':
+            client[f['id']] = f['client']
+        elif kind == 'msg' and f['dir'] == 'c2s':
+            msgs[(client[f['conn']], int(f['end']))] = (f['kind'], f['major'], int(f['length']))
+        elif kind == 'gap' and f['dir'] == 'c2s':
+            gaps.append((client[f['conn']], int(f['seq']), int(f['len'])))
+        elif kind == 'note' and f['dir'] == 'c2s':
+            m = re.search(r'could not decode (\d+) bytes|stream ended with (\d+) bytes not decoded',
+                          f['text'])
+            if m:
+                undecoded += int(m.group(1) or m.group(2))
+            m = re.search(r'cut a (\d+)-byte message', f['text'])
+            if m:
+                cut_max += int(m.group(1))
+    return msgs, gaps, undecoded, cut_max
+
+
+full, _, _, _ = load(sys.argv[1])
+holed, gaps, undecoded, cut_max = load(sys.argv[2])
+invented = [(k, v) for k, v in holed.items() if v[0] == 'request' and full.get(k) != v]
+real = sum(1 for v in full.values() if v[0] == 'request')
+shown = sum(1 for v in holed.values() if v[0] == 'request')
+
+# Per client stream: the bytes the complete decode frames, less holes and
+# reported messages, is what the holed decode could not account for.
+unaccounted = 0
+for addr in {k[0] for k in holed} | {g[0] for g in gaps}:
+    ends = [(e - v[2], e) for (a, e), v in full.items() if a == addr]
+    lo, hi = min(s for s, _ in ends), max(e for _, e in ends)
+    covered = bytearray(hi - lo)
+    spans = [(e - v[2], e) for (a, e), v in holed.items() if a == addr]
+    spans += [(s, s + n) for a, s, n in gaps if a == addr]
+    for s, e in spans:
+        for i in range(max(s, lo) - lo, min(e, hi) - lo):
+            covered[i] = 1
+    unaccounted += covered.count(0)
+
+print('requests: %d sent, %d reported after the holes, %d invented; %d bytes in holes; '
+      'undecoded: %d counted by the decoder, %d neither reported nor lost (cut messages: %d)'
+      % (real, shown, len(invented), sum(g[2] for g in gaps), undecoded, unaccounted, cut_max))
+ok = True
+if invented:
+    print('invented: %s' % invented[:10])
+    ok = False
+if not (undecoded <= unaccounted <= undecoded + cut_max):
+    print('the undecoded count does not account for the bytes not reported')
+    ok = False
+sys.exit(0 if ok else 1)
