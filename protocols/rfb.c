@@ -127,7 +127,7 @@ struct update {
 	unsigned nst;
 };
 
-struct half {
+struct stream_dir {
 	enum stage stage;
 	uint8_t *buf;
 	size_t len;
@@ -145,7 +145,7 @@ struct half {
 
 struct proto_decoder {
 	struct proto_sink sink;
-	struct half h[2];
+	struct stream_dir h[2];
 	int version;		/* the effective minor version: 3, 7 or 8; 0 unknown */
 	int server_minor, client_minor;
 	int sec_type;		/* the security type in use, -1 not yet known */
@@ -355,7 +355,7 @@ static void pixfmt_detail(const struct pixfmt *pf, char *detail)
 static void msg_begin(struct proto_decoder *d, enum proto_dir dir, enum proto_kind kind,
 		      const char *name, const char *ext, uint8_t major)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	memset(&h->m, 0, sizeof h->m);
 	h->in_msg = true;
 	h->m.kind = kind;
@@ -377,7 +377,7 @@ static void msg_begin(struct proto_decoder *d, enum proto_dir dir, enum proto_ki
 /* The message ends at the buffer's start (after what was consumed). */
 static void msg_end(struct proto_decoder *d, enum proto_dir dir)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	struct proto_msg out;
 	memset(&out, 0, sizeof out);
 	out.dir = dir;
@@ -397,7 +397,7 @@ static void msg_end(struct proto_decoder *d, enum proto_dir dir)
 		d->sink.message(d->sink.ctx, &out);
 }
 
-static void consume(struct half *h, size_t n)
+static void consume(struct stream_dir *h, size_t n)
 {
 	memmove(h->buf, h->buf + n, h->len - n);
 	h->len -= n;
@@ -411,7 +411,7 @@ static void consume(struct half *h, size_t n)
 static void finish_after(struct proto_decoder *d, enum proto_dir dir, size_t n, uint64_t more,
 			 enum stage next)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	consume(h, n);
 	if (more) {
 		h->skip = more;
@@ -499,7 +499,7 @@ static enum stage after_security(struct proto_decoder *d, enum proto_dir dir, in
 
 static enum step step_version(struct proto_decoder *d, enum proto_dir dir, struct cursor *c)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	const uint8_t *b = cursor_span(c, 12);
 	if (!b)
 		return STEP_MORE;
@@ -526,7 +526,7 @@ static enum step step_version(struct proto_decoder *d, enum proto_dir dir, struc
 
 static enum step step_server_handshake(struct proto_decoder *d, struct cursor *c)
 {
-	struct half *h = &d->h[PROTO_S2C];
+	struct stream_dir *h = &d->h[PROTO_S2C];
 	switch (h->stage) {
 	case ST_SEC_OFFER:
 		if (!d->version) {
@@ -645,7 +645,7 @@ static enum step step_server_handshake(struct proto_decoder *d, struct cursor *c
 
 static enum step step_client_handshake(struct proto_decoder *d, struct cursor *c)
 {
-	struct half *h = &d->h[PROTO_C2S];
+	struct stream_dir *h = &d->h[PROTO_C2S];
 	switch (h->stage) {
 	case ST_SEC_CHOICE: {
 		uint8_t type = cursor_u8(c);
@@ -828,7 +828,7 @@ static bool gii_length(const struct cursor *c, uint64_t *len)
 static enum step step_layout_message(struct proto_decoder *d, enum proto_dir dir,
 				     const struct rfb_message *m, struct cursor *c, enum proto_kind kind)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	uint64_t total;
 	bool ok = m->walk == RFB_WALK_GII ? gii_length(c, &total) : layout_length(&m->layout, c, &total);
 	if (!ok)
@@ -907,7 +907,7 @@ static void update_detail(struct proto_decoder *d, char *detail)
 
 static enum step step_update_start(struct proto_decoder *d, struct cursor *c)
 {
-	struct half *h = &d->h[PROTO_S2C];
+	struct stream_dir *h = &d->h[PROTO_S2C];
 	cursor_skip(c, 2);
 	uint16_t n = cursor_be16(c);
 	if (c->overrun)
@@ -946,7 +946,7 @@ static enum step step_update_start(struct proto_decoder *d, struct cursor *c)
 static void rect_done(struct proto_decoder *d)
 {
 	struct update *u = &d->up;
-	struct half *h = &d->h[PROTO_S2C];
+	struct stream_dir *h = &d->h[PROTO_S2C];
 	stat_add(u, u->enc, (uint64_t)u->w * u->h, h->buf_off - u->rect_start);
 	u->done++;
 	u->rs = R_HEADER;
@@ -1163,7 +1163,7 @@ static enum step walk_trle_tile(struct proto_decoder *d, struct cursor *c, uint6
 
 static enum step step_update(struct proto_decoder *d, struct cursor *c)
 {
-	struct half *h = &d->h[PROTO_S2C];
+	struct stream_dir *h = &d->h[PROTO_S2C];
 	struct update *u = &d->up;
 	unsigned bpp = bytes_pp(&d->pf);
 	uint64_t skip = 0;
@@ -1342,7 +1342,7 @@ static enum step step_messages(struct proto_decoder *d, enum proto_dir dir, stru
 
 static enum step step(struct proto_decoder *d, enum proto_dir dir)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	struct cursor c = cursor_init(h->buf, h->len);
 	switch (h->stage) {
 	case ST_VERSION:
@@ -1408,7 +1408,7 @@ static bool client_plausible(const struct proto_decoder *d, const struct cursor 
    messages whole, usually one a packet). */
 static bool client_resync(struct proto_decoder *d)
 {
-	struct half *h = &d->h[PROTO_C2S];
+	struct stream_dir *h = &d->h[PROTO_C2S];
 	for (size_t i = 0; i < h->len; i++) {
 		struct cursor c = cursor_init(h->buf + i, h->len - i);
 		unsigned n = 0;
@@ -1435,7 +1435,7 @@ static bool client_resync(struct proto_decoder *d)
 
 static void lose(struct proto_decoder *d, enum proto_dir dir)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	if (h->in_msg) {
 		note(d, dir, "%s not framed to its end", h->m.name ? h->m.name : "a message");
 		/* its bytes already consumed are in no message: count them */
@@ -1453,7 +1453,7 @@ static void lose(struct proto_decoder *d, enum proto_dir dir)
 /* Keep bytes of a direction that waits for the other one. */
 static void queue(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	size_t room = BUF_MAX - h->len;
 	size_t n = len < room ? len : room;
 	if (n)
@@ -1470,7 +1470,12 @@ static void queue(struct proto_decoder *d, enum proto_dir dir, const uint8_t *da
 
 static void run(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
 {
-	struct half *h = &d->h[dir];
+	/* A hole's chunk may come as NULL with no length: walk an empty array
+	   instead, so no offset is ever applied to a null pointer. */
+	static const uint8_t nothing[1];
+	if (!data)
+		data = nothing;
+	struct stream_dir *h = &d->h[dir];
 	for (;;) {
 		if (h->skip) {
 			uint64_t n = h->skip < h->len ? h->skip : h->len;
@@ -1499,11 +1504,12 @@ static void run(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data
 		}
 		if (h->stage == ST_LOST) {
 			size_t n = len < RESYNC_WINDOW - h->len ? len : RESYNC_WINDOW - h->len;
-			if (n)
+			if (n) {	/* data may be NULL (a hole's empty chunk) */
 				memcpy(h->buf + h->len, data, n);
-			h->len += n;
-			data += n;
-			len -= n;
+				h->len += n;
+				data += n;
+				len -= n;
+			}
 			if (client_resync(d))
 				continue;
 			if (h->len == RESYNC_WINDOW) {	/* the oldest half is given up */
@@ -1574,7 +1580,7 @@ static void rfb_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t 
 
 static void rfb_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	if (h->skip >= len && h->len == 0) {
 		/* Inside bytes whose length was known: the framing holds. */
 		h->skip -= len;
@@ -1603,7 +1609,7 @@ static void rfb_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 
 static void rfb_end(struct proto_decoder *d, enum proto_dir dir)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	if (h->stage == ST_LOST)
 		h->unframed += h->len;
 	else if (h->len || h->skip || h->in_msg)

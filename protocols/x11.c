@@ -58,14 +58,14 @@ enum {
 	X11_SEND_EVENT = 0x80,	/* set on an event sent with SendEvent */
 };
 
-enum half_state {
+enum stream_state {
 	ST_SETUP,	/* expecting the setup request or its reply */
 	ST_MESSAGES,	/* framing known */
 	ST_RESYNC,	/* looking for a message boundary */
 };
 
-struct half {
-	enum half_state state;
+struct stream_dir {
+	enum stream_state state;
 	uint8_t buf[MSG_CAP];	/* the current message's first bytes */
 	size_t have;		/* bytes in buf */
 	uint64_t need;		/* the message's length, 0 while unknown */
@@ -125,7 +125,7 @@ struct proto_decoder {
 	struct proto_sink sink;
 	char order;		/* 'l', 'B', or 0 while unknown */
 	bool order_guessed;	/* from framing, not from the setup byte */
-	struct half h[2];
+	struct stream_dir h[2];
 	uint64_t requests;	/* requests sent: the last request's number */
 	bool seq_uncertain;	/* requests were lost or the capture began late */
 	uint64_t uncertain_after;	/* requests up to this one are numbered right */
@@ -376,7 +376,7 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 	for (size_t i = first; i < d->p_len; i++)
 		pending_at(d, i)->seq += delta;
 	d->requests += delta;
-	struct half *c = &d->h[PROTO_C2S];
+	struct stream_dir *c = &d->h[PROTO_C2S];
 	if (c->tentative) {
 		c->tent_requests += delta;	/* the unseen requests lie before the guess */
 		/* When fewer requests can have gone unseen than 16 bits count,
@@ -427,7 +427,7 @@ static void check_realignment(struct proto_decoder *d, uint16_t seq16, const str
 			   has, to requests read from the guessed framing, as many
 			   requests apart as the server's numbers say (realign
 			   fixed the first): the guess is the client's framing. */
-			struct half *c = &d->h[PROTO_C2S];
+			struct stream_dir *c = &d->h[PROTO_C2S];
 			if (c->tentative && p->seq > c->tent_requests) {
 				c->tentative = false;
 				c->tent_note = true;
@@ -706,7 +706,7 @@ static void change_property(struct proto_decoder *d, const struct cursor *b, uin
    PolyFillRectangles holds, inside each request, a thousand rectangles
    that read as 8-byte UnmapWindows; only a span of several of the long
    requests tells the two readings apart. */
-static uint64_t confirm_span(const struct proto_decoder *d, const struct half *h)
+static uint64_t confirm_span(const struct proto_decoder *d, const struct stream_dir *h)
 {
 	uint64_t scale = d->longest_request > h->tent_longest ? d->longest_request : h->tent_longest;
 	uint64_t span = 4 * scale;
@@ -719,7 +719,7 @@ static uint64_t confirm_span(const struct proto_decoder *d, const struct half *h
    no request, or another hole came first.  Its requests are forgotten
    (numbers, replies awaited) and every byte since the hole, up to upto,
    is undecoded: returns how many. */
-static uint64_t tentative_abandon(struct proto_decoder *d, struct half *h, uint64_t upto)
+static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h, uint64_t upto)
 {
 	uint64_t read = upto > h->tent_start + h->tent_holes ? upto - h->tent_start - h->tent_holes : 0;
 	uint64_t undecoded = h->tent_before + read;
@@ -731,7 +731,7 @@ static uint64_t tentative_abandon(struct proto_decoder *d, struct half *h, uint6
 	return undecoded;
 }
 
-static void emit(struct proto_decoder *d, struct half *h, struct proto_msg *m)
+static void emit(struct proto_decoder *d, struct stream_dir *h, struct proto_msg *m)
 {
 	if (h == &d->h[PROTO_C2S]) {
 		if (h->tentative) {
@@ -791,7 +791,7 @@ static void base_msg(struct proto_msg *m, enum proto_dir dir, enum proto_kind ki
 	m->length = length;
 }
 
-static void decode_request(struct proto_decoder *d, struct half *h, const struct cursor *b,
+static void decode_request(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
 			   uint64_t len)
 {
 	size_t n = b->len;
@@ -836,7 +836,7 @@ static void decode_request(struct proto_decoder *d, struct half *h, const struct
 	emit(d, h, &m);
 }
 
-static void decode_reply(struct proto_decoder *d, struct half *h, const struct cursor *b,
+static void decode_reply(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
 			 uint64_t len)
 {
 	size_t n = b->len;
@@ -895,7 +895,7 @@ static void decode_reply(struct proto_decoder *d, struct half *h, const struct c
 	emit(d, h, &m);
 }
 
-static void decode_error(struct proto_decoder *d, struct half *h, const struct cursor *b)
+static void decode_error(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b)
 {
 	size_t n = b->len;
 	struct proto_msg m;
@@ -946,7 +946,7 @@ static void decode_error(struct proto_decoder *d, struct half *h, const struct c
 	emit(d, h, &m);
 }
 
-static void decode_event(struct proto_decoder *d, struct half *h, const struct cursor *b,
+static void decode_event(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
 			 uint64_t len)
 {
 	size_t n = b->len;
@@ -990,7 +990,7 @@ static void decode_event(struct proto_decoder *d, struct half *h, const struct c
 	emit(d, h, &m);
 }
 
-static void decode_s2c(struct proto_decoder *d, struct half *h, const struct cursor *b,
+static void decode_s2c(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
 		       uint64_t len)
 {
 	switch (at8(b, 0) & ~X11_SEND_EVENT) {
@@ -1013,7 +1013,7 @@ static bool looks_like_setup_request(const struct cursor *b)
 	return at8(b, 1) == 0 && major >= 10 && major <= 12;
 }
 
-static void decode_setup_request(struct proto_decoder *d, struct half *h, const struct cursor *b,
+static void decode_setup_request(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
 				 uint64_t len)
 {
 	size_t n = b->len;
@@ -1030,7 +1030,7 @@ static void decode_setup_request(struct proto_decoder *d, struct half *h, const 
 	emit(d, h, &m);
 }
 
-static void decode_setup_reply(struct proto_decoder *d, struct half *h, const struct cursor *b,
+static void decode_setup_reply(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
 			       uint64_t len)
 {
 	size_t n = b->len;
@@ -1069,7 +1069,7 @@ static void decode_setup_reply(struct proto_decoder *d, struct half *h, const st
 
 /* Where messages of this direction stand, for the framing rules. */
 static struct proto_x11_at framing_at(const struct proto_decoder *d, enum proto_dir dir,
-				      const struct half *h)
+				      const struct stream_dir *h)
 {
 	struct proto_x11_at at = { .server = dir == PROTO_S2C, .setup = h->state == ST_SETUP,
 				   .big_endian = d->order == 'B' };
@@ -1090,7 +1090,7 @@ static bool plausible_request(const struct proto_decoder *d, const struct cursor
 			      uint64_t *len);
 
 static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
-			      const struct half *h, const struct cursor *b)
+			      const struct stream_dir *h, const struct cursor *b)
 {
 	int64_t l = proto_x11_length(framing_at(d, dir, h), b);
 	if (l > 0 && dir == PROTO_C2S && h->tentative) {
@@ -1107,7 +1107,7 @@ static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 	return l;
 }
 
-static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct half *h)
+static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	struct cursor b = over(h->buf, h->have);
 	if (h->state == ST_SETUP) {
@@ -1131,7 +1131,7 @@ static void dispatch(struct proto_decoder *d, enum proto_dir dir, struct half *h
 /* How many bytes of the current message message_length() needs to tell
    its length (always more than h->have while it cannot tell). */
 static size_t header_size(const struct proto_decoder *d, enum proto_dir dir,
-			  const struct half *h)
+			  const struct stream_dir *h)
 {
 	struct cursor b = over(h->buf, h->have);
 	return proto_x11_header_size(framing_at(d, dir, h), &b);
@@ -1157,7 +1157,7 @@ size_t proto_x11_core_request_keep(uint8_t major)
 	return request_keep(major, &t->requests[major]);
 }
 
-static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const struct half *h,
+static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const struct stream_dir *h,
 			   const struct cursor *b)
 {
 	if (h->state == ST_SETUP || b->len < 4)
@@ -1186,7 +1186,7 @@ static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const st
 }
 
 /* Take bytes into the current message; returns how many were used. */
-static size_t consume(struct proto_decoder *d, enum proto_dir dir, struct half *h,
+static size_t consume(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h,
 		      const uint8_t *p, size_t len)
 {
 	struct cursor in = over(p, len);
@@ -1229,13 +1229,13 @@ static size_t consume(struct proto_decoder *d, enum proto_dir dir, struct half *
 	return in.pos;
 }
 
-static void start_resync(struct half *h);
-static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half *h,
+static void start_resync(struct stream_dir *h);
+static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h,
 			const uint8_t *p, size_t len);
 
 static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	struct cursor in = over(data, len);
 	while (cursor_left(&in)) {
 		if (h->state == ST_RESYNC) {
@@ -1477,7 +1477,7 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 	return count;
 }
 
-static void start_resync(struct half *h)
+static void start_resync(struct stream_dir *h)
 {
 	h->state = ST_RESYNC;
 	h->have = h->need = h->got = 0;
@@ -1522,7 +1522,7 @@ static void first_bytes(const struct proto_decoder *d, enum proto_dir dir, bool 
 }
 
 /* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
-static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct half *h)
+static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	char orders[2] = { d->order ? d->order : 'l', d->order ? 0 : 'B' };
 	bool first_ok[256];
@@ -1581,7 +1581,7 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct ha
 
 /* A boundary was found at pos of the resync buffer: frame from there,
    then the rest of the chunk being fed (p, len). */
-static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct half *h, long pos,
+static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h, long pos,
 			 const uint8_t *p, size_t len)
 {
 	uint64_t skipped = h->rs_skipped + (uint64_t)pos;
@@ -1627,7 +1627,7 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct hal
 
 /* Search what came since the last search, whatever its size: before a
    hole or the end throws the buffer away. */
-static void resync_flush(struct proto_decoder *d, enum proto_dir dir, struct half *h)
+static void resync_flush(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	if (h->state != ST_RESYNC || !h->rs || h->rs_len == h->rs_scanned)
 		return;
@@ -1637,7 +1637,7 @@ static void resync_flush(struct proto_decoder *d, enum proto_dir dir, struct hal
 		resync_found(d, dir, h, pos, NULL, 0);
 }
 
-static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct half *h,
+static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h,
 			const uint8_t *p, size_t len)
 {
 	if (!h->rs) {
@@ -1745,7 +1745,7 @@ static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t 
 
 static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	if (!len)
 		return;
 	if (dir == PROTO_C2S && !d->start_decided) {
@@ -1809,7 +1809,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
    of a large message that are not kept; anywhere else they are a hole. */
 static void x11_skip(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	if (h->state == ST_RESYNC || !h->need || len > h->need - h->got) {
 		x11_gap(d, dir, len);
 		return;
@@ -1826,7 +1826,7 @@ static void x11_skip(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 
 static int x11_framing(const struct proto_decoder *d, enum proto_dir dir, struct proto_framing *f)
 {
-	const struct half *h = &d->h[dir];
+	const struct stream_dir *h = &d->h[dir];
 	/* Only framing that nothing has put in doubt. */
 	if (h->state != ST_MESSAGES || !d->order || d->order_guessed || d->realigned ||
 	    h->after_gap || h->tentative || (h->have && !h->need))
@@ -1840,7 +1840,7 @@ static int x11_framing(const struct proto_decoder *d, enum proto_dir dir, struct
 
 static void x11_end(struct proto_decoder *d, enum proto_dir dir)
 {
-	struct half *h = &d->h[dir];
+	struct stream_dir *h = &d->h[dir];
 	if (dir == PROTO_C2S && !d->start_decided && d->first_len)
 		decide_start(d);
 	resync_flush(d, dir, h);

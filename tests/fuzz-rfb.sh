@@ -33,5 +33,10 @@ for n, u in enumerate(updates):
             out += struct.pack('<BH', d | 2, len(b)) if holes and i == len(conv) - 3 else chunk(d, b)
         open('%s-%d%s' % (sys.argv[1], n, '-holes' if holes else ''), 'wb').write(out)
 PY
+. "$top_srcdir/tests/fuzz/libfuzzer.sh"
+if lf_build rfb protocols/libprotocols.a; then
+	lf_run "$workdir/seeds" "$top_srcdir/tests/fuzz/corpus/rfb"
+	exit 0
+fi
 "$top_builddir/tests/fuzz/fuzz-rfb" -runs="${FUZZ_RUNS:-20000}" -seed=15 -max_len=8192 \
-	"$workdir/seeds" || fail "fuzz-rfb found a problem"
+	"$workdir/seeds" "$top_srcdir/tests/fuzz/corpus/rfb" || fail "fuzz-rfb found a problem"
