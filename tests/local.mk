@@ -11,6 +11,7 @@ include tests/link.mk
 include tests/state.mk
 include tests/sweep.mk
 include tests/netplot.mk
+include tests/package.mk
 
 # The layers: no directory includes a header of a layer above it.
 dist_check_SCRIPTS += tests/layers.sh tests/exit-status.sh
