@@ -34,3 +34,4 @@ install-desktop-caches:
 		update-desktop-database "$(datadir)/applications" 2>/dev/null || :; \
 		gtk-update-icon-cache -q -t "$(datadir)/icons/hicolor" 2>/dev/null || :; \
 	fi
+dist_man_MANS += man/xcap-tutorial.7

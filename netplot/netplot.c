@@ -38,7 +38,13 @@ static void usage(FILE *f)
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
 		"  -b, --benchmark FILE   time loading FILE and redrawing at several zoom levels\n"
 		"  -h, --help             this help\n"
-		"  -V, --version          the version\n");
+		"  -V, --version          the version\n"
+		"\n"
+		"Examples:\n"
+		"  netplot app.xcap                              the window (.pcap and .pcapng too)\n"
+		"  netplot app.xcap --conn 2 --direction reply --export replies.svg\n"
+		"  netplot app.xcap --range 0:1.5 --size 1600x900 --export startup.png\n"
+		"More in man xcap-tutorial.\n");
 }
 
 static void die(int code, const char *what, const char *subject)

@@ -68,7 +68,13 @@ static void usage(FILE *f)
 "  -V, --version     show the version\n"
 "\n"
 "Exit status: 0 success, 1 an input was unreadable or damaged (what could\n"
-"be read was still printed), 2 usage error.\n");
+"be read was still printed), 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  xcapanalyse app.xcap                           where the time went\n"
+"  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
+"  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
+"More in man xcap-tutorial.\n");
 }
 
 static void warn_cb(void *ctx, const char *msg)
