@@ -603,7 +603,8 @@ static void on_interval(void *ctx, const struct xstate_interval *iv)
    suite's form; everything before the damage still loads. */
 static void warn_cb(void *ctx, const char *msg)
 {
-	(void)ctx;
+	struct np_model *m = ctx;
+	m->damaged++;
 	fprintf(stderr, "netplot: %s\n", msg);
 }
 
@@ -612,12 +613,12 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 	struct xsource *src = xsource_open(path, NULL, NULL, err, errlen);
 	if (!src)
 		return NULL;
-	xsource_on_warning(src, warn_cb, NULL);
 	struct np_model *m = np_model_new();
 	if (!m || !(m->path = strdup(path))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	xsource_on_warning(src, warn_cb, m);
 	struct xstate_options so;
 	xstate_options_default(&so);
 	struct xstate_model *sm = xstate_new(&so);

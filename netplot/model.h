@@ -146,10 +146,11 @@ struct np_model {
 	size_t hash_cap, hash_used;
 	bool have_state;	/* state intervals were computed */
 	uint64_t npkt, nmsg;
+	unsigned damaged;	/* the reader's warnings: what loaded is what came before them */
 };
 
 /* Load any capture xsource reads.  NULL with err filled on failure;
-   warnings about damaged input go to stderr. */
+   warnings about damaged input go to stderr and are counted in damaged. */
 struct np_model *np_model_load(const char *path, char *err, size_t errlen);
 void np_model_free(struct np_model *m);
 

@@ -53,6 +53,20 @@ static void die(int code, const char *what, const char *subject)
 	exit(code);
 }
 
+/* A library's error names its subject itself ("...: 'file'") most of the
+   time: add the subject only when it does not. */
+static void die_err(int code, const char *err, const char *subject)
+{
+	char quoted[1024];
+	snprintf(quoted, sizeof quoted, "'%s'", subject);
+	size_t n = strlen(err), q = strlen(quoted);
+	if (n >= q && strcmp(err + n - q, quoted) == 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		exit(code);
+	}
+	die(code, err, subject);
+}
+
 /* "12.5", "1:02.5" or "1:00:02.5" to ns; -1 when malformed. */
 static double parse_time(const char *s)
 {
@@ -101,7 +115,7 @@ static int benchmark(const char *path, int w, int h)
 	double t = now_ms();
 	struct np_model *m = np_model_load(path, err, sizeof err);
 	if (!m)
-		die(1, err, path);
+		die_err(1, err, path);
 	double open_ms = now_ms() - t;
 	size_t mem = np_model_memory(m);
 	printf("open: %.0f ms\n", open_ms);
@@ -260,7 +274,7 @@ int main(int argc, char **argv)
 	char err[512];
 	struct np_model *m = np_model_load(in, err, sizeof err);
 	if (!m)
-		die(1, err, in);
+		die_err(1, err, in);
 	size_t ci = busiest(m, dir);
 	if (conn) {
 		if ((size_t)conn > m->nconn) {
@@ -280,7 +294,10 @@ int main(int argc, char **argv)
 		np_view_fit_y(&v);
 	}
 	if (np_export(&v, out, err, sizeof err) < 0)
-		die(1, err, out);
+		die_err(1, err, out);
+	/* A damaged input is drawn as far as it could be read, and said so
+	   (the reader's warning), but the run did not read it all. */
+	int status = m->damaged ? 1 : 0;
 	np_model_free(m);
-	return 0;
+	return status;
 }
