@@ -9,7 +9,7 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog -h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
-	-b --benchmark -h --help -V --version'
+	-b --benchmark -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
 	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
@@ -95,7 +95,7 @@ _xcap_netplot() {
 	-c | --conn) _xcap_conn_ids; return ;;
 	-d | --direction) COMPREPLY=($(compgen -W 'request reply' -- "$cur")); return ;;
 	-b | --benchmark) _xcap_traces; return ;;
-	-r | --range | -s | --size) return ;;
+	-r | --range | -s | --size | --display) return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then

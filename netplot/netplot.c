@@ -39,6 +39,7 @@ static void usage(FILE *f)
 		"  -b, --benchmark FILE   time loading FILE and redrawing at several zoom levels\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          the version\n"
+		"Without --export or --benchmark, GTK's options (--display ...) go to GTK.\n"
 		"\n"
 		"Examples:\n"
 		"  netplot app.xcap                              the window (.pcap and .pcapng too)\n"
