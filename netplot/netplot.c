@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "gui.h"
+#include "progress.h"
 #include "render.h"
 
 static const char *prog = "netplot";
@@ -52,6 +53,15 @@ static void die(int code, const char *what, const char *subject)
 {
 	fprintf(stderr, "%s: %s: '%s'\n", prog, what, subject);
 	exit(code);
+}
+
+/* The model's reading, on the meter (done -1: erase it for a message). */
+static void on_progress(void *ctx, long long done)
+{
+	if (done < 0)
+		progress_clear(ctx);
+	else
+		progress_at(ctx, done);
 }
 
 /* A library's error names its subject itself ("...: 'file'") most of the
@@ -273,7 +283,10 @@ int main(int argc, char **argv)
 	}
 	const char *in = argv[optind];
 	char err[512];
-	struct np_model *m = np_model_load(in, err, sizeof err);
+	struct progress meter;
+	progress_begin(&meter, prog, in, false);
+	struct np_model *m = np_model_load_watched(in, err, sizeof err, on_progress, &meter);
+	progress_end(&meter);
 	if (!m)
 		die_err(1, err, in);
 	size_t ci = busiest(m, dir);

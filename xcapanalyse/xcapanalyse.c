@@ -17,6 +17,7 @@
 #include "dump.h"
 #include "messages.h"
 #include "output.h"
+#include "progress.h"
 #include "report.h"
 #include "source.h"
 #include "state.h"
@@ -77,9 +78,13 @@ static void usage(FILE *f)
 "More in man xcap-tutorial.\n");
 }
 
+/* The meter of the file being read, erased before any message. */
+static struct progress meter;
+
 static void warn_cb(void *ctx, const char *msg)
 {
 	(void)ctx;
+	progress_clear(&meter);
 	/* Messages from the reader name the problem and the file already. */
 	complain("%s", msg);
 }
@@ -396,6 +401,10 @@ int main(int argc, char **argv)
 			printf("%s%s%s\n\n", i > optind ? "\n" : "",
 			       fmt == OUT_MARKDOWN ? "### " : "== ", argv[i]);
 		xsource_on_warning(src, warn_cb, NULL);
+		/* The views that print as they read keep a terminal to themselves. */
+		progress_begin(&meter, program_name, argv[i],
+			       mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS);
+		unsigned long nrec = 0;
 		struct xrec rec;
 		struct msg_view *mv = NULL;
 		struct xstate_model *model = NULL;
@@ -417,6 +426,8 @@ int main(int argc, char **argv)
 		}
 		int more;
 		while ((more = xsource_next(src, &rec)) == 1) {
+			if ((++nrec & 1023) == 0)
+				progress_at(&meter, xsource_offset(src));
 			/* The model narrows by itself, as it needs every packet's time. */
 			if (!model && !conn_wanted(&conns, &rec))
 				continue;
@@ -430,6 +441,7 @@ int main(int argc, char **argv)
 				break;
 			}
 		}
+		progress_end(&meter);
 		if (more < 0)
 			die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
 		msg_view_finish(mv);
