@@ -83,8 +83,31 @@ for c in xcap xcapanalyse xcap-link xcap-sweep netplot; do
 	case $out in "$c $upstream") ;; *) fail "/usr/bin/$c --version says '$out', not '$c $upstream'" ;; esac
 	say "/usr/bin/$c --version: $out"
 done
-man -w xcapanalyse >/dev/null 2>&1 && { man -w xcapanalyse | grep -q '^/usr/share/man/' ||
-	fail "man xcapanalyse is not the installed page"; }
+for page in xcap xcapanalyse netplot xcap-link xcap-sweep xcap.5 xcap-tutorial.7; do
+	f=/usr/share/man/man${page##*.}/${page%.[0-9]}.${page##*.}.gz
+	case $page in *.[0-9]) ;; *) f=/usr/share/man/man1/$page.1.gz ;; esac
+	[ -s "$f" ] || fail "no manual page $f"
+done
+
+# ---- the completion, as bash loads it for a command it has not seen ----
+out=$(bash -c '. /usr/share/bash-completion/bash_completion
+	for c in xcap xcapanalyse netplot xcap-link xcap-sweep; do
+		__load_completion $c && complete -p $c
+	done' 2>&1)
+n=$(printf '%s\n' "$out" | grep -c ' -F _xcap_')
+[ "$n" = 5 ] || fail "bash loads the completion of $n commands of 5: $out"
+
+# ---- the desktop: the launcher, the types and netplot for them ----
+[ -s /usr/share/applications/example.xcap.netplot.desktop ] || fail "no launcher installed"
+grep -q 'application/x-xcap' /usr/share/mime/packages/xcap.xml || fail "no MIME types installed"
+if command -v gio >/dev/null 2>&1; then
+	t=$(gio info -a standard::content-type "$top_srcdir/tests/captures/xdpyinfo-xlogo.pcapng" 2>/dev/null |
+		sed -n 's/^ *standard::content-type: //p')
+	[ "$t" = application/x-pcapng ] || fail "an installed .pcapng is '$t'"
+	gio mime application/x-xcap 2>/dev/null | grep -q example.xcap.netplot.desktop ||
+		fail "the system does not offer netplot for .xcap: $(gio mime application/x-xcap 2>&1)"
+	say "installed: bash completion for 5 commands; .pcapng is $t; netplot opens application/x-xcap"
+fi
 
 # ---- capture without root: the group, the mode, the capabilities ----
 st=$(stat -c '%U:%G %a' /usr/bin/xcap)
@@ -97,15 +120,16 @@ gid=$(getent group xcap | cut -d: -f3)
 start_xvfb
 port=$((6000 + display))
 shared=$workdir/shared
-mkdir -p "$shared" && chmod 1777 "$shared"
+mkdir -p "$shared" && chmod 1777 "$shared" && chmod go+x "$workdir"
 # as_nobody GROUPS-OPTION CMD ARGS...: CMD run by uid 65534 through a
 # shell: setpriv still holds root's capabilities when it executes its
-# command (they pass the file's mode), the shell has none left.
+# command (they pass the file's mode), the shell has none left.  Each
+# step execs the next, so CMD has the pid start_capture signals.
 as_nobody() {
 	g=$1; shift
-	setpriv --reuid=65534 --regid=65534 "$g" sh -c 'exec "$@"' sh "$@"
+	exec setpriv --reuid=65534 --regid=65534 "$g" sh -c 'exec "$@"' sh "$@"
 }
-as_nobody --clear-groups /usr/bin/xcap --version >/dev/null 2>&1 &&
+(as_nobody --clear-groups /usr/bin/xcap --version) >/dev/null 2>&1 &&
 	fail "a user outside the group xcap may run /usr/bin/xcap"
 start_capture nobody as_nobody --groups="$gid" /usr/bin/xcap -i lo -w "$shared/nobody.xcap" tcp port $port
 xdpyinfo >/dev/null || fail "xdpyinfo failed"
@@ -114,8 +138,11 @@ stop_capture nobody
 sed 's/^/  nobody: /' "$workdir/nobody.err"
 /usr/bin/xcapanalyse --connections --format csv "$shared/nobody.xcap" >"$workdir/conns" ||
 	fail "cannot read the capture nobody made"
-grep -q xdpyinfo "$workdir/conns" || fail "nobody's capture has no xdpyinfo: $(cat "$workdir/conns")"
-say "uid 65534 in group xcap captured xdpyinfo: $(($(wc -l <"$workdir/conns") - 1)) connection(s)"
+# xdpyinfo names itself to no one: its connection is the one X11 one,
+# with the setup and its replies
+awk -F, 'NR > 1 && $4 == "x11" && $11 > 0 && $12 > 0' "$workdir/conns" | grep -q . ||
+	fail "nobody's capture has no X11 connection with messages: $(cat "$workdir/conns")"
+say "uid 65534 in group xcap captured xdpyinfo: $(awk -F, 'NR == 2 { print $7 + $8 " packets, " $11 + $12 " messages" }' "$workdir/conns")"
 
 # ---- the demo on the installed files, none of the build tree's ----
 PATH=/usr/sbin:/usr/bin:/sbin:/bin /usr/share/xcap/demo "$workdir/demo" >"$workdir/demo.log" 2>&1 ||
@@ -123,7 +150,7 @@ PATH=/usr/sbin:/usr/bin:/sbin:/bin /usr/share/xcap/demo "$workdir/demo" >"$workd
 for f in demo.xcap demo.png delays.txt round-trips.txt; do
 	[ -s "$workdir/demo/$f" ] || fail "the installed demo made no $f"
 done
-grep -q xdpyinfo "$workdir/demo/connections.txt" || fail "the demo's trace has no xdpyinfo"
+grep -q 'xlogo XLogo' "$workdir/demo/connections.txt" || fail "the demo's trace has no xlogo: $(cat "$workdir/demo/connections.txt")"
 say "the installed demo: $(wc -l <"$workdir/demo/round-trips.txt") round trips, $(wc -c <"$workdir/demo/demo.png") bytes of picture"
 
 # ---- removal undoes the postinst ----
