@@ -637,23 +637,39 @@ const struct np_wait *np_conn_wait(const struct np_conn *c, uint64_t seq)
 
 /* The reader's warnings (a damaged block, a cut-short tail) in the
    suite's form; everything before the damage still loads. */
+struct load_watch {
+	void (*progress)(void *ctx, long long done);	/* done -1: erase the meter */
+	void *ctx;
+};
+
 static void warn_cb(void *ctx, const char *msg)
 {
-	(void)ctx;
+	struct load_watch *w = ctx;
+	/* damaged is the reader's count of problems (xsource_problems): a
+	   warning about an intact but undecodable file is not damage */
+	if (w->progress)
+		w->progress(w->ctx, -1);
 	fprintf(stderr, "netplot: %s\n", msg);
 }
 
 struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 {
+	return np_model_load_watched(path, err, errlen, NULL, NULL);
+}
+
+struct np_model *np_model_load_watched(const char *path, char *err, size_t errlen,
+				       void (*progress)(void *ctx, long long done), void *ctx)
+{
 	struct xsource *src = xsource_open(path, NULL, NULL, err, errlen);
 	if (!src)
 		return NULL;
-	xsource_on_warning(src, warn_cb, NULL);
 	struct np_model *m = np_model_new();
 	if (!m || !(m->path = strdup(path))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	struct load_watch watch = { progress, ctx };
+	xsource_on_warning(src, warn_cb, &watch);
 	struct xstate_options so;
 	xstate_options_default(&so);
 	struct xstate_model *sm = xstate_new(&so);
@@ -669,7 +685,10 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 	}
 	struct xrec rec;
 	int bad = 0, more;
+	unsigned long nrec = 0;
 	while ((more = xsource_next(src, &rec)) == 1) {
+		if (progress && (++nrec & 1023) == 0)
+			progress(ctx, xsource_offset(src));
 		/* t0 is fixed by the first record, before any interval comes */
 		if (np_model_add(m, &rec) < 0)
 			bad = 1;

@@ -163,8 +163,13 @@ struct np_model {
 };
 
 /* Load any capture xsource reads.  NULL with err filled on failure;
-   warnings about damaged input go to stderr. */
+   warnings about damaged input go to stderr and are counted in damaged. */
 struct np_model *np_model_load(const char *path, char *err, size_t errlen);
+/* The same, telling progress(ctx, bytes of the file read so far) now and
+   then (every thousand records), for a meter, and progress(ctx, -1)
+   before a warning is printed; progress may be NULL. */
+struct np_model *np_model_load_watched(const char *path, char *err, size_t errlen,
+				       void (*progress)(void *ctx, long long done), void *ctx);
 void np_model_free(struct np_model *m);
 
 /* Building blocks of np_model_load, for tests: an empty model fed records

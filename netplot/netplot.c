@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "gui.h"
+#include "progress.h"
 #include "render.h"
 
 static const char *prog = "netplot";
@@ -38,7 +39,14 @@ static void usage(FILE *f)
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
 		"  -b, --benchmark FILE   time loading FILE and redrawing at several zoom levels\n"
 		"  -h, --help             this help\n"
-		"  -V, --version          the version\n");
+		"  -V, --version          the version\n"
+		"Without --export or --benchmark, GTK's options (--display ...) go to GTK.\n"
+		"\n"
+		"Examples:\n"
+		"  netplot app.xcap                              the window (.pcap and .pcapng too)\n"
+		"  netplot app.xcap --conn 2 --direction reply --export replies.svg\n"
+		"  netplot app.xcap --range 0:1.5 --size 1600x900 --export startup.png\n"
+		"More in man xcap-tutorial.\n");
 }
 
 static void die(int code, const char *what, const char *subject)
@@ -53,6 +61,29 @@ static void die(int code, const char *what, const char *subject)
 	else
 		fprintf(stderr, "%s: %s: '%s'\n", prog, what, subject);
 	exit(code);
+}
+
+/* The model's reading, on the meter (done -1: erase it for a message). */
+static void on_progress(void *ctx, long long done)
+{
+	if (done < 0)
+		progress_clear(ctx);
+	else
+		progress_at(ctx, done);
+}
+
+/* A library's error names its subject itself ("...: 'file'") most of the
+   time: add the subject only when it does not. */
+static void die_err(int code, const char *err, const char *subject)
+{
+	char quoted[1024];
+	snprintf(quoted, sizeof quoted, "'%s'", subject);
+	size_t n = strlen(err), q = strlen(quoted);
+	if (n >= q && strcmp(err + n - q, quoted) == 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		exit(code);
+	}
+	die(code, err, subject);
 }
 
 /* "12.5", "1:02.5" or "1:00:02.5" to ns; -1 when malformed. */
@@ -103,7 +134,7 @@ static int benchmark(const char *path, int w, int h)
 	double t = now_ms();
 	struct np_model *m = np_model_load(path, err, sizeof err);
 	if (!m)
-		die(1, err, path);
+		die_err(1, err, path);
 	double open_ms = now_ms() - t;
 	size_t mem = np_model_memory(m);
 	printf("open: %.0f ms\n", open_ms);
@@ -260,9 +291,12 @@ int main(int argc, char **argv)
 	}
 	const char *in = argv[optind];
 	char err[512];
-	struct np_model *m = np_model_load(in, err, sizeof err);
+	struct progress meter;
+	progress_begin(&meter, prog, in, false);
+	struct np_model *m = np_model_load_watched(in, err, sizeof err, on_progress, &meter);
+	progress_end(&meter);
 	if (!m)
-		die(1, err, in);
+		die_err(1, err, in);
 	size_t ci = busiest(m, dir);
 	if (conn) {
 		if ((size_t)conn > m->nconn) {
@@ -282,7 +316,7 @@ int main(int argc, char **argv)
 		np_view_fit_y(&v);
 	}
 	if (np_export(&v, out, err, sizeof err) < 0)
-		die(1, err, out);
+		die_err(1, err, out);
 	/* A damaged input is exported as far as it reads, and says so in
 	   its status, as xcap -r and xcapanalyse do. */
 	int status = m->damaged ? 1 : 0;

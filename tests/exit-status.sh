@@ -72,4 +72,54 @@ grep -q "^xcapanalyse: .*'$workdir/cut.xcap'\$" "$workdir/err" ||
 	fail "the reader's warning is not in xcapanalyse's name: $(cat "$workdir/err")"
 grep -q "^xcap: " "$workdir/err" && fail "a library spoke as xcap inside xcapanalyse"
 [ $checked -ge 2 ] || fail "checked only $checked commands"
+
+# Each command on each kind of bad input: the status, and a message that
+# names the program, what failed and the subject ("prog: what: 'subject'"):
+# the first line, and every line of a failure to read (a usage error is
+# followed by the usage).
+#   expect STATUS SUBJECT CMD ARGS...
+expect() {
+	want=$1 subject=$2; shift 2
+	s=$(run "$@")
+	[ "$s" = "$want" ] || fail "'$*' exited $s, not $want: $(cat "$workdir/err")"
+	[ "$want" = 2 ] || ! grep -v "^$1: " "$workdir/err" | grep -q . ||
+		fail "'$*' printed a line not in its name: $(grep -v "^$1: " "$workdir/err" | head -1)"
+	head -n 1 "$workdir/err" | grep -q "^$1: [^ ].*'$subject'" ||
+		fail "'$*': its first line does not name what failed and '$subject': $(cat "$workdir/err")"
+	[ "$(head -n 1 "$workdir/err" | grep -F -o "'$subject'" | wc -l)" = 1 ] ||
+		fail "'$*' names '$subject' more than once: $(head -n 1 "$workdir/err")"
+	kinds=$((kinds + 1))
+}
+kinds=0
+echo 'not a capture' >"$workdir/text.pcap"
+size=$(wc -c <"$cap")
+head -c $((size / 3)) "$cap" >"$workdir/cut.pcap"
+head -c 10 "$workdir/t.xcap" >"$workdir/header.xcap"
+for f in "$missing" "$workdir/text.pcap" "$workdir/cut.pcap" "$workdir/header.xcap"; do
+	expect 1 "$f" xcap -q -r "$f" -w "$workdir/o.xcap"
+	expect 1 "$f" xcapanalyse "$f"
+	command -v netplot >/dev/null 2>&1 && expect 1 "$f" netplot "$f" --export "$workdir/o.png"
+done
+# a trace cut mid-block: what came before is still printed or drawn
+expect 1 "$workdir/cut.xcap" xcapanalyse "$workdir/cut.xcap"
+command -v netplot >/dev/null 2>&1 && expect 1 "$workdir/cut.xcap" netplot "$workdir/cut.xcap" --export "$workdir/o.png"
+# bad options, and bad filters: a BPF filter, a connection list, a range
+expect 2 y xcap -y -r "$cap" -w "$workdir/o.xcap"
+expect 2 --frobnicate xcapanalyse --frobnicate "$cap"
+expect 2 'tcp port' xcap -r "$cap" -w "$workdir/o.xcap" tcp port
+expect 2 x xcapanalyse --conn x "$cap"
+expect 2 5:1 xcapanalyse --range 5:1 "$cap"
+expect 2 text,csv xcapanalyse --format text,csv "$cap"
+if command -v netplot >/dev/null 2>&1; then
+	expect 2 --frobnicate netplot --frobnicate "$cap" --export "$workdir/o.png"
+	expect 2 5:1 netplot "$cap" --range 5:1 --export "$workdir/o.png"
+	expect 2 sideways netplot "$cap" --direction sideways --export "$workdir/o.png"
+	expect 1 9 netplot "$cap" --conn 9 --export "$workdir/o.png"
+fi
+if command -v xcap-sweep >/dev/null 2>&1; then
+	expect 2 --frobnicate xcap-sweep --frobnicate true
+	expect 2 fast xcap-sweep --rates fast true
+fi
+expect 2 --frobnicate xcap-link --frobnicate
+say "$kinds bad inputs: each named its program, what failed and the subject"
 exit 0

@@ -84,7 +84,12 @@ static void usage(FILE *f)
 "  -h, --help            show this help;  -V, --version  show the version\n"
 "\n"
 "SIGINT and SIGTERM stop the link; the devices go with the program.\n"
-"Exit status: 0 success, 1 setup or I/O failure, 2 usage error.\n");
+"Exit status: 0 success, 1 setup or I/O failure, 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  ip netns add client; ip netns add server\n"
+"  xcap-link --ns-a client --ns-b server --rate 1M --delay 20 &   1 Mbit/s, 20 ms each way\n"
+"  xcap-link --ns-a home --ns-b isp --rate 1M,8M --delay 15 --loss 1   asymmetric, 1 %% loss\n");
 }
 
 static uint64_t now_ns(void)

@@ -557,7 +557,13 @@ static void usage(FILE *f)
 "  -V, --version  show the version\n"
 "\n"
 "Exit status: the application's, or 2 usage error, 3 the relay or the\n"
-"trace failed.\n");
+"trace failed.\n"
+"\n"
+"Examples:\n"
+"  xcap-run -- xterm                            the round trips of xterm, by call site\n"
+"  xcap-run --delay 50 -w gtk.xcap -- gtk3-demo how it behaves 100 ms of round trip away\n"
+"  xcap-run --report slow.md -- qterminal       a page to paste into a bug report\n"
+"More in man xcap-tutorial.\n");
 }
 
 static double parse_rate(const char *s)

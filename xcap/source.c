@@ -282,6 +282,12 @@ static struct xsource *open_pcap(struct xsource *s, const char *filter,
 	return s;
 }
 
+long long xsource_offset(const struct xsource *s)
+{
+	off_t o = ftello(s->f);
+	return o < 0 ? -1 : (long long)o;
+}
+
 struct xsource *xsource_open(const char *path, const char *filter,
 			     const struct pipeline_options *opt, char *err, size_t errlen)
 {

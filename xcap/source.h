@@ -43,6 +43,9 @@ const struct trace_info *xsource_info(const struct xsource *s);
    program name: the command adds its own.  Default: stderr as they are. */
 void xsource_on_warning(struct xsource *s, void (*fn)(void *ctx, const char *msg), void *ctx);
 unsigned xsource_problems(const struct xsource *s);
+/* How far into its file the reading is, in bytes (read ahead by a
+   buffer); -1 when unknown (a pipe).  For a progress meter. */
+long long xsource_offset(const struct xsource *s);
 void xsource_close(struct xsource *s);
 
 #endif

@@ -75,7 +75,13 @@ static void usage(FILE *f)
 "  -h, --help  show this help;  -V, --version  show the version\n"
 "\n"
 "SIGINT and SIGTERM end the capture cleanly, SIGUSR1 prints a status line.\n"
-"Exit status: 0 success, 1 capture or write failure, 2 usage error.\n");
+"Exit status: 0 success, 1 capture or write failure, 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  xcap -i lo -w app.xcap tcp port 6001    X display :1 over loopback (DISPLAY=127.0.0.1:1)\n"
+"  xcap -r session.pcapng -w session.xcap  convert a tcpdump or Wireshark capture\n"
+"  xcap -i eth0 -G 600 -w 'x-%%H%%M.xcap'     a new file every ten minutes\n"
+"More in man xcap-tutorial: from a slow ssh -X application to the round trip to fix.\n");
 }
 
 /* ---- signals: only flags here, the loop does the work ---- */

@@ -10,7 +10,7 @@ xcapanalyse_libanalyse_a_SOURCES = xcapanalyse/state.c xcapanalyse/state.h
 xcapanalyse_libanalyse_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 
 bin_PROGRAMS += xcapanalyse/xcapanalyse
-xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/xcapanalyse.c xcap/report.c \
+xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/xcapanalyse.c xcap/report.c xcap/progress.c xcap/progress.h \
 	xcapanalyse/output.c xcapanalyse/output.h \
 	xcapanalyse/messages.c xcapanalyse/messages.h \
 	xcapanalyse/views.c xcapanalyse/views.h \

@@ -18,6 +18,7 @@
 #include "events.h"
 #include "messages.h"
 #include "output.h"
+#include "progress.h"
 #include "report.h"
 #include "sites.h"
 #include "source.h"
@@ -85,12 +86,22 @@ static void usage(FILE *f)
 "  -V, --version     show the version\n"
 "\n"
 "Exit status: 0 success, 1 an input was unreadable or damaged (what could\n"
-"be read was still printed), 2 usage error.\n");
+"be read was still printed), 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  xcapanalyse app.xcap                           where the time went\n"
+"  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
+"  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
+"More in man xcap-tutorial.\n");
 }
+
+/* The meter of the file being read, erased before any message. */
+static struct progress meter;
 
 static void warn_cb(void *ctx, const char *msg)
 {
 	(void)ctx;
+	progress_clear(&meter);
 	/* Messages from the reader name the problem and the file already. */
 	complain("%s", msg);
 }
@@ -433,6 +444,10 @@ int main(int argc, char **argv)
 			printf("%s%s%s\n\n", i > optind ? "\n" : "",
 			       fmt == OUT_MARKDOWN ? "### " : "== ", argv[i]);
 		xsource_on_warning(src, warn_cb, NULL);
+		/* The views that print as they read keep a terminal to themselves. */
+		progress_begin(&meter, program_name, argv[i],
+			       mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS);
+		unsigned long nrec = 0;
 		struct xrec rec;
 		struct msg_view *mv = NULL;
 		struct xstate_model *model = NULL;
@@ -476,6 +491,8 @@ int main(int argc, char **argv)
 		}
 		int more;
 		while ((more = xsource_next(src, &rec)) == 1) {
+			if ((++nrec & 1023) == 0)
+				progress_at(&meter, xsource_offset(src));
 			/* The model narrows by itself, as it needs every packet's time. */
 			if (!model && !conn_wanted(&conns, &rec))
 				continue;
@@ -491,6 +508,7 @@ int main(int argc, char **argv)
 				break;
 			}
 		}
+		progress_end(&meter);
 		if (more < 0)
 			die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
 		msg_view_finish(mv);

@@ -1,0 +1,22 @@
+# completion/ — bash completion for every command: one file, installed
+# under each command's name (bash-completion loads a command's completion
+# by its name; each copy defines all of them).
+bashcompdir = $(BASH_COMPLETION_DIR)
+EXTRA_DIST += completion/xcap.bash
+COMPLETED_COMMANDS = xcap xcapanalyse xcap-link xcap-sweep xcap-run
+if NETPLOT
+COMPLETED_COMMANDS += netplot
+endif
+
+install-data-local: install-bash-completion
+install-bash-completion:
+	$(MKDIR_P) "$(DESTDIR)$(bashcompdir)"
+	$(INSTALL_DATA) $(srcdir)/completion/xcap.bash "$(DESTDIR)$(bashcompdir)/xcap"
+	for c in $(COMPLETED_COMMANDS); do \
+		test $$c = xcap || { rm -f "$(DESTDIR)$(bashcompdir)/$$c" && \
+		$(LN_S) xcap "$(DESTDIR)$(bashcompdir)/$$c"; } || exit 1; \
+	done
+
+uninstall-local: uninstall-bash-completion
+uninstall-bash-completion:
+	for c in $(COMPLETED_COMMANDS); do rm -f "$(DESTDIR)$(bashcompdir)/$$c"; done

@@ -1,0 +1,191 @@
+# bash completion for xcap, xcapanalyse, netplot, xcap-link, xcap-sweep and
+# xcap-run (installed once per command name; each copy defines all six).
+#
+# The option lists below are the commands' --help, word for word:
+# tests/help-man.sh checks each against --help and the man page.
+
+_xcap_opts_xcap='-i -r -w -c -G -B -Z -k -p -q -h --help -V --version'
+_xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
+	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
+	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
+	--split-min --sites --sites-file --trace-events -h --help -V --version'
+_xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
+	-b --benchmark -h --help -V --version --display'
+_xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
+	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
+_xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
+	--display --timeout --format -q --quiet -h --help -V --version'
+_xcap_opts_xcap_run='--delay --rate -w --no-stacks --report -q --quiet -h --help
+	-V --version'
+
+# What every command reads.
+_xcap_traces() { _filedir '@(xcap|pcap|pcapng|cap)'; }
+
+# _xcap_conn_ids CMD: the connection ids of the first trace on the command
+# line, read from it (xcapanalyse --connections --format csv); a list
+# "1,2," is completed after its last comma.
+_xcap_conn_ids() {
+	local i w file= ids
+	for ((i = 1; i < ${#COMP_WORDS[@]}; i++)); do
+		((i == COMP_CWORD)) && continue
+		w=${COMP_WORDS[i]}
+		w=${w/#\~/$HOME}
+		case $w in *.xcap | *.pcap | *.pcapng | *.cap) [[ -f $w ]] && { file=$w; break; } ;; esac
+	done
+	[[ $file ]] || return
+	ids=$(xcapanalyse --connections --format csv -- "$file" 2>/dev/null |
+		awk -F, 'NR > 1 && $1 ~ /^[0-9]+$/ { print $1 }')
+	local prefix=
+	[[ $cur == *,* ]] && prefix=${cur%,*},
+	COMPREPLY=($(compgen -P "$prefix" -W "$ids" -- "${cur##*,}"))
+}
+
+_xcap_interfaces() {
+	local d names=any
+	for d in /sys/class/net/*; do [[ -e $d ]] && names+=" ${d##*/}"; done
+	COMPREPLY=($(compgen -W "$names" -- "$cur"))
+}
+
+# _xcap_list WORDS: complete the last item of a comma-separated list.
+_xcap_list() {
+	local prefix=
+	[[ $cur == *,* ]] && prefix=${cur%,*},
+	COMPREPLY=($(compgen -P "$prefix" -W "$1" -- "${cur##*,}"))
+}
+
+_xcap_options() { COMPREPLY=($(compgen -W "$1" -- "$cur")); }
+
+_xcap_xcap() {
+	local cur prev words cword
+	_init_completion || return
+	case $prev in
+	-i) _xcap_interfaces; return ;;
+	-r) _filedir '@(pcap|pcapng|cap)'; return ;;
+	-w) _filedir xcap; return ;;
+	-Z) COMPREPLY=($(compgen -u -- "$cur")); return ;;
+	-c | -G | -B) return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		_xcap_options "$_xcap_opts_xcap"
+	else
+		# the BPF filter
+		COMPREPLY=($(compgen -W 'tcp port portrange host net src dst and or not' -- "$cur"))
+	fi
+}
+
+_xcap_xcapanalyse() {
+	local cur prev words cword split
+	_init_completion -s || return
+	case $prev in
+	--format) COMPREPLY=($(compgen -W 'text csv json markdown' -- "$cur")); return ;;
+	--conn) _xcap_conn_ids; return ;;
+	--capture-side) COMPREPLY=($(compgen -W 'auto client server' -- "$cur")); return ;;
+	--wait-on) COMPREPLY=($(compgen -W 'earliest latest last' -- "$cur")); return ;;
+	--sites-file) _filedir sites; return ;;
+	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
+	--split-fraction | --split-min) return ;;
+	esac
+	$split && return
+	if [[ $cur == -* ]]; then
+		_xcap_options "$_xcap_opts_xcapanalyse"
+	else
+		_xcap_traces
+	fi
+}
+
+_xcap_netplot() {
+	local cur prev words cword split
+	_init_completion -s || return
+	case $prev in
+	-e | --export) _filedir '@(png|svg|pdf|xpl)'; return ;;
+	-c | --conn) _xcap_conn_ids; return ;;
+	-d | --direction) COMPREPLY=($(compgen -W 'request reply' -- "$cur")); return ;;
+	-b | --benchmark) _xcap_traces; return ;;
+	-r | --range | -s | --size | --display) return ;;
+	esac
+	$split && return
+	if [[ $cur == -* ]]; then
+		_xcap_options "$_xcap_opts_netplot"
+	else
+		_xcap_traces
+	fi
+}
+
+_xcap_xcap_link() {
+	local cur prev words cword split
+	_init_completion -s || return
+	case $prev in
+	--ns-a | --ns-b)
+		local ns=
+		[[ -d /run/netns ]] && ns=$(command ls /run/netns 2>/dev/null)
+		COMPREPLY=($(compgen -W "$ns" -- "$cur"))
+		[[ $cur == */* ]] && _filedir
+		return ;;
+	--ready) _filedir; return ;;
+	--dev-a | --dev-b | --rate | --delay | --queue | --loss | --seed | --mtu) return ;;
+	esac
+	$split && return
+	_xcap_options "$_xcap_opts_xcap_link"
+}
+
+_xcap_xcap_sweep() {
+	local cur prev words cword split
+	_init_completion -s || return
+	# After the options, the X client and its arguments.
+	local i
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
+		--) _command_offset $((i + 1)); return ;;
+		-o | --output | --rates | --delays | --repeat | --via | --link | --queue | \
+		--display | --timeout | --format) ((i++)) ;;
+		-*) ;;
+		*) _command_offset $i; return ;;
+		esac
+	done
+	case $prev in
+	-o | --output) _filedir -d; return ;;
+	--via) _xcap_list 'raw ssh ssh-compressed'; return ;;
+	--link) COMPREPLY=($(compgen -W 'auto netem xcap-link' -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W 'text csv' -- "$cur")); return ;;
+	--rates | --delays | --repeat | --queue | --display | --timeout) return ;;
+	esac
+	$split && return
+	if [[ $cur == -* ]]; then
+		_xcap_options "$_xcap_opts_xcap_sweep"
+	else
+		COMPREPLY=($(compgen -c -- "$cur"))
+	fi
+}
+
+_xcap_xcap_run() {
+	local cur prev words cword split
+	_init_completion -s || return
+	# After the options (and --), the application and its arguments.
+	local i
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
+		--) _command_offset $((i + 1)); return ;;
+		--delay | --rate | -w | --report) ((i++)) ;;
+		-*) ;;
+		*) _command_offset $i; return ;;
+		esac
+	done
+	case $prev in
+	-w) _filedir xcap; return ;;
+	--report) _filedir md; return ;;
+	--delay | --rate) return ;;
+	esac
+	$split && return
+	if [[ $cur == -* ]]; then
+		_xcap_options "$_xcap_opts_xcap_run"
+	else
+		COMPREPLY=($(compgen -c -- "$cur"))
+	fi
+}
+
+complete -F _xcap_xcap xcap
+complete -F _xcap_xcapanalyse xcapanalyse
+complete -F _xcap_netplot netplot
+complete -F _xcap_xcap_link xcap-link
+complete -F _xcap_xcap_sweep xcap-sweep
+complete -F _xcap_xcap_run xcap-run

@@ -1,0 +1,37 @@
+# data/ — what installs beside the programs: the demo on the installed
+# commands (it is also the packages' autopkgtest), and below, when netplot
+# is built, its desktop integration.  The demo reuses the tests' helpers
+# unchanged: tests/demo.sh finds tests/lib.sh beside it, and the build
+# directory it is given (the demo's own directory) has no programs in it,
+# so the installed ones on PATH run.
+demodir = $(pkgdatadir)
+dist_demo_SCRIPTS = data/demo
+demotestsdir = $(pkgdatadir)/tests
+dist_demotests_SCRIPTS = tests/demo.sh
+dist_demotests_DATA = tests/lib.sh
+
+# netplot on the desktop: a launcher that opens .xcap, .pcap and .pcapng
+# files, its icon, AppStream metainfo, and the MIME types (application/
+# x-xcap by its magic; pcapng too, which shared-mime-info lacks).  The
+# caches are the distribution's business (dpkg triggers); a plain make
+# install into the live system refreshes them when the tools are there.
+if NETPLOT
+desktopdir = $(datadir)/applications
+dist_desktop_DATA = data/example.xcap.netplot.desktop
+icondir = $(datadir)/icons/hicolor/scalable/apps
+dist_icon_DATA = data/netplot.svg
+metainfodir = $(datadir)/metainfo
+dist_metainfo_DATA = data/example.xcap.netplot.metainfo.xml
+mimepkgdir = $(datadir)/mime/packages
+dist_mimepkg_DATA = data/xcap.xml
+
+endif
+
+install-data-hook: install-desktop-caches
+install-desktop-caches:
+	@if test -z "$(DESTDIR)"; then \
+		update-mime-database "$(datadir)/mime" 2>/dev/null || :; \
+		update-desktop-database "$(datadir)/applications" 2>/dev/null || :; \
+		gtk-update-icon-cache -q -t "$(datadir)/icons/hicolor" 2>/dev/null || :; \
+	fi
+dist_man_MANS += man/xcap-tutorial.7
