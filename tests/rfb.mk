@@ -7,7 +7,7 @@ tests_check_rfb_LDADD = protocols/libprotocols.a $(CHECK_LIBS)
 TESTS += tests/check_rfb
 
 check_PROGRAMS += tests/fuzz/fuzz-rfb
-tests_fuzz_fuzz_rfb_SOURCES = tests/fuzz/fuzz_rfb.c tests/fuzz/driver.c
+tests_fuzz_fuzz_rfb_SOURCES = tests/fuzz/fuzz_rfb.c tests/fuzz/driver.c tests/fuzz/chunks.h
 tests_fuzz_fuzz_rfb_CPPFLAGS = $(INC_TESTS)
 tests_fuzz_fuzz_rfb_LDADD = protocols/libprotocols.a
 

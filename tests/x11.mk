@@ -7,7 +7,7 @@ tests_check_x11_LDADD = protocols/libprotocols.a $(CHECK_LIBS)
 TESTS += tests/check_x11
 
 check_PROGRAMS += tests/fuzz/fuzz-x11
-tests_fuzz_fuzz_x11_SOURCES = tests/fuzz/fuzz_x11.c tests/fuzz/driver.c
+tests_fuzz_fuzz_x11_SOURCES = tests/fuzz/fuzz_x11.c tests/fuzz/driver.c tests/fuzz/chunks.h
 tests_fuzz_fuzz_x11_CPPFLAGS = $(INC_TESTS)
 tests_fuzz_fuzz_x11_LDADD = protocols/libprotocols.a
 
