@@ -487,6 +487,7 @@ static void commit_wait(struct xstate_model *m, struct cstate *c, const struct f
 			.sync_after = n->sync_after, .after_seq = n->after_seq,
 			.after_name = n->after_name, .after_ext = n->after_ext,
 			.name = n->name, .ext = n->ext, .detail = n->detail,
+			.proto = c->info.proto,
 		};
 		for (size_t i = 0; i < m->n_on_wait; i++)
 			m->on_wait[i].fn(m->on_wait[i].ctx, &w);
@@ -792,6 +793,8 @@ int xstate_record(struct xstate_model *m, const struct xrec *rec)
 		if (selected(m, rec->u.conn.id) && (c = conn_of(m, rec->u.conn.id, true))) {
 			c->info.client = rec->u.conn.client;
 			c->info.server = rec->u.conn.server;
+			snprintf(c->info.proto, sizeof c->info.proto, "%s",
+				 rec->u.conn.proto ? rec->u.conn.proto : "");
 		}
 		break;
 	case XREC_PKT:

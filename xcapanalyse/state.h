@@ -144,6 +144,7 @@ struct xstate_wait {
 	const char *name;		/* request name */
 	const char *ext;		/* "" for core */
 	const char *detail;		/* "" when none */
+	const char *proto;		/* the connection's decoder (struct xstate_conn) */
 };
 
 /* What the model knows of a connection, and its totals so far. */
@@ -151,6 +152,7 @@ struct xstate_conn {
 	uint32_t id;
 	struct xaddr client, server;
 	char name[128];			/* client's name, "" when it never said */
+	char proto[8];			/* its decoder: "x11", "rfb"; "" when none */
 	uint64_t first, last;		/* first and last packet, ns */
 	enum xside side;		/* where the capture was, as decided */
 	bool saw_handshake;

@@ -153,6 +153,16 @@ void delays_print(FILE *out, enum out_format fmt, const struct xstate_model *m)
 
 /* ---- the requests waited on ---- */
 
+/* What the Extension column says of a request: its extension, or "core"
+   for X11's core protocol; a protocol without extensions (RFB) leaves it
+   empty rather than borrow X11's word. */
+static const char *ext_label(const struct xstate_wait *w)
+{
+	if (w->ext[0])
+		return w->ext;
+	return !w->proto || strcmp(w->proto, "x11") == 0 ? "core" : "";
+}
+
 struct req_stat {
 	uint32_t conn;		/* 0 when all connections are taken together */
 	char ext[32], name[64];
@@ -173,7 +183,7 @@ static void requests_wait(void *ctx, const struct xstate_wait *w)
 	uint32_t conn = v->per_conn ? w->conn : 0;
 	for (size_t i = 0; i < v->n; i++)
 		if (v->v[i].conn == conn && strcmp(v->v[i].name, w->name) == 0 &&
-		    strcmp(v->v[i].ext, w->ext) == 0) {
+		    strcmp(v->v[i].ext, ext_label(w)) == 0) {
 			r = &v->v[i];
 			break;
 		}
@@ -191,7 +201,7 @@ static void requests_wait(void *ctx, const struct xstate_wait *w)
 		r = &v->v[v->n++];
 		memset(r, 0, sizeof *r);
 		r->conn = conn;
-		snprintf(r->ext, sizeof r->ext, "%s", w->ext);
+		snprintf(r->ext, sizeof r->ext, "%s", ext_label(w));
 		snprintf(r->name, sizeof r->name, "%s", w->name);
 	}
 	r->count++;
@@ -260,7 +270,7 @@ void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt
 	for (size_t i = 0; i < v->n; i++) {
 		const struct req_stat *r = &v->v[i];
 		struct out_cell cells[] = {
-			{ .u = r->conn }, { .s = r->ext[0] ? r->ext : "core" }, { .s = r->name },
+			{ .u = r->conn }, { .s = r->ext }, { .s = r->name },
 			{ .u = r->count }, { .ns = (int64_t)r->total },
 			{ .ns = (int64_t)(r->total / r->count) },
 		};
@@ -359,7 +369,7 @@ static void trips_wait(void *ctx, const struct xstate_wait *w)
 			 (unsigned long long)w->burst_last);
 	struct out_cell cells[] = {
 		{ .ns = (int64_t)(w->request_ts - t0) }, { .u = w->conn }, { .u = w->seq },
-		{ .s = w->ext[0] ? w->ext : "core" }, { .s = w->name },
+		{ .s = ext_label(w) }, { .s = w->name },
 		{ .s = w->error ? "error" : "reply" },
 		{ .ns = (int64_t)(w->reply_ts - w->start) }, { .ns = (int64_t)w->queued },
 		{ .u = w->after_seq, .empty = !w->sync_after },
