@@ -23,7 +23,11 @@ def main():
     previous = {}      # conn -> (seq, wants a reply, time) of its last request
     high = {}          # conn -> highest client sequence number byte seen
     counts = collections.Counter()
-    for kind, f in dumpfile.records(sys.argv[1], ('pkt', 'msg')):
+    proto = {}         # conn -> its decoder ("x11", "rfb")
+    for kind, f in dumpfile.records(sys.argv[1], ('conn', 'pkt', 'msg')):
+        if kind == 'conn':
+            proto[f['id']] = f.get('proto', '')
+            continue
         conn = f['conn']
         if kind == 'pkt' and f['dir'] == 'c2s' and int(f['len']) > 0:
             end = (int(f['seq']) + int(f['len'])) & 0xffffffff
@@ -52,12 +56,16 @@ def main():
                 out.pop(0)
             if out and out[0][0] == seq:
                 if conn not in waited:
-                    waited[conn] = (out[0][2], out[0][1])
+                    # No extension is X11's "core"; RFB has no such word.
+                    ext = out[0][2]
+                    if ext == '-':
+                        ext = 'core' if proto.get(conn, 'x11') == 'x11' else ''
+                    waited[conn] = (ext, out[0][1])
                 out.pop(0)
     for w in waited.values():
         counts[w] += 1
     for (ext, name), n in sorted(counts.items()):
-        print('%s %s %d' % ('core' if ext == '-' else ext, name, n))
+        print('%s %s %d' % (ext, name, n))
 
 
 if __name__ == '__main__':
