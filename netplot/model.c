@@ -706,7 +706,9 @@ struct np_model *np_model_load_watched(const char *path, char *err, size_t errle
 		xstate_finish(sm);
 		m->have_state = true;	/* even when every moment was Idle */
 		for (size_t i = 0; i < m->nconn; i++)
-			qsort(m->conn[i].wait, m->conn[i].nwait, sizeof *m->conn[i].wait, cmp_wait);
+			if (m->conn[i].nwait > 1)	/* no waits: no array to sort */
+				qsort(m->conn[i].wait, m->conn[i].nwait, sizeof *m->conn[i].wait,
+				      cmp_wait);
 	}
 	xstate_free(sm);
 	m->damaged = xsource_problems(src);

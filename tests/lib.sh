@@ -84,6 +84,55 @@ wait_for() {
 	done
 }
 
+# start_xvnc DESKTOP LOG-NAME: an Xvnc (TigerVNC) on a free even display N
+# of 20-58, its RFB port 5900 + N + ${xvnc_port_offset:-0} (N + 1 is left for
+# an x11vnc beside it); sets xvnc_display and xvnc_port.  A display another
+# test's X server takes between the look and the start is passed over, as
+# start_xvfb does.
+start_xvnc() {
+	need Xvnc /usr/bin/python3
+	# Even displays only: port N + 1 belongs to the test holding N, so two
+	# tests never take each other's x11vnc port.
+	_first=20 _last=58
+	_n=$(( ($$ % ((_last - _first) / 2 + 1)) * 2 + _first ))
+	_tries=0
+	while [ $_tries -le $(((_last - _first) / 2)) ]; do
+		_port=$(( 5900 + _n + ${xvnc_port_offset:-0} ))
+		if [ ! -e "/tmp/.X$_n-lock" ] && [ ! -e "/tmp/.X11-unix/X$_n" ] &&
+		   ! /usr/bin/python3 -c "import socket
+for p in ($_port, $_port + 1):
+    try:
+        socket.create_connection(('127.0.0.1', p), 0.2)
+        break
+    except OSError:
+        pass
+else:
+    raise SystemExit(1)" 2>/dev/null; then
+			Xvnc ":$_n" -SecurityTypes None -localhost -rfbport "$_port" -geometry 800x600 \
+				-desktop "$1" -nolisten tcp >"$workdir/$2.log" 2>&1 &
+			_xpid=$!
+			_i=0
+			while [ $_i -lt 100 ] && kill -0 $_xpid 2>/dev/null; do
+				if /usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1', $_port), 0.2)" \
+					2>/dev/null; then
+					pids="$pids $_xpid"
+					xvnc_display=$_n
+					xvnc_port=$_port
+					return 0
+				fi
+				sleep 0.1
+				_i=$((_i + 1))
+			done
+			kill $_xpid 2>/dev/null
+			wait $_xpid 2>/dev/null
+		fi
+		_n=$(( _n + 2 ))
+		[ $_n -gt $_last ] && _n=$_first
+		_tries=$((_tries + 1))
+	done
+	fail "could not start Xvnc on any display: $(tail -3 "$workdir/$2.log")"
+}
+
 # start_xvfb: an Xvfb listening on TCP on a free display; sets display
 # (the number) and DISPLAY (127.0.0.1:N).  Extra arguments go to Xvfb.
 # A test confined to some displays sets xvfb_first and xvfb_last.

@@ -67,16 +67,10 @@ decorate() {
 	sleep 1
 }
 
-base=$(( 5900 + ($$ % 40) + 20 ))	# a display in 5920-5959
-
 # 1. Xvnc
-d1=$(( base - 5900 ))
-Xvnc ":$d1" -SecurityTypes None -localhost -rfbport "$base" -geometry 800x600 \
-	-desktop rfb-live-xvnc -nolisten tcp >"$workdir/server-xvnc.log" 2>&1 &
-pids="$pids $!"
-wait_for sh -c "exec 3<>/dev/tcp/127.0.0.1/$base" 2>/dev/null ||
-	wait_for python3 -c "import socket; socket.create_connection(('127.0.0.1', $base))" ||
-	fail "Xvnc did not start: $(cat "$workdir/server-xvnc.log")"
+start_xvnc rfb-live-xvnc server-xvnc
+base=$xvnc_port
+d1=$xvnc_display
 decorate ":$d1"
 run_client xvnc "$base"
 grep -q '^name .*source=desktop-name text=rfb-live-xvnc' "$workdir/xvnc.dump" ||
@@ -94,14 +88,9 @@ wait_for python3 -c "import socket; socket.create_connection(('127.0.0.1', $port
 run_client x11vnc "$port2"
 
 # 3. xtigervncviewer on a port no table claims: found by its banner.
-port3=$(( base + 15000 ))	# 20920-20959
-d3=$(( d1 + 1 ))
-while [ -e "/tmp/.X$d3-lock" ]; do d3=$(( d3 + 1 )); done	# not the Xvfb of step 2
-Xvnc ":$d3" -SecurityTypes None -localhost -rfbport "$port3" -geometry 800x600 \
-	-desktop rfb-live-viewer -nolisten tcp >"$workdir/server-xvnc3.log" 2>&1 &
-pids="$pids $!"
-wait_for python3 -c "import socket; socket.create_connection(('127.0.0.1', $port3))" ||
-	fail "the second Xvnc did not start: $(cat "$workdir/server-xvnc3.log")"
+xvnc_port_offset=15000 start_xvnc rfb-live-viewer server-xvnc3	# ports 20920-20958
+port3=$xvnc_port
+d3=$xvnc_display
 decorate ":$d3"
 viewer_display=$DISPLAY	# the Xvfb of step 2
 start_capture viewer xcap -i lo -k -w "$workdir/viewer.xcap" "tcp port $port3"

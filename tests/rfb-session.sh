@@ -18,14 +18,9 @@ rfb_decorate() {
 
 rfb_session() {
 	need Xvnc x11vnc xtigervncviewer Xvfb xdotool xterm tcpdump /usr/bin/python3
-	base=$(( 5900 + ($$ % 40) + 20 ))	# a display in 5920-5959
-	xvnc_port=$base
-	Xvnc ":$(( base - 5900 ))" -SecurityTypes None -localhost -rfbport "$xvnc_port" \
-		-geometry 800x600 -desktop rfb-session-xvnc -nolisten tcp >"$workdir/server-xvnc.log" 2>&1 &
-	pids="$pids $!"
-	wait_for python3 -c "import socket; socket.create_connection(('127.0.0.1', $xvnc_port))" ||
-		fail "Xvnc did not start: $(cat "$workdir/server-xvnc.log")"
-	rfb_decorate ":$(( base - 5900 ))"
+	start_xvnc rfb-session-xvnc server-xvnc
+	base=$xvnc_port
+	rfb_decorate ":$xvnc_display"
 	start_xvfb
 	rfb_decorate "$DISPLAY"
 	x11vnc_port=$(( base + 1 ))
