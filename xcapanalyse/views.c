@@ -339,6 +339,7 @@ struct trips_view {
 	enum out_format fmt;
 	const struct xstate_model *m;
 	struct out_column cols[NCOLS(trip_cols)];
+	size_t shown[NCOLS(trip_cols)];	/* which of trip_cols each of cols is */
 	size_t ncols;
 	uint64_t total;		/* the waits listed, summed */
 	uint64_t queued;	/* and their queued parts */
@@ -376,20 +377,13 @@ static void trips_wait(void *ctx, const struct xstate_wait *w)
 		{ .s = burst }, { .u = w->burst_first }, { .u = w->burst_last },
 		{ .s = "" }, { .s = d },
 	};
-	/* The same cells, without the burst's form the format does not use. */
 	if (v->sites) {
 		const char *site = sites_of_wait(v->sites, w);
 		cells[TRIP_SITE].s = site ? site : trips_for_people(v->fmt) ? "-" : "";
 	}
 	struct out_cell row[NCOLS(trip_cols)];
-	size_t n = 0;
-	for (size_t i = 0; i < NCOLS(trip_cols); i++) {
-		bool people_col = i == TRIP_BURST, program_col = i == TRIP_BURST + 1 || i == TRIP_BURST + 2;
-		if ((people_col && !trips_for_people(v->fmt)) || (program_col && trips_for_people(v->fmt)) ||
-		    (i == TRIP_SITE && !v->sites))
-			continue;
-		row[n++] = cells[i];
-	}
+	for (size_t i = 0; i < v->ncols; i++)
+		row[i] = cells[v->shown[i]];
 	out_table_row(&v->t, row);
 	v->total += w->reply_ts - w->start;
 	v->queued += w->queued;
@@ -405,11 +399,15 @@ struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_fo
 	v->fmt = fmt;
 	v->m = m;
 	v->sites = sites;
+	/* The columns, decided once: without the burst's form the format does
+	   not use, and without sites when none are known; each row takes the
+	   same cells (trips_wait). */
+	bool people = trips_for_people(fmt);
 	for (size_t i = 0; i < NCOLS(trip_cols); i++) {
 		bool people_col = i == TRIP_BURST, program_col = i == TRIP_BURST + 1 || i == TRIP_BURST + 2;
-		if ((people_col && !trips_for_people(fmt)) || (program_col && trips_for_people(fmt)) ||
-		    (i == TRIP_SITE && !sites))
+		if ((people_col && !people) || (program_col && people) || (i == TRIP_SITE && !sites))
 			continue;
+		v->shown[v->ncols] = i;
 		v->cols[v->ncols++] = trip_cols[i];
 	}
 	if (xstate_on_wait(m, trips_wait, v) < 0) {
