@@ -21,6 +21,7 @@ enum xrec_type {
 	XREC_GAP = 6,	/* bytes of a stream the capture does not have */
 	XREC_STATS = 7,	/* capture statistics */
 	XREC_NOTE = 8,	/* something a decoder or the pipeline wants said */
+	XREC_MARK = 9,	/* a moment someone pointed at (format 1.2) */
 };
 
 enum xdir { XDIR_C2S = 0, XDIR_S2C = 1 };
@@ -191,6 +192,29 @@ struct xrec_note {
 	const char *text;
 };
 
+/* Where a mark came from; the numbers are stored in traces. */
+enum xmark_source {
+	XMARK_SIGNAL = 1,	/* SIGUSR2 sent to xcap */
+	XMARK_ATOM = 2,		/* the client interned an atom named XCAP_MARK_<text> */
+	XMARK_PROPERTY = 3,	/* the client set a property named XCAP_MARK (text = value) */
+	XMARK_MATCH = 4,	/* a request or event matched a --trigger */
+	XMARK_ROUND_TRIP = 5,	/* a round trip longer than a --trigger threshold */
+	XMARK_RESPONSE = 6,	/* a response slower than a threshold */
+	XMARK_WINDOW_START = 7,	/* a flight recorder's window of the capture begins */
+	XMARK_WINDOW_END = 8,	/* and ends: the time after it up to the next window
+				   was not written, not idle */
+};
+
+/* The longest text a mark carries, with its terminating NUL. */
+#define XMARK_TEXT_MAX 256
+
+struct xrec_mark {
+	uint64_t ts;
+	uint32_t conn;		/* 0 when not about a connection */
+	uint8_t source;		/* enum xmark_source */
+	const char *text;
+};
+
 struct xrec {
 	enum xrec_type type;
 	union {
@@ -202,6 +226,7 @@ struct xrec {
 		struct xrec_gap gap;
 		struct xrec_stats stats;
 		struct xrec_note note;
+		struct xrec_mark mark;
 	} u;
 };
 

@@ -28,8 +28,9 @@ enum {
 	TRACE_MAJOR = 1,
 	/* 1.1: msg records end with the request a reply answers (req_ts,
 	   req_end).  A 1.0 trace reads as before, its replies paired by the
-	   reader as the pipeline pairs them (xcap/pairing.h). */
-	TRACE_MINOR = 1,
+	   reader as the pipeline pairs them (xcap/pairing.h).
+	   1.2: mark records (type 9), which a 1.1 reader skips. */
+	TRACE_MINOR = 2,
 	BLOCK_HEADER = 16,		/* magic, type, flags, reserved, length, crc */
 	BLOCK_RECORDS = 1,		/* the only block type so far */
 	BLOCK_TARGET = 64 * 1024,	/* the writer closes a block past this */
@@ -259,6 +260,7 @@ static uint64_t rec_ts(const struct xrec *r)
 	case XREC_GAP: return r->u.gap.ts;
 	case XREC_STATS: return r->u.stats.ts;
 	case XREC_NOTE: return r->u.note.ts;
+	case XREC_MARK: return r->u.mark.ts;
 	}
 	return 0;
 }
@@ -352,6 +354,11 @@ static void encode_body(struct enc *e, const struct xrec *r)
 		enc_u(e, r->u.note.conn);
 		enc_u(e, r->u.note.dir);
 		enc_str(e, r->u.note.text);
+		break;
+	case XREC_MARK:
+		enc_u(e, r->u.mark.conn);
+		enc_u(e, r->u.mark.source);
+		enc_str(e, r->u.mark.text);
 		break;
 	}
 }
@@ -849,6 +856,12 @@ static int decode_record(struct trace_reader *r, uint8_t type, struct dec *d, st
 		rec->u.note.conn = (uint32_t)dec_u(d);
 		rec->u.note.dir = (uint8_t)dec_u(d);
 		rec->u.note.text = dec_str(r, d, &used);
+		break;
+	case XREC_MARK:
+		rec->u.mark.ts = ts;
+		rec->u.mark.conn = (uint32_t)dec_u(d);
+		rec->u.mark.source = (uint8_t)dec_u(d);
+		rec->u.mark.text = dec_str(r, d, &used);
 		break;
 	default:
 		return 0;	/* a record type from a later version: skip it */

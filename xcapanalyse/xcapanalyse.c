@@ -252,6 +252,7 @@ static bool conn_wanted(const struct conn_set *cs, const struct xrec *rec)
 	case XREC_NAME: id = rec->u.name.conn; break;
 	case XREC_GAP: id = rec->u.gap.conn; break;
 	case XREC_NOTE: id = rec->u.note.conn; if (!id) return true; break;
+	case XREC_MARK: id = rec->u.mark.conn; if (!id) return true; break;
 	default: return true;
 	}
 	for (size_t i = 0; i < cs->n; i++)
