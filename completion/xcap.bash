@@ -7,7 +7,7 @@
 _xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --ring --before --after
 	--trigger -h --help -V --version'
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
-	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
+	--messages --marks --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
 	--split-min --sites --sites-file --trace-events -h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size

@@ -108,22 +108,6 @@ static int copy_record(struct xrec *dst, char **strs, size_t *strs_len, const st
 	return 0;
 }
 
-static uint64_t rec_ts(const struct xrec *r)
-{
-	switch (r->type) {
-	case XREC_CONN: return r->u.conn.ts;
-	case XREC_PKT: return r->u.pkt.ts;
-	case XREC_MSG: return r->u.msg.ts;
-	case XREC_EXT: return r->u.ext.ts;
-	case XREC_NAME: return r->u.name.ts;
-	case XREC_GAP: return r->u.gap.ts;
-	case XREC_STATS: return r->u.stats.ts;
-	case XREC_NOTE: return r->u.note.ts;
-	case XREC_MARK: return r->u.mark.ts;
-	}
-	return 0;
-}
-
 static void set_ts(struct xrec *r, uint64_t ts)
 {
 	switch (r->type) {
@@ -229,7 +213,7 @@ static int evict_oldest(struct flight *f)
 	f->head = (f->head + 1) % f->cap;
 	f->len--;
 	f->bytes -= e.size;
-	f->evicted_upto = rec_ts(&e.rec);
+	f->evicted_upto = xrec_time(&e.rec);
 	f->any_evicted = 1;
 	return hold(f, &e);
 }
@@ -238,7 +222,7 @@ static int evict_oldest(struct flight *f)
 static int trim(struct flight *f, uint64_t ts)
 {
 	while (f->len) {
-		uint64_t oldest = rec_ts(&f->ring[f->head].rec);
+		uint64_t oldest = xrec_time(&f->ring[f->head].rec);
 		int too_old = f->opt.ring_ns && ts > oldest && ts - oldest > f->opt.ring_ns;
 		/* keep the newest record even if it alone is over the size */
 		int too_big = f->opt.ring_bytes && f->bytes > f->opt.ring_bytes && f->len > 1;
@@ -304,7 +288,7 @@ static int open_window(struct flight *f, uint64_t trigger_ts, const char *why)
 	   begins after it. */
 	if (f->any_evicted && start <= f->evicted_upto)
 		start = f->evicted_upto + 1;
-	while (f->len && rec_ts(&f->ring[f->head].rec) < start)
+	while (f->len && xrec_time(&f->ring[f->head].rec) < start)
 		if (evict_oldest(f) < 0)
 			return -1;
 	if (f->out.open(f->out.ctx, start) < 0)
@@ -348,7 +332,7 @@ int flight_put(struct flight *f, const struct xrec *rec)
 {
 	if (f->err[0])
 		return -1;
-	uint64_t ts = rec_ts(rec);
+	uint64_t ts = xrec_time(rec);
 	if (f->writing && ts > f->end && close_window(f, f->end) < 0)
 		return -1;
 	if (ts > f->last_ts)
@@ -394,7 +378,7 @@ size_t flight_ring_records(const struct flight *f) { return f->len; }
 uint64_t flight_ring_bytes(const struct flight *f) { return f->bytes; }
 uint64_t flight_ring_oldest(const struct flight *f)
 {
-	return f->len ? rec_ts(&f->ring[f->head].rec) : 0;
+	return f->len ? xrec_time(&f->ring[f->head].rec) : 0;
 }
 unsigned flight_windows(const struct flight *f) { return f->windows; }
 int flight_writing(const struct flight *f) { return f->writing; }

@@ -230,6 +230,23 @@ struct xrec {
 	} u;
 };
 
+/* A record's time, whatever its type. */
+static inline uint64_t xrec_time(const struct xrec *r)
+{
+	switch (r->type) {
+	case XREC_CONN: return r->u.conn.ts;
+	case XREC_PKT: return r->u.pkt.ts;
+	case XREC_MSG: return r->u.msg.ts;
+	case XREC_EXT: return r->u.ext.ts;
+	case XREC_NAME: return r->u.name.ts;
+	case XREC_GAP: return r->u.gap.ts;
+	case XREC_STATS: return r->u.stats.ts;
+	case XREC_NOTE: return r->u.note.ts;
+	case XREC_MARK: return r->u.mark.ts;
+	}
+	return 0;
+}
+
 /* Where records go: the trace writer, a dump printer, an analysis. */
 typedef void (*xrec_emit_fn)(void *ctx, const struct xrec *rec);
 

@@ -249,22 +249,6 @@ static int close_block(struct trace_writer *w)
 	return rc;
 }
 
-static uint64_t rec_ts(const struct xrec *r)
-{
-	switch (r->type) {
-	case XREC_CONN: return r->u.conn.ts;
-	case XREC_PKT: return r->u.pkt.ts;
-	case XREC_MSG: return r->u.msg.ts;
-	case XREC_EXT: return r->u.ext.ts;
-	case XREC_NAME: return r->u.name.ts;
-	case XREC_GAP: return r->u.gap.ts;
-	case XREC_STATS: return r->u.stats.ts;
-	case XREC_NOTE: return r->u.note.ts;
-	case XREC_MARK: return r->u.mark.ts;
-	}
-	return 0;
-}
-
 /* The body of a record after its time, fields in the order of xcap(5). */
 static void encode_body(struct enc *e, const struct xrec *r)
 {
@@ -374,7 +358,7 @@ int trace_writer_put(struct trace_writer *w, const struct xrec *rec)
 	   shorter than 128 bytes but for long strings), and moved on when
 	   its length takes more; the buffer has room for a length of 3. */
 	uint8_t *start = w->buf + w->len;
-	uint64_t ts = rec_ts(rec);
+	uint64_t ts = xrec_time(rec);
 	struct enc e = { start + 2 };
 	enc_u(&e, zigzag((int64_t)(ts - w->last_ts)));
 	encode_body(&e, rec);

@@ -29,7 +29,7 @@ const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS };
+	    MODE_SITES, MODE_EVENTS, MODE_MARKS };
 
 static void usage(FILE *f)
 {
@@ -54,6 +54,9 @@ static void usage(FILE *f)
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
+"  --marks           the marks in order: time, connection, client, source\n"
+"                    (signal, atom, property, match, round-trip, window-start,\n"
+"                    window-end) and text\n"
 "  --dump            every record as one line of key=value text\n"
 "\n"
 "Options:\n"
@@ -203,6 +206,37 @@ static const struct out_column conn_cols[] = {
 	{ "gap_bytes", "Gap Bytes", OUT_COL_UINT, 9, 0 },
 };
 
+/* ---- --marks ---- */
+
+static const struct out_column mark_cols[] = {
+	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
+	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
+	{ "client", "Client", OUT_COL_STR, -16, 0 },
+	{ "source", "Source", OUT_COL_STR, -12, 0 },
+	{ "text", "Text", OUT_COL_STR, -1, 0 },
+};
+
+/* A mark's row as it comes: the time after the trace's first record, and
+   the name of its client when the trace gave one. */
+static void mark_row(struct out_table *out, const struct conn_table *t, uint64_t first,
+		     const struct xrec_mark *m, enum out_format fmt)
+{
+	bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
+	const struct conn_row *r = NULL;
+	for (size_t i = 0; m->conn && i < t->n && !r; i++)
+		if (t->rows[i].id == m->conn)
+			r = &t->rows[i];
+	const char *client = r && r->name[0] ? r->name : people && m->conn ? "-" : "";
+	struct out_cell cells[] = {
+		{ .ns = m->ts > first ? (int64_t)(m->ts - first) : 0 },
+		{ .u = m->conn, .empty = !m->conn },
+		{ .s = client },
+		{ .s = xmark_source_name(m->source) },
+		{ .s = m->text },
+	};
+	out_table_row(out, cells);
+}
+
 static void print_connections(const struct conn_table *t, enum out_format fmt)
 {
 	char cl[64], sv[64];
@@ -331,6 +365,7 @@ int main(int argc, char **argv)
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
 		{ "messages", no_argument, NULL, 'm' },
+		{ "marks", no_argument, NULL, 'M' },
 		{ "delays", no_argument, NULL, 'D' },
 		{ "requests", no_argument, NULL, 'R' },
 		{ "round-trips", no_argument, NULL, 'T' },
@@ -360,6 +395,7 @@ int main(int argc, char **argv)
 		case 'd': mode = MODE_DUMP; break;
 		case 'C': mode = MODE_CONNECTIONS; break;
 		case 'm': mode = MODE_MESSAGES; break;
+		case 'M': mode = MODE_MARKS; break;
 		case 'D': mode = MODE_DELAYS; break;
 		case 'R': mode = MODE_REQUESTS; break;
 		case 'T': mode = MODE_TRIPS; break;
@@ -473,6 +509,13 @@ int main(int argc, char **argv)
 		}
 		if (mode == MODE_DUMP)
 			trace_info_dump(stdout, xsource_info(src));
+		struct out_table marks;
+		uint64_t first_ts = 0;
+		if (mode == MODE_MARKS) {
+			out_json_open(stdout, fmt);
+			out_table_begin(&marks, stdout, fmt, mark_cols,
+					sizeof mark_cols / sizeof mark_cols[0], "marks");
+		}
 		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
@@ -501,6 +544,13 @@ int main(int argc, char **argv)
 			case MODE_DUMP: xrec_dump(stdout, &rec); break;
 			case MODE_MESSAGES: msg_view_record(mv, &rec); break;
 			case MODE_CONNECTIONS: account(&table, &rec); break;
+			case MODE_MARKS:
+				if (!first_ts)
+					first_ts = xrec_time(&rec);
+				account(&table, &rec);
+				if (rec.type == XREC_MARK)
+					mark_row(&marks, &table, first_ts, &rec.u.mark, fmt);
+				break;
 			default:
 				if (sites && sites_record(sites, &rec) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
@@ -513,6 +563,11 @@ int main(int argc, char **argv)
 		if (more < 0)
 			die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
 		msg_view_finish(mv);
+		if (mode == MODE_MARKS) {
+			out_table_end(&marks);
+			out_json_close(stdout, fmt);
+			table.n = 0;
+		}
 		if (model) {
 			xstate_finish(model);
 			if (mode == MODE_DELAYS)
