@@ -16,7 +16,9 @@
 #    its names in the window; every packet and message of the full
 #    capture (tcpdump's, read by xcap -r) inside the window is in it;
 #  - the same ring run on tcpdump's file writes a window equal, record for
-#    record, to the full trace's records of that span.
+#    record, to the full trace's records of that span;
+#  - --trigger by request (the xterm's MapWindow, by its WM_CLASS), by event
+#    (KeyPress) and by wait (>5 ms) marks what the trace's messages say.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
 need tcpdump xterm xdotool python3
@@ -147,6 +149,38 @@ for name, live in (('w1', True), ('off', False)):
             print('off: the window is not the full trace\'s records of its span'); ok = False
     print('%s: window of %.1f s, %d of the session\'s %d packets, %d records compared'
           % (name, (end - start) / 1e9, inside, total, len(want)))
+sys.exit(0 if ok else 1)
+EOF
+# Triggers by name and by wait, without a ring: each writes a mark.  The
+# xterm's MapWindow (matched by its WM_CLASS) once; every KeyPress the
+# trace holds; every reply that came more than 5 ms after its request,
+# counted independently from the messages view's waits.
+xcap -q -r "$workdir/ref.pcap" --trigger 'request=MapWindow:xterm' --trigger event=KeyPress \
+	--trigger 'wait>5ms' -w "$workdir/trig.xcap" || fail "xcap --trigger failed"
+xcapanalyse --marks --format csv "$workdir/trig.xcap" >"$workdir/trig.csv" || fail "cannot list marks"
+xcapanalyse --messages --format csv "$workdir/trig.xcap" >"$workdir/msgs.csv" || fail "no messages"
+python3 - "$workdir" <<'EOF' || fail "trigger marks disagree with the trace (above)"
+import csv, sys
+wd = sys.argv[1]
+marks = list(csv.DictReader(open(wd + '/trig.csv')))
+msgs = list(csv.DictReader(open(wd + '/msgs.csv')))
+ok = True
+maps = [m for m in marks if m['text'] == 'request=MapWindow:xterm']
+if len(maps) != 1 or 'xterm' not in maps[0]['client'].lower():
+    print('MapWindow of the xterm: %d marks %s' % (len(maps), maps[:2])); ok = False
+keys = sum(1 for m in marks if m['text'] == 'event=KeyPress')
+want = sum(1 for m in msgs if m['kind'] == 'event' and m['name'] == 'KeyPress')
+if keys != want or want < 20:
+    print('KeyPress marks %d, KeyPress events %d' % (keys, want)); ok = False
+trips = sum(1 for m in marks if m['source'] == 'round-trip')
+waits = [float(m['wait']) for m in msgs if m['kind'] in ('reply', 'error') and m['wait']]
+# the view rounds to microseconds: a wait at 5 ms exactly may go either way
+over = sum(1 for w in waits if w > 5.001)
+edge = sum(1 for w in waits if 4.999 <= w <= 5.001)
+if not over <= trips <= over + edge or trips < 5:
+    print('round-trip marks %d, replies over 5 ms %d (+%d at the edge)' % (trips, over, edge))
+    ok = False
+print('triggers: 1 MapWindow, %d KeyPress, %d round trips over 5 ms' % (keys, trips))
 sys.exit(0 if ok else 1)
 EOF
 say "two windows of a ${seconds} s session, marker and signal each in theirs"
