@@ -45,6 +45,8 @@ struct flight {
 	int any_evicted;
 	struct held_conn *held;
 	size_t n_held;
+	size_t last_held;	/* where held_find found the previous one */
+	uint64_t forgot_at;	/* when closed connections were last let go */
 	int writing;
 	uint64_t end;		/* of the open window */
 	unsigned windows;
@@ -122,9 +124,14 @@ static void set_ts(struct xrec *r, uint64_t ts)
 
 static struct held_conn *held_find(struct flight *f, uint32_t id)
 {
+	/* Records come in runs per connection: the previous one first. */
+	if (f->last_held < f->n_held && f->held[f->last_held].conn.u.conn.id == id)
+		return &f->held[f->last_held];
 	for (size_t i = f->n_held; i-- > 0;)
-		if (f->held[i].conn.u.conn.id == id)
+		if (f->held[i].conn.u.conn.id == id) {
+			f->last_held = i;
 			return &f->held[i];
+		}
 	return NULL;
 }
 
@@ -195,6 +202,11 @@ static int hold(struct flight *f, struct entry *e)
 
 static void forget_closed(struct flight *f, uint64_t ts)
 {
+	/* once a second of capture time is enough, and keeps this off the
+	   path of every record */
+	if (ts < f->forgot_at + 1000000000u)
+		return;
+	f->forgot_at = ts;
 	for (size_t i = f->n_held; i-- > 0;)
 		if (f->held[i].closed && ts > f->held[i].closed_ts + CLOSED_KEEP_NS)
 			held_drop(f, i);
