@@ -24,6 +24,7 @@ struct rconn {
 	uint32_t input_time;		/* X11: the open input's server time */
 	unsigned rfb_mask;		/* RFB: the last PointerEvent's buttons */
 	bool rfb_seen_pointer;
+	uint64_t min_trip;		/* the shortest request-to-reply of a wait, ns */
 };
 
 struct xresp_model {
@@ -70,6 +71,7 @@ static struct rconn *rconn_of(struct xresp_model *r, uint32_t id, bool create)
 	struct rconn *c = &r->conns[r->n++];
 	memset(c, 0, sizeof *c);
 	c->id = id;
+	c->min_trip = UINT64_MAX;
 	return c;
 }
 
@@ -127,8 +129,16 @@ static void emit_close(struct xresp_model *r, struct rconn *c, bool cut)
 	bool far = c->proto == RP_RFB ? side == XSIDE_SERVER : side != XSIDE_SERVER;
 	x->display_delay = 0;
 	if (far) {
-		if (sc && sc->rtt)
-			x->display_delay = sc->rtt;
+		/* The model's RTT, from the handshake where it saw one: a
+		   single sample, late when the link or a host was busy then.
+		   Beside the client, every request the client waited on took
+		   at least a round trip to be answered, so the shortest of
+		   those bounds it too: the smaller of the two. */
+		uint64_t rtt = sc ? sc->rtt : 0;
+		if (side == XSIDE_CLIENT && c->min_trip != UINT64_MAX && (!rtt || c->min_trip < rtt))
+			rtt = c->min_trip;
+		if (rtt)
+			x->display_delay = rtt;
 		else
 			x->flags |= XRESP_F_NO_RTT;
 	}
@@ -140,7 +150,11 @@ static void on_wait(void *ctx, const struct xstate_wait *w)
 {
 	struct xresp_model *r = ctx;
 	struct rconn *c = rconn_of(r, w->conn, false);
-	if (!c || !c->open || w->start < c->cur.input_ts)
+	if (!c)
+		return;
+	if (w->reply_ts > w->request_ts && w->reply_ts - w->request_ts < c->min_trip)
+		c->min_trip = w->reply_ts - w->request_ts;
+	if (!c->open || w->start < c->cur.input_ts)
 		return;
 	c->cur.trips++;
 	c->cur.trip_wait += w->reply_ts > w->start ? w->reply_ts - w->start : 0;
