@@ -24,3 +24,6 @@ bench: bench-responses
 bench-responses: all tests/responses-synth$(EXEEXT)
 	$(SHELL) $(top_srcdir)/tests/bench-responses.sh $(abs_top_builddir)
 .PHONY: bench-responses
+dist_check_SCRIPTS += tests/responses-truth-rfb.sh
+TESTS += tests/responses-truth-rfb.sh
+EXTRA_DIST += tests/rfbtruth.py
