@@ -8,7 +8,9 @@ EXTRA_DIST += tests/captures/xterm-input.pcap \
 	tests/golden/xterm-input-summary-md.out \
 	tests/golden/xterm-input-responses-quiet.out \
 	tests/golden/rfb-xvnc-responses.out \
-	tests/golden/rfb-xvnc-summary-json.out
+	tests/golden/rfb-xvnc-summary-json.out \
+	tests/golden/rfb-xvnc-updates.out \
+	tests/golden/xterm-input-updates-json.out
 dist_check_SCRIPTS += tests/responses-truth.sh
 TESTS += tests/responses-truth.sh
 EXTRA_DIST += tests/xinput-truth.c

@@ -304,7 +304,7 @@ static void open_response(struct rconn *c, const struct xrec_msg *g, const struc
 
 /* "5 rects; Raw 5 12288px 49212B; Hextile 1 100px 60B": the rectangles
    and the pixels of a FramebufferUpdate, as protocols/rfb.c spells them. */
-static void fbu_counts(const char *d, uint64_t *rects, uint64_t *pixels)
+void xresp_update_counts(const char *d, uint64_t *rects, uint64_t *pixels)
 {
 	char *end;
 	unsigned long long n = strtoull(d, &end, 10);
@@ -378,7 +378,7 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		if (g->name && strcmp(g->name, "FramebufferUpdate") == 0) {
 			x->end_ts = g->ts;
 			x->updates++;
-			fbu_counts(g->detail ? g->detail : "", &x->rects, &x->pixels);
+			xresp_update_counts(g->detail ? g->detail : "", &x->rects, &x->pixels);
 		}
 	}
 }
