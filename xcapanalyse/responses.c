@@ -116,6 +116,11 @@ static void emit_close(struct xresp_model *r, struct rconn *c, bool cut)
 	c->open = false;
 	if (cut)
 		x->flags |= XRESP_F_CUT;
+	if (x->end_ts && x->end_ts < x->input_ts) {
+		/* The capture's clock stepped back inside it. */
+		x->end_ts = x->input_ts;
+		x->flags |= XRESP_F_UNCERTAIN;
+	}
 	bool visible = x->end_ts != 0;
 	if (!visible) {
 		x->flags |= XRESP_F_NO_RESPONSE;
@@ -329,7 +334,8 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		is_input = rfb_input(c, g, &in);
 
 	/* Quiet ends the open response before this message is looked at. */
-	if (c->open && c->pending == 0 && g->ts >= c->last_activity + r->opt.quiet)
+	if (c->open && c->pending == 0 && g->ts > c->last_activity &&
+	    g->ts - c->last_activity >= r->opt.quiet)
 		emit_close(r, c, false);
 
 	if (is_input) {
