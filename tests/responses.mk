@@ -29,3 +29,10 @@ bench-responses: all tests/responses-synth$(EXEEXT)
 dist_check_SCRIPTS += tests/responses-truth-rfb.sh
 TESTS += tests/responses-truth-rfb.sh
 EXTRA_DIST += tests/rfbtruth.py
+
+check_PROGRAMS += tests/check_responses
+tests_check_responses_SOURCES = tests/check_responses.c
+tests_check_responses_CPPFLAGS = $(INC_TESTS)
+tests_check_responses_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
+tests_check_responses_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_responses
