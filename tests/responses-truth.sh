@@ -200,7 +200,7 @@ session xterm XTerm 2 xterm -geometry 60x15+0+0 -fn fixed -e cat -- \
 if command -v gtk3-demo >/dev/null && command -v dbus-run-session >/dev/null; then
 	# The demo list: Down moves the selection, which redraws two rows and
 	# the source pane; a click selects a row.
-	session gtk3-demo gtk3-demo 3 dbus-run-session gtk3-demo -- \
+	session gtk gtk3-demo 3 dbus-run-session gtk3-demo -- \
 		move:100,150 key:116 click:1 key:116 key:116 key:116 key:111 click:1
 else
 	say "gtk3-demo or dbus-run-session missing: xterm only"
