@@ -1,7 +1,8 @@
 /*
  * check_responses.c — the response model on hand-made records whose
  * answer is known: quiet ends a response and the next input cuts one; a
- * client waiting for a reply is not quiet; motion while a button is held
+ * client waiting for a reply is not quiet; only requests that draw end
+ * a response; motion while a button is held
  * belongs to the press; the round trip added for a capture beside the X
  * client and nothing for one beside the RFB viewer; RFB updates counted
  * from their detail; the summary's percentiles.
@@ -115,6 +116,8 @@ START_TEST(x11_quiet_cut_and_round_trips)
 	msg(&s, 570000, XDIR_S2C, XMSG_EVENT, "MotionNotify", 0, MOTION, 32);
 	msg(&s, 575000, XDIR_C2S, XMSG_REQUEST, "PolyLine", 0, "", 16);
 	msg(&s, 900000, XDIR_S2C, XMSG_EVENT, "ButtonRelease", 0, BUTTON, 32);
+	/* a request that draws nothing: counted, but nothing visible */
+	msg(&s, 901000, XDIR_C2S, XMSG_REQUEST, "ChangeProperty", 0, "", 28);
 	/* the same event sent by another client is no input */
 	msg(&s, 1200000, XDIR_S2C, XMSG_EVENT, "KeyPress", XMSG_F_SYNTHETIC, KEY, 32);
 	sim_end(&s);
@@ -142,6 +145,7 @@ START_TEST(x11_quiet_cut_and_round_trips)
 	ck_assert_uint_eq(got[2].flags, 0);
 	ck_assert_int_eq(got[3].kind, XINPUT_BUTTON_RELEASE);
 	ck_assert_uint_eq(got[3].flags, XRESP_F_NO_RESPONSE);
+	ck_assert_uint_eq(got[3].msgs[0], 1);
 }
 END_TEST
 

@@ -200,6 +200,9 @@ session xterm XTerm 2 xterm -geometry 60x15+0+0 -fn fixed -e cat -- \
 if command -v gtk3-demo >/dev/null && command -v dbus-run-session >/dev/null; then
 	# The demo list: Down moves the selection, which redraws two rows and
 	# the source pane; a click selects a row.
+	# Its responses over the link take up to half a second (the source
+	# pane is filled and highlighted in idle steps): inputs 1.5 s apart.
+	gap_ms=1500
 	session gtk gtk3-demo 3 dbus-run-session gtk3-demo -- \
 		move:100,150 key:116 click:1 key:116 key:116 key:116 key:111 click:1
 else

@@ -307,6 +307,49 @@ static void open_response(struct rconn *c, const struct xrec_msg *g, const struc
 	c->input_time = in->time;
 }
 
+/* Does this X11 request change what the display shows?  Drawing (core,
+   RENDER, MIT-SHM, Present, GLX's swap) and windows appearing, going or
+   moving.  A response's visible end is the last of these: a client that
+   answers an input with requests that draw nothing (a property, a round
+   trip) changed nothing a person sees. */
+static bool x11_draws(const struct xrec_msg *g)
+{
+	static const char *const core[] = {
+		"ClearArea", "CopyArea", "CopyPlane", "PolyPoint", "PolyLine", "PolySegment",
+		"PolyRectangle", "PolyArc", "FillPoly", "PolyFillRectangle", "PolyFillArc", "PutImage",
+		"PolyText8", "PolyText16", "ImageText8", "ImageText16", "MapWindow", "MapSubwindows",
+		"UnmapWindow", "UnmapSubwindows", "ConfigureWindow", "DestroyWindow",
+		"DestroySubwindows", "CirculateWindow",
+	};
+	static const char *const render[] = {
+		"Composite", "FillRectangles", "CompositeGlyphs8", "CompositeGlyphs16",
+		"CompositeGlyphs32", "Trapezoids", "Triangles", "TriStrip", "TriFan", "AddTraps",
+	};
+	if (!g->name)
+		return false;
+	const char *const *names;
+	size_t n;
+	if (!g->ext || !g->ext[0]) {
+		names = core;
+		n = sizeof core / sizeof core[0];
+	} else if (strcmp(g->ext, "RENDER") == 0) {
+		names = render;
+		n = sizeof render / sizeof render[0];
+	} else if (strcmp(g->ext, "MIT-SHM") == 0) {
+		return strcmp(g->name, "PutImage") == 0;
+	} else if (strcmp(g->ext, "Present") == 0) {
+		return strcmp(g->name, "Pixmap") == 0;
+	} else if (strcmp(g->ext, "GLX") == 0) {
+		return strcmp(g->name, "SwapBuffers") == 0;
+	} else {
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(g->name, names[i]) == 0)
+			return true;
+	return false;
+}
+
 /* "5 rects; Raw 5 12288px 49212B; Hextile 1 100px 60B": the rectangles
    and the pixels of a FramebufferUpdate, as protocols/rfb.c spells them. */
 void xresp_update_counts(const char *d, uint64_t *rects, uint64_t *pixels)
@@ -377,7 +420,7 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		x->flags |= XRESP_F_UNCERTAIN;
 	if (c->proto == RP_X11) {
 		c->last_activity = g->ts;
-		if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST)
+		if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST && x11_draws(g))
 			x->end_ts = g->ts;
 	} else if (g->dir == XDIR_S2C) {
 		c->last_activity = g->ts;
