@@ -5,9 +5,9 @@
 # tests/rfbtruth.py is the viewer: it keeps an incremental update request
 # outstanding, types keys into an xterm on the server's desktop, and
 # stamps each KeyEvent as it writes it and the last byte of the last
-# update before the next input as it reads it.  The capture is on
-# loopback, beside the viewer (the display, for RFB), so nothing is added
-# for the capture point, and xcapanalyse's response time per input must
+# update before the next input as its host received it (the kernel's
+# receive stamp).  The capture is on loopback, beside the viewer (the
+# display, for RFB), so nothing is added for the capture point, and xcapanalyse's response time per input must
 # agree with the viewer's within 2 ms + 5 %.  Against Xvnc (TigerVNC) and
 # x11vnc serving an Xvfb.  A press whose update came must have a response;
 # a release that changed nothing must be flagged "none".

@@ -12,10 +12,13 @@ later, its release.  For each of them it writes one line
 
     INDEX KIND KEYSYM SENT_NS LAST_NS COUNT BEFORE_NS
 
-SENT_NS the time (CLOCK_MONOTONIC) just after the KeyEvent was written to
+SENT_NS the time (CLOCK_REALTIME) just after the KeyEvent was written to
 the socket, BEFORE_NS just before (on a busy machine the two can be
-milliseconds apart: the moment it left is between them), LAST_NS when the last byte of the last update before the next
-input was read ("-" when none came), COUNT the updates.
+milliseconds apart: the moment it left is between them), LAST_NS when
+this host received the segment holding the last byte of the last update
+before the next input (the kernel's receive stamp, SO_TIMESTAMPNS: when
+the viewer's host had it, however late this process was scheduled to
+read it; "-" when none came), COUNT the updates.
 """
 import os
 import socket
@@ -26,11 +29,38 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rfbclient  # noqa: E402
 
+# Linux's value; Python names it only on some builds.
+SO_TIMESTAMPNS = getattr(socket, 'SO_TIMESTAMPNS', 35)
+
+
+class StampedConn(rfbclient.Conn):
+    """Conn whose reads keep the kernel's receive time of the latest
+    segment read."""
+
+    def __init__(self, host, port, log):
+        super().__init__(host, port, log)
+        self.s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        self.stamp = None
+
+    def recv(self, n):
+        while len(self.buf) < n:
+            chunk, anc, _, _ = self.s.recvmsg(65536, socket.CMSG_SPACE(16))
+            if not chunk:
+                raise EOFError('server closed the connection')
+            for level, kind, data in anc:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                    sec, nsec = struct.unpack('qq', data[:16])
+                    self.stamp = sec * 1000000000 + nsec
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        self.got += n
+        return out
+
 
 def main():
     host, port, out, gap = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]) / 1e3
     keysyms = [int(k, 0) for k in sys.argv[5:]]
-    c = rfbclient.Conn(host, port, open(os.devnull, 'w'))
+    c = StampedConn(host, port, open(os.devnull, 'w'))
     c.recv(12)
     c.send('ProtocolVersion', b'RFB 003.008\n')
     types = c.recv(c.u8())
@@ -68,7 +98,7 @@ def main():
             except socket.timeout:
                 return last, count
             if name == 'FramebufferUpdate':
-                last = time.monotonic_ns()
+                last = c.stamp
                 count += 1
                 request(1)
 
@@ -78,9 +108,9 @@ def main():
         index = 0
         for k in keysyms:
             for down in (1, 0):
-                before = time.monotonic_ns()
+                before = time.time_ns()
                 c.send('KeyEvent', struct.pack('>BBxxI', 4, down, k))
-                sent = time.monotonic_ns()
+                sent = time.time_ns()
                 last, count = drain(time.monotonic() + gap)
                 index += 1
                 f.write('%d %s 0x%x %d %s %d %d\n' % (index, 'key-press' if down else 'key-release',
