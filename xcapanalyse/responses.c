@@ -218,8 +218,16 @@ static bool x11_input(const struct xrec_msg *g, struct input *in)
 	const char *d = g->detail ? g->detail : "";
 	long v;
 	in->what[0] = '\0';
-	if (in->kind <= XINPUT_KEY_RELEASE && (v = field_num(d, "key=")) >= 0)
-		snprintf(in->what, sizeof in->what, "key=%ld", v);
+	if (in->kind <= XINPUT_KEY_RELEASE && (v = field_num(d, "key=")) >= 0) {
+		long sym = field_num(d, "keysym=");
+		if (sym >= 0x21 && sym <= 0x7e)
+			snprintf(in->what, sizeof in->what, "key=%ld (%c)", v, (int)sym);
+		else if (sym > 0)
+			snprintf(in->what, sizeof in->what, "key=%d keysym=0x%x", (int)(v & 0xff),
+				 (unsigned)(sym & 0xffffffff));
+		else
+			snprintf(in->what, sizeof in->what, "key=%ld", v);
+	}
 	else if (in->kind <= XINPUT_BUTTON_RELEASE && (v = field_num(d, "button=")) >= 0)
 		snprintf(in->what, sizeof in->what, "button=%ld", v);
 	v = field_num(d, "event=");
