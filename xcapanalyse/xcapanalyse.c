@@ -20,6 +20,7 @@
 #include "output.h"
 #include "progress.h"
 #include "report.h"
+#include "responses.h"
 #include "sites.h"
 #include "source.h"
 #include "state.h"
@@ -29,7 +30,7 @@ const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS, MODE_MARKS };
+	    MODE_SITES, MODE_EVENTS, MODE_MARKS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY, MODE_UPDATES };
 
 static void usage(FILE *f)
 {
@@ -51,6 +52,15 @@ static void usage(FILE *f)
 "                    seconds added per 100 ms of RTT; avoidable round trips\n"
 "  --trace-events    round trips (with their stacks) and blocked intervals as\n"
 "                    Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+"  --responses       one row per input (key, button, motion): the response\n"
+"                    time as the display saw it, messages and bytes each way,\n"
+"                    round trips inside it, RFB updates, rectangles, pixels\n"
+"  --responses-summary  per connection and All: inputs, response time\n"
+"                    percentiles 50/90/95/99, the share over 50, 100 and\n"
+"                    150 ms, input rate\n"
+"  --updates         continuous updates (video, animation, scrolling) inside\n"
+"                    --range: RFB updates per second, rectangles, pixels,\n"
+"                    bytes, the longest gap between updates\n"
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
@@ -85,6 +95,11 @@ static void usage(FILE *f)
 "  --split-fraction F  a reply at least F (default 0.5) times the RTT ...\n"
 "  --split-min MS    ... and MS (default 3) after the one before it, in one\n"
 "                    silence, is a wait of its own (F 0: never)\n"
+"  --quiet-ms MS     a response ends after MS (default 100) without a message\n"
+"                    and with no reply outstanding, or at the next input\n"
+"  --synthetic-inputs  count X11 input events sent with SendEvent as inputs\n"
+"  --no-fold-motion  motion while a button is held is an input of its own,\n"
+"                    not part of the press's response\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -95,6 +110,9 @@ static void usage(FILE *f)
 "  xcapanalyse app.xcap                           where the time went\n"
 "  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
 "  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
+"  xcapanalyse --responses-summary session.pcap   how fast each input was answered\n"
+"  xcapanalyse --responses --quiet-ms 50 --format csv session.pcap   per input, for a plot\n"
+"  xcapanalyse --updates --range 2:7 video.pcap   updates per second while a video played\n"
 "More in man xcap-tutorial.\n");
 }
 
@@ -359,7 +377,10 @@ int main(int argc, char **argv)
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
-	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS };
+	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
+	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD };
+	struct xresp_options ropt;
+	xresp_options_default(&ropt);
 	const char *sites_file = NULL;
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
@@ -373,6 +394,12 @@ int main(int argc, char **argv)
 		{ "sites", no_argument, NULL, OPT_SITES },
 		{ "trace-events", no_argument, NULL, OPT_EVENTS },
 		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
+		{ "responses", no_argument, NULL, OPT_RESPONSES },
+		{ "responses-summary", no_argument, NULL, OPT_RESPONSES_SUMMARY },
+		{ "updates", no_argument, NULL, OPT_UPDATES },
+		{ "quiet-ms", required_argument, NULL, OPT_QUIET },
+		{ "synthetic-inputs", no_argument, NULL, OPT_SYNTHETIC },
+		{ "no-fold-motion", no_argument, NULL, OPT_NO_FOLD },
 		{ "format", required_argument, NULL, 'f' },
 		{ "conn", required_argument, NULL, OPT_CONN },
 		{ "range", required_argument, NULL, OPT_RANGE },
@@ -402,6 +429,16 @@ int main(int argc, char **argv)
 		case OPT_SITES: mode = MODE_SITES; break;
 		case OPT_EVENTS: mode = MODE_EVENTS; break;
 		case OPT_SITES_FILE: sites_file = optarg; break;
+		case OPT_RESPONSES: mode = MODE_RESPONSES; break;
+		case OPT_RESPONSES_SUMMARY: mode = MODE_RESPONSES_SUMMARY; break;
+		case OPT_UPDATES: mode = MODE_UPDATES; break;
+		case OPT_QUIET:
+			ropt.quiet = parse_ms(optarg, "quiet period");
+			if (!ropt.quiet)
+				die(EXIT_USAGE, "bad quiet period, want more than 0 ms: '%s'", optarg);
+			break;
+		case OPT_SYNTHETIC: ropt.synthetic = true; break;
+		case OPT_NO_FOLD: ropt.fold_motion = false; break;
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
@@ -483,7 +520,8 @@ int main(int argc, char **argv)
 		xsource_on_warning(src, warn_cb, NULL);
 		/* The views that print as they read keep a terminal to themselves. */
 		progress_begin(&meter, program_name, argv[i],
-			       mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS);
+			       mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS ||
+			       mode == MODE_RESPONSES);
 		unsigned long nrec = 0;
 		struct xrec rec;
 		struct msg_view *mv = NULL;
@@ -492,6 +530,8 @@ int main(int argc, char **argv)
 		struct trips_view *tv = NULL;
 		struct sites *sites = NULL;
 		struct events_view *ev = NULL;
+		struct responses_view *resv = NULL;
+		struct updates_view *updv = NULL;
 		if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
 			/* The call sites: xcap-run writes them beside the trace. */
 			char path[4096], serr[1024];
@@ -519,7 +559,8 @@ int main(int argc, char **argv)
 		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
-		    mode == MODE_EVENTS) {
+		    mode == MODE_EVENTS || mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY ||
+		    mode == MODE_UPDATES) {
 			sopt.only = conns.ids;
 			sopt.n_only = conns.n;
 			if (!(model = xstate_new(&sopt)))
@@ -529,6 +570,13 @@ int main(int argc, char **argv)
 			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if ((mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY) &&
+			    !(resv = responses_view_new(model, stdout, fmt, &ropt,
+							mode == MODE_RESPONSES_SUMMARY)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if (mode == MODE_UPDATES &&
+			    !(updv = updates_view_new(model, sopt.range_start, sopt.range_end)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
@@ -556,6 +604,13 @@ int main(int argc, char **argv)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 				if (xstate_record(model, &rec) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+				/* The model narrows by --conn itself; the responses
+				   follow it. */
+				if (resv && conn_wanted(&conns, &rec) &&
+				    responses_view_record(resv, &rec) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+				if (updv && conn_wanted(&conns, &rec) && updates_view_record(updv, &rec) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 				break;
 			}
 		}
@@ -578,6 +633,12 @@ int main(int argc, char **argv)
 				sites_view_print(sites, stdout, fmt);
 			else if (mode == MODE_EVENTS)
 				events_view_finish(ev, model);
+			else if (updv)
+				updates_view_finish(updv, stdout, fmt);
+			else if (resv) {
+				if (responses_view_finish(resv) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			}
 			else
 				trips_view_finish(tv, model);
 			requests_view_free(rv);
