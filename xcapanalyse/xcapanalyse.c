@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "dump.h"
 #include "events.h"
@@ -34,7 +36,7 @@ enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP,
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: xcapanalyse [VIEW] [--format FMT] [--conn N,...] [--range T0:T1] FILE...\n"
+"usage: xcapanalyse [VIEW] [--format FMT] [-j N] [--conn N,...] [--range T0:T1] FILE...\n"
 "\n"
 "Read .xcap traces, .pcap or .pcapng captures and tell where the time went.\n"
 "\n"
@@ -58,7 +60,11 @@ static void usage(FILE *f)
 "\n"
 "Options:\n"
 "  --sites-file PATH the call sites (default: FILE.sites when it exists)\n"
-"  --format FMT      text (aligned table), csv, json or markdown\n"
+"  --format FMT      text (aligned table), csv, json, ndjson (one JSON object\n"
+"                    a line: file, table, then the columns) or markdown;\n"
+"                    with several FILEs csv and json name each row's file\n"
+"  -j, --jobs N      read N traces at a time, in as many processes; the\n"
+"                    output still comes in the order of the FILEs\n"
 "  --conn N,...      only these connections\n"
 "  --range T0:T1     only time between T0 and T1 seconds after the first\n"
 "                    packet (either may be left out)\n"
@@ -92,6 +98,7 @@ static void usage(FILE *f)
 "  xcapanalyse app.xcap                           where the time went\n"
 "  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
 "  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
+"  xcapanalyse -j 2 --format ndjson a.xcap b.pcap > all.ndjson   many traces, for a database\n"
 "More in man xcap-tutorial.\n");
 }
 
@@ -314,6 +321,209 @@ static uint64_t parse_ms(const char *arg, const char *what)
 	return (uint64_t)(v * 1e6 + 0.5);
 }
 
+/* What to do with each trace, the same for all. */
+struct run {
+	enum mode mode;
+	enum out_format fmt;
+	struct conn_set conns;
+	bool per_conn;
+	struct xstate_options sopt;
+	const char *sites_file;
+	size_t ninputs;
+	bool quiet;		/* no progress meter: several traces at once */
+};
+
+/* Read one trace and print its view; the exit status it deserves.  index
+   is its place among the inputs. */
+static int analyse(const struct run *r, const char *path, size_t index)
+{
+	enum mode mode = r->mode;
+	enum out_format fmt = r->fmt;
+	bool per_conn = r->per_conn;
+	const char *sites_file = r->sites_file;
+	struct xstate_options so = r->sopt;
+	struct conn_table table = { 0 };
+	char err[1024];
+	struct xsource *src = xsource_open(path, NULL, NULL, err, sizeof err);
+	if (!src) {
+		complain("%s", err);
+		return EXIT_DAMAGED;
+	}
+	if (r->ninputs > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN))
+		printf("%s%s%s\n\n", index ? "\n" : "", fmt == OUT_MARKDOWN ? "### " : "== ", path);
+	out_set_source(path, r->ninputs > 1 || fmt == OUT_NDJSON, index == 0);
+	xsource_on_warning(src, warn_cb, NULL);
+	/* The views that print as they read keep a terminal to themselves. */
+	progress_begin(&meter, program_name, path,
+		       r->quiet || mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS);
+	unsigned long nrec = 0;
+	struct xrec rec;
+	struct msg_view *mv = NULL;
+	struct xstate_model *model = NULL;
+	struct requests_view *rv = NULL;
+	struct trips_view *tv = NULL;
+	struct sites *sites = NULL;
+	struct events_view *ev = NULL;
+	if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
+		/* The call sites: xcap-run writes them beside the trace. */
+		char beside[4096], serr[1024];
+		snprintf(beside, sizeof beside, "%s.sites", path);
+		const char *sp = sites_file ? sites_file : beside;
+		if (!(sites = sites_load(sp, serr, sizeof serr)) &&
+		    (mode == MODE_SITES || sites_file)) {
+			complain("%s", serr);
+			xsource_close(src);
+			return EXIT_DAMAGED;
+		}
+		if (sites && sites_bad_lines(sites))
+			complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(sites), sp);
+	}
+	if (mode == MODE_DUMP)
+		trace_info_dump(stdout, xsource_info(src));
+	if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
+		die(EXIT_DAMAGED, "out of memory: '%s'", path);
+	if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
+	    mode == MODE_EVENTS) {
+		so.only = r->conns.ids;
+		so.n_only = r->conns.n;
+		if (!(model = xstate_new(&so)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+	}
+	int more;
+	while ((more = xsource_next(src, &rec)) == 1) {
+		if ((++nrec & 1023) == 0)
+			progress_at(&meter, xsource_offset(src));
+		/* The model narrows by itself, as it needs every packet's time. */
+		if (!model && !conn_wanted(&r->conns, &rec))
+			continue;
+		switch (mode) {
+		case MODE_DUMP: xrec_dump(stdout, &rec); break;
+		case MODE_MESSAGES: msg_view_record(mv, &rec); break;
+		case MODE_CONNECTIONS: account(&table, &rec); break;
+		default:
+			if (sites && sites_record(sites, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			if (xstate_record(model, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			break;
+		}
+	}
+	progress_end(&meter);
+	if (more < 0)
+		die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
+	msg_view_finish(mv);
+	if (model) {
+		xstate_finish(model);
+		if (mode == MODE_DELAYS)
+			delays_print(stdout, fmt, model);
+		else if (mode == MODE_REQUESTS)
+			requests_view_print(rv, stdout, fmt, model);
+		else if (mode == MODE_SITES)
+			sites_view_print(sites, stdout, fmt);
+		else if (mode == MODE_EVENTS)
+			events_view_finish(ev, model);
+		else
+			trips_view_finish(tv, model);
+		requests_view_free(rv);
+		sites_free(sites);
+		xstate_free(model);
+	}
+	int status = xsource_problems(src) ? EXIT_DAMAGED : EXIT_OK;
+	xsource_close(src);
+	if (mode == MODE_CONNECTIONS) {
+		print_connections(&table, fmt);
+		free(table.rows);
+	}
+	return status;
+}
+
+/* One trace's output, written by a child process into a file of its own
+   and copied to stdout in argument order once it is done. */
+struct job {
+	pid_t pid;
+	FILE *out;
+	int status;
+	bool done;
+};
+
+static int collect(struct job *j)
+{
+	int status = j->status;
+	if (fflush(stdout) != 0 || fseek(j->out, 0, SEEK_SET) != 0)
+		die(EXIT_DAMAGED, "cannot write output: 'stdout'");
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, j->out)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			die(EXIT_DAMAGED, "cannot write output: 'stdout'");
+	fclose(j->out);
+	j->out = NULL;
+	return status;
+}
+
+/* The traces in njobs processes at a time: each streams its trace as one
+   alone would (memory flat in the number of traces), and the outputs come
+   out in argument order whatever order they finish in. */
+static int analyse_parallel(const struct run *r, char **paths, size_t n, size_t njobs)
+{
+	struct job *jobs = calloc(n, sizeof *jobs);
+	if (!jobs)
+		die(EXIT_DAMAGED, "out of memory: 'jobs'");
+	int status = EXIT_OK;
+	size_t started = 0, printed = 0, running = 0;
+	while (printed < n) {
+		while (running < njobs && started < n) {
+			struct job *j = &jobs[started];
+			if (!(j->out = tmpfile()))
+				die(EXIT_DAMAGED, "cannot make a temporary file: '%s'", paths[started]);
+			fflush(stdout);
+			fflush(stderr);
+			j->pid = fork();
+			if (j->pid < 0)
+				die(EXIT_DAMAGED, "cannot start a process: '%s'", paths[started]);
+			if (j->pid == 0) {
+				if (dup2(fileno(j->out), STDOUT_FILENO) < 0)
+					_exit(EXIT_DAMAGED);
+				int st = analyse(r, paths[started], started);
+				if (fflush(stdout) != 0)
+					st = EXIT_DAMAGED;
+				_exit(st);
+			}
+			started++;
+			running++;
+		}
+		int wst;
+		pid_t pid = wait(&wst);
+		if (pid < 0)
+			die(EXIT_DAMAGED, "cannot wait for a process: 'jobs'");
+		for (size_t k = printed; k < started; k++) {
+			if (jobs[k].pid != pid)
+				continue;
+			jobs[k].done = true;
+			if (WIFEXITED(wst))
+				jobs[k].status = WEXITSTATUS(wst);
+			else {
+				complain("analysis ended by signal %d: '%s'", WTERMSIG(wst), paths[k]);
+				jobs[k].status = EXIT_DAMAGED;
+			}
+			running--;
+		}
+		for (; printed < started && jobs[printed].done; printed++)
+			if (collect(&jobs[printed]) != EXIT_OK)
+				status = EXIT_DAMAGED;
+	}
+	free(jobs);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	pipeline_steady_heap(0);
@@ -326,6 +536,7 @@ int main(int argc, char **argv)
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS };
 	const char *sites_file = NULL;
+	size_t njobs = 1;
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
@@ -349,12 +560,13 @@ int main(int argc, char **argv)
 		{ "wait-on", required_argument, NULL, OPT_WAIT_ON },
 		{ "split-fraction", required_argument, NULL, OPT_SPLIT_FRACTION },
 		{ "split-min", required_argument, NULL, OPT_SPLIT_MIN },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
-	while ((opt = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hVj:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': mode = MODE_DUMP; break;
 		case 'C': mode = MODE_CONNECTIONS; break;
@@ -368,7 +580,7 @@ int main(int argc, char **argv)
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
-				die(EXIT_USAGE, "unknown format, want text, csv, json or markdown: '%s'",
+				die(EXIT_USAGE, "unknown format, want text, csv, json, ndjson or markdown: '%s'",
 				    optarg);
 			fmt = (enum out_format)f;
 			break;
@@ -416,6 +628,14 @@ int main(int argc, char **argv)
 				die(EXIT_USAGE, "bad elicit fraction: '%s'", optarg);
 			break;
 		}
+		case 'j': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || v < 1 || v > 1024)
+				die(EXIT_USAGE, "bad number of jobs, want 1 to 1024: '%s'", optarg);
+			njobs = v;
+			break;
+		}
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V': printf("xcapanalyse %s\n", PACKAGE_VERSION); return EXIT_OK;
 		default: usage(stderr); return EXIT_USAGE;
@@ -430,113 +650,18 @@ int main(int argc, char **argv)
 		die(EXIT_USAGE, "markdown is for the tables, not this view: '%s'",
 		    mode == MODE_DUMP ? "--dump" : "--messages");
 
+	struct run run = {
+		.mode = mode, .fmt = fmt, .conns = conns, .per_conn = per_conn, .sopt = sopt,
+		.sites_file = sites_file, .ninputs = (size_t)(argc - optind),
+		.quiet = njobs > 1 && argc - optind > 1,
+	};
 	int status = EXIT_OK;
-	struct conn_table table = { 0 };
-	for (int i = optind; i < argc; i++) {
-		char err[1024];
-		struct xsource *src = xsource_open(argv[i], NULL, NULL, err, sizeof err);
-		if (!src) {
-			complain("%s", err);
-			status = EXIT_DAMAGED;
-			continue;
-		}
-		if (argc - optind > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN))
-			printf("%s%s%s\n\n", i > optind ? "\n" : "",
-			       fmt == OUT_MARKDOWN ? "### " : "== ", argv[i]);
-		xsource_on_warning(src, warn_cb, NULL);
-		/* The views that print as they read keep a terminal to themselves. */
-		progress_begin(&meter, program_name, argv[i],
-			       mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS);
-		unsigned long nrec = 0;
-		struct xrec rec;
-		struct msg_view *mv = NULL;
-		struct xstate_model *model = NULL;
-		struct requests_view *rv = NULL;
-		struct trips_view *tv = NULL;
-		struct sites *sites = NULL;
-		struct events_view *ev = NULL;
-		if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
-			/* The call sites: xcap-run writes them beside the trace. */
-			char path[4096], serr[1024];
-			snprintf(path, sizeof path, "%s.sites", argv[i]);
-			const char *sp = sites_file ? sites_file : path;
-			if (!(sites = sites_load(sp, serr, sizeof serr)) &&
-			    (mode == MODE_SITES || sites_file)) {
-				complain("%s", serr);
+	if (run.quiet)
+		status = analyse_parallel(&run, argv + optind, run.ninputs, njobs);
+	else
+		for (int i = optind; i < argc; i++)
+			if (analyse(&run, argv[i], (size_t)(i - optind)) != EXIT_OK)
 				status = EXIT_DAMAGED;
-				xsource_close(src);
-				continue;
-			}
-			if (sites && sites_bad_lines(sites))
-				complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(sites), sp);
-		}
-		if (mode == MODE_DUMP)
-			trace_info_dump(stdout, xsource_info(src));
-		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
-		    mode == MODE_EVENTS) {
-			sopt.only = conns.ids;
-			sopt.n_only = conns.n;
-			if (!(model = xstate_new(&sopt)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-		}
-		int more;
-		while ((more = xsource_next(src, &rec)) == 1) {
-			if ((++nrec & 1023) == 0)
-				progress_at(&meter, xsource_offset(src));
-			/* The model narrows by itself, as it needs every packet's time. */
-			if (!model && !conn_wanted(&conns, &rec))
-				continue;
-			switch (mode) {
-			case MODE_DUMP: xrec_dump(stdout, &rec); break;
-			case MODE_MESSAGES: msg_view_record(mv, &rec); break;
-			case MODE_CONNECTIONS: account(&table, &rec); break;
-			default:
-				if (sites && sites_record(sites, &rec) < 0)
-					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-				if (xstate_record(model, &rec) < 0)
-					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-				break;
-			}
-		}
-		progress_end(&meter);
-		if (more < 0)
-			die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
-		msg_view_finish(mv);
-		if (model) {
-			xstate_finish(model);
-			if (mode == MODE_DELAYS)
-				delays_print(stdout, fmt, model);
-			else if (mode == MODE_REQUESTS)
-				requests_view_print(rv, stdout, fmt, model);
-			else if (mode == MODE_SITES)
-				sites_view_print(sites, stdout, fmt);
-			else if (mode == MODE_EVENTS)
-				events_view_finish(ev, model);
-			else
-				trips_view_finish(tv, model);
-			requests_view_free(rv);
-			sites_free(sites);
-			xstate_free(model);
-		}
-		if (xsource_problems(src))
-			status = EXIT_DAMAGED;
-		xsource_close(src);
-		if (mode == MODE_CONNECTIONS) {
-			print_connections(&table, fmt);
-			table.n = 0;
-		}
-	}
-	free(table.rows);
 	free(conns.ids);
 	if (fflush(stdout) != 0)
 		die(EXIT_DAMAGED, "cannot write output: 'stdout'");
