@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -445,82 +448,149 @@ static int analyse(const struct run *r, const char *path, size_t index)
 	return status;
 }
 
-/* One trace's output, written by a child process into a file of its own
-   and copied to stdout in argument order once it is done. */
-struct job {
-	pid_t pid;
-	FILE *out;
+/* -j: njobs worker processes, started once, take the traces in turn
+   (a counter they share) and write each trace's output after the last
+   into a file of their own; a pipe tells the parent which trace is done,
+   and the parent copies the outputs to stdout in argument order.  Each
+   trace is streamed as it would be alone, so memory stays flat in the
+   number and length of the traces; a process per trace would cost more
+   than a small trace's analysis on machines where starting one is slow. */
+struct slot {
+	int worker;		/* which worker took it, -1 none yet */
+	int done;
 	int status;
-	bool done;
+	off_t start, end;	/* its output in that worker's file */
 };
 
-static int collect(struct job *j)
+struct shared {
+	size_t next;		/* the next trace to take */
+	struct slot slot[];
+};
+
+static void copy_out(int fd, off_t start, off_t end)
 {
-	int status = j->status;
-	if (fflush(stdout) != 0 || fseek(j->out, 0, SEEK_SET) != 0)
-		die(EXIT_DAMAGED, "cannot write output: 'stdout'");
 	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, j->out)) > 0)
-		if (fwrite(buf, 1, n, stdout) != n)
+	fflush(stdout);
+	while (start < end) {
+		size_t want = (size_t)(end - start) < sizeof buf ? (size_t)(end - start) : sizeof buf;
+		ssize_t got = pread(fd, buf, want, start);
+		if (got <= 0)
+			die(EXIT_DAMAGED, "cannot read back an output: 'jobs'");
+		if (fwrite(buf, 1, (size_t)got, stdout) != (size_t)got)
 			die(EXIT_DAMAGED, "cannot write output: 'stdout'");
-	fclose(j->out);
-	j->out = NULL;
-	return status;
+		start += got;
+	}
 }
 
-/* The traces in njobs processes at a time: each streams its trace as one
-   alone would (memory flat in the number of traces), and the outputs come
-   out in argument order whatever order they finish in. */
+static void worker(const struct run *r, char **paths, size_t n, struct shared *sh, int id,
+		   int outfd, int donefd)
+{
+	if (dup2(outfd, STDOUT_FILENO) < 0)
+		_exit(EXIT_DAMAGED);
+	for (;;) {
+		size_t i = __atomic_fetch_add(&sh->next, 1, __ATOMIC_SEQ_CST);
+		if (i >= n)
+			break;
+		struct slot *s = &sh->slot[i];
+		s->start = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+		__atomic_store_n(&s->worker, id, __ATOMIC_SEQ_CST);
+		int st = analyse(r, paths[i], i);
+		if (fflush(stdout) != 0)
+			st = EXIT_DAMAGED;
+		s->status = st;
+		s->end = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+		uint32_t idx = (uint32_t)i;
+		if (write(donefd, &idx, sizeof idx) != sizeof idx)
+			_exit(EXIT_DAMAGED);
+	}
+	_exit(EXIT_OK);
+}
+
 static int analyse_parallel(const struct run *r, char **paths, size_t n, size_t njobs)
 {
-	struct job *jobs = calloc(n, sizeof *jobs);
-	if (!jobs)
+	if (njobs > n)
+		njobs = n;
+	size_t size = sizeof(struct shared) + n * sizeof(struct slot);
+	struct shared *sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
 		die(EXIT_DAMAGED, "out of memory: 'jobs'");
-	int status = EXIT_OK;
-	size_t started = 0, printed = 0, running = 0;
-	while (printed < n) {
-		while (running < njobs && started < n) {
-			struct job *j = &jobs[started];
-			if (!(j->out = tmpfile()))
-				die(EXIT_DAMAGED, "cannot make a temporary file: '%s'", paths[started]);
-			fflush(stdout);
-			fflush(stderr);
-			j->pid = fork();
-			if (j->pid < 0)
-				die(EXIT_DAMAGED, "cannot start a process: '%s'", paths[started]);
-			if (j->pid == 0) {
-				if (dup2(fileno(j->out), STDOUT_FILENO) < 0)
-					_exit(EXIT_DAMAGED);
-				int st = analyse(r, paths[started], started);
-				if (fflush(stdout) != 0)
-					st = EXIT_DAMAGED;
-				_exit(st);
-			}
-			started++;
-			running++;
+	sh->next = 0;
+	for (size_t i = 0; i < n; i++)
+		sh->slot[i] = (struct slot){ .worker = -1 };
+	int *outfd = calloc(njobs, sizeof *outfd);
+	pid_t *pid = calloc(njobs, sizeof *pid);
+	int donep[2];
+	if (!outfd || !pid)
+		die(EXIT_DAMAGED, "out of memory: 'jobs'");
+	if (pipe(donep) < 0)
+		die(EXIT_DAMAGED, "cannot make a pipe: 'jobs'");
+	fflush(stdout);
+	fflush(stderr);
+	for (size_t k = 0; k < njobs; k++) {
+		FILE *f = tmpfile();
+		if (!f || (outfd[k] = dup(fileno(f))) < 0)
+			die(EXIT_DAMAGED, "cannot make a temporary file: 'jobs'");
+		fclose(f);
+		if ((pid[k] = fork()) < 0)
+			die(EXIT_DAMAGED, "cannot start a process: 'jobs'");
+		if (pid[k] == 0) {
+			close(donep[0]);
+			worker(r, paths, n, sh, (int)k, outfd[k], donep[1]);
 		}
-		int wst;
-		pid_t pid = wait(&wst);
-		if (pid < 0)
-			die(EXIT_DAMAGED, "cannot wait for a process: 'jobs'");
-		for (size_t k = printed; k < started; k++) {
-			if (jobs[k].pid != pid)
-				continue;
-			jobs[k].done = true;
-			if (WIFEXITED(wst))
-				jobs[k].status = WEXITSTATUS(wst);
-			else {
-				complain("analysis ended by signal %d: '%s'", WTERMSIG(wst), paths[k]);
-				jobs[k].status = EXIT_DAMAGED;
-			}
-			running--;
-		}
-		for (; printed < started && jobs[printed].done; printed++)
-			if (collect(&jobs[printed]) != EXIT_OK)
-				status = EXIT_DAMAGED;
 	}
-	free(jobs);
+	close(donep[1]);
+	int status = EXIT_OK;
+	size_t printed = 0;
+	uint32_t idx;
+	ssize_t got;
+	for (;;) {
+		while ((got = read(donep[0], &idx, sizeof idx)) < 0 && errno == EINTR)
+			;
+		if (got != sizeof idx)
+			break;	/* every worker has ended */
+		if (idx < n)
+			sh->slot[idx].done = 1;
+		for (; printed < n && sh->slot[printed].done; printed++) {
+			struct slot *s = &sh->slot[printed];
+			copy_out(outfd[s->worker], s->start, s->end);
+			if (s->status != EXIT_OK)
+				status = EXIT_DAMAGED;
+		}
+	}
+	close(donep[0]);
+	for (size_t k = 0; k < njobs; k++) {
+		int wst;
+		while (waitpid(pid[k], &wst, 0) < 0 && errno == EINTR)
+			;
+		if (WIFSIGNALED(wst))
+			complain("a worker ended by signal %d: 'jobs'", WTERMSIG(wst));
+	}
+	/* A worker that died (out of memory, an unreadable trace) leaves the
+	   trace it had taken unfinished: print what it wrote, as one process
+	   alone would have, and read whatever nobody took here. */
+	for (; printed < n; printed++) {
+		struct slot *s = &sh->slot[printed];
+		if (!s->done && s->worker >= 0) {
+			struct stat sb;
+			if (fstat(outfd[s->worker], &sb) == 0)
+				copy_out(outfd[s->worker], s->start, sb.st_size);
+			complain("analysis did not finish: '%s'", paths[printed]);
+			status = EXIT_DAMAGED;
+		} else if (!s->done) {
+			fflush(stdout);
+			if (analyse(r, paths[printed], printed) != EXIT_OK)
+				status = EXIT_DAMAGED;
+		} else {
+			copy_out(outfd[s->worker], s->start, s->end);
+			if (s->status != EXIT_OK)
+				status = EXIT_DAMAGED;
+		}
+	}
+	for (size_t k = 0; k < njobs; k++)
+		close(outfd[k]);
+	free(outfd);
+	free(pid);
+	munmap(sh, size);
 	return status;
 }
 
