@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include "gui.h"
@@ -37,6 +38,11 @@ struct win {
 	struct saved logged;		/* the view last logged (NETPLOT_LOG) */
 	int logged_w, logged_h, logged_dir;
 	size_t logged_conn;
+	/* --follow: the session's files and what they were when last read */
+	char **paths;
+	size_t npaths;
+	guint follow_source;
+	unsigned long long follow_stamp;
 };
 
 /* NETPLOT_LOG=1: every view change, the plot's place on the screen and
@@ -171,6 +177,117 @@ static bool open_file(struct win *w, const char *path)
 	show_conn(w, best, 0);
 	log_text("open", path);
 	return true;
+}
+
+/* ---- --follow ---- */
+
+static bool follow_on;
+
+void np_gui_follow(void)
+{
+	follow_on = true;
+}
+
+/* A rotated capture's next piece: tcpdump -C names them FILE, FILE1,
+   FILE2...  Take in any that appeared since. */
+static void follow_find_pieces(struct win *w)
+{
+	if (w->npaths == 0)
+		return;
+	for (;;) {
+		char *next = g_strdup_printf("%s%zu", w->paths[0], w->npaths);
+		if (!g_file_test(next, G_FILE_TEST_EXISTS)) {
+			g_free(next);
+			return;
+		}
+		w->paths = g_renew(char *, w->paths, w->npaths + 1);
+		w->paths[w->npaths++] = next;
+	}
+}
+
+/* Sizes and times of change of the session's files, folded into one
+   number that changes when any of them does. */
+static unsigned long long follow_stamp(const struct win *w)
+{
+	unsigned long long h = w->npaths;
+	for (size_t i = 0; i < w->npaths; i++) {
+		GStatBuf sb;
+		if (g_stat(w->paths[i], &sb) == 0)
+			h = h * 1000003u + (unsigned long long)sb.st_size * 31u + (unsigned long long)sb.st_mtime;
+	}
+	return h;
+}
+
+/* Read the session again.  A view that showed everything keeps showing
+   everything, so its time range grows with the trace; a view zoomed by
+   hand stays where it is. */
+static bool follow_load(struct win *w)
+{
+	char err[512];
+	struct np_model *m = np_model_load_set((const char *const *)w->paths, w->npaths, true,
+					       err, sizeof err, NULL, NULL);
+	if (!m)
+		return false;
+	bool had = w->m != NULL, whole = w->nstack == 0;
+	size_t conn = w->v.conn;
+	int dir = w->v.dir;
+	struct np_view keep = w->v;
+	np_model_free(w->m);
+	w->m = m;
+	w->v.m = m;
+	if (!had || conn >= m->nconn) {
+		size_t best = 0, n = 0;
+		for (size_t i = 0; i < m->nconn; i++)
+			if (m->conn[i].dir[0].npkt + m->conn[i].dir[1].npkt > n) {
+				n = m->conn[i].dir[0].npkt + m->conn[i].dir[1].npkt;
+				best = i;
+			}
+		conn = best;
+		dir = 0;
+		whole = true;
+	}
+	w->v.conn = conn;
+	fill_combo(w);
+	if (whole)
+		show_conn(w, conn, dir);
+	else {
+		w->v = keep;
+		w->v.m = m;
+		redraw(w);
+	}
+	if (log_on)
+		fprintf(stderr, "netplot: follow files=%zu packets=%llu end=%.0f\n", w->npaths,
+			(unsigned long long)m->npkt, (double)m->t_end);
+	return true;
+}
+
+static gboolean follow_tick(gpointer data)
+{
+	struct win *w = data;
+	follow_find_pieces(w);
+	unsigned long long stamp = follow_stamp(w);
+	if (stamp != w->follow_stamp) {
+		w->follow_stamp = stamp;
+		follow_load(w);
+	}
+	return G_SOURCE_CONTINUE;
+}
+
+static void follow_start(struct win *w, char **paths, size_t n)
+{
+	w->paths = paths;
+	w->npaths = n;
+	follow_find_pieces(w);
+	w->follow_stamp = follow_stamp(w);
+	char *base = g_path_get_basename(paths[0]);
+	char title[512];
+	snprintf(title, sizeof title, "%s (following) — netplot", base);
+	g_free(base);
+	gtk_window_set_title(GTK_WINDOW(w->window), title);
+	/* An empty or header-less file is a capture not begun yet: wait. */
+	follow_load(w);
+	log_text("follow", paths[0]);
+	w->follow_source = g_timeout_add(500, follow_tick, w);
 }
 
 /* ---- drawing ---- */
@@ -556,6 +673,11 @@ static void on_drop(GtkWidget *widget, GdkDragContext *ctx, gint x, gint y, GtkS
 static void on_destroy(GtkWidget *widget, gpointer data)
 {
 	struct win *w = data;
+	if (w->follow_source)
+		g_source_remove(w->follow_source);
+	for (size_t i = 0; i < w->npaths; i++)
+		g_free(w->paths[i]);
+	g_free(w->paths);
 	np_model_free(w->m);
 	g_free(w);
 }
@@ -676,6 +798,16 @@ static void on_activate(GApplication *app, gpointer data)
 
 static void on_open(GApplication *app, GFile **files, gint n, const gchar *hint, gpointer data)
 {
+	if (follow_on) {
+		/* One window for the session, however many pieces. */
+		struct win *w = new_window(GTK_APPLICATION(app));
+		char **paths = g_new0(char *, n);
+		for (gint i = 0; i < n; i++)
+			if (!(paths[i] = g_file_get_path(files[i])))
+				paths[i] = g_file_get_parse_name(files[i]);
+		follow_start(w, paths, (size_t)n);
+		return;
+	}
 	for (gint i = 0; i < n; i++) {
 		struct win *w = new_window(GTK_APPLICATION(app));
 		char *path = g_file_get_path(files[i]);

@@ -8,4 +8,9 @@
    returns the exit status. */
 int np_gui_run(int argc, char **argv);
 
+/* --follow: the files are one session (the pieces of a rotated capture),
+   reloaded as they grow, with tcpdump-style pieces FILE1, FILE2... that
+   appear later taken in too.  Call before np_gui_run. */
+void np_gui_follow(void);
+
 #endif

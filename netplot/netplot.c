@@ -26,6 +26,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: netplot [FILE...]\n"
+		"       netplot --follow FILE [FILE...]\n"
 		"       netplot FILE --export OUT.{png,svg,pdf,xpl} [--conn N] [--direction request|reply]\n"
 		"               [--range T0:T1] [--size WxH]\n"
 		"       netplot --benchmark FILE [--size WxH]\n"
@@ -38,6 +39,9 @@ static void usage(FILE *f)
 		"  -r, --range T0:T1      time span, seconds since the trace began or h:mm:ss.fff\n"
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
 		"  -b, --benchmark FILE   time loading FILE and redrawing at several zoom levels\n"
+		"  -f, --follow           show FILEs as one session (the pieces of a rotated\n"
+		"                         capture, FILE1, FILE2... taken in as they appear)\n"
+		"                         and read them again as xcap writes them\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          the version\n"
 		"Without --export or --benchmark, GTK's options (--display ...) go to GTK.\n"
@@ -46,6 +50,7 @@ static void usage(FILE *f)
 		"  netplot app.xcap                              the window (.pcap and .pcapng too)\n"
 		"  netplot app.xcap --conn 2 --direction reply --export replies.svg\n"
 		"  netplot app.xcap --range 0:1.5 --size 1600x900 --export startup.png\n"
+		"  netplot --follow live.xcap                    a capture xcap is still writing\n"
 		"More in man xcap-tutorial.\n");
 }
 
@@ -219,8 +224,18 @@ int main(int argc, char **argv)
 			if (argv[i][0] == '-' && argv[i][1] == o->val && argv[i][2] == '\0')
 				headless = true;
 		}
-	if (!headless)
-		return np_gui_run(argc, argv);
+	if (!headless) {
+		/* --follow is ours, the rest GTK's: take it out before GTK looks. */
+		int k = 1;
+		for (int i = 1; i < argc; i++) {
+			if (strcmp(argv[i], "--follow") == 0 || strcmp(argv[i], "-f") == 0)
+				np_gui_follow();
+			else
+				argv[k++] = argv[i];
+		}
+		argv[k] = NULL;
+		return np_gui_run(k, argv);
+	}
 	int c;
 	while ((c = getopt_long(argc, argv, "e:c:d:r:s:b:hV", opts, NULL)) != -1) {
 		char *end;

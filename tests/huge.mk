@@ -15,3 +15,9 @@ bench: bench-analyse-many
 bench-analyse-many: all
 	$(SHELL) $(top_srcdir)/tests/bench-many.sh $(abs_top_builddir)
 .PHONY: bench-analyse-many
+
+# netplot --follow on a trace xcap is still writing, under Xvfb.
+if NETPLOT
+dist_check_SCRIPTS += tests/netplot-follow.sh
+TESTS += tests/netplot-follow.sh
+endif
