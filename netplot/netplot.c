@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "gui.h"
+#include "index.h"
 #include "progress.h"
 #include "render.h"
 
@@ -29,7 +30,7 @@ static void usage(FILE *f)
 		"       netplot --follow FILE [FILE...]\n"
 		"       netplot FILE --export OUT.{png,svg,pdf,xpl} [--conn N] [--direction request|reply]\n"
 		"               [--range T0:T1] [--size WxH]\n"
-		"       netplot --benchmark FILE [--size WxH]\n"
+		"       netplot --benchmark FILE [--index] [--size WxH]\n"
 		"\n"
 		"Sequence/time graphs of X11 connections from .xcap, .pcap and .pcapng files.\n"
 		"\n"
@@ -39,6 +40,8 @@ static void usage(FILE *f)
 		"  -r, --range T0:T1      time span, seconds since the trace began or h:mm:ss.fff\n"
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
 		"  -b, --benchmark FILE   time loading FILE and redrawing at several zoom levels\n"
+		"  -i, --index            with --benchmark: draw from FILE.idx (built first when\n"
+		"                         missing or stale), not from the whole trace in memory\n"
 		"  -f, --follow           show FILEs as one session (the pieces of a rotated\n"
 		"                         capture, FILE1, FILE2... taken in as they appear)\n"
 		"                         and read them again as xcap writes them\n"
@@ -195,6 +198,74 @@ static int benchmark(const char *path, int w, int h)
 	return 0;
 }
 
+/* --benchmark --index: the same zoom levels drawn from TRACE.idx, the
+   trace itself never read once the index exists. */
+static int benchmark_index(const char *path, int w, int h)
+{
+	char err[512];
+	bool built;
+	double t = now_ms();
+	struct np_index *ix = np_index_open(path, &built, err, sizeof err);
+	if (!ix)
+		die_err(1, err, path);
+	double ms = now_ms() - t;
+	if (built) {
+		printf("index: built in %.0f ms (two passes over the trace)\n", ms);
+		np_index_free(ix);
+		t = now_ms();
+		if (!(ix = np_index_open(path, &built, err, sizeof err)))
+			die_err(1, err, path);
+		ms = now_ms() - t;
+	}
+	printf("open: %.1f ms (index mapped and checked)\n", ms);
+	/* The busiest connection's request direction. */
+	size_t best = 0;
+	uint64_t most = 0, first = 0, last = 0;
+	for (size_t i = 0; i < np_index_conns(ix); i++) {
+		uint32_t id;
+		uint64_t a, b, n[2];
+		np_index_conn(ix, i, &id, &a, &b, n);
+		if (n[0] + n[1] > most) {
+			most = n[0] + n[1];
+			best = i;
+			first = a;
+			last = b;
+		}
+	}
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	cairo_t *cr = cairo_create(s);
+	double tc = ((double)first + (double)last) / 2, span = (double)(last - first) + 1;
+	for (double zoom = 1; zoom <= 100000; zoom *= 10) {
+		double t0 = tc - span / zoom / 2, t1 = tc + span / zoom / 2;
+		struct np_ibucket k;
+		np_index_range(ix, best, 0, t0 < 0 ? 0 : (uint64_t)t0, (uint64_t)t1,
+			       (uint64_t)((t1 - t0) / w), &k);
+		double y0 = k.dlo < k.alo ? (double)k.dlo : (double)k.alo;
+		double y1 = k.dhi > k.ahi ? (double)k.dhi : (double)k.ahi;
+		if (!(y1 > y0))
+			y0 = 0, y1 = 1;
+		double fastest = INFINITY;
+		size_t reads = 0;
+		for (int rep = 0; rep < 3; rep++) {
+			double a = now_ms();
+			reads = np_index_render(cr, ix, best, 0, t0, t1, y0, y1, w, h);
+			cairo_surface_flush(s);
+			fastest = fmin(fastest, now_ms() - a);
+		}
+		printf("redraw %.0fx: %.1f ms (%" PRIu64 " packets in view, %zu buckets read)\n", zoom,
+		       fastest, (uint64_t)k.npkt, reads);
+	}
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("memory: process peak %.1f MB (%.2f bytes/packet, %" PRIu64 " packets)\n",
+	       ru.ru_maxrss / 1e3, ru.ru_maxrss * 1e3 / (double)(np_index_packets(ix) ? np_index_packets(ix) : 1),
+	       np_index_packets(ix));
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	np_index_free(ix);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -204,6 +275,7 @@ int main(int argc, char **argv)
 		{ "range", required_argument, NULL, 'r' },
 		{ "size", required_argument, NULL, 's' },
 		{ "benchmark", required_argument, NULL, 'b' },
+		{ "index", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -212,7 +284,7 @@ int main(int argc, char **argv)
 	long conn = 0;
 	int dir = 0, w = 1200, h = 700;
 	double r0 = -1, r1 = -1;
-	bool headless = false;
+	bool headless = false, use_index = false;
 	/* Options of our own are looked for only when one of them is there, so
 	   GTK's own (--display ...) still reach GTK. */
 	for (int i = 1; i < argc; i++)
@@ -237,7 +309,7 @@ int main(int argc, char **argv)
 		return np_gui_run(k, argv);
 	}
 	int c;
-	while ((c = getopt_long(argc, argv, "e:c:d:r:s:b:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:c:d:r:s:b:ihV", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'e':
@@ -287,6 +359,9 @@ int main(int argc, char **argv)
 		case 'b':
 			bench = optarg;
 			break;
+		case 'i':
+			use_index = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -299,7 +374,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (bench)
-		return benchmark(bench, w, h);
+		return use_index ? benchmark_index(bench, w, h) : benchmark(bench, w, h);
 	if (!out || optind != argc - 1) {
 		usage(stderr);
 		return 2;

@@ -883,6 +883,11 @@ int trace_reader_next(struct trace_reader *r, struct xrec *rec)
 	return 0;
 }
 
+uint64_t trace_reader_block_offset(const struct trace_reader *r)
+{
+	return r->block_offset;
+}
+
 const struct trace_info *trace_reader_info(const struct trace_reader *r) { return &r->info; }
 
 void trace_reader_on_warning(struct trace_reader *r,
