@@ -16,8 +16,22 @@ bench-analyse-many: all
 	$(SHELL) $(top_srcdir)/tests/bench-many.sh $(abs_top_builddir)
 .PHONY: bench-analyse-many
 
-# netplot --follow on a trace xcap is still writing, under Xvfb.
+# netplot --follow on a trace xcap is still writing, under Xvfb; the
+# trace index against the full model, and fuzzed.
 if NETPLOT
 dist_check_SCRIPTS += tests/netplot-follow.sh
 TESTS += tests/netplot-follow.sh
+check_PROGRAMS += tests/check_index
+tests_check_index_SOURCES = tests/check_index.c
+tests_check_index_CPPFLAGS = $(INC_TESTS)
+tests_check_index_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(GTK_CFLAGS) $(PCAP_CFLAGS)
+tests_check_index_LDADD = $(NETPLOT_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_index
+check_PROGRAMS += tests/fuzz/fuzz-index
+tests_fuzz_fuzz_index_SOURCES = tests/fuzz/fuzz_index.c tests/fuzz/driver.c
+tests_fuzz_fuzz_index_CPPFLAGS = $(INC_TESTS)
+tests_fuzz_fuzz_index_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
+tests_fuzz_fuzz_index_LDADD = $(NETPLOT_LIBS)
+dist_check_SCRIPTS += tests/fuzz-index.sh
+TESTS += tests/fuzz-index.sh
 endif
