@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "index.h"
+#include "model.h"
 #include "render.h"
 #include "state.h"
 #include "trace.h"
@@ -785,4 +786,132 @@ size_t np_index_render(cairo_t *cr, const struct np_index *ix, size_t i, int dir
 		}
 	}
 	return reads;
+}
+
+/* The offset of the first block holding a packet of [t0, t1) of
+   direction dir, from the level-0 buckets; 0 none. */
+static uint64_t first_block(const struct np_index *ix, size_t i, int dir, uint64_t t0,
+			    uint64_t t1, struct np_ibucket *first)
+{
+	uint64_t de = conn_at(ix, i) + DIR_AT + (uint64_t)dir * DIR;
+	uint64_t nl = rdc(ix, de + 20, 4), w = rdc(ix, de + 24, 8), lt = rdc(ix, de + 32, 8);
+	if (!nl)
+		return 0;
+	uint64_t start = rdc(ix, lt, 8), cnt = rdc(ix, lt + 8, 8), off = rdc(ix, lt + 16, 8);
+	uint64_t a = t0 / w, b = t1 ? (t1 - 1) / w : 0;
+	if (a < start)
+		a = start;
+	for (uint64_t k = a; k <= b && k < start + cnt; k++) {
+		bucket_read(ix, off + (k - start) * BUCKET, first);
+		if (first->block)
+			return first->block;
+	}
+	return 0;
+}
+
+struct np_model *np_index_window(const struct np_index *ix, const char *trace, size_t i,
+				 uint64_t t0, uint64_t t1, char *err, size_t errlen)
+{
+	if (i >= ix->nconn) {
+		snprintf(err, errlen, "no such connection");
+		return NULL;
+	}
+	uint64_t c = conn_at(ix, i);
+	uint32_t id = (uint32_t)rdc(ix, c, 4);
+	struct np_ibucket fb[2];
+	uint64_t from = 0;
+	for (int d = 0; d < 2; d++) {
+		uint64_t o = first_block(ix, i, d, t0, t1, &fb[d]);
+		if (o && (!from || o < from))
+			from = o;
+	}
+	struct np_model *m = np_model_new();
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	m->t0 = ix->t0;
+	/* The connection at its place (ids are dense from 1), with the
+	   whole graph's zero of each direction and the unwrapping carried
+	   on from the span's first bucket. */
+	for (uint32_t k = 1; k <= id; k++) {
+		struct xrec r = { .type = XREC_CONN };
+		r.u.conn = (struct xrec_conn){ .ts = ix->t0 + t0, .id = k, .proto = "" };
+		if (np_model_add(m, &r) < 0) {
+			snprintf(err, errlen, "out of memory");
+			np_model_free(m);
+			return NULL;
+		}
+	}
+	if (id == 0 || m->nconn < id) {
+		snprintf(err, errlen, "connection id out of range");
+		np_model_free(m);
+		return NULL;
+	}
+	struct np_conn *nc = &m->conn[id - 1];
+	for (int d = 0; d < 2; d++) {
+		struct np_dir *nd = &nc->dir[d];
+		uint64_t de = c + DIR_AT + (uint64_t)d * DIR;
+		nd->have_base = true;
+		nd->base = (uint32_t)rdc(ix, de + 16, 4);
+		if (from && fb[d].dhi >= fb[d].dlo) {
+			nd->have_seq = true;
+			nd->seq_w = fb[d].dlo;
+			nd->seq_raw = nd->base + (uint32_t)fb[d].dlo;
+		}
+		if (from && fb[d].ahi >= fb[d].alo) {
+			nd->have_ack = true;
+			nd->ack_w = fb[d].alo;
+			nd->ack_raw = nd->base + (uint32_t)fb[d].alo;
+		}
+	}
+	if (from) {
+		FILE *f = fopen(trace, "rb");
+		struct trace_reader *r = f ? trace_reader_new(f, err, errlen) : NULL;
+		if (!r || trace_reader_seek(r, from) < 0) {
+			if (!f)
+				snprintf(err, errlen, "cannot open: %s", strerror(errno));
+			else if (r)
+				snprintf(err, errlen, "cannot seek in the trace");
+			trace_reader_free(r);
+			if (f)
+				fclose(f);
+			np_model_free(m);
+			return NULL;
+		}
+		trace_reader_on_warning(r, NULL, NULL);
+		struct xrec rec;
+		/* Records come in capture order, a message a little after its
+		   packet: a second past the span is enough to have them all. */
+		uint64_t stop = ix->t0 + t1 + 1000000000u;
+		int bad = 0;
+		while (!bad && trace_reader_next(r, &rec) == 1) {
+			uint64_t ts;
+			uint32_t cid;
+			switch (rec.type) {
+			case XREC_PKT: ts = rec.u.pkt.ts; cid = rec.u.pkt.conn; break;
+			case XREC_MSG: ts = rec.u.msg.ts; cid = rec.u.msg.conn; break;
+			case XREC_GAP: ts = rec.u.gap.ts; cid = rec.u.gap.conn; break;
+			default: continue;
+			}
+			if (ts > stop)
+				break;
+			if (cid != id || ts < ix->t0 + t0 || ts > ix->t0 + t1)
+				continue;
+			bad = np_model_add(m, &rec) < 0;
+		}
+		trace_reader_free(r);
+		fclose(f);
+		if (bad) {
+			snprintf(err, errlen, "out of memory");
+			np_model_free(m);
+			return NULL;
+		}
+	}
+	if (np_model_finish(m) < 0) {
+		snprintf(err, errlen, "out of memory");
+		np_model_free(m);
+		return NULL;
+	}
+	return m;
 }

@@ -65,6 +65,17 @@ uint64_t np_index_packets(const struct np_index *ix);
 size_t np_index_range(const struct np_index *ix, size_t i, int dir, uint64_t t0, uint64_t t1,
 		      uint64_t width, struct np_ibucket *out);
 
+/* A model of connection i holding only the packets, messages and gaps of
+   [t0, t1] (ns since t0 of the trace), read from the trace blocks the
+   index names for that span: the whole renderer (packets one by one,
+   labels, hit tests) at a zoom fine enough, for the cost of the blocks
+   read.  Times and sequence numbers are those of the whole trace's
+   graph.  It has no state intervals (a wait may have begun before the
+   span): the state band comes from the index.  NULL with err filled. */
+struct np_model;
+struct np_model *np_index_window(const struct np_index *ix, const char *trace, size_t i,
+				 uint64_t t0, uint64_t t1, char *err, size_t errlen);
+
 /* Draw the graph of direction dir of connection i for the time [t0, t1]
    and sequence numbers [y0, y1] into the w by h surface of cr, a column at
    a time from the index: the data's extent, the acknowledgements', and

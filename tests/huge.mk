@@ -35,3 +35,15 @@ tests_fuzz_fuzz_index_LDADD = $(NETPLOT_LIBS)
 dist_check_SCRIPTS += tests/fuzz-index.sh
 TESTS += tests/fuzz-index.sh
 endif
+
+# The benchmark of huge traces: netplot from the index on a hundred
+# million packets made from real captures, beside the whole trace in
+# memory and xplot on ten million.
+EXTRA_DIST += tests/bench-netplot-huge.sh
+bench: bench-netplot-huge
+bench-netplot-huge: all
+	@if test -x netplot/netplot$(EXEEXT); then \
+		$(MAKE) $(AM_MAKEFLAGS) tests/trace-stretch$(EXEEXT) && \
+		$(SHELL) $(top_srcdir)/tests/bench-netplot-huge.sh $(abs_top_builddir); \
+	else echo "bench-netplot-huge: netplot is not built (it needs GTK 3 and cairo)"; fi
+.PHONY: bench-netplot-huge
