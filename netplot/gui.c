@@ -15,6 +15,7 @@
 #include <gtk/gtk.h>
 
 #include "gui.h"
+#include "index.h"
 #include "render.h"
 
 #define STACK_MAX 64
@@ -43,7 +44,17 @@ struct win {
 	size_t npaths;
 	guint follow_source;
 	unsigned long long follow_stamp;
+	/* A huge trace: drawn from its index (TRACE.idx), with m holding only
+	   the span [win_t0, win_t1] of the connection shown, read from the
+	   trace blocks the index names, once a view is fine enough. */
+	struct np_index *ix;
+	char *ix_path;
+	size_t ix_conn;			/* index connection of m's window */
+	uint64_t win_t0, win_t1;
 };
+
+/* Views of more packets than this are drawn from the index's buckets. */
+enum { WINDOW_PACKETS = 200000 };
 
 /* NETPLOT_LOG=1: every view change, the plot's place on the screen and
    each tooltip go to stderr as one line, for scripts and the GUI test. */
@@ -128,12 +139,16 @@ static void fill_combo(struct win *w)
 	w->filling = false;
 }
 
+static void index_fit_y(struct win *w);
+
 static void show_conn(struct win *w, size_t conn, int dir)
 {
 	if (!w->m || conn >= w->m->nconn)
 		return;
 	int width = w->v.width ? w->v.width : 900, height = w->v.height ? w->v.height : 600;
 	np_view_init(&w->v, w->m, conn, dir, width, height);
+	if (w->ix)
+		index_fit_y(w);
 	w->nstack = 0;
 	w->ro.have_sel = w->ro.have_mark = false;
 	w->filling = true;
@@ -145,9 +160,161 @@ static void show_conn(struct win *w, size_t conn, int dir)
 	redraw(w);
 }
 
+/* Traces of at least this many bytes (NETPLOT_INDEX_MIN, default 1 GB)
+   open through their index. */
+static bool wants_index(const char *path)
+{
+	const char *min = g_getenv("NETPLOT_INDEX_MIN");
+	unsigned long long at_least = min ? g_ascii_strtoull(min, NULL, 10) : 1000000000ull;
+	GStatBuf sb;
+	return g_str_has_suffix(path, ".xcap") && g_stat(path, &sb) == 0 &&
+	       (unsigned long long)sb.st_size >= at_least;
+}
+
+/* The index connection of the model's connection index conn. */
+static size_t ix_conn_of(const struct win *w, size_t conn)
+{
+	uint32_t want = w->m && conn < w->m->nconn ? w->m->conn[conn].id : 0;
+	for (size_t i = 0; i < np_index_conns(w->ix); i++) {
+		uint32_t id;
+		uint64_t a, b, n[2];
+		np_index_conn(w->ix, i, &id, &a, &b, n);
+		if (id == want)
+			return i;
+	}
+	return 0;
+}
+
+/* The y range of the view's span from the index. */
+static void index_fit_y(struct win *w)
+{
+	struct np_ibucket k;
+	double t0 = w->v.t0 < 0 ? 0 : w->v.t0;
+	np_index_range(w->ix, ix_conn_of(w, w->v.conn), w->v.dir, (uint64_t)t0, (uint64_t)w->v.t1 + 1,
+		       (uint64_t)((w->v.t1 - t0) / (w->v.pw > 1 ? w->v.pw : 1)), &k);
+	double lo = k.dlo < k.alo ? (double)k.dlo : (double)k.alo;
+	double hi = k.dhi > k.ahi ? (double)k.dhi : (double)k.ahi;
+	if (hi > lo) {
+		double pad = (hi - lo) * 0.04;
+		w->v.y0 = lo - pad;
+		w->v.y1 = hi + pad;
+	}
+}
+
+/* Make m the window of the view's span when the view is fine enough and
+   m does not hold it yet.  A window twice the view's span is read, so
+   that panning a little reads nothing. */
+static void index_sync(struct win *w)
+{
+	if (!w->ix)
+		return;
+	size_t i = ix_conn_of(w, w->v.conn);
+	double t0 = w->v.t0 < 0 ? 0 : w->v.t0, t1 = w->v.t1 < 0 ? 0 : w->v.t1;
+	struct np_ibucket k;
+	/* The count from a level a sixteenth of the view wide: a little over
+	   at the edges, and a few buckets read. */
+	np_index_range(w->ix, i, w->v.dir, (uint64_t)t0, (uint64_t)t1 + 1, (uint64_t)((t1 - t0) / 16), &k);
+	if (k.npkt > WINDOW_PACKETS)
+		return;
+	if (i == w->ix_conn && t0 >= (double)w->win_t0 && t1 <= (double)w->win_t1)
+		return;
+	double span = t1 - t0;
+	uint64_t a = t0 > span / 2 ? (uint64_t)(t0 - span / 2) : 0, b = (uint64_t)(t1 + span / 2);
+	char err[512];
+	struct np_model *m = np_index_window(w->ix, w->ix_path, i, a, b, err, sizeof err);
+	if (!m) {
+		fprintf(stderr, "netplot: cannot read the span: %s: '%s'\n", err, w->ix_path);
+		return;
+	}
+	uint32_t id;
+	uint64_t first, last, n[2];
+	np_index_conn(w->ix, i, &id, &first, &last, n);
+	m->conn[id - 1].first = first;	/* All shows the whole connection */
+	m->conn[id - 1].last = last;
+	np_model_free(w->m);
+	w->m = m;
+	w->v.m = m;
+	w->ix_conn = i;
+	w->win_t0 = a;
+	w->win_t1 = b;
+	if (log_on)
+		fprintf(stderr, "netplot: window conn=%u t0=%llu t1=%llu packets=%llu\n", id,
+			(unsigned long long)a, (unsigned long long)b, (unsigned long long)m->npkt);
+}
+
+static bool open_index(struct win *w, const char *path)
+{
+	char err[512];
+	bool built;
+	struct np_index *ix = np_index_open(path, &built, err, sizeof err);
+	if (!ix) {
+		fprintf(stderr, "netplot: cannot index: %s: '%s'\n", err, path);
+		return false;
+	}
+	size_t best = 0;
+	uint64_t most = 0, first = 0;
+	uint32_t best_id = 0;
+	for (size_t i = 0; i < np_index_conns(ix); i++) {
+		uint32_t id;
+		uint64_t a, b, n[2];
+		np_index_conn(ix, i, &id, &a, &b, n);
+		if (n[0] + n[1] > most) {
+			most = n[0] + n[1];
+			best = i;
+			best_id = id;
+			first = a;
+		}
+	}
+	/* An empty window: the connections, no packets yet. */
+	struct np_model *m = np_index_window(ix, path, best, first, first, err, sizeof err);
+	if (!m) {
+		np_index_free(ix);
+		fprintf(stderr, "netplot: cannot index: %s: '%s'\n", err, path);
+		return false;
+	}
+	for (size_t i = 0; i < np_index_conns(ix); i++) {
+		uint32_t id;
+		uint64_t a, b, n[2];
+		np_index_conn(ix, i, &id, &a, &b, n);
+		if (id >= 1 && id <= m->nconn) {
+			m->conn[id - 1].first = a;
+			m->conn[id - 1].last = b;
+			snprintf(m->conn[id - 1].label, sizeof m->conn[id - 1].label,
+				 "connection %u (%llu packets, indexed)", id,
+				 (unsigned long long)(n[0] + n[1]));
+		}
+	}
+	np_index_free(w->ix);
+	g_free(w->ix_path);
+	np_model_free(w->m);
+	w->ix = ix;
+	w->ix_path = g_strdup(path);
+	w->ix_conn = best;
+	w->win_t0 = w->win_t1 = first;
+	w->m = m;
+	w->v.m = m;
+	char *base = g_path_get_basename(path);
+	char title[512];
+	snprintf(title, sizeof title, "%s (indexed) — netplot", base);
+	g_free(base);
+	gtk_window_set_title(GTK_WINDOW(w->window), title);
+	w->v.conn = best_id - 1;
+	fill_combo(w);
+	show_conn(w, best_id - 1, 0);
+	if (log_on)
+		fprintf(stderr, "netplot: index %s packets=%llu%s\n", path,
+			(unsigned long long)np_index_packets(ix), built ? " built" : "");
+	log_text("open", path);
+	return true;
+}
+
 static bool open_file(struct win *w, const char *path)
 {
 	char err[512];
+	if (wants_index(path))
+		return open_index(w, path);
+	np_index_free(w->ix);
+	w->ix = NULL;
 	struct np_model *m = np_model_load(path, err, sizeof err);
 	if (!m) {
 		GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(w->window), GTK_DIALOG_MODAL,
@@ -317,7 +484,18 @@ static gboolean on_draw(GtkWidget *area, cairo_t *cr, gpointer data)
 		w->logged_dir = w->v.dir;
 		log_view(w);
 	}
+	index_sync(w);
 	np_render(cr, &w->v, &w->ro, NULL);
+	if (w->ix) {
+		/* Too many packets to draw one by one: the index's columns. */
+		struct np_ibucket k;
+		double a = w->v.t0 < 0 ? 0 : w->v.t0;
+		np_index_range(w->ix, ix_conn_of(w, w->v.conn), w->v.dir, (uint64_t)a,
+			       (uint64_t)w->v.t1 + 1, (uint64_t)((w->v.t1 - a) / 16), &k);
+		if (k.npkt > WINDOW_PACKETS)
+			np_index_draw(cr, w->ix, ix_conn_of(w, w->v.conn), w->v.dir, w->v.t0, w->v.t1,
+				      w->v.y0, w->v.y1, w->v.px, w->v.py, w->v.pw, w->v.ph);
+	}
 	if (w->drag == DRAG_ZOOM || w->drag == DRAG_ZOOM_X || w->drag == DRAG_ZOOM_Y ||
 	    w->drag == DRAG_SELECT) {
 		double x0 = w->x0, x1 = w->x1, y0 = w->y0, y1 = w->y1;
@@ -504,6 +682,8 @@ ACTION(zoom_fit)
 		return;
 	push(w);
 	np_view_fit(&w->v);
+	if (w->ix)
+		index_fit_y(w);
 	redraw(w);
 }
 
@@ -678,6 +858,8 @@ static void on_destroy(GtkWidget *widget, gpointer data)
 	for (size_t i = 0; i < w->npaths; i++)
 		g_free(w->paths[i]);
 	g_free(w->paths);
+	np_index_free(w->ix);
+	g_free(w->ix_path);
 	np_model_free(w->m);
 	g_free(w);
 }

@@ -745,11 +745,23 @@ size_t np_index_render(cairo_t *cr, const struct np_index *ix, size_t i, int dir
 {
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
+	return np_index_draw(cr, ix, i, dir, t0, t1, y0, y1, 0, 0, w, h);
+}
+
+size_t np_index_draw(cairo_t *cr, const struct np_index *ix, size_t i, int dir, double t0,
+		     double t1, double y0, double y1, double px, double py, double w, double h)
+{
 	if (t1 <= t0 || y1 <= y0 || w < 1 || h < 10)
 		return 0;
-	double tpp = (t1 - t0) / w, ypp = (y1 - y0) / (h - 10);
+	/* The graph's own mapping (np_y): the columns land where its
+	   packets would. */
+	double tpp = (t1 - t0) / w, ypp = (y1 - y0) / h;
+	double base = py + h;
 	size_t reads = 0;
-	for (int x = 0; x < w; x++) {
+	cairo_save(cr);
+	cairo_rectangle(cr, px, py, w, h);
+	cairo_clip(cr);
+	for (int x = 0; x < (int)w; x++) {
 		double a = t0 + x * tpp;
 		if (a + tpp <= 0)
 			continue;
@@ -760,14 +772,14 @@ size_t np_index_render(cairo_t *cr, const struct np_index *ix, size_t i, int dir
 			continue;
 		if (k.ahi >= k.alo) {	/* acknowledgements, green as in the graph */
 			cairo_set_source_rgb(cr, 0.1, 0.6, 0.1);
-			double ya = h - 10 - (k.ahi - y0) / ypp, yb = h - 10 - (k.alo - y0) / ypp;
-			cairo_rectangle(cr, x, ya, 1, yb - ya + 1);
+			double ya = base - (k.ahi - y0) / ypp, yb = base - (k.alo - y0) / ypp;
+			cairo_rectangle(cr, px + x, ya, 1, yb - ya + 1);
 			cairo_fill(cr);
 		}
 		if (k.dhi >= k.dlo) {
 			cairo_set_source_rgb(cr, 0, 0, 0);
-			double ya = h - 10 - (k.dhi - y0) / ypp, yb = h - 10 - (k.dlo - y0) / ypp;
-			cairo_rectangle(cr, x, ya, 1, yb - ya + 1);
+			double ya = base - (k.dhi - y0) / ypp, yb = base - (k.dlo - y0) / ypp;
+			cairo_rectangle(cr, px + x, ya, 1, yb - ya + 1);
 			cairo_fill(cr);
 		}
 		/* The state band: the state that took most of the column. */
@@ -781,10 +793,11 @@ size_t np_index_render(cairo_t *cr, const struct np_index *ix, size_t i, int dir
 		if (st) {
 			struct np_rgb c = np_state_colour(st);
 			cairo_set_source_rgb(cr, c.r, c.g, c.b);
-			cairo_rectangle(cr, x, h - 7, 1, 6);
+			cairo_rectangle(cr, px + x, py + h - 7, 1, 6);
 			cairo_fill(cr);
 		}
 	}
+	cairo_restore(cr);
 	return reads;
 }
 

@@ -83,4 +83,9 @@ struct np_model *np_index_window(const struct np_index *ix, const char *trace, s
 size_t np_index_render(cairo_t *cr, const struct np_index *ix, size_t i, int dir, double t0,
 		       double t1, double y0, double y1, int w, int h);
 
+/* The same columns into the plot rectangle (x, y, w, h) of a picture the
+   caller has drawn (axes and all), without painting over the rest. */
+size_t np_index_draw(cairo_t *cr, const struct np_index *ix, size_t i, int dir, double t0,
+		     double t1, double y0, double y1, double x, double y, double w, double h);
+
 #endif
