@@ -19,8 +19,8 @@ bench-analyse-many: all
 # netplot --follow on a trace xcap is still writing, under Xvfb; the
 # trace index against the full model, and fuzzed.
 if NETPLOT
-dist_check_SCRIPTS += tests/netplot-follow.sh
-TESTS += tests/netplot-follow.sh
+dist_check_SCRIPTS += tests/netplot-follow.sh tests/netplot-index-gui.sh
+TESTS += tests/netplot-follow.sh tests/netplot-index-gui.sh
 check_PROGRAMS += tests/check_index
 tests_check_index_SOURCES = tests/check_index.c
 tests_check_index_CPPFLAGS = $(INC_TESTS)
