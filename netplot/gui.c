@@ -44,6 +44,7 @@ struct win {
 	size_t npaths;
 	guint follow_source;
 	unsigned long long follow_stamp;
+	gint64 follow_next;		/* monotonic µs before which not to read again */
 	/* A huge trace: drawn from its index (TRACE.idx), with m holding only
 	   the span [win_t0, win_t1] of the connection shown, read from the
 	   trace blocks the index names, once a view is fine enough. */
@@ -130,8 +131,13 @@ static void fill_combo(struct win *w)
 	for (size_t i = 0; w->m && i < w->m->nconn; i++) {
 		const struct np_conn *c = &w->m->conn[i];
 		char buf[256];
-		snprintf(buf, sizeof buf, "#%u %s  (%zu + %zu packets)", c->id, c->label,
-			 c->dir[0].npkt, c->dir[1].npkt);
+		/* Through an index the model holds a span only: the label
+		   has the connection's count from the index. */
+		if (w->ix)
+			snprintf(buf, sizeof buf, "#%u %s", c->id, c->label);
+		else
+			snprintf(buf, sizeof buf, "#%u %s  (%zu + %zu packets)", c->id, c->label,
+				 c->dir[0].npkt, c->dir[1].npkt);
 		gtk_combo_box_text_append_text(GTK_COMBO_BOX_TEXT(w->combo), buf);
 	}
 	if (w->m && w->m->nconn)
@@ -431,11 +437,18 @@ static bool follow_load(struct win *w)
 static gboolean follow_tick(gpointer data)
 {
 	struct win *w = data;
+	/* Reading takes longer as the trace grows: leave the window at
+	   least three times as long to itself between readings. */
+	gint64 now = g_get_monotonic_time();
+	if (now < w->follow_next)
+		return G_SOURCE_CONTINUE;
 	follow_find_pieces(w);
 	unsigned long long stamp = follow_stamp(w);
 	if (stamp != w->follow_stamp) {
 		w->follow_stamp = stamp;
 		follow_load(w);
+		gint64 took = g_get_monotonic_time() - now;
+		w->follow_next = g_get_monotonic_time() + 3 * took;
 	}
 	return G_SOURCE_CONTINUE;
 }
