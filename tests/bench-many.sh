@@ -3,7 +3,8 @@
 # process for all (-j 1), and -j 2, with tcptrace -n one by one on the
 # same pcaps as the peer.  The traces are the real captures of
 # tests/captures (as pcap, and as .xcap made by xcap), copied under 200
-# names.  Printed: seconds and the largest RSS of any one process.
+# names, then eight long traces made from them by tests/trace-stretch.
+# Printed: seconds and the largest RSS of any one process.
 # Figures only; nothing passes or fails.
 #
 #   tests/bench-many.sh [BUILD-DIR]
@@ -55,3 +56,23 @@ if command -v tcptrace >/dev/null; then
 	run "tcptrace -n on the $(wc -l <"$w/pcaps") pcaps, one by one" \
 		"while read -r f; do tcptrace -n \"\$f\"; done <'$w/pcaps'"
 fi
+
+# Fewer, longer traces, where the work is the analysis and not starting
+# processes: eight traces of BENCH_MANY_PACKETS (default a million)
+# packets made from the same captures by tests/trace-stretch.
+stretch=$build/tests/trace-stretch
+[ -x "$stretch" ] || exit 0
+mkdir "$w/long"
+for i in 1 2 3 4 5 6 7 8; do
+	TRACE_STRETCH_LANES=$((i % 4 + 1)) "$stretch" "${BENCH_MANY_PACKETS:-1000000}" "$w/long/$i.xcap" \
+		"$top_srcdir"/tests/captures/*.pcap 2>/dev/null
+done
+ls "$w"/long/*.xcap >"$w/longlist"
+cat "$w"/long/*.xcap >/dev/null
+echo
+echo "xcapanalyse on 8 traces of ${BENCH_MANY_PACKETS:-1000000} packets each:"
+printf '%-50s %8s %8s\n' command seconds "RSS MB"
+run "xcapanalyse --delays, one process a trace" \
+	"while read -r f; do '$X' --delays --format ndjson \"\$f\"; done <'$w/longlist'"
+run "xcapanalyse --delays, all at once, -j 1" "'$X' -j 1 --delays --format ndjson \$(cat '$w/longlist')"
+run "xcapanalyse --delays, all at once, -j 2" "'$X' -j 2 --delays --format ndjson \$(cat '$w/longlist')"
