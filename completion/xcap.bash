@@ -4,9 +4,10 @@
 # The option lists below are the commands' --help, word for word:
 # tests/help-man.sh checks each against --help and the man page.
 
-_xcap_opts_xcap='-i -r -w -c -G -B -Z -k -p -q -h --help -V --version'
+_xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --ring --before --after
+	--trigger -h --help -V --version'
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
-	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
+	--messages --marks --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
 	--split-min --sites --sites-file --trace-events -j --jobs -h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
@@ -63,7 +64,8 @@ _xcap_xcap() {
 	-r) _filedir '@(pcap|pcapng|cap)'; return ;;
 	-w) _filedir xcap; return ;;
 	-Z) COMPREPLY=($(compgen -u -- "$cur")); return ;;
-	-c | -G | -B) return ;;
+	-c | -G | -C | -W | -B | --ring | --before | --after) return ;;
+	--trigger) COMPREPLY=($(compgen -W 'request= event= wait\>' -- "$cur")); compopt -o nospace; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		_xcap_options "$_xcap_opts_xcap"

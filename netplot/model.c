@@ -229,6 +229,7 @@ void np_model_free(struct np_model *m)
 		free(m->conn[i].wait);
 	}
 	free(m->conn);
+	free(m->mark);
 	free(m->pool);
 	free(m->hash);
 	free(m->path);
@@ -473,6 +474,24 @@ int np_model_add(struct np_model *m, const struct xrec *rec)
 			c->name_rank = (uint8_t)rank;
 			c->named = true;
 		}
+		return 0;
+	}
+	case XREC_MARK: {
+		if (m->nmark == m->mark_cap) {
+			size_t cap = m->mark_cap ? m->mark_cap * 2 : 16;
+			struct np_mark *v = realloc(m->mark, cap * sizeof *v);
+			if (!v)
+				return -1;
+			m->mark = v;
+			m->mark_cap = cap;
+		}
+		struct np_mark *k = &m->mark[m->nmark];
+		k->t = rel(m, rec->u.mark.ts);
+		k->conn = rec->u.mark.conn;
+		k->source = rec->u.mark.source;
+		if (intern(m, rec->u.mark.text, &k->text) < 0)
+			return -1;
+		m->nmark++;
 		return 0;
 	}
 	default:
@@ -746,7 +765,7 @@ fail:
 size_t np_model_memory(const struct np_model *m)
 {
 	size_t n = sizeof *m + m->conn_cap * sizeof *m->conn + m->pool_cap +
-		   m->hash_cap * sizeof *m->hash;
+		   m->hash_cap * sizeof *m->hash + m->mark_cap * sizeof *m->mark;
 	for (size_t i = 0; i < m->nconn; i++)
 		for (int k = 0; k < 2; k++) {
 			const struct np_dir *d = &m->conn[i].dir[k];

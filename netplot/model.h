@@ -147,6 +147,16 @@ struct np_conn {
 /* The round trip that names request seq of c, or NULL. */
 const struct np_wait *np_conn_wait(const struct np_conn *c, uint64_t seq);
 
+/* A mark of the trace (a client's XCAP_MARK, SIGUSR2, a trigger, the
+   edges of a flight recorder's window): drawn across every connection's
+   graph as a vertical line with its text. */
+struct np_mark {
+	uint64_t t;		/* ns since t0 */
+	uint32_t conn;		/* 0: about no connection */
+	uint8_t source;		/* enum xmark_source */
+	uint32_t text;		/* offset in the string pool */
+};
+
 struct np_model {
 	char *path;
 	unsigned damaged;	/* warnings while reading: loaded up to the damage */
@@ -159,6 +169,8 @@ struct np_model {
 	uint32_t *hash;		/* open addressing over pool offsets */
 	size_t hash_cap, hash_used;
 	bool have_state;	/* state intervals were computed */
+	struct np_mark *mark;	/* in trace order */
+	size_t nmark, mark_cap;
 	uint64_t npkt, nmsg;
 };
 

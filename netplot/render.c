@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dump.h"
 #include "render.h"
 
 const struct np_rgb NP_COL_ACK = { 0.0, 0.70, 0.0 };
@@ -25,6 +26,7 @@ const struct np_rgb NP_COL_SYNFIN = { 1.0, 0.50, 0.0 };
 const struct np_rgb NP_COL_RST = { 0.85, 0.0, 0.85 };
 const struct np_rgb NP_COL_ZEROWIN = { 0.50, 0.0, 0.75 };
 const struct np_rgb NP_COL_GAP = { 0.80, 0.80, 0.80 };
+const struct np_rgb NP_COL_MARK = { 0.60, 0.10, 0.70 };	/* purple: nothing else is */
 
 /* Under LeakSanitizer: fontconfig, which cairo's text uses, keeps its
    configuration until exit by design; that is not a leak of ours.  (LSan
@@ -962,6 +964,53 @@ static void draw_messages(cairo_t *cr, const struct np_view *v, const struct np_
 	free(lab);
 }
 
+/* The trace's marks: a dashed vertical line across the plot at each, its
+   text at the top (every connection's graph shows every mark: a mark is a
+   moment of the whole session).  Marks closer than a label's width to the
+   previous one drawn keep their line and lose their text. */
+static void draw_trace_marks(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o)
+{
+	const struct np_model *m = v->m;
+	double last_text = -1e9;
+	cairo_save(cr);
+	cairo_set_line_width(cr, 1);
+	static const double dash[] = { 4, 3 };
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_set_font_size(cr, 10);
+	for (size_t i = 0; i < m->nmark; i++) {
+		const struct np_mark *k = &m->mark[i];
+		double x = np_x(v, (double)k->t);
+		if (x < v->px - 1 || x > v->px + v->pw + 1)
+			continue;
+		x = floor(x) + 0.5;
+		cairo_set_source_rgb(cr, NP_COL_MARK.r, NP_COL_MARK.g, NP_COL_MARK.b);
+		cairo_move_to(cr, x, v->py);
+		cairo_line_to(cr, x, v->py + v->ph);
+		cairo_stroke(cr);
+		if (o->no_labels || x - last_text < 60)
+			continue;
+		char text[320];
+		snprintf(text, sizeof text, "%s %s", xmark_source_name(k->source), np_str(m, k->text));
+		/* right of the line, or left of it where the plot ends */
+		cairo_text_extents_t te;
+		cairo_text_extents(cr, text, &te);
+		double tx = x + 3 + te.x_advance > v->px + v->pw ? x - 3 - te.x_advance : x + 3;
+		if (o->label_fn) {
+			o->label_fn(o->label_ctx, tx, v->py + 11, text, NP_COL_MARK);
+		} else {
+			/* on a pale ground: the top of the plot may hold labels */
+			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+			cairo_rectangle(cr, tx - 1, v->py + 1, te.x_advance + 2, 13);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, NP_COL_MARK.r, NP_COL_MARK.g, NP_COL_MARK.b);
+			cairo_move_to(cr, tx, v->py + 11);
+			cairo_show_text(cr, text);
+		}
+		last_text = x;
+	}
+	cairo_restore(cr);
+}
+
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st)
 {
@@ -1008,6 +1057,7 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		draw_messages(cr, v, d, col, ncol, o, st);
 		free(col);
 	}
+	draw_trace_marks(cr, v, o);
 	if (o->have_mark) {
 		cairo_set_source_rgb(cr, 1, 0, 0);
 		cairo_set_line_width(cr, 2);
@@ -1089,6 +1139,22 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h)
 			}
 		}
 	}
+	/* A mark's line, where nothing of the connection is nearer. */
+	if (h->kind == NP_HIT_NONE) {
+		double near = HIT_RADIUS;
+		for (size_t i = 0; i < v->m->nmark; i++) {
+			double dx = fabs(x - np_x(v, (double)v->m->mark[i].t));
+			if (dx <= near) {
+				near = dx;
+				h->kind = NP_HIT_MARK;
+				h->index = i;
+				h->t = (double)v->m->mark[i].t;
+				h->seq = np_seq_at(v, y);
+			}
+		}
+		if (h->kind == NP_HIT_MARK)
+			return;
+	}
 	if (h->kind == NP_HIT_NONE && total > 0) {
 		/* Too many to tell apart: say so only if the pointer is on what
 		   is drawn there (the extents the columns show), not beside it. */
@@ -1134,6 +1200,16 @@ void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, siz
 	if (!c || h->kind == NP_HIT_NONE)
 		return;
 	np_format_time(h->t, 1, ts, sizeof ts);
+	if (h->kind == NP_HIT_MARK) {
+		const struct np_mark *k = &v->m->mark[h->index];
+		if (k->conn)
+			snprintf(buf, len, "mark (%s): %s\ntime %s\nconnection %u",
+				 xmark_source_name(k->source), np_str(v->m, k->text), ts, k->conn);
+		else
+			snprintf(buf, len, "mark (%s): %s\ntime %s", xmark_source_name(k->source),
+				 np_str(v->m, k->text), ts);
+		return;
+	}
 	const struct np_dir *d = &c->dir[h->dir];
 	const char *dn = h->dir == XDIR_C2S ? "client → server" : "server → client";
 	if (h->kind == NP_HIT_MANY) {

@@ -102,13 +102,14 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 
 /* Colours, one place: tcptrace's green ack and yellow window, etc. */
 extern const struct np_rgb NP_COL_ACK, NP_COL_WIN, NP_COL_DATA, NP_COL_RETRANS, NP_COL_SYNFIN,
-	NP_COL_RST, NP_COL_ZEROWIN, NP_COL_GAP;
+	NP_COL_RST, NP_COL_ZEROWIN, NP_COL_GAP, NP_COL_MARK;
 struct np_rgb np_msg_colour(const struct np_model *m, const struct np_dir *d,
 			    const struct np_msg *g);
 struct np_rgb np_state_colour(int state);
 
 /* What is under pixel (x, y). */
-enum np_hit_kind { NP_HIT_NONE, NP_HIT_PKT, NP_HIT_ACK, NP_HIT_MSG, NP_HIT_MANY };
+enum np_hit_kind { NP_HIT_NONE, NP_HIT_PKT, NP_HIT_ACK, NP_HIT_MSG, NP_HIT_MANY,
+		   NP_HIT_MARK /* index: into the model's marks */ };
 struct np_hit {
 	enum np_hit_kind kind;
 	int dir;			/* direction of the array holding it */

@@ -698,6 +698,60 @@ static void change_property(struct proto_decoder *d, const struct cursor *b, uin
 	client_name(d, slot, slot == 0 ? "WM_CLASS" : slot == 1 ? "WM_NAME" : "_NET_WM_NAME", text);
 }
 
+/* ---- marks ---- */
+
+/* The name every mark atom begins with, and the property of marks. */
+#define MARK_ATOM_PREFIX "XCAP_MARK_"
+#define MARK_PROPERTY "XCAP_MARK"
+
+/* Bytes as a mark's text: printable ASCII, anything else as '?'. */
+static void mark_text(char *text, size_t size, struct cursor *c, uint64_t n)
+{
+	size_t k = 0;
+	for (uint64_t i = 0; i < n && cursor_left(c) && k + 1 < size; i++) {
+		uint8_t ch = cursor_u8(c);
+		text[k++] = ch < 0x20 || ch >= 0x7f ? '?' : (char)ch;
+	}
+	text[k] = '\0';
+}
+
+/* A client marks a moment by interning XCAP_MARK_<text> (xlsatoms-free:
+   any X library can intern an atom) or by setting the property XCAP_MARK
+   to the text, on any window (the root by convention). */
+static void find_mark(struct proto_decoder *d, uint8_t major, const struct cursor *b,
+		      uint64_t len)
+{
+	if (!d->sink.mark)
+		return;
+	size_t n = b->len;
+	char text[256];
+	const size_t pre = sizeof MARK_ATOM_PREFIX - 1;
+	if (major == X11_REQ_InternAtom && n >= 8) {
+		uint64_t sl = at16(d, b, 4);
+		if (sl <= pre || 8 + sl > n)
+			return;
+		struct cursor c = *b;
+		cursor_seek(&c, 8);
+		char head[sizeof MARK_ATOM_PREFIX];
+		mark_text(head, sizeof head, &c, pre);
+		if (strcmp(head, MARK_ATOM_PREFIX) != 0)
+			return;
+		mark_text(text, sizeof text, &c, sl - pre);
+		d->sink.mark(d->sink.ctx, PROTO_MARK_ATOM, text);
+	} else if (major == X11_REQ_ChangeProperty && n >= 24) {
+		const char *prop = atom_name(d, at32(d, b, 8));
+		if (!prop || strcmp(prop, MARK_PROPERTY) != 0 || at8(b, 16) != 8)
+			return;
+		uint64_t bytes = at32(d, b, 20);
+		if (bytes > len - 24)
+			bytes = len - 24;
+		struct cursor c = *b;
+		cursor_seek(&c, 24);
+		mark_text(text, sizeof text, &c, bytes);
+		d->sink.mark(d->sink.ctx, PROTO_MARK_PROPERTY, text);
+	}
+}
+
 /* ---- messages ---- */
 
 /* How long a stretch of client bytes must frame as one well-formed chain
@@ -834,6 +888,7 @@ static void decode_request(struct proto_decoder *d, struct stream_dir *h, const 
 		pending_push(d, &p);
 	}
 	emit(d, h, &m);
+	find_mark(d, major, b, len);
 }
 
 static void decode_reply(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,

@@ -316,6 +316,19 @@ static void sink_note(void *ctx, enum proto_dir dir, const char *text)
 	emit_note(ctx, (int)dir, text);
 }
 
+/* A mark the client sent on the wire (an atom or a property it set),
+   written right after the request that carried it. */
+static void sink_mark(void *ctx, enum proto_mark how, const char *text)
+{
+	struct conn *c = ctx;
+	struct xrec r = { .type = XREC_MARK };
+	r.u.mark.ts = c->p->ts;
+	r.u.mark.conn = c->id;
+	r.u.mark.source = how == PROTO_MARK_PROPERTY ? XMARK_PROPERTY : XMARK_ATOM;
+	r.u.mark.text = text;
+	c->p->emit(c->p->emit_ctx, &r);
+}
+
 /* ---- the connection table ---- */
 
 static int addr_eq(const struct xaddr *a, const struct xaddr *b)
@@ -395,6 +408,7 @@ static const struct proto_sink sink_template = {
 	.message = sink_message,
 	.extension = sink_extension,
 	.client_name = sink_client_name,
+	.mark = sink_mark,
 	.note = sink_note,
 };
 

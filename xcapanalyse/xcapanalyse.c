@@ -34,7 +34,7 @@ const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS };
+	    MODE_SITES, MODE_EVENTS, MODE_MARKS };
 
 static void usage(FILE *f)
 {
@@ -59,6 +59,9 @@ static void usage(FILE *f)
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
+"  --marks           the marks in order: time, connection, client, source\n"
+"                    (signal, atom, property, match, round-trip, window-start,\n"
+"                    window-end) and text\n"
 "  --dump            every record as one line of key=value text\n"
 "\n"
 "Options:\n"
@@ -213,6 +216,37 @@ static const struct out_column conn_cols[] = {
 	{ "gap_bytes", "Gap Bytes", OUT_COL_UINT, 9, 0 },
 };
 
+/* ---- --marks ---- */
+
+static const struct out_column mark_cols[] = {
+	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
+	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
+	{ "client", "Client", OUT_COL_STR, -16, 0 },
+	{ "source", "Source", OUT_COL_STR, -12, 0 },
+	{ "text", "Text", OUT_COL_STR, -1, 0 },
+};
+
+/* A mark's row as it comes: the time after the trace's first record, and
+   the name of its client when the trace gave one. */
+static void mark_row(struct out_table *out, const struct conn_table *t, uint64_t first,
+		     const struct xrec_mark *m, enum out_format fmt)
+{
+	bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
+	const struct conn_row *r = NULL;
+	for (size_t i = 0; m->conn && i < t->n && !r; i++)
+		if (t->rows[i].id == m->conn)
+			r = &t->rows[i];
+	const char *client = r && r->name[0] ? r->name : people && m->conn ? "-" : "";
+	struct out_cell cells[] = {
+		{ .ns = m->ts > first ? (int64_t)(m->ts - first) : 0 },
+		{ .u = m->conn, .empty = !m->conn },
+		{ .s = client },
+		{ .s = xmark_source_name(m->source) },
+		{ .s = m->text },
+	};
+	out_table_row(out, cells);
+}
+
 static void print_connections(const struct conn_table *t, enum out_format fmt)
 {
 	char cl[64], sv[64];
@@ -262,6 +296,7 @@ static bool conn_wanted(const struct conn_set *cs, const struct xrec *rec)
 	case XREC_NAME: id = rec->u.name.conn; break;
 	case XREC_GAP: id = rec->u.gap.conn; break;
 	case XREC_NOTE: id = rec->u.note.conn; if (!id) return true; break;
+	case XREC_MARK: id = rec->u.mark.conn; if (!id) return true; break;
 	default: return true;
 	}
 	for (size_t i = 0; i < cs->n; i++)
@@ -383,6 +418,13 @@ static int analyse(const struct run *r, const char *path, size_t index)
 	}
 	if (mode == MODE_DUMP)
 		trace_info_dump(stdout, xsource_info(src));
+	struct out_table marks;
+	uint64_t first_ts = 0;
+	if (mode == MODE_MARKS) {
+		out_json_open(stdout, fmt);
+		out_table_begin(&marks, stdout, fmt, mark_cols, sizeof mark_cols / sizeof mark_cols[0],
+				"marks");
+	}
 	if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
 		die(EXIT_DAMAGED, "out of memory: '%s'", path);
 	if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
@@ -411,6 +453,13 @@ static int analyse(const struct run *r, const char *path, size_t index)
 		case MODE_DUMP: xrec_dump(stdout, &rec); break;
 		case MODE_MESSAGES: msg_view_record(mv, &rec); break;
 		case MODE_CONNECTIONS: account(&table, &rec); break;
+		case MODE_MARKS:
+			if (!first_ts)
+				first_ts = xrec_time(&rec);
+			account(&table, &rec);
+			if (rec.type == XREC_MARK)
+				mark_row(&marks, &table, first_ts, &rec.u.mark, fmt);
+			break;
 		default:
 			if (sites && sites_record(sites, &rec) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", path);
@@ -423,6 +472,10 @@ static int analyse(const struct run *r, const char *path, size_t index)
 	if (more < 0)
 		die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
 	msg_view_finish(mv);
+	if (mode == MODE_MARKS) {
+		out_table_end(&marks);
+		out_json_close(stdout, fmt);
+	}
 	if (model) {
 		xstate_finish(model);
 		if (mode == MODE_DELAYS)
@@ -441,10 +494,9 @@ static int analyse(const struct run *r, const char *path, size_t index)
 	}
 	int status = xsource_problems(src) ? EXIT_DAMAGED : EXIT_OK;
 	xsource_close(src);
-	if (mode == MODE_CONNECTIONS) {
+	if (mode == MODE_CONNECTIONS)
 		print_connections(&table, fmt);
-		free(table.rows);
-	}
+	free(table.rows);
 	return status;
 }
 
@@ -611,6 +663,7 @@ int main(int argc, char **argv)
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
 		{ "messages", no_argument, NULL, 'm' },
+		{ "marks", no_argument, NULL, 'M' },
 		{ "delays", no_argument, NULL, 'D' },
 		{ "requests", no_argument, NULL, 'R' },
 		{ "round-trips", no_argument, NULL, 'T' },
@@ -641,6 +694,7 @@ int main(int argc, char **argv)
 		case 'd': mode = MODE_DUMP; break;
 		case 'C': mode = MODE_CONNECTIONS; break;
 		case 'm': mode = MODE_MESSAGES; break;
+		case 'M': mode = MODE_MARKS; break;
 		case 'D': mode = MODE_DELAYS; break;
 		case 'R': mode = MODE_REQUESTS; break;
 		case 'T': mode = MODE_TRIPS; break;
