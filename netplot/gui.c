@@ -361,21 +361,67 @@ void np_gui_follow(void)
 	follow_on = true;
 }
 
-/* A rotated capture's next piece: tcpdump -C names them FILE, FILE1,
-   FILE2...  Take in any that appeared since. */
+/* Pieces order by their name's length, then the name: xcap -C numbers
+   them (OUT-0.xcap, OUT-1.xcap ... OUT-10.xcap), -G stamps them with a
+   fixed-width time (OUT-20261124-015800.xcap). */
+static int piece_cmp(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	return la != lb ? (la < lb ? -1 : 1) : strcmp(a, b);
+}
+
+/* A rotated capture's pieces that appeared since: files beside the last
+   one named as xcap names them, PREFIX-PART.EXT with the first piece's
+   PREFIX and EXT, after the last piece in that order. */
 static void follow_find_pieces(struct win *w)
 {
 	if (w->npaths == 0)
 		return;
-	for (;;) {
-		char *next = g_strdup_printf("%s%zu", w->paths[0], w->npaths);
-		if (!g_file_test(next, G_FILE_TEST_EXISTS)) {
-			g_free(next);
-			return;
-		}
-		w->paths = g_renew(char *, w->paths, w->npaths + 1);
-		w->paths[w->npaths++] = next;
+	char *dir = g_path_get_dirname(w->paths[0]), *base = g_path_get_basename(w->paths[0]);
+	const char *dot = strrchr(base, '.');
+	const char *dash = strrchr(base, '-');
+	if (!dash || (dot && dot < dash)) {
+		g_free(dir);
+		g_free(base);
+		return;
 	}
+	size_t plen = (size_t)(dash - base) + 1;	/* with the dash */
+	const char *ext = dot ? dot : "";
+	GDir *d = g_dir_open(dir, 0, NULL);
+	if (!d) {
+		g_free(dir);
+		g_free(base);
+		return;
+	}
+	char *lastbase = g_path_get_basename(w->paths[w->npaths - 1]);
+	GPtrArray *found = g_ptr_array_new();
+	const char *name;
+	while ((name = g_dir_read_name(d))) {
+		size_t n = strlen(name);
+		if (n <= plen + strlen(ext) || strncmp(name, base, plen) != 0 ||
+		    strcmp(name + n - strlen(ext), ext) != 0 || piece_cmp(name, lastbase) <= 0 ||
+		    strstr(name, ".idx") || strstr(name, ".tmp"))
+			continue;
+		g_ptr_array_add(found, g_strdup(name));
+	}
+	g_dir_close(d);
+	/* In order, so that records go into the model as they were captured. */
+	for (guint i = 0; i < found->len; i++)
+		for (guint k = i + 1; k < found->len; k++)
+			if (piece_cmp(found->pdata[k], found->pdata[i]) < 0) {
+				gpointer t = found->pdata[i];
+				found->pdata[i] = found->pdata[k];
+				found->pdata[k] = t;
+			}
+	for (guint i = 0; i < found->len; i++) {
+		w->paths = g_renew(char *, w->paths, w->npaths + 1);
+		w->paths[w->npaths++] = g_build_filename(dir, found->pdata[i], NULL);
+		g_free(found->pdata[i]);
+	}
+	g_ptr_array_free(found, TRUE);
+	g_free(lastbase);
+	g_free(dir);
+	g_free(base);
 }
 
 /* Sizes and times of change of the session's files, folded into one

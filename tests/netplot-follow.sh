@@ -7,8 +7,8 @@
 # shows (NETPLOT_LOG's view lines) must grow and the screen change
 # (screenshots); once the capture has stopped, netplot must hold every
 # packet the finished trace holds (xcapanalyse --connections counts them).
-# Then a second piece, FILE1 as tcpdump -C names them, appears beside the
-# trace: netplot must take it into the same session.
+# Then a second piece, live-1.xcap as xcap -C names them after live-0.xcap,
+# appears beside the trace: netplot must take it into the same session.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need netplot xcap xcapanalyse import xdpyinfo xterm
 need_root
@@ -19,7 +19,7 @@ xvfb_first=48 xvfb_last=53
 start_xvfb
 clients=$DISPLAY
 port=$((6000 + display))
-start_capture live xcap -i lo -w "$workdir/live.xcap" "tcp port $port"
+start_capture live xcap -i lo -w "$workdir/live-0.xcap" "tcp port $port"
 # A session that goes on until the capture stops: an xterm printing the
 # time three times a second (xcap writes what it has once a second while
 # packets come).
@@ -27,13 +27,13 @@ DISPLAY=$clients xterm -geometry 80x24+0+0 -e sh -c \
 	"while [ ! -e '$workdir/stop' ]; do date +%T.%N; sleep 0.3; done" &
 pids="$pids $!"
 i=0
-until [ -s "$workdir/live.xcap" ]; do
+until [ -s "$workdir/live-0.xcap" ]; do
 	i=$((i + 1))
 	[ $i -gt 300 ] && fail "xcap wrote nothing in 30 s"
 	sleep 0.1
 done
 start_xvfb
-(cd "$workdir" && HOME=$workdir NO_AT_BRIDGE=1 NETPLOT_LOG=1 exec netplot --follow "$workdir/live.xcap" \
+(cd "$workdir" && HOME=$workdir NO_AT_BRIDGE=1 NETPLOT_LOG=1 exec netplot --follow "$workdir/live-0.xcap" \
 	2>"$workdir/log") &
 pids="$pids $!"
 log="$workdir/log"
@@ -64,7 +64,7 @@ say "time range grew from $(field "$v0" t1) to $(field "$v1" t1) ns"
 touch "$workdir/stop"
 sleep 1
 stop_capture live
-total=$(xcapanalyse --connections --format csv "$workdir/live.xcap" |
+total=$(xcapanalyse --connections --format csv "$workdir/live-0.xcap" |
 	awk -F, 'NR > 1 { n += $7 + $8 } END { print n + 0 }')
 [ "$total" -gt 0 ] || fail "the finished trace holds no packets"
 wait_for grep -q "^netplot: follow files=1 packets=$total " "$log" ||
@@ -74,7 +74,7 @@ wait_for grep -q "^netplot: follow files=1 packets=$total " "$log" ||
 xcap -q -r "$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap" -w "$workdir/piece.xcap"
 more=$(xcapanalyse --connections --format csv "$workdir/piece.xcap" |
 	awk -F, 'NR > 1 { n += $7 + $8 } END { print n + 0 }')
-mv "$workdir/piece.xcap" "$workdir/live.xcap1"
+mv "$workdir/piece.xcap" "$workdir/live-1.xcap"
 wait_for grep -q "^netplot: follow files=2 packets=$((total + more)) " "$log" ||
-	fail "the piece live.xcap1 was not taken in: $(grep '^netplot: follow' "$log" | tail -2)"
+	fail "the piece live-1.xcap was not taken in: $(grep '^netplot: follow' "$log" | tail -2)"
 say "$total packets, then $((total + more)) with the second piece"
