@@ -10,9 +10,9 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--messages --marks --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
 	--split-min --sites --sites-file --trace-events --responses --responses-summary --updates
-	--quiet-ms --synthetic-inputs --no-fold-motion -h --help -V --version'
+	--quiet-ms --synthetic-inputs --no-fold-motion -j --jobs -h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
-	-b --benchmark -h --help -V --version --display'
+	-b --benchmark -i --index -f --follow -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
 	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
@@ -80,13 +80,13 @@ _xcap_xcapanalyse() {
 	local cur prev words cword split
 	_init_completion -s || return
 	case $prev in
-	--format) COMPREPLY=($(compgen -W 'text csv json markdown' -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W 'text csv json ndjson markdown' -- "$cur")); return ;;
 	--conn) _xcap_conn_ids; return ;;
 	--capture-side) COMPREPLY=($(compgen -W 'auto client server' -- "$cur")); return ;;
 	--wait-on) COMPREPLY=($(compgen -W 'earliest latest last' -- "$cur")); return ;;
 	--sites-file) _filedir sites; return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
-	--split-fraction | --split-min | --quiet-ms) return ;;
+	--split-fraction | --split-min | --quiet-ms | -j | --jobs) return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then

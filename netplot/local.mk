@@ -12,6 +12,7 @@ netplot_libnetplot_a_CPPFLAGS = $(INC_NETPLOT)
 netplot_libnetplot_a_SOURCES = \
 	netplot/model.c netplot/model.h \
 	netplot/lod.c \
+	netplot/index.c netplot/index.h \
 	netplot/render.c netplot/render.h \
 	netplot/export.c
 netplot_libnetplot_a_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)

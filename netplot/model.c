@@ -679,47 +679,65 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 struct np_model *np_model_load_watched(const char *path, char *err, size_t errlen,
 				       void (*progress)(void *ctx, long long done), void *ctx)
 {
-	struct xsource *src = xsource_open(path, NULL, NULL, err, errlen);
-	if (!src)
-		return NULL;
+	return np_model_load_set(&path, 1, false, err, errlen, progress, ctx);
+}
+
+/* Several files are one session when they are the pieces of one capture
+   (xcap's rotated files): their records go, in the order given, into one
+   model and one state model, so connection ids and times carry on from
+   piece to piece. */
+struct np_model *np_model_load_set(const char *const *paths, size_t npaths, bool following,
+				   char *err, size_t errlen,
+				   void (*progress)(void *ctx, long long done), void *ctx)
+{
+	struct xsource *src = NULL;
 	struct np_model *m = np_model_new();
-	if (!m || !(m->path = strdup(path))) {
+	struct xstate_model *sm = NULL;
+	if (!m || !npaths || !(m->path = strdup(paths[0]))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	struct load_watch watch = { progress, ctx };
-	xsource_on_warning(src, warn_cb, &watch);
 	struct xstate_options so;
 	xstate_options_default(&so);
-	struct xstate_model *sm = xstate_new(&so);
-	if (!sm) {
+	if (!(sm = xstate_new(&so))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	/* a new model: neither list of listeners can be full */
 	if (xstate_on_interval(sm, on_interval, m) < 0 || xstate_on_wait(sm, on_wait, m) < 0) {
 		snprintf(err, errlen, "cannot follow the state model");
-		xstate_free(sm);
 		goto fail;
 	}
-	struct xrec rec;
-	int bad = 0, more;
-	unsigned long nrec = 0;
-	while ((more = xsource_next(src, &rec)) == 1) {
-		if (progress && (++nrec & 1023) == 0)
-			progress(ctx, xsource_offset(src));
-		/* t0 is fixed by the first record, before any interval comes */
-		if (np_model_add(m, &rec) < 0)
-			bad = 1;
-		if (xstate_record(sm, &rec) < 0)
-			bad = 1;
-		if (bad)
-			break;
-	}
-	if (more < 0) {
-		snprintf(err, errlen, "cannot read on: %s", xsource_error(src));
-		xstate_free(sm);
-		goto fail;
+	int bad = 0;
+	for (size_t f = 0; f < npaths && !bad; f++) {
+		if (!(src = xsource_open(paths[f], NULL, NULL, err, errlen)))
+			goto fail;
+		/* A trace still being written ends in a block not yet whole:
+		   not damage, only the place to read on from next time. */
+		if (!following)
+			xsource_on_warning(src, warn_cb, &watch);
+		struct xrec rec;
+		int more;
+		unsigned long nrec = 0;
+		while ((more = xsource_next(src, &rec)) == 1) {
+			if (progress && (++nrec & 1023) == 0)
+				progress(ctx, xsource_offset(src));
+			/* t0 is fixed by the first record, before any interval comes */
+			if (np_model_add(m, &rec) < 0)
+				bad = 1;
+			if (xstate_record(sm, &rec) < 0)
+				bad = 1;
+			if (bad)
+				break;
+		}
+		if (more < 0) {
+			snprintf(err, errlen, "cannot read on: %s", xsource_error(src));
+			goto fail;
+		}
+		m->damaged += xsource_problems(src);
+		xsource_close(src);
+		src = NULL;
 	}
 	if (!bad) {
 		xstate_finish(sm);
@@ -730,9 +748,7 @@ struct np_model *np_model_load_watched(const char *path, char *err, size_t errle
 				      cmp_wait);
 	}
 	xstate_free(sm);
-	m->damaged = xsource_problems(src);
-	xsource_close(src);
-	src = NULL;
+	sm = NULL;
 	if (bad || np_model_finish(m) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
@@ -741,6 +757,7 @@ struct np_model *np_model_load_watched(const char *path, char *err, size_t errle
 fail:
 	if (src)
 		xsource_close(src);
+	xstate_free(sm);
 	np_model_free(m);
 	return NULL;
 }

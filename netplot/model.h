@@ -184,6 +184,13 @@ struct np_model *np_model_load_watched(const char *path, char *err, size_t errle
 				       void (*progress)(void *ctx, long long done), void *ctx);
 void np_model_free(struct np_model *m);
 
+/* Several files as one session, in the order given (the pieces of one
+   rotated capture).  following: the files may still be growing, so a
+   last block not yet whole is where reading stops, not a problem to
+   report. */
+struct np_model *np_model_load_set(const char *const *paths, size_t npaths, bool following,
+				   char *err, size_t errlen,
+				   void (*progress)(void *ctx, long long done), void *ctx);
 /* Building blocks of np_model_load, for tests: an empty model fed records
    one by one, then finished (sorting, reply matching, indexes). */
 struct np_model *np_model_new(void);

@@ -14,6 +14,7 @@ include tests/netplot.mk
 include tests/run.mk
 include tests/rfb.mk
 include tests/package.mk
+include tests/huge.mk
 include tests/flight.mk
 include tests/responses.mk
 
@@ -51,7 +52,11 @@ EXTRA_DIST += tests/golden/TESTLIST \
 	tests/golden/xdpyinfo-xlogo-trips-csv.out \
 	tests/golden/xdpyinfo-xlogo-trips-json.out \
 	tests/golden/xdpyinfo-xlogo-trips-md.out \
-	tests/golden/xdpyinfo-xlogo-trips.out
+	tests/golden/xdpyinfo-xlogo-trips.out \
+	tests/golden/xdpyinfo-xlogo-delays-ndjson.out \
+	tests/golden/xdpyinfo-xlogo-requests-ndjson.out \
+	tests/golden/xdpyinfo-xlogo-trips-ndjson.out \
+	tests/golden/xdpyinfo-xlogo-connections-ndjson.out
 
 # one voice for errors (issue 19)
 dist_check_SCRIPTS += tests/bad-input.sh

@@ -880,6 +880,24 @@ int trace_reader_next(struct trace_reader *r, struct xrec *rec)
 	return 0;
 }
 
+uint64_t trace_reader_block_offset(const struct trace_reader *r)
+{
+	return r->block_offset;
+}
+
+int trace_reader_seek(struct trace_reader *r, uint64_t offset)
+{
+	if (offset > INT64_MAX || fseeko(r->f, (off_t)offset, SEEK_SET) != 0)
+		return -1;
+	r->start = r->end = 0;
+	r->offset = offset;
+	r->eof = 0;
+	r->block = NULL;
+	r->block_len = r->pos = 0;
+	r->done = 0;
+	return 0;
+}
+
 const struct trace_info *trace_reader_info(const struct trace_reader *r) { return &r->info; }
 
 void trace_reader_on_warning(struct trace_reader *r,

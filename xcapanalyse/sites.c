@@ -580,7 +580,7 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 	}
 	if (fmt == OUT_JSON)
 		fputs(", ", out);
-	else
+	else if (fmt != OUT_NDJSON)
 		fprintf(out, "\n%s\n\n", fmt == OUT_MARKDOWN ? "### Avoidable round trips" :
 		       "Avoidable round trips:");
 	out_table_begin(&t, out, fmt, avoid_cols, sizeof avoid_cols / sizeof avoid_cols[0], "avoidable");
@@ -600,6 +600,8 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 		out_json_close(out, fmt);
 		return;
 	}
+	if (fmt == OUT_NDJSON)
+		return;
 	uint64_t total = 0, count = 0;
 	for (size_t i = 0; i < s->ngroups; i++) {
 		total += s->groups[i].total;

@@ -13,6 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "dump.h"
 #include "events.h"
@@ -30,12 +35,13 @@ const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS, MODE_MARKS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY, MODE_UPDATES };
+	    MODE_SITES, MODE_EVENTS, MODE_MARKS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY,
+	    MODE_UPDATES };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: xcapanalyse [VIEW] [--format FMT] [--conn N,...] [--range T0:T1] FILE...\n"
+"usage: xcapanalyse [VIEW] [--format FMT] [-j N] [--conn N,...] [--range T0:T1] FILE...\n"
 "\n"
 "Read .xcap traces, .pcap or .pcapng captures and tell where the time went.\n"
 "\n"
@@ -71,7 +77,11 @@ static void usage(FILE *f)
 "\n"
 "Options:\n"
 "  --sites-file PATH the call sites (default: FILE.sites when it exists)\n"
-"  --format FMT      text (aligned table), csv, json or markdown\n"
+"  --format FMT      text (aligned table), csv, json, ndjson (one JSON object\n"
+"                    a line: file, table, then the columns) or markdown;\n"
+"                    with several FILEs csv and json name each row's file\n"
+"  -j, --jobs N      read N traces at a time, in as many processes; the\n"
+"                    output still comes in the order of the FILEs\n"
 "  --conn N,...      only these connections\n"
 "  --range T0:T1     only time between T0 and T1 seconds after the first\n"
 "                    packet (either may be left out)\n"
@@ -113,6 +123,7 @@ static void usage(FILE *f)
 "  xcapanalyse --responses-summary session.pcap   how fast each input was answered\n"
 "  xcapanalyse --responses --quiet-ms 50 --format csv session.pcap   per input, for a plot\n"
 "  xcapanalyse --updates --range 2:7 video.pcap   updates per second while a video played\n"
+"  xcapanalyse -j 2 --format ndjson a.xcap b.pcap > all.ndjson   many traces, for a database\n"
 "More in man xcap-tutorial.\n");
 }
 
@@ -367,6 +378,317 @@ static uint64_t parse_ms(const char *arg, const char *what)
 	return (uint64_t)(v * 1e6 + 0.5);
 }
 
+/* What to do with each trace, the same for all. */
+struct run {
+	enum mode mode;
+	enum out_format fmt;
+	struct conn_set conns;
+	bool per_conn;
+	struct xstate_options sopt;
+	const char *sites_file;
+	struct xresp_options ropt;
+	size_t ninputs;
+	bool quiet;		/* no progress meter: several traces at once */
+};
+
+/* Read one trace and print its view; the exit status it deserves.  index
+   is its place among the inputs. */
+static int analyse(const struct run *r, const char *path, size_t index)
+{
+	enum mode mode = r->mode;
+	enum out_format fmt = r->fmt;
+	bool per_conn = r->per_conn;
+	const char *sites_file = r->sites_file;
+	struct xstate_options so = r->sopt;
+	struct conn_table table = { 0 };
+	char err[1024];
+	struct xsource *src = xsource_open(path, NULL, NULL, err, sizeof err);
+	if (!src) {
+		complain("%s", err);
+		return EXIT_DAMAGED;
+	}
+	if (r->ninputs > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN))
+		printf("%s%s%s\n\n", index ? "\n" : "", fmt == OUT_MARKDOWN ? "### " : "== ", path);
+	out_set_source(path, r->ninputs > 1 || fmt == OUT_NDJSON, index == 0);
+	xsource_on_warning(src, warn_cb, NULL);
+	/* The views that print as they read keep a terminal to themselves. */
+	progress_begin(&meter, program_name, path,
+		       r->quiet || mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS ||
+		       mode == MODE_RESPONSES);
+	unsigned long nrec = 0;
+	struct xrec rec;
+	struct msg_view *mv = NULL;
+	struct xstate_model *model = NULL;
+	struct requests_view *rv = NULL;
+	struct trips_view *tv = NULL;
+	struct sites *sites = NULL;
+	struct events_view *ev = NULL;
+	struct responses_view *resv = NULL;
+	struct updates_view *updv = NULL;
+	if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
+		/* The call sites: xcap-run writes them beside the trace. */
+		char beside[4096], serr[1024];
+		snprintf(beside, sizeof beside, "%s.sites", path);
+		const char *sp = sites_file ? sites_file : beside;
+		if (!(sites = sites_load(sp, serr, sizeof serr)) &&
+		    (mode == MODE_SITES || sites_file)) {
+			complain("%s", serr);
+			xsource_close(src);
+			return EXIT_DAMAGED;
+		}
+		if (sites && sites_bad_lines(sites))
+			complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(sites), sp);
+	}
+	if (mode == MODE_DUMP)
+		trace_info_dump(stdout, xsource_info(src));
+	struct out_table marks;
+	uint64_t first_ts = 0;
+	if (mode == MODE_MARKS) {
+		out_json_open(stdout, fmt);
+		out_table_begin(&marks, stdout, fmt, mark_cols, sizeof mark_cols / sizeof mark_cols[0],
+				"marks");
+	}
+	if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
+		die(EXIT_DAMAGED, "out of memory: '%s'", path);
+	if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
+	    mode == MODE_EVENTS || mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY ||
+	    mode == MODE_UPDATES) {
+		so.only = r->conns.ids;
+		so.n_only = r->conns.n;
+		if (!(model = xstate_new(&so)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if ((mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY) &&
+		    !(resv = responses_view_new(model, stdout, fmt, &r->ropt,
+						mode == MODE_RESPONSES_SUMMARY)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_UPDATES &&
+		    !(updv = updates_view_new(model, so.range_start, so.range_end)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+	}
+	int more;
+	while ((more = xsource_next(src, &rec)) == 1) {
+		if ((++nrec & 1023) == 0)
+			progress_at(&meter, xsource_offset(src));
+		/* The model narrows by itself, as it needs every packet's time. */
+		if (!model && !conn_wanted(&r->conns, &rec))
+			continue;
+		switch (mode) {
+		case MODE_DUMP: xrec_dump(stdout, &rec); break;
+		case MODE_MESSAGES: msg_view_record(mv, &rec); break;
+		case MODE_CONNECTIONS: account(&table, &rec); break;
+		case MODE_MARKS:
+			if (!first_ts)
+				first_ts = xrec_time(&rec);
+			account(&table, &rec);
+			if (rec.type == XREC_MARK)
+				mark_row(&marks, &table, first_ts, &rec.u.mark, fmt);
+			break;
+		default:
+			if (sites && sites_record(sites, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			if (xstate_record(model, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			/* The model narrows by --conn itself; the responses
+			   follow it. */
+			if (resv && conn_wanted(&r->conns, &rec) &&
+			    responses_view_record(resv, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			if (updv && conn_wanted(&r->conns, &rec) && updates_view_record(updv, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			break;
+		}
+	}
+	progress_end(&meter);
+	if (more < 0)
+		die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
+	msg_view_finish(mv);
+	if (mode == MODE_MARKS) {
+		out_table_end(&marks);
+		out_json_close(stdout, fmt);
+	}
+	if (model) {
+		xstate_finish(model);
+		if (mode == MODE_DELAYS)
+			delays_print(stdout, fmt, model);
+		else if (mode == MODE_REQUESTS)
+			requests_view_print(rv, stdout, fmt, model);
+		else if (mode == MODE_SITES)
+			sites_view_print(sites, stdout, fmt);
+		else if (mode == MODE_EVENTS)
+			events_view_finish(ev, model);
+		else if (updv)
+			updates_view_finish(updv, stdout, fmt);
+		else if (resv) {
+			if (responses_view_finish(resv) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		} else
+			trips_view_finish(tv, model);
+		requests_view_free(rv);
+		sites_free(sites);
+		xstate_free(model);
+	}
+	int status = xsource_problems(src) ? EXIT_DAMAGED : EXIT_OK;
+	xsource_close(src);
+	if (mode == MODE_CONNECTIONS)
+		print_connections(&table, fmt);
+	free(table.rows);
+	return status;
+}
+
+/* -j: njobs worker processes, started once, take the traces in turn
+   (a counter they share) and write each trace's output after the last
+   into a file of their own; a pipe tells the parent which trace is done,
+   and the parent copies the outputs to stdout in argument order.  Each
+   trace is streamed as it would be alone, so memory stays flat in the
+   number and length of the traces; a process per trace would cost more
+   than a small trace's analysis on machines where starting one is slow. */
+struct slot {
+	int worker;		/* which worker took it, -1 none yet */
+	int done;
+	int status;
+	off_t start, end;	/* its output in that worker's file */
+};
+
+struct shared {
+	size_t next;		/* the next trace to take */
+	struct slot slot[];
+};
+
+static void copy_out(int fd, off_t start, off_t end)
+{
+	char buf[65536];
+	fflush(stdout);
+	while (start < end) {
+		size_t want = (size_t)(end - start) < sizeof buf ? (size_t)(end - start) : sizeof buf;
+		ssize_t got = pread(fd, buf, want, start);
+		if (got <= 0)
+			die(EXIT_DAMAGED, "cannot read back an output: 'jobs'");
+		if (fwrite(buf, 1, (size_t)got, stdout) != (size_t)got)
+			die(EXIT_DAMAGED, "cannot write output: 'stdout'");
+		start += got;
+	}
+}
+
+static void worker(const struct run *r, char **paths, size_t n, struct shared *sh, int id,
+		   int outfd, int donefd)
+{
+	if (dup2(outfd, STDOUT_FILENO) < 0)
+		_exit(EXIT_DAMAGED);
+	for (;;) {
+		size_t i = __atomic_fetch_add(&sh->next, 1, __ATOMIC_SEQ_CST);
+		if (i >= n)
+			break;
+		struct slot *s = &sh->slot[i];
+		s->start = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+		__atomic_store_n(&s->worker, id, __ATOMIC_SEQ_CST);
+		int st = analyse(r, paths[i], i);
+		if (fflush(stdout) != 0)
+			st = EXIT_DAMAGED;
+		s->status = st;
+		s->end = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+		uint32_t idx = (uint32_t)i;
+		if (write(donefd, &idx, sizeof idx) != sizeof idx)
+			_exit(EXIT_DAMAGED);
+	}
+	_exit(EXIT_OK);
+}
+
+static int analyse_parallel(const struct run *r, char **paths, size_t n, size_t njobs)
+{
+	if (njobs > n)
+		njobs = n;
+	size_t size = sizeof(struct shared) + n * sizeof(struct slot);
+	struct shared *sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		die(EXIT_DAMAGED, "out of memory: 'jobs'");
+	sh->next = 0;
+	for (size_t i = 0; i < n; i++)
+		sh->slot[i] = (struct slot){ .worker = -1 };
+	int *outfd = calloc(njobs, sizeof *outfd);
+	pid_t *pid = calloc(njobs, sizeof *pid);
+	int donep[2];
+	if (!outfd || !pid)
+		die(EXIT_DAMAGED, "out of memory: 'jobs'");
+	if (pipe(donep) < 0)
+		die(EXIT_DAMAGED, "cannot make a pipe: 'jobs'");
+	fflush(stdout);
+	fflush(stderr);
+	for (size_t k = 0; k < njobs; k++) {
+		FILE *f = tmpfile();
+		if (!f || (outfd[k] = dup(fileno(f))) < 0)
+			die(EXIT_DAMAGED, "cannot make a temporary file: 'jobs'");
+		fclose(f);
+		if ((pid[k] = fork()) < 0)
+			die(EXIT_DAMAGED, "cannot start a process: 'jobs'");
+		if (pid[k] == 0) {
+			close(donep[0]);
+			worker(r, paths, n, sh, (int)k, outfd[k], donep[1]);
+		}
+	}
+	close(donep[1]);
+	int status = EXIT_OK;
+	size_t printed = 0;
+	uint32_t idx;
+	ssize_t got;
+	for (;;) {
+		while ((got = read(donep[0], &idx, sizeof idx)) < 0 && errno == EINTR)
+			;
+		if (got != sizeof idx)
+			break;	/* every worker has ended */
+		if (idx < n)
+			sh->slot[idx].done = 1;
+		for (; printed < n && sh->slot[printed].done; printed++) {
+			struct slot *s = &sh->slot[printed];
+			copy_out(outfd[s->worker], s->start, s->end);
+			if (s->status != EXIT_OK)
+				status = EXIT_DAMAGED;
+		}
+	}
+	close(donep[0]);
+	for (size_t k = 0; k < njobs; k++) {
+		int wst;
+		while (waitpid(pid[k], &wst, 0) < 0 && errno == EINTR)
+			;
+		if (WIFSIGNALED(wst))
+			complain("a worker ended by signal %d: 'jobs'", WTERMSIG(wst));
+	}
+	/* A worker that died (out of memory, an unreadable trace) leaves the
+	   trace it had taken unfinished: print what it wrote, as one process
+	   alone would have, and read whatever nobody took here. */
+	for (; printed < n; printed++) {
+		struct slot *s = &sh->slot[printed];
+		if (!s->done && s->worker >= 0) {
+			struct stat sb;
+			if (fstat(outfd[s->worker], &sb) == 0)
+				copy_out(outfd[s->worker], s->start, sb.st_size);
+			complain("analysis did not finish: '%s'", paths[printed]);
+			status = EXIT_DAMAGED;
+		} else if (!s->done) {
+			fflush(stdout);
+			if (analyse(r, paths[printed], printed) != EXIT_OK)
+				status = EXIT_DAMAGED;
+		} else {
+			copy_out(outfd[s->worker], s->start, s->end);
+			if (s->status != EXIT_OK)
+				status = EXIT_DAMAGED;
+		}
+	}
+	for (size_t k = 0; k < njobs; k++)
+		close(outfd[k]);
+	free(outfd);
+	free(pid);
+	munmap(sh, size);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	pipeline_steady_heap(0);
@@ -382,6 +704,7 @@ int main(int argc, char **argv)
 	struct xresp_options ropt;
 	xresp_options_default(&ropt);
 	const char *sites_file = NULL;
+	size_t njobs = 1;
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
@@ -412,12 +735,13 @@ int main(int argc, char **argv)
 		{ "wait-on", required_argument, NULL, OPT_WAIT_ON },
 		{ "split-fraction", required_argument, NULL, OPT_SPLIT_FRACTION },
 		{ "split-min", required_argument, NULL, OPT_SPLIT_MIN },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
-	while ((opt = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hVj:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': mode = MODE_DUMP; break;
 		case 'C': mode = MODE_CONNECTIONS; break;
@@ -442,7 +766,7 @@ int main(int argc, char **argv)
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
-				die(EXIT_USAGE, "unknown format, want text, csv, json or markdown: '%s'",
+				die(EXIT_USAGE, "unknown format, want text, csv, json, ndjson or markdown: '%s'",
 				    optarg);
 			fmt = (enum out_format)f;
 			break;
@@ -490,6 +814,14 @@ int main(int argc, char **argv)
 				die(EXIT_USAGE, "bad elicit fraction: '%s'", optarg);
 			break;
 		}
+		case 'j': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || v < 1 || v > 1024)
+				die(EXIT_USAGE, "bad number of jobs, want 1 to 1024: '%s'", optarg);
+			njobs = v;
+			break;
+		}
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V': printf("xcapanalyse %s\n", PACKAGE_VERSION); return EXIT_OK;
 		default: usage(stderr); return EXIT_USAGE;
@@ -504,156 +836,18 @@ int main(int argc, char **argv)
 		die(EXIT_USAGE, "markdown is for the tables, not this view: '%s'",
 		    mode == MODE_DUMP ? "--dump" : "--messages");
 
+	struct run run = {
+		.mode = mode, .fmt = fmt, .conns = conns, .per_conn = per_conn, .sopt = sopt,
+		.sites_file = sites_file, .ropt = ropt, .ninputs = (size_t)(argc - optind),
+		.quiet = njobs > 1 && argc - optind > 1,
+	};
 	int status = EXIT_OK;
-	struct conn_table table = { 0 };
-	for (int i = optind; i < argc; i++) {
-		char err[1024];
-		struct xsource *src = xsource_open(argv[i], NULL, NULL, err, sizeof err);
-		if (!src) {
-			complain("%s", err);
-			status = EXIT_DAMAGED;
-			continue;
-		}
-		if (argc - optind > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN))
-			printf("%s%s%s\n\n", i > optind ? "\n" : "",
-			       fmt == OUT_MARKDOWN ? "### " : "== ", argv[i]);
-		xsource_on_warning(src, warn_cb, NULL);
-		/* The views that print as they read keep a terminal to themselves. */
-		progress_begin(&meter, program_name, argv[i],
-			       mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS ||
-			       mode == MODE_RESPONSES);
-		unsigned long nrec = 0;
-		struct xrec rec;
-		struct msg_view *mv = NULL;
-		struct xstate_model *model = NULL;
-		struct requests_view *rv = NULL;
-		struct trips_view *tv = NULL;
-		struct sites *sites = NULL;
-		struct events_view *ev = NULL;
-		struct responses_view *resv = NULL;
-		struct updates_view *updv = NULL;
-		if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
-			/* The call sites: xcap-run writes them beside the trace. */
-			char path[4096], serr[1024];
-			snprintf(path, sizeof path, "%s.sites", argv[i]);
-			const char *sp = sites_file ? sites_file : path;
-			if (!(sites = sites_load(sp, serr, sizeof serr)) &&
-			    (mode == MODE_SITES || sites_file)) {
-				complain("%s", serr);
+	if (run.quiet)
+		status = analyse_parallel(&run, argv + optind, run.ninputs, njobs);
+	else
+		for (int i = optind; i < argc; i++)
+			if (analyse(&run, argv[i], (size_t)(i - optind)) != EXIT_OK)
 				status = EXIT_DAMAGED;
-				xsource_close(src);
-				continue;
-			}
-			if (sites && sites_bad_lines(sites))
-				complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(sites), sp);
-		}
-		if (mode == MODE_DUMP)
-			trace_info_dump(stdout, xsource_info(src));
-		struct out_table marks;
-		uint64_t first_ts = 0;
-		if (mode == MODE_MARKS) {
-			out_json_open(stdout, fmt);
-			out_table_begin(&marks, stdout, fmt, mark_cols,
-					sizeof mark_cols / sizeof mark_cols[0], "marks");
-		}
-		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
-		    mode == MODE_EVENTS || mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY ||
-		    mode == MODE_UPDATES) {
-			sopt.only = conns.ids;
-			sopt.n_only = conns.n;
-			if (!(model = xstate_new(&sopt)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if ((mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY) &&
-			    !(resv = responses_view_new(model, stdout, fmt, &ropt,
-							mode == MODE_RESPONSES_SUMMARY)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_UPDATES &&
-			    !(updv = updates_view_new(model, sopt.range_start, sopt.range_end)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-		}
-		int more;
-		while ((more = xsource_next(src, &rec)) == 1) {
-			if ((++nrec & 1023) == 0)
-				progress_at(&meter, xsource_offset(src));
-			/* The model narrows by itself, as it needs every packet's time. */
-			if (!model && !conn_wanted(&conns, &rec))
-				continue;
-			switch (mode) {
-			case MODE_DUMP: xrec_dump(stdout, &rec); break;
-			case MODE_MESSAGES: msg_view_record(mv, &rec); break;
-			case MODE_CONNECTIONS: account(&table, &rec); break;
-			case MODE_MARKS:
-				if (!first_ts)
-					first_ts = xrec_time(&rec);
-				account(&table, &rec);
-				if (rec.type == XREC_MARK)
-					mark_row(&marks, &table, first_ts, &rec.u.mark, fmt);
-				break;
-			default:
-				if (sites && sites_record(sites, &rec) < 0)
-					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-				if (xstate_record(model, &rec) < 0)
-					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-				/* The model narrows by --conn itself; the responses
-				   follow it. */
-				if (resv && conn_wanted(&conns, &rec) &&
-				    responses_view_record(resv, &rec) < 0)
-					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-				if (updv && conn_wanted(&conns, &rec) && updates_view_record(updv, &rec) < 0)
-					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-				break;
-			}
-		}
-		progress_end(&meter);
-		if (more < 0)
-			die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
-		msg_view_finish(mv);
-		if (mode == MODE_MARKS) {
-			out_table_end(&marks);
-			out_json_close(stdout, fmt);
-			table.n = 0;
-		}
-		if (model) {
-			xstate_finish(model);
-			if (mode == MODE_DELAYS)
-				delays_print(stdout, fmt, model);
-			else if (mode == MODE_REQUESTS)
-				requests_view_print(rv, stdout, fmt, model);
-			else if (mode == MODE_SITES)
-				sites_view_print(sites, stdout, fmt);
-			else if (mode == MODE_EVENTS)
-				events_view_finish(ev, model);
-			else if (updv)
-				updates_view_finish(updv, stdout, fmt);
-			else if (resv) {
-				if (responses_view_finish(resv) < 0)
-					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			}
-			else
-				trips_view_finish(tv, model);
-			requests_view_free(rv);
-			sites_free(sites);
-			xstate_free(model);
-		}
-		if (xsource_problems(src))
-			status = EXIT_DAMAGED;
-		xsource_close(src);
-		if (mode == MODE_CONNECTIONS) {
-			print_connections(&table, fmt);
-			table.n = 0;
-		}
-	}
-	free(table.rows);
 	free(conns.ids);
 	if (fflush(stdout) != 0)
 		die(EXIT_DAMAGED, "cannot write output: 'stdout'");
