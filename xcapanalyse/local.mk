@@ -15,7 +15,8 @@ xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/xcapanalyse.c xcap/report.c xcap/p
 	xcapanalyse/messages.c xcapanalyse/messages.h \
 	xcapanalyse/views.c xcapanalyse/views.h \
 	xcapanalyse/sites.c xcapanalyse/sites.h \
-	xcapanalyse/events.c xcapanalyse/events.h
+	xcapanalyse/events.c xcapanalyse/events.h \
+	xcapanalyse/compare.c xcapanalyse/compare.h
 xcapanalyse_xcapanalyse_CPPFLAGS = $(INC_ANALYSE)
 xcapanalyse_xcapanalyse_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 xcapanalyse_xcapanalyse_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "dump.h"
 #include "events.h"
 #include "messages.h"
@@ -27,9 +28,9 @@
 
 const char program_name[] = "xcapanalyse";
 
-enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2, EXIT_WORSE = 3 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS };
+	    MODE_SITES, MODE_EVENTS, MODE_COMPARE };
 
 static void usage(FILE *f)
 {
@@ -55,8 +56,15 @@ static void usage(FILE *f)
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
 "  --dump            every record as one line of key=value text\n"
+"  --compare         FILE A and the others side by side: delays, round trips\n"
+"                    by request, each with its difference and ratio to A\n"
 "\n"
 "Options:\n"
+"  --fail-if-worse [METRIC=]LIMIT  with --compare: exit 3 when a run is\n"
+"                    worse than A by more than LIMIT (P%%, Nms, Ns, a count N,\n"
+"                    or P%%+Nms); METRIC is network-delay, block-reply,\n"
+"                    block-send, block-recv, span or round-trips, none\n"
+"                    meaning network-delay and block-reply; repeatable\n"
 "  --sites-file PATH the call sites (default: FILE.sites when it exists)\n"
 "  --format FMT      text (aligned table), csv, json or markdown\n"
 "  --conn N,...      only these connections\n"
@@ -86,12 +94,15 @@ static void usage(FILE *f)
 "  -V, --version     show the version\n"
 "\n"
 "Exit status: 0 success, 1 an input was unreadable or damaged (what could\n"
-"be read was still printed), 2 usage error.\n"
+"be read was still printed), 2 usage error, 3 --fail-if-worse: a run was\n"
+"worse than A by more than allowed.\n"
 "\n"
 "Examples:\n"
 "  xcapanalyse app.xcap                           where the time went\n"
 "  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
 "  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
+"  xcapanalyse --compare --format markdown old.xcap new.xcap   for a merge request\n"
+"  xcapanalyse --compare --fail-if-worse 10%%+5ms old.xcap new.xcap   a CI gate\n"
 "More in man xcap-tutorial.\n");
 }
 
@@ -324,7 +335,10 @@ int main(int argc, char **argv)
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
-	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS };
+	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
+	       OPT_COMPARE, OPT_FAIL_IF_WORSE };
+	struct compare_gate gates[64];
+	size_t n_gates = 0;
 	const char *sites_file = NULL;
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
@@ -337,6 +351,8 @@ int main(int argc, char **argv)
 		{ "sites", no_argument, NULL, OPT_SITES },
 		{ "trace-events", no_argument, NULL, OPT_EVENTS },
 		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
+		{ "compare", no_argument, NULL, OPT_COMPARE },
+		{ "fail-if-worse", required_argument, NULL, OPT_FAIL_IF_WORSE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "conn", required_argument, NULL, OPT_CONN },
 		{ "range", required_argument, NULL, OPT_RANGE },
@@ -365,6 +381,16 @@ int main(int argc, char **argv)
 		case OPT_SITES: mode = MODE_SITES; break;
 		case OPT_EVENTS: mode = MODE_EVENTS; break;
 		case OPT_SITES_FILE: sites_file = optarg; break;
+		case OPT_COMPARE: mode = MODE_COMPARE; break;
+		case OPT_FAIL_IF_WORSE: {
+			char err[512];
+			size_t got;
+			if (compare_gate_parse(optarg, gates + n_gates, sizeof gates / sizeof gates[0] - n_gates,
+					       &got, err, sizeof err) < 0)
+				die(EXIT_USAGE, "%s", err);
+			n_gates += got;
+			break;
+		}
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
@@ -426,6 +452,12 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (n_gates && mode != MODE_COMPARE)
+		die(EXIT_USAGE, "--fail-if-worse compares runs, it wants --compare: '%s'", argv[optind]);
+	if (mode == MODE_COMPARE && (argc - optind < 2 || argc - optind > COMPARE_RUNS_MAX))
+		die(EXIT_USAGE, "--compare wants 2 to %d files: '%s'", COMPARE_RUNS_MAX, argv[optind]);
+	struct compare_run *runs[COMPARE_RUNS_MAX];
+	size_t n_runs = 0;
 	if (fmt == OUT_MARKDOWN && (mode == MODE_DUMP || mode == MODE_MESSAGES))
 		die(EXIT_USAGE, "markdown is for the tables, not this view: '%s'",
 		    mode == MODE_DUMP ? "--dump" : "--messages");
@@ -435,12 +467,15 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		char err[1024];
 		struct xsource *src = xsource_open(argv[i], NULL, NULL, err, sizeof err);
+		/* A comparison without one of its runs would name the others wrongly. */
+		if (!src && mode == MODE_COMPARE)
+			die(EXIT_DAMAGED, "%s", err);
 		if (!src) {
 			complain("%s", err);
 			status = EXIT_DAMAGED;
 			continue;
 		}
-		if (argc - optind > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN))
+		if (argc - optind > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN) && mode != MODE_COMPARE)
 			printf("%s%s%s\n\n", i > optind ? "\n" : "",
 			       fmt == OUT_MARKDOWN ? "### " : "== ", argv[i]);
 		xsource_on_warning(src, warn_cb, NULL);
@@ -475,7 +510,7 @@ int main(int argc, char **argv)
 		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
-		    mode == MODE_EVENTS) {
+		    mode == MODE_EVENTS || mode == MODE_COMPARE) {
 			sopt.only = conns.ids;
 			sopt.n_only = conns.n;
 			if (!(model = xstate_new(&sopt)))
@@ -487,6 +522,8 @@ int main(int argc, char **argv)
 			if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if (mode == MODE_COMPARE && !(runs[n_runs++] = compare_run_new(argv[i], model)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		}
 		int more;
@@ -505,6 +542,8 @@ int main(int argc, char **argv)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 				if (xstate_record(model, &rec) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+				if (mode == MODE_COMPARE && compare_run_record(runs[n_runs - 1], &rec) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 				break;
 			}
 		}
@@ -522,6 +561,10 @@ int main(int argc, char **argv)
 				sites_view_print(sites, stdout, fmt);
 			else if (mode == MODE_EVENTS)
 				events_view_finish(ev, model);
+			else if (mode == MODE_COMPARE) {
+				if (compare_run_finish(runs[n_runs - 1], model) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			}
 			else
 				trips_view_finish(tv, model);
 			requests_view_free(rv);
@@ -535,6 +578,22 @@ int main(int argc, char **argv)
 			print_connections(&table, fmt);
 			table.n = 0;
 		}
+	}
+	if (mode == MODE_COMPARE) {
+		int broken = compare_print(stdout, fmt, runs, n_runs, gates, n_gates);
+		if (broken < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", "--compare");
+		if (fflush(stdout) != 0)
+			die(EXIT_DAMAGED, "cannot write output: 'stdout'");
+		for (size_t k = 0; k < n_runs; k++) {
+			if (compare_run_worse(runs[k]))
+				complain("worse than the first run by more than --fail-if-worse allows: '%s'",
+					 compare_run_name(runs[k]));
+			compare_run_free(runs[k]);
+		}
+		/* A damaged input says more than the verdict on it. */
+		if (broken && status == EXIT_OK)
+			status = EXIT_WORSE;
 	}
 	free(table.rows);
 	free(conns.ids);
