@@ -8,7 +8,8 @@ _xcap_opts_xcap='-i -r -w -c -G -B -Z -k -p -q -h --help -V --version'
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
 	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
-	--split-min --sites --sites-file --trace-events -h --help -V --version'
+	--split-min --sites --sites-file --trace-events --compare --fail-if-worse -h --help
+	-V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 	-b --benchmark -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
@@ -84,6 +85,11 @@ _xcap_xcapanalyse() {
 	--sites-file) _filedir sites; return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
 	--split-fraction | --split-min) return ;;
+	--fail-if-worse)
+		COMPREPLY=($(compgen -W 'network-delay= block-reply= block-send= block-recv= span=
+			round-trips=' -- "$cur"))
+		compopt -o nospace 2>/dev/null
+		return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then
