@@ -13,7 +13,8 @@ netplot_libnetplot_a_SOURCES = \
 	netplot/model.c netplot/model.h \
 	netplot/lod.c \
 	netplot/render.c netplot/render.h \
-	netplot/export.c
+	netplot/export.c \
+	netplot/cdf.c netplot/cdf.h
 netplot_libnetplot_a_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
 
 # Everything that links the renderer links these, in this order.

@@ -2,3 +2,13 @@
 # responses (netplot --cdf, the inputs on the graph).
 dist_check_SCRIPTS += tests/compare.sh
 TESTS += tests/compare.sh
+
+# The CDF pictures, headless: curves where their values say, exports.
+if NETPLOT
+check_PROGRAMS += tests/check_cdf
+tests_check_cdf_SOURCES = tests/check_cdf.c
+tests_check_cdf_CPPFLAGS = $(INC_TESTS)
+tests_check_cdf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(GTK_CFLAGS)
+tests_check_cdf_LDADD = $(NETPLOT_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_cdf
+endif
