@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "responses.h"
 
 /* ---- what a run keeps ---- */
 
@@ -38,8 +39,23 @@ struct cmp_req {
 	uint64_t count, total;
 };
 
+/* What matching needs of an input: a few bytes each (the summaries
+   themselves are the response model's, in constant memory). */
+struct cmp_input {
+	uint64_t ts;
+	uint64_t response;	/* ns */
+	uint8_t kind;		/* enum xinput_kind */
+	bool responded;		/* a visible response: its time counts */
+};
+
 struct compare_run {
 	char *name;
+	struct xresp_model *resp;
+	/* All inputs, and those of each kind. */
+	struct xresp_summary *sum_all, *sum_kind[XINPUT_KIND_N];
+	uint64_t kind_count[XINPUT_KIND_N];
+	struct cmp_input *inputs;
+	size_t ninputs, capinputs;
 	struct cmp_totals all;
 	struct cmp_conn *conns;
 	size_t nconns;
@@ -94,20 +110,55 @@ static void run_wait(void *ctx, const struct xstate_wait *w)
 	q->total = w->reply_ts - w->start;
 }
 
-struct compare_run *compare_run_new(const char *name, struct xstate_model *m)
+static void run_response(void *ctx, const struct xresponse *x)
+{
+	struct compare_run *r = ctx;
+	xresp_summary_add(r->sum_all, x);
+	if (x->kind < XINPUT_KIND_N) {
+		xresp_summary_add(r->sum_kind[x->kind], x);
+		r->kind_count[x->kind]++;
+	}
+	struct cmp_input *p = grow(r->inputs, &r->capinputs, r->ninputs, sizeof *p);
+	if (!p) {
+		r->oom = 1;
+		return;
+	}
+	r->inputs = p;
+	r->inputs[r->ninputs++] = (struct cmp_input){
+		.ts = x->input_ts, .response = x->response, .kind = (uint8_t)x->kind,
+		.responded = !(x->flags & XRESP_F_NO_RESPONSE),
+	};
+}
+
+struct compare_run *compare_run_new(const char *name, struct xstate_model *m,
+				    const struct xresp_options *ropt)
 {
 	struct compare_run *r = calloc(1, sizeof *r);
-	if (!r || !(r->name = strdup(name)) || xstate_on_wait(m, run_wait, r) < 0) {
-		compare_run_free(r);
-		return NULL;
-	}
+	if (!r || !(r->name = strdup(name)) || xstate_on_wait(m, run_wait, r) < 0 ||
+	    !(r->sum_all = xresp_summary_new()))
+		goto fail;
+	for (int k = 0; k < XINPUT_KIND_N; k++)
+		if (!(r->sum_kind[k] = xresp_summary_new()))
+			goto fail;
+	if (!(r->resp = xresp_new(ropt, m, run_response, r)))
+		goto fail;
 	return r;
+fail:
+	compare_run_free(r);
+	return NULL;
 }
 
 int compare_run_record(struct compare_run *r, const struct xrec *rec)
 {
-	(void)rec;
+	if (xresp_record(r->resp, rec) < 0)
+		return -1;
 	return r->oom ? -1 : 0;
+}
+
+static int by_input_ts(const void *a, const void *b)
+{
+	const struct cmp_input *x = a, *y = b;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
 static void totals_of(struct cmp_totals *t, const struct xstate_conn *c)
@@ -119,6 +170,11 @@ static void totals_of(struct cmp_totals *t, const struct xstate_conn *c)
 
 int compare_run_finish(struct compare_run *r, const struct xstate_model *m)
 {
+	xresp_finish(r->resp);
+	/* Responses close in their own order, per connection: inputs are
+	   matched in the order they were made. */
+	if (r->ninputs)
+		qsort(r->inputs, r->ninputs, sizeof *r->inputs, by_input_ts);
 	size_t n = xstate_conn_count(m);
 	totals_of(&r->all, xstate_all(m));
 	r->drops = xstate_capture_drops(m);
@@ -164,6 +220,11 @@ void compare_run_free(struct compare_run *r)
 	if (!r)
 		return;
 	free(r->name);
+	xresp_free(r->resp);
+	xresp_summary_free(r->sum_all);
+	for (int k = 0; k < XINPUT_KIND_N; k++)
+		xresp_summary_free(r->sum_kind[k]);
+	free(r->inputs);
 	free(r->conns);
 	free(r->reqs);
 	free(r);
@@ -177,7 +238,7 @@ static bool same_key(const char *a, const char *b)
 
 /* ---- metrics and rows ---- */
 
-enum unit { U_SECONDS, U_COUNT, U_PERCENT };
+enum unit { U_SECONDS, U_COUNT, U_FRACTION, U_RATE };
 
 struct metric {
 	const char *name;	/* CSV/JSON */
@@ -188,6 +249,8 @@ struct metric {
 enum {
 	M_IDLE, M_BLOCK_SEND, M_BLOCK_RECV, M_BLOCK_REPLY, M_NETWORK_DELAY, M_SPAN, M_ROUND_TRIPS,
 	M_COUNT, M_WAIT,
+	M_INPUTS, M_RESPONDED, M_P50, M_P90, M_P95, M_P99, M_OVER50, M_OVER100, M_OVER150, M_RATE,
+	M_MATCHED, M_UNMATCHED_HERE, M_UNMATCHED_A, M_SHIFT_P50, M_SHIFT_P95,
 	M_N
 };
 
@@ -201,12 +264,28 @@ static const struct metric metrics[M_N] = {
 	[M_ROUND_TRIPS] = { "round_trips", "Round Trips", U_COUNT },
 	[M_COUNT] = { "count", "Count", U_COUNT },
 	[M_WAIT] = { "wait", "Total Wait", U_SECONDS },
+	[M_INPUTS] = { "inputs", "Inputs", U_COUNT },
+	[M_RESPONDED] = { "responded", "Responded", U_COUNT },
+	[M_P50] = { "p50", "p50", U_SECONDS },
+	[M_P90] = { "p90", "p90", U_SECONDS },
+	[M_P95] = { "p95", "p95", U_SECONDS },
+	[M_P99] = { "p99", "p99", U_SECONDS },
+	[M_OVER50] = { "over_50ms", "Over 50 ms", U_FRACTION },
+	[M_OVER100] = { "over_100ms", "Over 100 ms", U_FRACTION },
+	[M_OVER150] = { "over_150ms", "Over 150 ms", U_FRACTION },
+	[M_RATE] = { "input_rate", "Inputs/s", U_RATE },
+	[M_MATCHED] = { "matched", "Matched", U_COUNT },
+	[M_UNMATCHED_HERE] = { "unmatched_here", "Only here", U_COUNT },
+	[M_UNMATCHED_A] = { "unmatched_in_a", "Only in A", U_COUNT },
+	[M_SHIFT_P50] = { "shift_p50", "Shift p50", U_SECONDS },
+	[M_SHIFT_P95] = { "shift_p95", "Shift p95", U_SECONDS },
 };
 
-enum view { V_DELAYS, V_REQUESTS, V_N };
-static const char *const view_names[V_N] = { "delays", "requests" };
+enum view { V_DELAYS, V_REQUESTS, V_RESPONSES, V_MATCHING, V_N };
+static const char *const view_names[V_N] = { "delays", "requests", "responses", "matching" };
 static const char *const view_titles[V_N] = {
-	"Delays (both directions)", "Round trips by request",
+	"Delays (both directions)", "Round trips by request", "Response times",
+	"Inputs matched with A's (in order, by kind)",
 };
 
 struct row {
@@ -386,6 +465,168 @@ static void build_requests(struct rows *rs, struct compare_run *const *runs)
 	free(keys);
 }
 
+/* ---- responses ---- */
+
+static bool any_inputs(struct compare_run *const *runs, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		if (runs[k]->ninputs)
+			return true;
+	return false;
+}
+
+static void response_rows(struct rows *rs, const char *label, struct xresp_summary *const *sum,
+			  bool rate)
+{
+	static const int ms[] = { M_INPUTS, M_RESPONDED, M_P50, M_P90, M_P95, M_P99, M_OVER50,
+				  M_OVER100, M_OVER150, M_RATE };
+	struct xresp_stats st[COMPARE_RUNS_MAX];
+	for (size_t k = 0; k < rs->nruns; k++)
+		xresp_summary_stats(sum[k], &st[k]);
+	for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+		if (ms[i] == M_RATE && !rate)
+			continue;
+		struct row *r = add_row(rs, V_RESPONSES, label, ms[i]);
+		if (!r)
+			return;
+		for (size_t k = 0; k < rs->nruns; k++) {
+			const struct xresp_stats *t = &st[k];
+			double resp = (double)t->responded;
+			/* Times and shares are of the inputs that had a response:
+			   none, none to show. */
+			switch (ms[i]) {
+			case M_INPUTS: set(r, k, (double)t->count); break;
+			case M_RESPONDED: set(r, k, resp); break;
+			case M_P50: if (resp) set(r, k, (double)t->p50); break;
+			case M_P90: if (resp) set(r, k, (double)t->p90); break;
+			case M_P95: if (resp) set(r, k, (double)t->p95); break;
+			case M_P99: if (resp) set(r, k, (double)t->p99); break;
+			case M_OVER50: if (resp) set(r, k, (double)t->over50 / resp); break;
+			case M_OVER100: if (resp) set(r, k, (double)t->over100 / resp); break;
+			case M_OVER150: if (resp) set(r, k, (double)t->over150 / resp); break;
+			case M_RATE: if (t->count > 1) set(r, k, t->input_rate); break;
+			}
+		}
+	}
+}
+
+static void build_responses(struct rows *rs, struct compare_run *const *runs)
+{
+	struct xresp_summary *sum[COMPARE_RUNS_MAX];
+	for (size_t k = 0; k < rs->nruns; k++)
+		sum[k] = runs[k]->sum_all;
+	response_rows(rs, "all", sum, true);
+	for (int kind = 0; kind < XINPUT_KIND_N; kind++) {
+		bool seen = false;
+		for (size_t k = 0; k < rs->nruns; k++) {
+			seen |= runs[k]->kind_count[kind] > 0;
+			sum[k] = runs[k]->sum_kind[kind];
+		}
+		if (seen)
+			response_rows(rs, xinput_kind_name((enum xinput_kind)kind), sum, false);
+	}
+}
+
+/* How far ahead matching looks for the kind it needs: an input one run
+   has and the other lacks (a click lost at a slow link, a key repeat)
+   is passed over when the two runs agree again within this many. */
+enum { MATCH_LOOKAHEAD = 16 };
+
+struct match {
+	size_t matched, only_b, only_a;
+	double *shift;		/* b - a of pairs where both responded, ns */
+	size_t nshift;
+};
+
+/* Inputs of a and b matched in order and by kind: equal kinds pair;
+   otherwise the shorter skip (in either run) to the next agreeing kind
+   within MATCH_LOOKAHEAD, or both are passed over when there is none. */
+static int match_inputs(const struct compare_run *a, const struct compare_run *b, struct match *m)
+{
+	memset(m, 0, sizeof *m);
+	size_t na = a->ninputs, nb = b->ninputs, i = 0, j = 0;
+	size_t cap = na < nb ? na : nb;
+	if (cap && !(m->shift = malloc(cap * sizeof *m->shift)))
+		return -1;
+	while (i < na && j < nb) {
+		if (a->inputs[i].kind == b->inputs[j].kind) {
+			const struct cmp_input *x = &a->inputs[i], *y = &b->inputs[j];
+			if (x->responded && y->responded)
+				m->shift[m->nshift++] = (double)y->response - (double)x->response;
+			m->matched++;
+			i++;
+			j++;
+			continue;
+		}
+		size_t skip_a = 0, skip_b = 0;
+		for (size_t d = 1; d <= MATCH_LOOKAHEAD && !skip_a && !skip_b; d++) {
+			if (i + d < na && a->inputs[i + d].kind == b->inputs[j].kind)
+				skip_a = d;
+			else if (j + d < nb && a->inputs[i].kind == b->inputs[j + d].kind)
+				skip_b = d;
+		}
+		if (skip_a) {
+			i += skip_a;
+			m->only_a += skip_a;
+		} else if (skip_b) {
+			j += skip_b;
+			m->only_b += skip_b;
+		} else {
+			i++;
+			j++;
+			m->only_a++;
+			m->only_b++;
+		}
+	}
+	m->only_a += na - i;
+	m->only_b += nb - j;
+	return 0;
+}
+
+static int by_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+static double nearest_rank(const double *v, size_t n, double p)
+{
+	size_t k = (size_t)ceil(p / 100 * (double)n);
+	return v[k ? k - 1 : 0];
+}
+
+static void build_matching(struct rows *rs, struct compare_run *const *runs)
+{
+	static const int ms[] = { M_MATCHED, M_UNMATCHED_HERE, M_UNMATCHED_A, M_SHIFT_P50, M_SHIFT_P95 };
+	size_t first = rs->n;
+	for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
+		if (!add_row(rs, V_MATCHING, "inputs", ms[i]))
+			return;
+	struct row *r = &rs->r[first];
+	/* A with itself: every input matched, nothing shifted. */
+	set(&r[0], 0, (double)runs[0]->ninputs);
+	set(&r[1], 0, 0);
+	set(&r[2], 0, 0);
+	set(&r[3], 0, 0);
+	set(&r[4], 0, 0);
+	for (size_t k = 1; k < rs->nruns; k++) {
+		struct match m;
+		if (match_inputs(runs[0], runs[k], &m) < 0) {
+			rs->oom = 1;
+			return;
+		}
+		set(&r[0], k, (double)m.matched);
+		set(&r[1], k, (double)m.only_b);
+		set(&r[2], k, (double)m.only_a);
+		if (m.nshift) {
+			qsort(m.shift, m.nshift, sizeof *m.shift, by_double);
+			set(&r[3], k, nearest_rank(m.shift, m.nshift, 50));
+			set(&r[4], k, nearest_rank(m.shift, m.nshift, 95));
+		}
+		free(m.shift);
+	}
+}
+
 /* ---- printing ---- */
 
 static bool for_people(enum out_format fmt)
@@ -405,8 +646,11 @@ static void fmt_value(char *buf, size_t size, enum unit u, double v, bool people
 	case U_COUNT:
 		snprintf(buf, size, "%s%.0f", s, v);
 		break;
-	case U_PERCENT:
-		snprintf(buf, size, "%s%.*f", s, people ? 1 : 3, v);
+	case U_FRACTION:
+		snprintf(buf, size, "%s%.*f", s, people ? 3 : 6, v);
+		break;
+	case U_RATE:
+		snprintf(buf, size, "%s%.*f", s, people ? 2 : 6, v);
 		break;
 	}
 }
@@ -498,6 +742,11 @@ static const struct gate_metric gate_metrics[] = {
 	{ "block-recv", V_DELAYS, "all", M_BLOCK_RECV, false },
 	{ "span", V_DELAYS, "all", M_SPAN, false },
 	{ "round-trips", V_DELAYS, "all", M_ROUND_TRIPS, false },
+	{ "response-p50", V_RESPONSES, "all", M_P50, true },
+	{ "response-p90", V_RESPONSES, "all", M_P90, false },
+	{ "response-p95", V_RESPONSES, "all", M_P95, true },
+	{ "response-p99", V_RESPONSES, "all", M_P99, false },
+	{ "over-100ms", V_RESPONSES, "all", M_OVER100, false },
 };
 enum { N_GATE_METRICS = sizeof gate_metrics / sizeof gate_metrics[0] };
 
@@ -549,10 +798,11 @@ static int parse_term(const char *s, size_t len, struct compare_gate *g, char *e
 		snprintf(err, errlen, "bad limit, want P%%, Nms, Ns or N: '%s'", buf);
 		return -1;
 	}
-	/* A bare number is a count; a time metric wants its unit. */
-	if ((metrics[gate_metrics[g->metric].metric].unit == U_COUNT) != (*end == '\0')) {
+	/* A time's slack says its unit; a count's or a share's has none. */
+	if ((metrics[gate_metrics[g->metric].metric].unit == U_SECONDS) != (*end != '\0')) {
 		snprintf(err, errlen, "%s is %s: '%s'", gate_metrics[g->metric].name,
-			 *end ? "a count, its slack has no unit" : "a time, its slack wants ms or s", buf);
+			 *end ? "not a time, its slack has no unit" : "a time, its slack wants ms or s",
+			 buf);
 		return -1;
 	}
 	return 0;
@@ -588,6 +838,7 @@ int compare_gate_parse(const char *spec, struct compare_gate *g, size_t max, siz
 					return -1;
 				}
 				g[0].metric = (int)i;
+				g[0].implicit = false;
 				if (parse_limit(eq + 1, &g[0], err, errlen) < 0)
 					return -1;
 				*n_out = 1;
@@ -605,6 +856,7 @@ int compare_gate_parse(const char *spec, struct compare_gate *g, size_t max, siz
 			return -1;
 		}
 		g[*n_out].metric = (int)i;
+		g[*n_out].implicit = true;
 		if (parse_limit(spec, &g[*n_out], err, errlen) < 0)
 			return -1;
 		(*n_out)++;
@@ -642,6 +894,10 @@ static int gate_check(struct out_table *t, const struct rows *rs, struct compare
 		const struct gate_metric *gm = &gate_metrics[gates[i].metric];
 		const struct row *r = find_row(rs, gm->view, gm->row, gm->metric);
 		enum unit u = metrics[gm->metric].unit;
+		/* The default thresholds on response times apply where A had
+		   inputs that responded; asked for by name, they must. */
+		if (gates[i].implicit && gm->view == V_RESPONSES && (!r || !r->have[0]))
+			continue;
 		for (size_t k = 1; k < rs->nruns; k++) {
 			char run[2] = { (char)('A' + k), 0 }, a[32] = "", v[32] = "", l[32] = "";
 			const char *verdict;
@@ -696,6 +952,11 @@ int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *run
 	bool people = for_people(fmt);
 	build_delays(&rs, runs);
 	build_requests(&rs, runs);
+	bool inputs = any_inputs(runs, n);
+	if (inputs) {
+		build_responses(&rs, runs);
+		build_matching(&rs, runs);
+	}
 	if (rs.oom) {
 		free(rs.r);
 		return -1;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "output.h"
+#include "responses.h"
 #include "state.h"
 
 /* Runs are named A, B, C... in the tables: at most 26. */
@@ -32,12 +33,14 @@ struct compare_gate {
 	double percent;
 	double slack;
 	bool have_percent, have_slack;
+	bool implicit;		/* one of the defaults of a bare LIMIT */
 };
 
 /* Parses "[METRIC=]LIMIT" where LIMIT is "P%", "Nms" / "Ns" / "N" (a
-   count), or "P%+Nms".  Without METRIC, the default metrics are meant
-   and *n_out is how many gates were written to g (up to max).  Returns
-   0, or -1 with err filled. */
+   count or a share), or "P%+Nms".  Without METRIC, the default metrics
+   are meant (network-delay, block-reply, and response-p50 and -p95
+   where the first run has inputs) and *n_out is how many gates were
+   written to g (up to max).  Returns 0, or -1 with err filled. */
 int compare_gate_parse(const char *spec, struct compare_gate *g, size_t max, size_t *n_out,
 		       char *err, size_t errlen);
 /* The gate metrics' names, for --help and errors: "network-delay, ...". */
@@ -46,8 +49,10 @@ const char *compare_gate_metric_names(void);
 struct compare_run;
 
 /* A run read from file name: attaches its listeners to m (before any
-   record is fed).  NULL when out of memory or the model refused. */
-struct compare_run *compare_run_new(const char *name, struct xstate_model *m);
+   record is fed), and a response model with ropt.  NULL when out of
+   memory or the model refused. */
+struct compare_run *compare_run_new(const char *name, struct xstate_model *m,
+				    const struct xresp_options *ropt);
 /* Feed the record to what the run keeps besides the model (the
    responses); after xstate_record.  0, or -1 when out of memory. */
 int compare_run_record(struct compare_run *r, const struct xrec *rec);

@@ -561,7 +561,7 @@ int main(int argc, char **argv)
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_COMPARE && !(runs[n_runs++] = compare_run_new(argv[i], model)))
+			if (mode == MODE_COMPARE && !(runs[n_runs++] = compare_run_new(argv[i], model, &ropt)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		}
 		int more;
