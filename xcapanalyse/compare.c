@@ -992,6 +992,13 @@ int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *run
 
 	if (people) {
 		for (int v = 0; v < V_N; v++) {
+			/* No inputs in any run: no response views, rather than
+			   empty ones. */
+			bool some = false;
+			for (size_t i = 0; i < rs.n && !some; i++)
+				some = rs.r[i].view == (enum view)v;
+			if (!some && v >= V_RESPONSES)
+				continue;
 			heading(out, fmt, view_titles[v]);
 			out_table_begin(&t, out, fmt, s.cols, s.ncols, view_names[v]);
 			for (size_t i = 0; i < rs.n; i++)
