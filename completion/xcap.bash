@@ -12,7 +12,7 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--quiet-ms --synthetic-inputs --no-fold-motion --compare --fail-if-worse -h --help
 	-V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
-	-b --benchmark -h --help -V --version --display'
+	--cdf -b --benchmark -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
 	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
@@ -107,6 +107,7 @@ _xcap_netplot() {
 	-e | --export) _filedir '@(png|svg|pdf|xpl)'; return ;;
 	-c | --conn) _xcap_conn_ids; return ;;
 	-d | --direction) COMPREPLY=($(compgen -W 'request reply' -- "$cur")); return ;;
+	--cdf) COMPREPLY=($(compgen -W 'response-time bytes pixels inter-input' -- "$cur")); return ;;
 	-b | --benchmark) _xcap_traces; return ;;
 	-r | --range | -s | --size | --display) return ;;
 	esac

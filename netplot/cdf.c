@@ -131,6 +131,7 @@ static void frame_for(struct np_cdf_frame *f, int w, int h, enum np_cdf_metric m
 				hi = s[i].v[s[i].n - 1];
 		}
 	f->log_x = m == NP_CDF_BYTES || m == NP_CDF_PIXELS;
+	f->below = 0;
 	if (f->log_x) {
 		f->x0 = isfinite(lo) ? pow(10, floor(log10(lo))) : 1;
 		if (f->x0 < 1)
@@ -138,6 +139,8 @@ static void frame_for(struct np_cdf_frame *f, int w, int h, enum np_cdf_metric m
 		f->x1 = pow(10, ceil(log10(hi > f->x0 ? hi : f->x0 * 10)));
 		if (f->x1 <= f->x0)
 			f->x1 = f->x0 * 10;
+		for (size_t i = 0; i < n && !f->below; i++)
+			f->below = s[i].n && s[i].v[0] < f->x0;
 	} else {
 		/* Response time always shows its guides, up to 150 ms. */
 		if (m == NP_CDF_RESPONSE && hi < 160)
@@ -188,7 +191,11 @@ void np_cdf_render(cairo_t *cr, int w, int h, enum np_cdf_metric m, struct np_cd
 			cairo_line_to(cr, x, f.py + f.ph);
 			cairo_stroke(cr);
 			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-			decade_label(buf, sizeof buf, d);
+			/* Values below the axis (zeros) sit on its left edge: its
+			   label says so. */
+			char lab[48];
+			decade_label(lab, sizeof lab, d);
+			snprintf(buf, sizeof buf, "%s%s", d == f.x0 && f.below ? "\u2264" : "", lab);
 			text_at(cr, x, f.py + f.ph + 6, buf, 0.5, 0);
 		}
 	} else {

@@ -44,6 +44,7 @@ struct np_cdf_frame {
 	double px, py, pw, ph;	/* the plot rectangle */
 	double x0, x1;		/* the x axis' range, in the metric's unit */
 	int log_x;		/* bytes and pixels: decades */
+	int below;		/* log: values below x0 (zeros) sit on its edge */
 };
 
 /* Draw the curves of n series onto cr (w x h pixels): axes with ticks

@@ -12,3 +12,5 @@ tests_check_cdf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(GTK_CFLAGS)
 tests_check_cdf_LDADD = $(NETPLOT_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_cdf
 endif
+dist_check_SCRIPTS += tests/netplot-cdf.sh
+TESTS += tests/netplot-cdf.sh
