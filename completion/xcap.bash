@@ -12,7 +12,7 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--quiet-ms --synthetic-inputs --no-fold-motion --compare --fail-if-worse -h --help
 	-V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
-	--cdf -b --benchmark -h --help -V --version --display'
+	--cdf --no-inputs -b --benchmark -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
 	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue

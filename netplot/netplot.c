@@ -40,6 +40,8 @@ static void usage(FILE *f)
 		"  -d, --direction DIR    request (client to server, default) or reply\n"
 		"  -r, --range T0:T1      time span, seconds since the trace began or h:mm:ss.fff\n"
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
+		"  --no-inputs            leave out the inputs and their response spans (along\n"
+		"                         the top of the graph)\n"
 		"  --cdf METRIC           the CDF of METRIC over the inputs of each FILE (runs\n"
 		"                         overlaid): response-time, bytes, pixels (RFB) or\n"
 		"                         inter-input; with --export\n"
@@ -251,12 +253,14 @@ int main(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "benchmark", required_argument, NULL, 'b' },
 		{ "cdf", required_argument, NULL, 'C' },
+		{ "no-inputs", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *bench = NULL;
 	int cdf = -1;
+	struct np_render_opts ro = { 0 };
 	long conn = 0;
 	int dir = 0, w = 1200, h = 700;
 	double r0 = -1, r1 = -1;
@@ -325,6 +329,9 @@ int main(int argc, char **argv)
 		case 'b':
 			bench = optarg;
 			break;
+		case 'I':
+			ro.no_inputs = true;
+			break;
 		case 'C':
 			if ((cdf = np_cdf_metric_parse(optarg)) < 0)
 				die(2, "unknown CDF, want response-time, bytes, pixels or inter-input", optarg);
@@ -374,7 +381,7 @@ int main(int argc, char **argv)
 		v.t1 = r1;
 		np_view_fit_y(&v);
 	}
-	if (np_export(&v, out, err, sizeof err) < 0)
+	if (np_export_with(&v, &ro, out, err, sizeof err) < 0)
 		die_err(1, err, out);
 	/* A damaged input is exported as far as it reads, and says so in
 	   its status, as xcap -r and xcapanalyse do. */

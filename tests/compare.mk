@@ -11,6 +11,13 @@ tests_check_cdf_CPPFLAGS = $(INC_TESTS)
 tests_check_cdf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(GTK_CFLAGS)
 tests_check_cdf_LDADD = $(NETPLOT_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_cdf
+# The inputs on the graph: drawn, pointed at, counted in a span.
+check_PROGRAMS += tests/check_inputs
+tests_check_inputs_SOURCES = tests/check_inputs.c
+tests_check_inputs_CPPFLAGS = $(INC_TESTS)
+tests_check_inputs_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(GTK_CFLAGS)
+tests_check_inputs_LDADD = $(NETPLOT_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_inputs
 endif
 dist_check_SCRIPTS += tests/netplot-cdf.sh
 TESTS += tests/netplot-cdf.sh
