@@ -88,7 +88,8 @@ _xcap_xcapanalyse() {
 	--split-fraction | --split-min | --quiet-ms) return ;;
 	--fail-if-worse)
 		COMPREPLY=($(compgen -W 'network-delay= block-reply= block-send= block-recv= span=
-			round-trips=' -- "$cur"))
+			round-trips= response-p50= response-p90= response-p95= response-p99=
+			over-100ms=' -- "$cur"))
 		compopt -o nospace 2>/dev/null
 		return ;;
 	esac
