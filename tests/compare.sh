@@ -16,7 +16,8 @@
 #    keys typed through XTEST on the server's side; --compare matches all
 #    its inputs in order and by kind, the gate on response-p50 passes the
 #    repeat and fails the slowed run, and the matched inputs' response
-#    shifts by at least the extra round trip, 2 x (slow - fast), less 10 %.
+#    shifts by at least the extra round trip, 2 x (slow - fast), less 10 %;
+#    netplot --cdf draws the three runs' response times, a curve each.
 # The expectations come from the links' configuration, not a former run.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
@@ -219,5 +220,20 @@ print("compare.sh: %d inputs matched; response shift p50 %.6f s, the links' roun
 if shift < 0.9 * expected:
     sys.exit("response shift %.6f s is less than the links' %.6f s" % (shift, expected))
 PY
+
+# The runs' response times as one picture: a curve per run.
+if command -v netplot >/dev/null 2>&1; then
+	netplot --cdf response-time --export "$workdir/cdf.png" --size 900x500 "$X" "$X2" "$XB" ||
+		fail "netplot --cdf failed"
+	file "$workdir/cdf.png" | grep -q 'PNG image data, 900 x 500' || fail "the CDF is not a PNG"
+	if command -v convert >/dev/null 2>&1; then
+		convert "$workdir/cdf.png" -format %c histogram:info:- >"$workdir/cdf.colours"
+		for c in '#0072B2' '#D55E00' '#009E73'; do
+			grep -q "$c" "$workdir/cdf.colours" || fail "the CDF lacks the curve coloured $c"
+		done
+	fi
+else
+	say "netplot not built: no CDF picture"
+fi
 
 say "the gate passes a repeat, fails a run slowed by $((slow_ms - fast_ms)) ms one way, and agrees with the links"
