@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,14 @@ static void on_response(void *ctx, const struct xresponse *r)
 	}
 }
 
+/* The reader's warnings (a damaged block, a cut-short tail) in the
+   suite's form, as the graph's loader gives them (model.c). */
+static void warn_cb(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "netplot: %s\n", msg);
+}
+
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -75,6 +84,7 @@ int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_opti
 	struct xsource *src = xsource_open(path, NULL, NULL, err, errlen);
 	if (!src)
 		return -1;
+	xsource_on_warning(src, warn_cb, NULL);
 	struct xstate_options so;
 	xstate_options_default(&so);
 	struct collect c = { .m = m };
