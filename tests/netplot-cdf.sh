@@ -47,6 +47,14 @@ netplot --cdf response-time --export "$workdir/one.png" "$workdir/missing.pcap" 
 grep -q "^netplot: .*missing.pcap'" "$workdir/err" || fail "the unreadable run is not named: $(cat "$workdir/err")"
 colours "$workdir/one.png" | grep -qx "$blue" || fail "the readable run was not drawn"
 
+# A damaged run (cut short): said in netplot's voice, drawn as far as it
+# reads, exit 1.
+head -c 20000 "$x11" >"$workdir/cut.pcap"
+netplot --cdf bytes --export "$workdir/cut.png" "$workdir/cut.pcap" "$rfb" 2>"$workdir/err"
+[ $? = 1 ] || fail "a damaged run did not give exit status 1"
+grep -q "^netplot: .*cut.pcap'" "$workdir/err" || fail "the damage is not said: $(cat "$workdir/err")"
+file "$workdir/cut.png" | grep -q 'PNG image data' || fail "nothing drawn beside a damaged run"
+
 netplot --cdf latency --export "$workdir/x.png" "$x11" 2>/dev/null
 [ $? = 2 ] || fail "an unknown metric is not a usage error"
 netplot --cdf bytes "$x11" 2>/dev/null
