@@ -24,6 +24,7 @@ struct rconn {
 	uint32_t input_time;		/* X11: the open input's server time */
 	unsigned rfb_mask;		/* RFB: the last PointerEvent's buttons */
 	bool rfb_seen_pointer;
+	uint64_t min_trip;		/* the shortest request-to-reply of a wait, ns */
 };
 
 struct xresp_model {
@@ -70,6 +71,7 @@ static struct rconn *rconn_of(struct xresp_model *r, uint32_t id, bool create)
 	struct rconn *c = &r->conns[r->n++];
 	memset(c, 0, sizeof *c);
 	c->id = id;
+	c->min_trip = UINT64_MAX;
 	return c;
 }
 
@@ -114,6 +116,11 @@ static void emit_close(struct xresp_model *r, struct rconn *c, bool cut)
 	c->open = false;
 	if (cut)
 		x->flags |= XRESP_F_CUT;
+	if (x->end_ts && x->end_ts < x->input_ts) {
+		/* The capture's clock stepped back inside it. */
+		x->end_ts = x->input_ts;
+		x->flags |= XRESP_F_UNCERTAIN;
+	}
 	bool visible = x->end_ts != 0;
 	if (!visible) {
 		x->flags |= XRESP_F_NO_RESPONSE;
@@ -127,8 +134,16 @@ static void emit_close(struct xresp_model *r, struct rconn *c, bool cut)
 	bool far = c->proto == RP_RFB ? side == XSIDE_SERVER : side != XSIDE_SERVER;
 	x->display_delay = 0;
 	if (far) {
-		if (sc && sc->rtt)
-			x->display_delay = sc->rtt;
+		/* The model's RTT, from the handshake where it saw one: a
+		   single sample, late when the link or a host was busy then.
+		   Beside the client, every request the client waited on took
+		   at least a round trip to be answered, so the shortest of
+		   those bounds it too: the smaller of the two. */
+		uint64_t rtt = sc ? sc->rtt : 0;
+		if (side == XSIDE_CLIENT && c->min_trip != UINT64_MAX && (!rtt || c->min_trip < rtt))
+			rtt = c->min_trip;
+		if (rtt)
+			x->display_delay = rtt;
 		else
 			x->flags |= XRESP_F_NO_RTT;
 	}
@@ -140,7 +155,11 @@ static void on_wait(void *ctx, const struct xstate_wait *w)
 {
 	struct xresp_model *r = ctx;
 	struct rconn *c = rconn_of(r, w->conn, false);
-	if (!c || !c->open || w->start < c->cur.input_ts)
+	if (!c)
+		return;
+	if (w->reply_ts > w->request_ts && w->reply_ts - w->request_ts < c->min_trip)
+		c->min_trip = w->reply_ts - w->request_ts;
+	if (!c->open || w->start < c->cur.input_ts)
 		return;
 	c->cur.trips++;
 	c->cur.trip_wait += w->reply_ts > w->start ? w->reply_ts - w->start : 0;
@@ -288,9 +307,52 @@ static void open_response(struct rconn *c, const struct xrec_msg *g, const struc
 	c->input_time = in->time;
 }
 
+/* Does this X11 request change what the display shows?  Drawing (core,
+   RENDER, MIT-SHM, Present, GLX's swap) and windows appearing, going or
+   moving.  A response's visible end is the last of these: a client that
+   answers an input with requests that draw nothing (a property, a round
+   trip) changed nothing a person sees. */
+static bool x11_draws(const struct xrec_msg *g)
+{
+	static const char *const core[] = {
+		"ClearArea", "CopyArea", "CopyPlane", "PolyPoint", "PolyLine", "PolySegment",
+		"PolyRectangle", "PolyArc", "FillPoly", "PolyFillRectangle", "PolyFillArc", "PutImage",
+		"PolyText8", "PolyText16", "ImageText8", "ImageText16", "MapWindow", "MapSubwindows",
+		"UnmapWindow", "UnmapSubwindows", "ConfigureWindow", "DestroyWindow",
+		"DestroySubwindows", "CirculateWindow",
+	};
+	static const char *const render[] = {
+		"Composite", "FillRectangles", "CompositeGlyphs8", "CompositeGlyphs16",
+		"CompositeGlyphs32", "Trapezoids", "Triangles", "TriStrip", "TriFan", "AddTraps",
+	};
+	if (!g->name)
+		return false;
+	const char *const *names;
+	size_t n;
+	if (!g->ext || !g->ext[0]) {
+		names = core;
+		n = sizeof core / sizeof core[0];
+	} else if (strcmp(g->ext, "RENDER") == 0) {
+		names = render;
+		n = sizeof render / sizeof render[0];
+	} else if (strcmp(g->ext, "MIT-SHM") == 0) {
+		return strcmp(g->name, "PutImage") == 0;
+	} else if (strcmp(g->ext, "Present") == 0) {
+		return strcmp(g->name, "Pixmap") == 0;
+	} else if (strcmp(g->ext, "GLX") == 0) {
+		return strcmp(g->name, "SwapBuffers") == 0;
+	} else {
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(g->name, names[i]) == 0)
+			return true;
+	return false;
+}
+
 /* "5 rects; Raw 5 12288px 49212B; Hextile 1 100px 60B": the rectangles
    and the pixels of a FramebufferUpdate, as protocols/rfb.c spells them. */
-static void fbu_counts(const char *d, uint64_t *rects, uint64_t *pixels)
+void xresp_update_counts(const char *d, uint64_t *rects, uint64_t *pixels)
 {
 	char *end;
 	unsigned long long n = strtoull(d, &end, 10);
@@ -315,7 +377,8 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		is_input = rfb_input(c, g, &in);
 
 	/* Quiet ends the open response before this message is looked at. */
-	if (c->open && c->pending == 0 && g->ts >= c->last_activity + r->opt.quiet)
+	if (c->open && c->pending == 0 && g->ts > c->last_activity &&
+	    g->ts - c->last_activity >= r->opt.quiet)
 		emit_close(r, c, false);
 
 	if (is_input) {
@@ -357,14 +420,14 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		x->flags |= XRESP_F_UNCERTAIN;
 	if (c->proto == RP_X11) {
 		c->last_activity = g->ts;
-		if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST)
+		if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST && x11_draws(g))
 			x->end_ts = g->ts;
 	} else if (g->dir == XDIR_S2C) {
 		c->last_activity = g->ts;
 		if (g->name && strcmp(g->name, "FramebufferUpdate") == 0) {
 			x->end_ts = g->ts;
 			x->updates++;
-			fbu_counts(g->detail ? g->detail : "", &x->rects, &x->pixels);
+			xresp_update_counts(g->detail ? g->detail : "", &x->rects, &x->pixels);
 		}
 	}
 }

@@ -31,7 +31,8 @@ const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2, EXIT_WORSE = 3 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY, MODE_COMPARE };
+	    MODE_SITES, MODE_EVENTS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY, MODE_UPDATES,
+	    MODE_COMPARE };
 
 static void usage(FILE *f)
 {
@@ -59,6 +60,9 @@ static void usage(FILE *f)
 "  --responses-summary  per connection and All: inputs, response time\n"
 "                    percentiles 50/90/95/99, the share over 50, 100 and\n"
 "                    150 ms, input rate\n"
+"  --updates         continuous updates (video, animation, scrolling) inside\n"
+"                    --range: RFB updates per second, rectangles, pixels,\n"
+"                    bytes, the longest gap between updates\n"
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
@@ -120,6 +124,7 @@ static void usage(FILE *f)
 "  xcapanalyse --compare --fail-if-worse 10%%+5ms old.xcap new.xcap   a CI gate\n"
 "  xcapanalyse --responses-summary session.pcap   how fast each input was answered\n"
 "  xcapanalyse --responses --quiet-ms 50 --format csv session.pcap   per input, for a plot\n"
+"  xcapanalyse --updates --range 2:7 video.pcap   updates per second while a video played\n"
 "More in man xcap-tutorial.\n");
 }
 
@@ -353,7 +358,7 @@ int main(int argc, char **argv)
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
-	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD,
+	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD,
 	       OPT_COMPARE, OPT_FAIL_IF_WORSE };
 	struct compare_gate gates[64];
 	size_t n_gates = 0;
@@ -375,6 +380,7 @@ int main(int argc, char **argv)
 		{ "fail-if-worse", required_argument, NULL, OPT_FAIL_IF_WORSE },
 		{ "responses", no_argument, NULL, OPT_RESPONSES },
 		{ "responses-summary", no_argument, NULL, OPT_RESPONSES_SUMMARY },
+		{ "updates", no_argument, NULL, OPT_UPDATES },
 		{ "quiet-ms", required_argument, NULL, OPT_QUIET },
 		{ "synthetic-inputs", no_argument, NULL, OPT_SYNTHETIC },
 		{ "no-fold-motion", no_argument, NULL, OPT_NO_FOLD },
@@ -418,6 +424,7 @@ int main(int argc, char **argv)
 		}
 		case OPT_RESPONSES: mode = MODE_RESPONSES; break;
 		case OPT_RESPONSES_SUMMARY: mode = MODE_RESPONSES_SUMMARY; break;
+		case OPT_UPDATES: mode = MODE_UPDATES; break;
 		case OPT_QUIET:
 			ropt.quiet = parse_ms(optarg, "quiet period");
 			if (!ropt.quiet)
@@ -526,6 +533,7 @@ int main(int argc, char **argv)
 		struct sites *sites = NULL;
 		struct events_view *ev = NULL;
 		struct responses_view *resv = NULL;
+		struct updates_view *updv = NULL;
 		if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
 			/* The call sites: xcap-run writes them beside the trace. */
 			char path[4096], serr[1024];
@@ -547,7 +555,7 @@ int main(int argc, char **argv)
 			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
 		    mode == MODE_EVENTS || mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY ||
-		    mode == MODE_COMPARE) {
+		    mode == MODE_UPDATES || mode == MODE_COMPARE) {
 			sopt.only = conns.ids;
 			sopt.n_only = conns.n;
 			if (!(model = xstate_new(&sopt)))
@@ -561,6 +569,9 @@ int main(int argc, char **argv)
 			if ((mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY) &&
 			    !(resv = responses_view_new(model, stdout, fmt, &ropt,
 							mode == MODE_RESPONSES_SUMMARY)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if (mode == MODE_UPDATES &&
+			    !(updv = updates_view_new(model, sopt.range_start, sopt.range_end)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
@@ -590,6 +601,8 @@ int main(int argc, char **argv)
 				if (resv && conn_wanted(&conns, &rec) &&
 				    responses_view_record(resv, &rec) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+				if (updv && conn_wanted(&conns, &rec) && updates_view_record(updv, &rec) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 				break;
 			}
 		}
@@ -610,7 +623,9 @@ int main(int argc, char **argv)
 			else if (mode == MODE_COMPARE) {
 				if (compare_run_finish(runs[n_runs - 1], model) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			} else if (resv) {
+			} else if (updv)
+				updates_view_finish(updv, stdout, fmt);
+			else if (resv) {
 				if (responses_view_finish(resv) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			} else {
