@@ -18,6 +18,7 @@ struct rconn {
 	bool open;
 	struct xresponse cur;
 	uint64_t last_activity;		/* ns: the last message that keeps it open */
+	uint8_t last_dir;		/* its direction */
 	uint64_t pending;		/* X11: reply-bearing requests not yet answered */
 	uint64_t inputs;		/* the index of the last input */
 	unsigned buttons_held;		/* X11: presses not yet released */
@@ -218,8 +219,16 @@ static bool x11_input(const struct xrec_msg *g, struct input *in)
 	const char *d = g->detail ? g->detail : "";
 	long v;
 	in->what[0] = '\0';
-	if (in->kind <= XINPUT_KEY_RELEASE && (v = field_num(d, "key=")) >= 0)
-		snprintf(in->what, sizeof in->what, "key=%ld", v);
+	if (in->kind <= XINPUT_KEY_RELEASE && (v = field_num(d, "key=")) >= 0) {
+		long sym = field_num(d, "keysym=");
+		if (sym >= 0x21 && sym <= 0x7e)
+			snprintf(in->what, sizeof in->what, "key=%ld (%c)", v, (int)sym);
+		else if (sym > 0)
+			snprintf(in->what, sizeof in->what, "key=%d keysym=0x%x", (int)(v & 0xff),
+				 (unsigned)(sym & 0xffffffff));
+		else
+			snprintf(in->what, sizeof in->what, "key=%ld", v);
+	}
 	else if (in->kind <= XINPUT_BUTTON_RELEASE && (v = field_num(d, "button=")) >= 0)
 		snprintf(in->what, sizeof in->what, "button=%ld", v);
 	v = field_num(d, "event=");
@@ -304,6 +313,7 @@ static void open_response(struct rconn *c, const struct xrec_msg *g, const struc
 		x->flags |= XRESP_F_UNCERTAIN;
 	c->open = true;
 	c->last_activity = g->ts;
+	c->last_dir = g->dir;
 	c->input_time = in->time;
 }
 
@@ -376,9 +386,19 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 	else if (c->proto == RP_RFB)
 		is_input = rfb_input(c, g, &in);
 
-	/* Quiet ends the open response before this message is looked at. */
+	/* Quiet ends the open response before this message is looked at.
+	   The quiet is the client's: beside the X server, a silence after a
+	   message to the client holds that message's way there and the next
+	   request's way back, a round trip the client was not idle (beside
+	   the client, a reply outstanding keeps it open instead). */
+	uint64_t quiet = r->opt.quiet;
+	if (c->open && c->proto == RP_X11 && c->last_dir == XDIR_S2C) {
+		const struct xstate_conn *sc = xstate_conn_find(r->state, c->id);
+		if (sc && sc->side == XSIDE_SERVER)
+			quiet += sc->rtt;
+	}
 	if (c->open && c->pending == 0 && g->ts > c->last_activity &&
-	    g->ts - c->last_activity >= r->opt.quiet)
+	    g->ts - c->last_activity >= quiet)
 		emit_close(r, c, false);
 
 	if (is_input) {
@@ -420,6 +440,7 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		x->flags |= XRESP_F_UNCERTAIN;
 	if (c->proto == RP_X11) {
 		c->last_activity = g->ts;
+		c->last_dir = g->dir;
 		if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST && x11_draws(g))
 			x->end_ts = g->ts;
 	} else if (g->dir == XDIR_S2C) {

@@ -19,7 +19,7 @@ static const struct out_column row_cols[] = {
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "input", "Input", OUT_COL_UINT, 5, 0 },
 	{ "kind", "Kind", OUT_COL_STR, -14, 0 },
-	{ "what", "What", OUT_COL_STR, -18, 0 },
+	{ "what", "What", OUT_COL_STR, -22, 0 },
 	{ "window", "Window", OUT_COL_STR, -10, 0 },
 	{ "x", "X", OUT_COL_STR, 5, 0 },
 	{ "y", "Y", OUT_COL_STR, 5, 0 },
