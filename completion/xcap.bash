@@ -10,9 +10,10 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--messages --marks --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
 	--split-min --sites --sites-file --trace-events --responses --responses-summary --updates
-	--quiet-ms --synthetic-inputs --no-fold-motion -j --jobs -h --help -V --version'
+	--quiet-ms --synthetic-inputs --no-fold-motion --compare --fail-if-worse -j --jobs
+	-h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
-	-b --benchmark -i --index -f --follow -h --help -V --version --display'
+	--cdf --no-inputs -b --benchmark -i --index -f --follow -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
 	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
@@ -87,6 +88,12 @@ _xcap_xcapanalyse() {
 	--sites-file) _filedir sites; return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
 	--split-fraction | --split-min | --quiet-ms | -j | --jobs) return ;;
+	--fail-if-worse)
+		COMPREPLY=($(compgen -W 'network-delay= block-reply= block-send= block-recv= span=
+			round-trips= response-p50= response-p90= response-p95= response-p99=
+			over-100ms=' -- "$cur"))
+		compopt -o nospace 2>/dev/null
+		return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then
@@ -103,6 +110,7 @@ _xcap_netplot() {
 	-e | --export) _filedir '@(png|svg|pdf|xpl)'; return ;;
 	-c | --conn) _xcap_conn_ids; return ;;
 	-d | --direction) COMPREPLY=($(compgen -W 'request reply' -- "$cur")); return ;;
+	--cdf) COMPREPLY=($(compgen -W 'response-time bytes pixels inter-input' -- "$cur")); return ;;
 	-b | --benchmark) _xcap_traces; return ;;
 	-r | --range | -s | --size | --display) return ;;
 	esac

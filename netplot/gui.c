@@ -779,6 +779,14 @@ ACTION(direction)
 		show_conn(w, w->v.conn, !w->v.dir);
 }
 
+/* The inputs along the top of the plot, on or off. */
+ACTION(inputs)
+{
+	struct win *w = data;
+	w->ro.no_inputs = !w->ro.no_inputs;
+	gtk_widget_queue_draw(w->area);
+}
+
 ACTION(next_conn)
 {
 	struct win *w = data;
@@ -830,7 +838,9 @@ ACTION(export)
 	if (gtk_dialog_run(GTK_DIALOG(d)) == GTK_RESPONSE_ACCEPT) {
 		char *path = gtk_file_chooser_get_filename(GTK_FILE_CHOOSER(d));
 		char err[512];
-		if (path && np_export(&w->v, path, err, sizeof err) < 0) {
+		/* The picture as shown: with or without the inputs. */
+		struct np_render_opts ro = { .no_inputs = w->ro.no_inputs };
+		if (path && np_export_with(&w->v, &ro, path, err, sizeof err) < 0) {
 			GtkWidget *e = gtk_message_dialog_new(GTK_WINDOW(w->window), GTK_DIALOG_MODAL,
 							      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
 							      "cannot export '%s': %s", path, err);
@@ -858,6 +868,7 @@ static const GActionEntry win_actions[] = {
 	{ "pan-up", act_pan_up, NULL, NULL, NULL, { 0 } },
 	{ "pan-down", act_pan_down, NULL, NULL, NULL, { 0 } },
 	{ "direction", act_direction, NULL, NULL, NULL, { 0 } },
+	{ "inputs", act_inputs, NULL, NULL, NULL, { 0 } },
 	{ "next-conn", act_next_conn, NULL, NULL, NULL, { 0 } },
 	{ "prev-conn", act_prev_conn, NULL, NULL, NULL, { 0 } },
 	{ "open", act_open, NULL, NULL, NULL, { 0 } },
@@ -875,6 +886,7 @@ static const struct { const char *action; const char *accels[4]; } accels[] = {
 	{ "win.pan-up", { "Up", "k", NULL } },
 	{ "win.pan-down", { "Down", "j", NULL } },
 	{ "win.direction", { "d", NULL } },
+	{ "win.inputs", { "i", NULL } },
 	{ "win.next-conn", { "Page_Down", NULL } },
 	{ "win.prev-conn", { "Page_Up", NULL } },
 	{ "win.open", { "<Control>o", NULL } },

@@ -14,7 +14,9 @@ netplot_libnetplot_a_SOURCES = \
 	netplot/lod.c \
 	netplot/index.c netplot/index.h \
 	netplot/render.c netplot/render.h \
-	netplot/export.c
+	netplot/export.c \
+	netplot/cdf.c netplot/cdf.h \
+	netplot/runs.c netplot/runs.h
 netplot_libnetplot_a_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
 
 # Everything that links the renderer links these, in this order.

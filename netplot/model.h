@@ -132,6 +132,20 @@ struct np_wait {
 	uint64_t burst_first, burst_last;	/* answered together at its end */
 };
 
+/* An input and its response (struct xresponse of the response model):
+   drawn at the input with a bar to the response's end as captured. */
+struct np_input {
+	uint64_t t, end;	/* ns since t0: the input; the response's last activity */
+	uint64_t response;	/* ns, as the display saw it (the capture point's delay added) */
+	uint64_t added;		/* ns of that added for the capture point */
+	uint64_t bytes[2];	/* by enum xdir, inside the response */
+	uint64_t trips;		/* blocking round trips begun inside it */
+	uint64_t pixels;	/* RFB */
+	uint32_t what;		/* pool offset: "key=38", "button=1", "" */
+	uint8_t kind;		/* enum xinput_kind */
+	uint8_t flags;		/* XRESP_F_* */
+};
+
 struct np_conn {
 	uint32_t id;
 	char label[160];	/* client name when it said, else its address */
@@ -142,7 +156,12 @@ struct np_conn {
 	struct np_dir dir[2];	/* XDIR_C2S, XDIR_S2C */
 	struct np_wait *wait;	/* by seq */
 	size_t nwait, wait_cap;
+	struct np_input *input;	/* by time of the input */
+	size_t ninput, input_cap;
 };
+
+/* Index of the first input of c at or after t. */
+size_t np_input_lower(const struct np_conn *c, uint64_t t);
 
 /* The round trip that names request seq of c, or NULL. */
 const struct np_wait *np_conn_wait(const struct np_conn *c, uint64_t seq);
@@ -250,6 +269,10 @@ struct np_region {
 	struct np_count *requests;	/* by name, most frequent first */
 	size_t nrequests;
 	uint64_t messages[2];
+	/* Inputs made inside the span, those with a visible response, and
+	   the response times' percentiles (nearest rank) over those. */
+	uint64_t inputs, responded;
+	uint64_t response_p50, response_p95;	/* ns; 0 when none responded */
 };
 int np_region_stats(const struct np_model *m, const struct np_conn *c, uint64_t t0,
 		    uint64_t t1, struct np_region *out);

@@ -16,11 +16,13 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "cdf.h"
 #include "gui.h"
 #include "index.h"
 #include "model.h"
 #include "progress.h"
 #include "render.h"
+#include "runs.h"
 
 static const char *prog = "netplot";
 
@@ -31,6 +33,7 @@ static void usage(FILE *f)
 		"       netplot --follow FILE [FILE...]\n"
 		"       netplot FILE --export OUT.{png,svg,pdf,xpl} [--conn N] [--direction request|reply]\n"
 		"               [--range T0:T1] [--size WxH]\n"
+		"       netplot --cdf METRIC --export OUT.{png,svg,pdf} [--size WxH] FILE...\n"
 		"       netplot --benchmark FILE [--index] [--size WxH]\n"
 		"\n"
 		"Sequence/time graphs of X11 connections from .xcap, .pcap and .pcapng files.\n"
@@ -40,6 +43,11 @@ static void usage(FILE *f)
 		"  -d, --direction DIR    request (client to server, default) or reply\n"
 		"  -r, --range T0:T1      time span, seconds since the trace began or h:mm:ss.fff\n"
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
+		"  --no-inputs            leave out the inputs and their response spans (along\n"
+		"                         the top of the graph)\n"
+		"  --cdf METRIC           the CDF of METRIC over the inputs of each FILE (runs\n"
+		"                         overlaid): response-time, bytes, pixels (RFB) or\n"
+		"                         inter-input; with --export\n"
 		"  -b, --benchmark FILE   time loading FILE and redrawing at several zoom levels\n"
 		"  -i, --index            with --benchmark: draw from FILE.idx (built first when\n"
 		"                         missing or stale), not from the whole trace in memory\n"
@@ -56,6 +64,7 @@ static void usage(FILE *f)
 		"  netplot app.xcap --conn 2 --direction reply --export replies.svg\n"
 		"  netplot app.xcap --range 0:1.5 --size 1600x900 --export startup.png\n"
 		"  netplot --follow live.xcap                    a capture xcap is still writing\n"
+		"  netplot --cdf response-time --export cdf.svg fast.pcap slow.pcap\n"
 		"More in man xcap-tutorial.\n");
 }
 
@@ -303,6 +312,50 @@ static int benchmark_index(const char *path, int w, int h)
 	return 0;
 }
 
+/* --cdf: one curve per run; a run that cannot be read is left out and
+   said, the others still drawn. */
+static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int n, int w, int h)
+{
+	if (!out || n < 1) {
+		usage(stderr);
+		return 2;
+	}
+	struct xresp_options ro;
+	xresp_options_default(&ro);
+	struct np_cdf_series *s = calloc((size_t)n, sizeof *s);
+	if (!s)
+		die(1, "out of memory", out);
+	int status = 0;
+	size_t got = 0;
+	for (int i = 0; i < n; i++) {
+		char err[512];
+		int r = np_runs_load(files[i], m, &ro, &s[got], err, sizeof err);
+		if (r < 0) {
+			char quoted[1024];
+			snprintf(quoted, sizeof quoted, "'%s'", files[i]);
+			size_t el = strlen(err), ql = strlen(quoted);
+			if (el >= ql && strcmp(err + el - ql, quoted) == 0)
+				fprintf(stderr, "%s: %s\n", prog, err);
+			else
+				fprintf(stderr, "%s: %s: '%s'\n", prog, err, files[i]);
+			status = 1;
+			continue;
+		}
+		if (r > 0)
+			status = 1;
+		got++;
+	}
+	if (!got)
+		die(1, "no run could be read", files[0]);
+	char err[512];
+	if (np_cdf_export(out, w, h, m, s, got, err, sizeof err) < 0)
+		die_err(1, err, out);
+	for (size_t i = 0; i < got; i++)
+		np_runs_series_free(&s[i]);
+	free(s);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -313,11 +366,15 @@ int main(int argc, char **argv)
 		{ "size", required_argument, NULL, 's' },
 		{ "benchmark", required_argument, NULL, 'b' },
 		{ "index", no_argument, NULL, 'i' },
+		{ "cdf", required_argument, NULL, 'C' },
+		{ "no-inputs", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *bench = NULL;
+	int cdf = -1;
+	struct np_render_opts ro = { 0 };
 	long conn = 0;
 	int dir = 0, w = 1200, h = 700;
 	double r0 = -1, r1 = -1;
@@ -399,6 +456,13 @@ int main(int argc, char **argv)
 		case 'i':
 			use_index = true;
 			break;
+		case 'I':
+			ro.no_inputs = true;
+			break;
+		case 'C':
+			if ((cdf = np_cdf_metric_parse(optarg)) < 0)
+				die(2, "unknown CDF, want response-time, bytes, pixels or inter-input", optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -412,6 +476,8 @@ int main(int argc, char **argv)
 	}
 	if (bench)
 		return use_index ? benchmark_index(bench, w, h) : benchmark(bench, w, h);
+	if (cdf >= 0)
+		return cdf_pictures(out, (enum np_cdf_metric)cdf, argv + optind, argc - optind, w, h);
 	if (!out || optind != argc - 1) {
 		usage(stderr);
 		return 2;
@@ -442,7 +508,7 @@ int main(int argc, char **argv)
 		v.t1 = r1;
 		np_view_fit_y(&v);
 	}
-	if (np_export(&v, out, err, sizeof err) < 0)
+	if (np_export_with(&v, &ro, out, err, sizeof err) < 0)
 		die_err(1, err, out);
 	/* A damaged input is exported as far as it reads, and says so in
 	   its status, as xcap -r and xcapanalyse do. */

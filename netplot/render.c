@@ -17,6 +17,7 @@
 
 #include "dump.h"
 #include "render.h"
+#include "responses.h"
 
 const struct np_rgb NP_COL_ACK = { 0.0, 0.70, 0.0 };
 const struct np_rgb NP_COL_WIN = { 0.85, 0.75, 0.0 };
@@ -632,6 +633,63 @@ static void draw_state_band(cairo_t *cr, const struct np_view *v, const struct n
 	}
 }
 
+struct np_rgb np_input_colour(int kind)
+{
+	switch (kind) {
+	case XINPUT_KEY_PRESS:
+	case XINPUT_KEY_RELEASE:
+		return (struct np_rgb){ 0.80, 0.15, 0.55 };	/* deep pink: not a state's purple */
+	case XINPUT_BUTTON_PRESS:
+	case XINPUT_BUTTON_RELEASE:
+		return (struct np_rgb){ 0.00, 0.55, 0.55 };	/* teal */
+	default:
+		return (struct np_rgb){ 0.45, 0.45, 0.45 };	/* motion: grey */
+	}
+}
+
+/* Each input of the connection as a small triangle at its time along the
+   top of the plot, and its response as a bar from there to the
+   response's last activity as captured; an input nothing answered is a
+   hollow triangle.  Where several fall in one pixel column only the
+   first is drawn, and a bar only when it reaches past the last one. */
+static void draw_inputs(cairo_t *cr, const struct np_view *v, const struct np_conn *c)
+{
+	if (!c->ninput)
+		return;
+	size_t i0 = np_input_lower(c, np_tkey(v->t0));
+	/* A response begun before the view may still reach into it. */
+	while (i0 > 0 && (double)c->input[i0 - 1].end >= v->t0 && c->ninput - i0 < 1u << 20)
+		i0--;
+	double top = v->py + 1, last_x = -1e9, last_bar = -1e9;
+	cairo_set_line_width(cr, 1);
+	for (size_t i = i0; i < c->ninput && (double)c->input[i].t <= v->t1; i++) {
+		const struct np_input *in = &c->input[i];
+		double x = cx(np_x(v, (double)in->t)), xe = cx(np_x(v, (double)in->end));
+		set_rgb(cr, np_input_colour(in->kind));
+		bool none = in->flags & XRESP_F_NO_RESPONSE;
+		if (!none && xe > last_bar) {
+			double a = fmax(x, last_bar);
+			cairo_rectangle(cr, a, top + 8, fmax(xe - a, 1), 3);
+			cairo_fill(cr);
+			cairo_move_to(cr, floor(xe) + 0.5, top + 6);	/* the end, a bracket */
+			cairo_line_to(cr, floor(xe) + 0.5, top + 13);
+			cairo_stroke(cr);
+			last_bar = xe;
+		}
+		if (x - last_x < 1)
+			continue;
+		last_x = x;
+		cairo_move_to(cr, x - 4, top);
+		cairo_line_to(cr, x + 4, top);
+		cairo_line_to(cr, x, top + 8);
+		cairo_close_path(cr);
+		if (none)
+			cairo_stroke(cr);
+		else
+			cairo_fill(cr);
+	}
+}
+
 static void draw_gaps(cairo_t *cr, const struct np_view *v, const struct np_dir *d)
 {
 	/* Gaps are rare (a lossy capture has few): all of them are looked at. */
@@ -1058,6 +1116,8 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		free(col);
 	}
 	draw_trace_marks(cr, v, o);
+	if (!o->no_inputs)
+		draw_inputs(cr, v, c);
 	if (o->have_mark) {
 		cairo_set_source_rgb(cr, 1, 0, 0);
 		cairo_set_line_width(cr, 2);
@@ -1082,6 +1142,37 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h)
 	double ta = np_t_at(v, x - HIT_RADIUS), tb = np_t_at(v, x + HIT_RADIUS);
 	uint64_t a = np_tkey(ta), b = np_tkey(tb);
 	b += b < UINT64_MAX;
+	/* The inputs' strip along the top: a marker near the pointer, else
+	   the response bar under it. */
+	if (y <= v->py + NP_INPUT_STRIP && c->ninput) {
+		size_t j0 = np_input_lower(c, a), j1 = np_input_lower(c, b);
+		double near = HIT_RADIUS + 1;
+		for (size_t j = j0; j < j1 && j < j0 + HIT_MAX_ITEMS; j++) {
+			double dx = fabs(x - np_x(v, (double)c->input[j].t));
+			if (dx < near) {
+				near = dx;
+				h->kind = NP_HIT_INPUT;
+				h->index = j;
+			}
+		}
+		if (h->kind == NP_HIT_NONE) {
+			uint64_t t = np_tkey(np_t_at(v, x));
+			/* The latest input begun before the pointer whose response
+			   reaches it. */
+			for (size_t j = np_input_lower(c, t), n = 0; j > 0 && n < HIT_MAX_ITEMS; j--, n++)
+				if (c->input[j - 1].end >= t && !(c->input[j - 1].flags & XRESP_F_NO_RESPONSE)) {
+					h->kind = NP_HIT_INPUT;
+					h->index = j - 1;
+					break;
+				}
+		}
+		if (h->kind == NP_HIT_INPUT) {
+			h->dir = v->dir;
+			h->t = (double)c->input[h->index].t;
+			h->seq = np_seq_at(v, v->py + 5);
+			return;
+		}
+	}
 	double best = HIT_RADIUS * HIT_RADIUS + 1;
 	size_t total = 0;
 	/* messages first: they are what a user points at */
@@ -1212,7 +1303,34 @@ void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, siz
 	}
 	const struct np_dir *d = &c->dir[h->dir];
 	const char *dn = h->dir == XDIR_C2S ? "client → server" : "server → client";
-	if (h->kind == NP_HIT_MANY) {
+	if (h->kind == NP_HIT_INPUT) {
+		const struct np_input *in = &c->input[h->index];
+		const char *what = np_str(v->m, in->what);
+		int o = snprintf(buf, len, "input %s%s%s\ntime %s\n", xinput_kind_name(in->kind),
+				 *what ? " " : "", what, ts);
+		if (o < 0 || (size_t)o >= len)
+			return;
+		if (in->flags & XRESP_F_NO_RESPONSE)
+			o += snprintf(buf + o, len - (size_t)o, "no visible response\n");
+		else
+			o += snprintf(buf + o, len - (size_t)o,
+				      "response %.3f ms as the display saw it (%.3f ms of it added for "
+				      "the capture point)\nends at %.6f s\n",
+				      in->response / 1e6, in->added / 1e6, (double)in->end / 1e9);
+		if ((size_t)o < len)
+			o += snprintf(buf + o, len - (size_t)o,
+				      "bytes %" PRIu64 " client → server, %" PRIu64 " server → client; "
+				      "%" PRIu64 " round trips",
+				      in->bytes[0], in->bytes[1], in->trips);
+		if ((size_t)o < len && in->pixels)
+			o += snprintf(buf + o, len - (size_t)o, "; %" PRIu64 " pixels", in->pixels);
+		if ((size_t)o < len && (in->flags & ~XRESP_F_NO_RESPONSE))
+			snprintf(buf + o, len - (size_t)o, "\n%s%s%s%s",
+				 in->flags & XRESP_F_CUT ? "cut short by the next input " : "",
+				 in->flags & XRESP_F_UNCERTAIN ? "uncertain (capture lost bytes) " : "",
+				 in->flags & XRESP_F_SYNTHETIC ? "sent with SendEvent " : "",
+				 in->flags & XRESP_F_NO_RTT ? "round trip unknown, nothing added" : "");
+	} else if (h->kind == NP_HIT_MANY) {
 		snprintf(buf, len, "%zu packets and messages here; zoom in\ntime %s", h->count, ts);
 	} else if (h->kind == NP_HIT_MSG) {
 		const struct np_msg *g = &d->msg[h->index];
@@ -1282,6 +1400,16 @@ void np_describe_region(const struct np_view *v, double t0, double t1, char *buf
 		} else {
 			o += (size_t)snprintf(buf + o, len - o, "(no state model in this build)\n");
 		}
+	}
+	if (o < len) {
+		if (r.responded)
+			o += (size_t)snprintf(buf + o, len - o,
+				"inputs: %" PRIu64 " (%" PRIu64 " with a response), response p50 %.3f ms, "
+				"p95 %.3f ms\n", r.inputs, r.responded, r.response_p50 / 1e6,
+				r.response_p95 / 1e6);
+		else if (r.inputs)
+			o += (size_t)snprintf(buf + o, len - o,
+				"inputs: %" PRIu64 " (none with a response)\n", r.inputs);
 	}
 	for (size_t i = 0; i < r.nrequests && i < 20 && o < len; i++) {
 		const char *ext = np_str(v->m, r.requests[i].ext);

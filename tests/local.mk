@@ -16,6 +16,7 @@ include tests/rfb.mk
 include tests/package.mk
 include tests/huge.mk
 include tests/flight.mk
+include tests/compare.mk
 include tests/responses.mk
 
 # The layers: no directory includes a header of a layer above it.

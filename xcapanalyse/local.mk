@@ -17,6 +17,7 @@ xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/xcapanalyse.c xcap/report.c xcap/p
 	xcapanalyse/views.c xcapanalyse/views.h \
 	xcapanalyse/sites.c xcapanalyse/sites.h \
 	xcapanalyse/events.c xcapanalyse/events.h \
+	xcapanalyse/compare.c xcapanalyse/compare.h \
 	xcapanalyse/responses_view.c
 xcapanalyse_xcapanalyse_CPPFLAGS = $(INC_ANALYSE)
 xcapanalyse_xcapanalyse_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)

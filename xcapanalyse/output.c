@@ -119,6 +119,7 @@ static const char *cell_text(char *buf, size_t size, const struct out_column *c,
 		return "";
 	switch (c->type) {
 	case OUT_COL_STR:
+	case OUT_COL_NUMBER:
 		return v->s ? v->s : "";
 	case OUT_COL_UINT:
 		snprintf(buf, size, "%" PRIu64, v->u);
@@ -279,7 +280,7 @@ void out_table_row(struct out_table *t, const struct out_cell *cells)
 		for (size_t i = 0; i < t->ncols; i++) {
 			fprintf(out, "%s\"%s\": ", i ? ", " : "", t->cols[i].name);
 			const char *s = cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt);
-			if (cells[i].empty)
+			if (cells[i].empty || (t->cols[i].type == OUT_COL_NUMBER && !*s))
 				fputs("null", out);
 			else if (t->cols[i].type == OUT_COL_STR)
 				out_json_string(out, s);

@@ -41,6 +41,8 @@ enum out_col_type {
 	OUT_COL_STR,	/* text */
 	OUT_COL_UINT,	/* a count */
 	OUT_COL_SECONDS,	/* a duration or time in ns, printed in seconds */
+	OUT_COL_NUMBER,	/* a number the view wrote itself (.s; "" or empty:
+			   none): as it is, unquoted in JSON */
 };
 
 struct out_column {

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "dump.h"
 #include "events.h"
 #include "messages.h"
@@ -33,10 +34,10 @@
 
 const char program_name[] = "xcapanalyse";
 
-enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2, EXIT_WORSE = 3 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
 	    MODE_SITES, MODE_EVENTS, MODE_MARKS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY,
-	    MODE_UPDATES };
+	    MODE_UPDATES, MODE_COMPARE };
 
 static void usage(FILE *f)
 {
@@ -74,8 +75,18 @@ static void usage(FILE *f)
 "                    (signal, atom, property, match, round-trip, window-start,\n"
 "                    window-end) and text\n"
 "  --dump            every record as one line of key=value text\n"
+"  --compare         FILE A and the others side by side: delays, round trips\n"
+"                    by request, response times, each with its difference\n"
+"                    and ratio to A; inputs matched with A's in order and kind\n"
 "\n"
 "Options:\n"
+"  --fail-if-worse [METRIC=]LIMIT  with --compare: exit 3 when a run is\n"
+"                    worse than A by more than LIMIT (P%%, Nms, Ns, a count N,\n"
+"                    or P%%+Nms); METRIC is network-delay, block-reply,\n"
+"                    block-send, block-recv, span, round-trips,\n"
+"                    response-p50, -p90, -p95, -p99 or over-100ms; none\n"
+"                    meaning network-delay, block-reply and (where A had\n"
+"                    inputs) response-p50 and -p95; repeatable\n"
 "  --sites-file PATH the call sites (default: FILE.sites when it exists)\n"
 "  --format FMT      text (aligned table), csv, json, ndjson (one JSON object\n"
 "                    a line: file, table, then the columns) or markdown;\n"
@@ -114,12 +125,15 @@ static void usage(FILE *f)
 "  -V, --version     show the version\n"
 "\n"
 "Exit status: 0 success, 1 an input was unreadable or damaged (what could\n"
-"be read was still printed), 2 usage error.\n"
+"be read was still printed), 2 usage error, 3 --fail-if-worse: a run was\n"
+"worse than A by more than allowed.\n"
 "\n"
 "Examples:\n"
 "  xcapanalyse app.xcap                           where the time went\n"
 "  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
 "  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
+"  xcapanalyse --compare --format markdown old.xcap new.xcap   for a merge request\n"
+"  xcapanalyse --compare --fail-if-worse 10%%+5ms old.xcap new.xcap   a CI gate\n"
 "  xcapanalyse --responses-summary session.pcap   how fast each input was answered\n"
 "  xcapanalyse --responses --quiet-ms 50 --format csv session.pcap   per input, for a plot\n"
 "  xcapanalyse --updates --range 2:7 video.pcap   updates per second while a video played\n"
@@ -393,7 +407,7 @@ struct run {
 
 /* Read one trace and print its view; the exit status it deserves.  index
    is its place among the inputs. */
-static int analyse(const struct run *r, const char *path, size_t index)
+static int analyse(const struct run *r, const char *path, size_t index, struct compare_run **cmp)
 {
 	enum mode mode = r->mode;
 	enum out_format fmt = r->fmt;
@@ -404,12 +418,17 @@ static int analyse(const struct run *r, const char *path, size_t index)
 	char err[1024];
 	struct xsource *src = xsource_open(path, NULL, NULL, err, sizeof err);
 	if (!src) {
+		/* A comparison without one of its runs would name the others wrongly. */
+		if (mode == MODE_COMPARE)
+			die(EXIT_DAMAGED, "%s", err);
 		complain("%s", err);
 		return EXIT_DAMAGED;
 	}
-	if (r->ninputs > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN))
+	if (r->ninputs > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN) && mode != MODE_COMPARE)
 		printf("%s%s%s\n\n", index ? "\n" : "", fmt == OUT_MARKDOWN ? "### " : "== ", path);
-	out_set_source(path, r->ninputs > 1 || fmt == OUT_NDJSON, index == 0);
+	/* --compare names the runs in its own columns. */
+	if (mode != MODE_COMPARE)
+		out_set_source(path, r->ninputs > 1 || fmt == OUT_NDJSON, index == 0);
 	xsource_on_warning(src, warn_cb, NULL);
 	/* The views that print as they read keep a terminal to themselves. */
 	progress_begin(&meter, program_name, path,
@@ -452,7 +471,7 @@ static int analyse(const struct run *r, const char *path, size_t index)
 		die(EXIT_DAMAGED, "out of memory: '%s'", path);
 	if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
 	    mode == MODE_EVENTS || mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY ||
-	    mode == MODE_UPDATES) {
+	    mode == MODE_UPDATES || mode == MODE_COMPARE) {
 		so.only = r->conns.ids;
 		so.n_only = r->conns.n;
 		if (!(model = xstate_new(&so)))
@@ -471,6 +490,8 @@ static int analyse(const struct run *r, const char *path, size_t index)
 		    !(updv = updates_view_new(model, so.range_start, so.range_end)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", path);
 		if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_COMPARE && !(*cmp = compare_run_new(path, model, &r->ropt)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", path);
 	}
 	int more;
@@ -495,6 +516,8 @@ static int analyse(const struct run *r, const char *path, size_t index)
 			if (sites && sites_record(sites, &rec) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", path);
 			if (xstate_record(model, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			if (mode == MODE_COMPARE && compare_run_record(*cmp, &rec) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", path);
 			/* The model narrows by --conn itself; the responses
 			   follow it. */
@@ -524,7 +547,10 @@ static int analyse(const struct run *r, const char *path, size_t index)
 			sites_view_print(sites, stdout, fmt);
 		else if (mode == MODE_EVENTS)
 			events_view_finish(ev, model);
-		else if (updv)
+		else if (mode == MODE_COMPARE) {
+			if (compare_run_finish(*cmp, model) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		} else if (updv)
 			updates_view_finish(updv, stdout, fmt);
 		else if (resv) {
 			if (responses_view_finish(resv) < 0)
@@ -589,7 +615,7 @@ static void worker(const struct run *r, char **paths, size_t n, struct shared *s
 		struct slot *s = &sh->slot[i];
 		s->start = lseek(STDOUT_FILENO, 0, SEEK_CUR);
 		__atomic_store_n(&s->worker, id, __ATOMIC_SEQ_CST);
-		int st = analyse(r, paths[i], i);
+		int st = analyse(r, paths[i], i, NULL);
 		if (fflush(stdout) != 0)
 			st = EXIT_DAMAGED;
 		s->status = st;
@@ -673,7 +699,7 @@ static int analyse_parallel(const struct run *r, char **paths, size_t n, size_t 
 			status = EXIT_DAMAGED;
 		} else if (!s->done) {
 			fflush(stdout);
-			if (analyse(r, paths[printed], printed) != EXIT_OK)
+			if (analyse(r, paths[printed], printed, NULL) != EXIT_OK)
 				status = EXIT_DAMAGED;
 		} else {
 			copy_out(outfd[s->worker], s->start, s->end);
@@ -700,7 +726,10 @@ int main(int argc, char **argv)
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
-	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD };
+	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD,
+	       OPT_COMPARE, OPT_FAIL_IF_WORSE };
+	struct compare_gate gates[64];
+	size_t n_gates = 0;
 	struct xresp_options ropt;
 	xresp_options_default(&ropt);
 	const char *sites_file = NULL;
@@ -717,6 +746,8 @@ int main(int argc, char **argv)
 		{ "sites", no_argument, NULL, OPT_SITES },
 		{ "trace-events", no_argument, NULL, OPT_EVENTS },
 		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
+		{ "compare", no_argument, NULL, OPT_COMPARE },
+		{ "fail-if-worse", required_argument, NULL, OPT_FAIL_IF_WORSE },
 		{ "responses", no_argument, NULL, OPT_RESPONSES },
 		{ "responses-summary", no_argument, NULL, OPT_RESPONSES_SUMMARY },
 		{ "updates", no_argument, NULL, OPT_UPDATES },
@@ -753,6 +784,16 @@ int main(int argc, char **argv)
 		case OPT_SITES: mode = MODE_SITES; break;
 		case OPT_EVENTS: mode = MODE_EVENTS; break;
 		case OPT_SITES_FILE: sites_file = optarg; break;
+		case OPT_COMPARE: mode = MODE_COMPARE; break;
+		case OPT_FAIL_IF_WORSE: {
+			char err[512];
+			size_t got;
+			if (compare_gate_parse(optarg, gates + n_gates, sizeof gates / sizeof gates[0] - n_gates,
+					       &got, err, sizeof err) < 0)
+				die(EXIT_USAGE, "%s", err);
+			n_gates += got;
+			break;
+		}
 		case OPT_RESPONSES: mode = MODE_RESPONSES; break;
 		case OPT_RESPONSES_SUMMARY: mode = MODE_RESPONSES_SUMMARY; break;
 		case OPT_UPDATES: mode = MODE_UPDATES; break;
@@ -835,19 +876,43 @@ int main(int argc, char **argv)
 	if (fmt == OUT_MARKDOWN && (mode == MODE_DUMP || mode == MODE_MESSAGES))
 		die(EXIT_USAGE, "markdown is for the tables, not this view: '%s'",
 		    mode == MODE_DUMP ? "--dump" : "--messages");
+	if (n_gates && mode != MODE_COMPARE)
+		die(EXIT_USAGE, "--fail-if-worse compares runs, it wants --compare: '%s'", argv[optind]);
+	if (mode == MODE_COMPARE && (argc - optind < 2 || argc - optind > COMPARE_RUNS_MAX))
+		die(EXIT_USAGE, "--compare wants 2 to %d files: '%s'", COMPARE_RUNS_MAX, argv[optind]);
 
 	struct run run = {
 		.mode = mode, .fmt = fmt, .conns = conns, .per_conn = per_conn, .sopt = sopt,
 		.sites_file = sites_file, .ropt = ropt, .ninputs = (size_t)(argc - optind),
-		.quiet = njobs > 1 && argc - optind > 1,
+		/* --compare holds every run until it prints: one process */
+		.quiet = njobs > 1 && argc - optind > 1 && mode != MODE_COMPARE,
 	};
 	int status = EXIT_OK;
+	struct compare_run *runs[COMPARE_RUNS_MAX] = { 0 };
+	size_t n_runs = 0;
 	if (run.quiet)
 		status = analyse_parallel(&run, argv + optind, run.ninputs, njobs);
 	else
 		for (int i = optind; i < argc; i++)
-			if (analyse(&run, argv[i], (size_t)(i - optind)) != EXIT_OK)
+			if (analyse(&run, argv[i], (size_t)(i - optind),
+				    mode == MODE_COMPARE ? &runs[n_runs++] : NULL) != EXIT_OK)
 				status = EXIT_DAMAGED;
+	if (mode == MODE_COMPARE) {
+		int broken = compare_print(stdout, fmt, runs, n_runs, gates, n_gates);
+		if (broken < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", "--compare");
+		if (fflush(stdout) != 0)
+			die(EXIT_DAMAGED, "cannot write output: 'stdout'");
+		for (size_t k = 0; k < n_runs; k++) {
+			if (compare_run_worse(runs[k]))
+				complain("worse than the first run by more than --fail-if-worse allows: '%s'",
+					 compare_run_name(runs[k]));
+			compare_run_free(runs[k]);
+		}
+		/* A damaged input says more than the verdict on it. */
+		if (broken && status == EXIT_OK)
+			status = EXIT_WORSE;
+	}
 	free(conns.ids);
 	if (fflush(stdout) != 0)
 		die(EXIT_DAMAGED, "cannot write output: 'stdout'");
