@@ -14,6 +14,7 @@ include tests/netplot.mk
 include tests/run.mk
 include tests/rfb.mk
 include tests/package.mk
+include tests/soak.mk
 
 # The layers: no directory includes a header of a layer above it.
 dist_check_SCRIPTS += tests/layers.sh tests/exit-status.sh
