@@ -17,6 +17,6 @@ xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/xcapanalyse.c xcap/report.c xcap/p
 	xcapanalyse/sites.c xcapanalyse/sites.h \
 	xcapanalyse/events.c xcapanalyse/events.h
 xcapanalyse_xcapanalyse_CPPFLAGS = $(INC_ANALYSE)
-xcapanalyse_xcapanalyse_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
-xcapanalyse_xcapanalyse_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)
+xcapanalyse_xcapanalyse_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
+xcapanalyse_xcapanalyse_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(LIBDW_LIBS)
 dist_man_MANS += man/xcapanalyse.1

@@ -27,6 +27,13 @@ struct sites *sites_load(const char *path, char *err, size_t errlen);
 struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t errlen);
 size_t sites_bad_lines(const struct sites *s);
 
+/* Name each frame's source file and line, " (file.c:12)" after it, from
+   the debug info of its module (the file's "module NAME PATH" lines;
+   separate debug info is found by build id, as gdb does).  Frames whose
+   module has none stay as they are; without libdw at build time nothing
+   changes.  0, or -1 when out of memory. */
+int sites_resolve_sources(struct sites *s);
+
 /* Feed every record before the model sees it: connections give the client
    ports, requests the repeated ones (avoidable round trips).  0, or -1
    when out of memory. */

@@ -467,6 +467,8 @@ int main(int argc, char **argv)
 				xsource_close(src);
 				continue;
 			}
+			if (sites && sites_resolve_sources(sites) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", sp);
 			if (sites && sites_bad_lines(sites))
 				complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(sites), sp);
 		}
