@@ -10,11 +10,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gtk/gtk.h>
 
 #include "gui.h"
 #include "render.h"
+#include "sites.h"
 
 #define STACK_MAX 64
 
@@ -26,6 +28,7 @@ struct win {
 	GtkApplicationWindow *window;
 	GtkWidget *area, *combo, *details, *dirbutton, *status;
 	struct np_model *m;
+	struct sites *sites;		/* TRACE.sites beside the trace (xcap-run), or NULL */
 	struct np_view v;
 	struct saved stack[STACK_MAX];	/* the zoom stack */
 	int nstack;
@@ -128,6 +131,7 @@ static void show_conn(struct win *w, size_t conn, int dir)
 		return;
 	int width = w->v.width ? w->v.width : 900, height = w->v.height ? w->v.height : 600;
 	np_view_init(&w->v, w->m, conn, dir, width, height);
+	w->v.sites = w->sites;
 	w->nstack = 0;
 	w->ro.have_sel = w->ro.have_mark = false;
 	w->filling = true;
@@ -154,6 +158,17 @@ static bool open_file(struct win *w, const char *path)
 	np_model_free(w->m);
 	w->m = m;
 	w->v.m = m;
+	/* The stacks of the round trips, when xcap-run wrote them beside the
+	   trace: the tooltip and details of a request waited on show them. */
+	sites_free(w->sites);
+	char spath[4096], serr[512];
+	snprintf(spath, sizeof spath, "%s.sites", path);
+	w->sites = access(spath, R_OK) == 0 ? sites_load(spath, serr, sizeof serr) : NULL;
+	if (w->sites && sites_resolve_sources(w->sites) < 0) {
+		sites_free(w->sites);
+		w->sites = NULL;
+	}
+	w->v.sites = w->sites;
 	char *base = g_path_get_basename(path);
 	char title[512];
 	snprintf(title, sizeof title, "%s — netplot", base);
@@ -557,6 +572,7 @@ static void on_destroy(GtkWidget *widget, gpointer data)
 {
 	struct win *w = data;
 	np_model_free(w->m);
+	sites_free(w->sites);
 	g_free(w);
 }
 

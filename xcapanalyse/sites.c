@@ -553,6 +553,63 @@ oom:
 	return -1;
 }
 
+/* The stack of a wait on port's connection naming request seq, answered
+   with burst_first..burst_last at its end, from start to end (ns); NULL
+   when none.  With unused_only, stacks already joined are passed over. */
+static struct stack *best_stack(const struct sites *s, uint16_t port, uint64_t seq,
+				uint64_t burst_first, uint64_t burst_last, uint64_t start,
+				uint64_t end, bool unused_only)
+{
+	uint32_t lo = (uint32_t)burst_first, hi = (uint32_t)burst_last;
+	if (seq < burst_first || seq > burst_last)
+		lo = hi = (uint32_t)seq;
+	/* Xlib blocks in xcb_wait_for_reply64 on the head of its pending
+	   requests, which may be an earlier request than the one whose
+	   answer it needs: the stack of the wait is the call on this
+	   connection, on a request at or before the burst, that blocked
+	   across the wait.  Look back a while for it. */
+	uint32_t from = lo > SEQ_LOOKBACK ? lo - SEQ_LOOKBACK : 0;
+	size_t a = 0, b = s->n;
+	while (a < b) {
+		size_t mid = (a + b) / 2;
+		if (s->st[mid].port < port || (s->st[mid].port == port && s->st[mid].seq < from))
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	struct stack *best = NULL;
+	uint64_t best_overlap = 0;
+	bool best_exact = false;
+	uint64_t w0 = start, w1 = end;
+	for (size_t i = a; i < s->n && s->st[i].port == port && s->st[i].seq <= hi; i++) {
+		struct stack *k = &s->st[i];
+		if (unused_only && k->used)
+			continue;
+		uint64_t o0 = k->start > w0 ? k->start : w0, o1 = k->end < w1 ? k->end : w1;
+		uint64_t overlap = o1 > o0 ? o1 - o0 : 0;
+		bool exact = k->seq >= lo;
+		/* The call that blocked through most of the wait; without any
+		   overlap (a wait the trace's clock cannot place), the
+		   longest call on a request answered at its end. */
+		if (overlap > best_overlap ||
+		    (!best_overlap && exact &&
+		     (!best_exact || k->end - k->start > best->end - best->start))) {
+			best = k;
+			best_overlap = overlap;
+			best_exact = exact;
+		}
+	}
+	return best && !best_overlap && !best_exact ? NULL : best;
+}
+
+size_t sites_stack_of(const struct sites *s, uint16_t port, uint64_t seq, uint64_t burst_first,
+		      uint64_t burst_last, uint64_t start, uint64_t end, const char **first)
+{
+	const struct stack *k = best_stack(s, port, seq, burst_first, burst_last, start, end, false);
+	*first = k ? k->frames : NULL;
+	return k ? k->nframes : 0;
+}
+
 const char *sites_of_wait(struct sites *s, const struct xstate_wait *w)
 {
 	if (s->has_last && s->last_conn == w->conn && s->last_seq == w->seq &&
@@ -563,48 +620,8 @@ const char *sites_of_wait(struct sites *s, const struct xstate_wait *w)
 	s->last_via = NULL;
 	s->last_stack = NULL;
 	if (c) {
-		uint32_t lo = (uint32_t)w->burst_first, hi = (uint32_t)w->burst_last;
-		if (w->seq < w->burst_first || w->seq > w->burst_last)
-			lo = hi = (uint32_t)w->seq;
-		/* Xlib blocks in xcb_wait_for_reply64 on the head of its pending
-		   requests, which may be an earlier request than the one whose
-		   answer it needs: the stack of the wait is the call on this
-		   connection, on a request at or before the burst, that blocked
-		   across the wait.  Look back a while for it. */
-		uint32_t from = lo > SEQ_LOOKBACK ? lo - SEQ_LOOKBACK : 0;
-		size_t a = 0, b = s->n;
-		while (a < b) {
-			size_t mid = (a + b) / 2;
-			if (s->st[mid].port < c->port ||
-			    (s->st[mid].port == c->port && s->st[mid].seq < from))
-				a = mid + 1;
-			else
-				b = mid;
-		}
-		struct stack *best = NULL;
-		uint64_t best_overlap = 0;
-		bool best_exact = false;
-		uint64_t w0 = w->start, w1 = w->reply_ts;
-		for (size_t i = a; i < s->n && s->st[i].port == c->port && s->st[i].seq <= hi; i++) {
-			struct stack *k = &s->st[i];
-			if (k->used)
-				continue;
-			uint64_t o0 = k->start > w0 ? k->start : w0, o1 = k->end < w1 ? k->end : w1;
-			uint64_t overlap = o1 > o0 ? o1 - o0 : 0;
-			bool exact = k->seq >= lo;
-			/* The call that blocked through most of the wait; without any
-			   overlap (a wait the trace's clock cannot place), the
-			   longest call on a request answered at its end. */
-			if (overlap > best_overlap ||
-			    (!best_overlap && exact &&
-			     (!best_exact || k->end - k->start > best->end - best->start))) {
-				best = k;
-				best_overlap = overlap;
-				best_exact = exact;
-			}
-		}
-		if (best && !best_overlap && !best_exact)
-			best = NULL;
+		struct stack *best = best_stack(s, c->port, w->seq, w->burst_first, w->burst_last,
+						w->start, w->reply_ts, true);
 		if (best) {
 			best->used = true;
 			site = best->site ? best->site : "(only libxcb/Xlib frames)";

@@ -49,6 +49,14 @@ const char *sites_of_wait(struct sites *s, const struct xstate_wait *w);
    frame is a string, the next one starts after its NUL.  0 when none. */
 size_t sites_last_stack(const struct sites *s, const char **first);
 
+/* The stack of a wait without joining it (a viewer asks about one wait
+   at a time, in any order): the wait on the connection of client port
+   naming request seq, answered with burst_first..burst_last, from start
+   to end (ns, the trace's clock).  Its frame count, and in *first the
+   first frame as sites_last_stack gives it; 0 and NULL when none. */
+size_t sites_stack_of(const struct sites *s, uint16_t port, uint64_t seq, uint64_t burst_first,
+		      uint64_t burst_last, uint64_t start, uint64_t end, const char **first);
+
 /* Round trips by call site, sorted by total wait, then the avoidable
    ones.  Attach before feeding the model; print after xstate_finish. */
 int sites_view_attach(struct sites *s, struct xstate_model *m);
