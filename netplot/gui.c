@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtk/gtk.h>
@@ -37,6 +38,7 @@ struct win {
 	int pan_axis;			/* DRAG_PAN: 0 both, 1 time only, 2 sequence only */
 	struct np_render_opts ro;
 	bool filling;			/* updating widgets: ignore their signals */
+	bool loading;			/* reading a file: no other may open, the window stays */
 	struct saved logged;		/* the view last logged (NETPLOT_LOG) */
 	int logged_w, logged_h, logged_dir;
 	size_t logged_conn;
@@ -143,10 +145,57 @@ static void show_conn(struct win *w, size_t conn, int dir)
 	redraw(w);
 }
 
+/* Reading a file, the status line says how far it is and the window is
+   still drawn: events are handled between steps (at most ten times a
+   second), while open_file and closing the window wait for the end. */
+struct loading {
+	struct win *w;
+	char *name;
+	long long total;	/* bytes in the file, 0 unknown */
+	gint64 last;		/* µs, g_get_monotonic_time */
+};
+
+static void on_load_progress(void *ctx, long long done)
+{
+	struct loading *l = ctx;
+	gint64 now = g_get_monotonic_time();
+	if (done < 0 || now - l->last < 100000)
+		return;
+	l->last = now;
+	char buf[600];
+	if (l->total > 0)
+		snprintf(buf, sizeof buf, "reading '%s': %.1f of %.1f MiB (%d%%)", l->name,
+			 done / 1048576.0, l->total / 1048576.0, (int)(100 * done / l->total));
+	else
+		snprintf(buf, sizeof buf, "reading '%s': %.1f MiB", l->name, done / 1048576.0);
+	gtk_label_set_text(GTK_LABEL(l->w->status), buf);
+	log_text("loading", buf);
+	while (gtk_events_pending())
+		gtk_main_iteration();
+}
+
+static gboolean on_delete(GtkWidget *widget, GdkEvent *ev, gpointer data)
+{
+	struct win *w = data;
+	return w->loading;	/* TRUE keeps the window: the load would lose it */
+}
+
 static bool open_file(struct win *w, const char *path)
 {
 	char err[512];
-	struct np_model *m = np_model_load(path, err, sizeof err);
+	if (w->loading)
+		return false;
+	struct stat st;
+	struct loading l = { w, g_path_get_basename(path),
+			     stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0, 0 };
+	w->loading = true;
+	struct np_model *m = np_model_load_watched(path, err, sizeof err, on_load_progress, &l);
+	w->loading = false;
+	g_free(l.name);
+	if (w->m)
+		update_status(w);
+	else
+		gtk_label_set_text(GTK_LABEL(w->status), "");
 	if (!m) {
 		GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(w->window), GTK_DIALOG_MODAL,
 						      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
@@ -594,6 +643,7 @@ static struct win *new_window(GtkApplication *app)
 	g_action_map_add_action_entries(G_ACTION_MAP(w->window), win_actions,
 					G_N_ELEMENTS(win_actions), w);
 	g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroy), w);
+	g_signal_connect(w->window, "delete-event", G_CALLBACK(on_delete), w);
 
 	GtkWidget *vbox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
 	GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
