@@ -88,9 +88,15 @@ stop_capture ref
 # pages (glibc returns them to the system in steps of its 128 KiB trim
 # threshold): 1 MiB.  A leak of a few bytes per packet (tens of thousands
 # a second here) or per connection's state passes that within a minute.
+# Under AddressSanitizer freed memory is held in its quarantine (up to
+# 256 MiB) and the resident set grows by design: there LeakSanitizer,
+# when xcap exits, is the check of leaks, and the samples are only shown.
 samples=$(wc -l <"$workdir/rss")
 [ "$samples" -ge 10 ] || fail "only $samples memory samples: $(cat "$workdir/rss")"
-awk -v half=$((seconds / 2)) -v slack=1024 -v name="$test_name" '
+asan=
+ldd "$(command -v xcap)" 2>/dev/null | grep -q libasan && asan=1
+[ -z "$asan" ] || say "xcap runs under AddressSanitizer: its memory is not judged by the samples"
+[ -n "$asan" ] || awk -v half=$((seconds / 2)) -v slack=1024 -v name="$test_name" '
 	$1 < half { if ($2 > v1) v1 = $2; if ($3 > a1) a1 = $3; next }
 	{ if ($2 > v2) v2 = $2; if ($3 > a2) a2 = $3 }
 	END {
