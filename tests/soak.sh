@@ -18,11 +18,11 @@
 # gtk3-demo starting and quitting (connections opened and closed all the
 # time, which is where a leak of per-connection state would show).
 #
-# SOAK_SECONDS (default 90) lengthens it; files rotate 8 times a run.
+# SOAK_SECONDS (default 75) lengthens it; files rotate 8 times a run.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
 need tcpdump x11perf xterm xdpyinfo gtk3-demo
-seconds=${SOAK_SECONDS:-90}
+seconds=${SOAK_SECONDS:-75}
 [ "$seconds" -ge 40 ] || fail "SOAK_SECONDS=$seconds: at least 40 s, to have a first and a second half"
 rotate=$((seconds / 8))
 start_xvfb
