@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -17,6 +19,7 @@
 #include "gui.h"
 #include "index.h"
 #include "render.h"
+#include "sites.h"
 
 #define STACK_MAX 64
 
@@ -28,6 +31,7 @@ struct win {
 	GtkApplicationWindow *window;
 	GtkWidget *area, *combo, *details, *dirbutton, *status;
 	struct np_model *m;
+	struct sites *sites;		/* TRACE.sites beside the trace (xcap-run), or NULL */
 	struct np_view v;
 	struct saved stack[STACK_MAX];	/* the zoom stack */
 	int nstack;
@@ -36,6 +40,7 @@ struct win {
 	int pan_axis;			/* DRAG_PAN: 0 both, 1 time only, 2 sequence only */
 	struct np_render_opts ro;
 	bool filling;			/* updating widgets: ignore their signals */
+	bool loading;			/* reading a file: no other may open, the window stays */
 	struct saved logged;		/* the view last logged (NETPLOT_LOG) */
 	int logged_w, logged_h, logged_dir;
 	size_t logged_conn;
@@ -155,6 +160,7 @@ static void show_conn(struct win *w, size_t conn, int dir)
 	np_view_init(&w->v, w->m, conn, dir, width, height);
 	if (w->ix)
 		index_fit_y(w);
+	w->v.sites = w->sites;
 	w->nstack = 0;
 	w->ro.have_sel = w->ro.have_mark = false;
 	w->filling = true;
@@ -314,14 +320,61 @@ static bool open_index(struct win *w, const char *path)
 	return true;
 }
 
+/* Reading a file, the status line says how far it is and the window is
+   still drawn: events are handled between steps (at most ten times a
+   second), while open_file and closing the window wait for the end. */
+struct loading {
+	struct win *w;
+	char *name;
+	long long total;	/* bytes in the file, 0 unknown */
+	gint64 last;		/* µs, g_get_monotonic_time */
+};
+
+static void on_load_progress(void *ctx, long long done)
+{
+	struct loading *l = ctx;
+	gint64 now = g_get_monotonic_time();
+	if (done < 0 || now - l->last < 100000)
+		return;
+	l->last = now;
+	char buf[600];
+	if (l->total > 0)
+		snprintf(buf, sizeof buf, "reading '%s': %.1f of %.1f MiB (%d%%)", l->name,
+			 done / 1048576.0, l->total / 1048576.0, (int)(100 * done / l->total));
+	else
+		snprintf(buf, sizeof buf, "reading '%s': %.1f MiB", l->name, done / 1048576.0);
+	gtk_label_set_text(GTK_LABEL(l->w->status), buf);
+	log_text("loading", buf);
+	while (gtk_events_pending())
+		gtk_main_iteration();
+}
+
+static gboolean on_delete(GtkWidget *widget, GdkEvent *ev, gpointer data)
+{
+	struct win *w = data;
+	return w->loading;	/* TRUE keeps the window: the load would lose it */
+}
+
 static bool open_file(struct win *w, const char *path)
 {
 	char err[512];
+	if (w->loading)
+		return false;
 	if (wants_index(path))
 		return open_index(w, path);
 	np_index_free(w->ix);
 	w->ix = NULL;
-	struct np_model *m = np_model_load(path, err, sizeof err);
+	struct stat st;
+	struct loading l = { w, g_path_get_basename(path),
+			     stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0, 0 };
+	w->loading = true;
+	struct np_model *m = np_model_load_watched(path, err, sizeof err, on_load_progress, &l);
+	w->loading = false;
+	g_free(l.name);
+	if (w->m)
+		update_status(w);
+	else
+		gtk_label_set_text(GTK_LABEL(w->status), "");
 	if (!m) {
 		GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(w->window), GTK_DIALOG_MODAL,
 						      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
@@ -333,6 +386,17 @@ static bool open_file(struct win *w, const char *path)
 	np_model_free(w->m);
 	w->m = m;
 	w->v.m = m;
+	/* The stacks of the round trips, when xcap-run wrote them beside the
+	   trace: the tooltip and details of a request waited on show them. */
+	sites_free(w->sites);
+	char spath[4096], serr[512];
+	snprintf(spath, sizeof spath, "%s.sites", path);
+	w->sites = access(spath, R_OK) == 0 ? sites_load(spath, serr, sizeof serr) : NULL;
+	if (w->sites && sites_resolve_sources(w->sites) < 0) {
+		sites_free(w->sites);
+		w->sites = NULL;
+	}
+	w->v.sites = w->sites;
 	char *base = g_path_get_basename(path);
 	char title[512];
 	snprintf(title, sizeof title, "%s — netplot", base);
@@ -932,6 +996,7 @@ static void on_destroy(GtkWidget *widget, gpointer data)
 	np_index_free(w->ix);
 	g_free(w->ix_path);
 	np_model_free(w->m);
+	sites_free(w->sites);
 	g_free(w);
 }
 
@@ -953,6 +1018,7 @@ static struct win *new_window(GtkApplication *app)
 	g_action_map_add_action_entries(G_ACTION_MAP(w->window), win_actions,
 					G_N_ELEMENTS(win_actions), w);
 	g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroy), w);
+	g_signal_connect(w->window, "delete-event", G_CALLBACK(on_delete), w);
 
 	GtkWidget *vbox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
 	GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);

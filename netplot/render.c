@@ -18,6 +18,7 @@
 #include "dump.h"
 #include "render.h"
 #include "responses.h"
+#include "sites.h"
 
 const struct np_rgb NP_COL_ACK = { 0.0, 0.70, 0.0 };
 const struct np_rgb NP_COL_WIN = { 0.85, 0.75, 0.0 };
@@ -1355,12 +1356,22 @@ void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, siz
 					 "\n(or on seq %" PRIu64 "..%" PRIu64 ": answered together)",
 					 w->burst_first, w->burst_last);
 		}
+		/* The code that waited, when xcap-run recorded it (TRACE.sites). */
+		char stack[1024] = "";
+		const char *f = NULL;
+		size_t nf = w && v->sites ? sites_stack_of(v->sites, c->client.port, w->seq,
+							   w->burst_first, w->burst_last,
+							   v->m->t0 + w->start, v->m->t0 + w->reply, &f)
+					  : 0;
+		for (size_t i = 0, o = 0; i < nf && i < 12 && o < sizeof stack; i++, f += strlen(f) + 1)
+			o += (size_t)snprintf(stack + o, sizeof stack - o, "%s  %s",
+					      i ? "\n" : "\nstack:\n", f);
 		const char *detail = np_str(v->m, g->detail);
 		snprintf(buf, len, "%s %s\nX seq %" PRIu64 ", %" PRIu32 " bytes, %s\ntime %s, ends at seq %" PRId64
-			 "%s%s%s%s%s",
+			 "%s%s%s%s%s%s",
 			 kinds[g->kind < 7 ? g->kind : 0], title, g->seq, g->length, dn, ts, g->end,
 			 lat, waited, *detail ? "\n" : "", detail,
-			 g->flags & XMSG_F_UNCERTAIN ? "\n(uncertain: after a gap)" : "");
+			 g->flags & XMSG_F_UNCERTAIN ? "\n(uncertain: after a gap)" : "", stack);
 	} else {
 		const struct np_pkt *p = &d->pkt[h->index];
 		char fl[160];

@@ -21,6 +21,8 @@
 #define NP_MARGIN_TOP 26.0
 #define NP_MARGIN_BOTTOM 40.0
 
+struct sites;
+
 struct np_view {
 	const struct np_model *m;
 	size_t conn;		/* index into m->conn */
@@ -29,6 +31,7 @@ struct np_view {
 	double y0, y1;		/* visible relative sequence numbers */
 	int width, height;	/* of the whole picture, pixels */
 	double px, py, pw, ph;	/* the plot rectangle inside the axes */
+	const struct sites *sites;	/* the call sites beside the trace, or NULL */
 };
 
 void np_view_init(struct np_view *v, const struct np_model *m, size_t conn, int dir, int w,

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "model.h"
 #include "render.h"
+#include "sites.h"
 
 static uint64_t rng_state = 88172645463325252ull;
 static uint64_t rnd(void)	/* xorshift: the same data on every run */
@@ -560,6 +562,24 @@ START_TEST(details_of_a_wait)
 			np_describe(&v, &h, buf, sizeof buf);
 			ck_assert_msg(strstr(buf, "client waited 0.174 ms"), "%s", buf);
 			ck_assert_msg(strstr(buf, "seq 12..13: answered together"), "%s", buf);
+			ck_assert_msg(!strstr(buf, "stack:"), "a stack without call sites: %s", buf);
+			/* With the call sites xcap-run writes beside a trace, the
+			   stack of the libxcb call that blocked across the wait. */
+			char text[512];
+			snprintf(text, sizeof text,
+				 "wait %u %" PRIu64 " %.9f %.9f\tlibxcb.so.1:xcb_wait_for_reply+0x5"
+				 "\tapp:load_fonts+0x1a@0x11a\tapp:main+0x30@0x230\n",
+				 c->client.port, w->burst_first,
+				 (double)(m->t0 + w->start) / 1e9 - 1e-6, (double)(m->t0 + w->reply) / 1e9 + 1e-6);
+			FILE *sf = fmemopen(text, strlen(text), "r");
+			struct sites *st = sites_load_stream(sf, "test", err, sizeof err);
+			fclose(sf);
+			ck_assert_msg(st != NULL, "%s", err);
+			v.sites = st;
+			np_describe(&v, &h, buf, sizeof buf);
+			ck_assert_msg(strstr(buf, "\nstack:\n  libxcb.so.1:xcb_wait_for_reply+0x5\n"
+					       "  app:load_fonts+0x1a\n  app:main+0x30"), "%s", buf);
+			sites_free(st);
 			ck_assert_ptr_null(np_conn_wait(c, g->seq + 1));
 			found = true;
 		}

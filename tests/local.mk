@@ -18,6 +18,7 @@ include tests/huge.mk
 include tests/flight.mk
 include tests/compare.mk
 include tests/responses.mk
+include tests/soak.mk
 
 # The layers: no directory includes a header of a layer above it.
 dist_check_SCRIPTS += tests/layers.sh tests/exit-status.sh

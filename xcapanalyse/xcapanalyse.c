@@ -455,6 +455,8 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 			xsource_close(src);
 			return EXIT_DAMAGED;
 		}
+		if (sites && sites_resolve_sources(sites) < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", sp);
 		if (sites && sites_bad_lines(sites))
 			complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(sites), sp);
 	}
