@@ -946,6 +946,68 @@ static void decode_error(struct proto_decoder *d, struct stream_dir *h, const st
 	emit(d, h, &m);
 }
 
+/* FP16.16 (XI2 coordinates) to whole pixels, rounding towards minus
+   infinity as a pixel position does. */
+static long fp1616_floor(uint32_t v)
+{
+	int64_t x = (int32_t)v;
+	return (long)(x >= 0 ? x / 65536 : -((-x + 65535) / 65536));
+}
+
+/* The fields a reader of an input event wants and a replayer needs (see
+   xcap(5), "Input events"): which key or button, the server's time, the
+   windows and the positions.  Core events: KeyPress .. MotionNotify. */
+static void core_input_detail(struct proto_decoder *d, struct proto_msg *m,
+			      const struct cursor *b, uint8_t code)
+{
+	if (b->len < 32)
+		return;
+	if (code == X11_EVENT_KeyPress || code == X11_EVENT_KeyRelease)
+		detail_add(m, "key=%u", at8(b, 1));
+	else if (code == X11_EVENT_ButtonPress || code == X11_EVENT_ButtonRelease)
+		detail_add(m, "button=%u", at8(b, 1));
+	else if (at8(b, 1))
+		detail_add(m, "hint");
+	detail_add(m, "time=%u root=0x%x event=0x%x root_xy=%d,%d event_xy=%d,%d state=0x%x",
+		   at32(d, b, 4), at32(d, b, 8), at32(d, b, 12),
+		   (int16_t)at16(d, b, 20), (int16_t)at16(d, b, 22),
+		   (int16_t)at16(d, b, 24), (int16_t)at16(d, b, 26), at16(d, b, 28));
+}
+
+/* XI2 device events (XIDeviceEvent: key, button, motion, touch) and raw
+   events (XIRawEvent, marked "raw": not delivered to a window). */
+static void xi2_input_detail(struct proto_decoder *d, struct proto_msg *m,
+			     const struct cursor *b, uint16_t type)
+{
+	enum { XI_KEY_PRESS = 2, XI_KEY_RELEASE, XI_BUTTON_PRESS, XI_BUTTON_RELEASE, XI_MOTION,
+	       XI_RAW_KEY_PRESS = 13, XI_RAW_MOTION = 17, XI_TOUCH_BEGIN = 18, XI_TOUCH_END = 20,
+	       XI_RAW_TOUCH_BEGIN = 22, XI_RAW_TOUCH_END = 24 };
+	bool device = (type >= XI_KEY_PRESS && type <= XI_MOTION) ||
+		      (type >= XI_TOUCH_BEGIN && type <= XI_TOUCH_END);
+	bool raw = (type >= XI_RAW_KEY_PRESS && type <= XI_RAW_MOTION) ||
+		   (type >= XI_RAW_TOUCH_BEGIN && type <= XI_RAW_TOUCH_END);
+	const char *what = type == XI_KEY_PRESS || type == XI_KEY_RELEASE ||
+			   type == XI_RAW_KEY_PRESS || type == XI_RAW_KEY_PRESS + 1 ? "key" :
+			   type == XI_BUTTON_PRESS || type == XI_BUTTON_RELEASE ||
+			   type == XI_RAW_KEY_PRESS + 2 || type == XI_RAW_KEY_PRESS + 3 ? "button" :
+			   type >= XI_TOUCH_BEGIN ? "touch" : NULL;
+	if (raw && b->len >= 28) {
+		detail_add(m, "raw device=%u source=%u", at16(d, b, 10), at16(d, b, 20));
+		if (what)
+			detail_add(m, "%s=%u", what, at32(d, b, 16));
+		detail_add(m, "time=%u", at32(d, b, 12));
+	} else if (device && b->len >= 76) {
+		detail_add(m, "device=%u source=%u", at16(d, b, 10), at16(d, b, 52));
+		if (what)
+			detail_add(m, "%s=%u", what, at32(d, b, 16));
+		detail_add(m, "time=%u root=0x%x event=0x%x root_xy=%ld,%ld event_xy=%ld,%ld state=0x%x",
+			   at32(d, b, 12), at32(d, b, 20), at32(d, b, 24),
+			   fp1616_floor(at32(d, b, 32)), fp1616_floor(at32(d, b, 36)),
+			   fp1616_floor(at32(d, b, 40)), fp1616_floor(at32(d, b, 44)),
+			   at32(d, b, 72));
+	}
+}
+
 static void decode_event(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
 			 uint64_t len)
 {
@@ -987,6 +1049,10 @@ static void decode_event(struct proto_decoder *d, struct stream_dir *h, const st
 	}
 	if (ev)
 		m.name = ev->name;
+	if (code >= X11_EVENT_KeyPress && code <= X11_EVENT_MotionNotify)
+		core_input_detail(d, &m, b, code);
+	else if (code == X11_EVENT_GeGeneric && m.ext && strcmp(m.ext, X11_XNAME_xinput) == 0)
+		xi2_input_detail(d, &m, b, m.minor);
 	emit(d, h, &m);
 }
 
