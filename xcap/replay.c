@@ -41,6 +41,7 @@
 #include <xcb/xcb.h>
 #include <xcb/xtest.h>
 #include <xcb/damage.h>
+#include <xcb/xfixes.h>
 
 #include "session.h"
 #include "source.h"
@@ -74,8 +75,9 @@ static void usage(FILE *f)
 "  --pace MODE           quiet (default): wait until the screen is quiet after\n"
 "                        each input; recorded: send at the recorded times\n"
 "  --quiet MS            the quiet period that ends a response (default 300)\n"
-"  --timeout MS          longest wait for one response to begin or end\n"
-"                        (default 5000)\n"
+"  --timeout MS          longest wait for one response to end (default 5000)\n"
+"  --no-expect           only the quiet period: do not wait for a change to\n"
+"                        begin after inputs whose recorded response drew\n"
 "  --display DISPLAY     the X display for an X11 session (default $DISPLAY)\n"
 "  --rfb HOST:PORT       the RFB server for an RFB session (default\n"
 "                        127.0.0.1:5900)\n"
@@ -183,6 +185,8 @@ struct play {
 	enum pace pace;
 	uint64_t quiet, timeout;	/* ns */
 	int32_t dx, dy;
+	bool expect;		/* wait for a change to begin where the recorded response drew */
+	size_t expected, seen;	/* inputs that drew: in the recording, in the replay */
 	FILE *log;
 	/* results */
 	size_t sent, never_began, never_quiet;
@@ -206,7 +210,13 @@ static int settle(struct play *p, const struct target *t, const struct xsess_inp
 {
 	uint64_t limit = t_sent + p->timeout, w;
 	*first = *last = 0;
-	bool expect = in->response > 0;
+	/* The replay waits for a change to begin only while it has seen fewer
+	   responding inputs than the recording had by now: a response the
+	   recording drew after the next input (a terminal's echo after the
+	   key's release) may come before it here, and stands in for it. */
+	bool expect = p->expect && in->response > 0 && p->seen <= p->expected;
+	if (in->response > 0)
+		p->expected++;
 	/* The response has to begin first when the recorded one did. */
 	while (expect && !*first) {
 		int r = t->change(t->ctx, limit, &w);
@@ -256,6 +266,8 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 		int status = 4;
 		if (p->pace == PACE_QUIET && settle(p, t, in, t_sent, &first, &last, &status) < 0)
 			return -1;
+		if (first)
+			p->seen++;
 		if (p->log) {
 			fprintf(p->log, "%zu %s %" PRIu32 " %.6f", i + 1, xsess_kind_name(in->kind),
 				in->code, (double)(t_sent - start) / 1e9);
@@ -375,6 +387,16 @@ static int play_x11(struct play *p, const struct xsession *s, const char *displa
 		/* Every rectangle as it is drawn: a change is a change, whatever
 		   happened before, and nothing needs subtracting. */
 		xcb_damage_create(x.c, d, x.root, XCB_DAMAGE_REPORT_LEVEL_RAW_RECTANGLES);
+	}
+	const xcb_query_extension_reply_t *fx = xcb_get_extension_data(x.c, &xcb_xfixes_id);
+	if (fx && fx->present) {
+		free(xcb_xfixes_query_version_reply(
+			x.c, xcb_xfixes_query_version(x.c, XCB_XFIXES_MAJOR_VERSION,
+						      XCB_XFIXES_MINOR_VERSION), NULL));
+		xcb_xfixes_hide_cursor(x.c, x.root);
+	} else {
+		complain("the display has no XFIXES: pointer moves may count as changes: '%s'",
+			 display ? display : "");
 	}
 	free(xcb_get_input_focus_reply(x.c, xcb_get_input_focus(x.c), NULL));
 	struct target t = { x11_send, x11_change, &x };
@@ -642,12 +664,14 @@ int main(int argc, char **argv)
 		{ "rfb", required_argument, NULL, 'r' },
 		{ "offset", required_argument, NULL, 'O' },
 		{ "log", required_argument, NULL, 'l' },
+		{ "no-expect", no_argument, NULL, 'e' },
 		{ "quiet-report", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct play p = { .pace = PACE_QUIET, .quiet = 300 * NS_PER_MS, .timeout = 5000 * NS_PER_MS };
+	struct play p = { .pace = PACE_QUIET, .quiet = 300 * NS_PER_MS, .timeout = 5000 * NS_PER_MS,
+			 .expect = true };
 	const char *display = NULL, *rfb = "127.0.0.1:5900", *log = NULL;
 	bool summary = true;
 	int c;
@@ -671,6 +695,7 @@ int main(int argc, char **argv)
 				die(EXIT_USAGE, "--offset must be DX,DY in pixels: '%s'", optarg);
 			break;
 		case 'l': log = optarg; break;
+		case 'e': p.expect = false; break;
 		case 'q': summary = false; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V': printf("xcap-replay %s\n", PACKAGE_VERSION); return EXIT_OK;

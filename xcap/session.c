@@ -472,9 +472,8 @@ static bool name_in(const char *name, const char *const *list, size_t n)
 	return false;
 }
 
-/* A field NAME=VALUE of an X11 detail ('_' and '-' alike in the name);
-   the value as a number (decimal, 0x-hex, or FP16.16 printed with a
-   fraction: rounded down). */
+/* A field NAME=VALUE of an X11 detail, the value a number (decimal or
+   0x-hex). */
 static bool detail_num(const char *detail, const char *name, int64_t *v)
 {
 	size_t n = strlen(name);
@@ -482,14 +481,14 @@ static bool detail_num(const char *detail, const char *name, int64_t *v)
 		while (*p == ' ')
 			p++;
 		size_t i = 0;
-		while (i < n && p[i] && (p[i] == name[i] || (p[i] == '-' && name[i] == '_')))
+		while (i < n && p[i] && p[i] == name[i])
 			i++;
 		if (i == n && p[i] == '=') {
 			const char *q = p + i + 1;
 			char *end;
 			errno = 0;
 			long long x = strtoll(q, &end, 0);
-			if (end != q && !errno && (*end == ' ' || *end == '\0' || *end == '.')) {
+			if (end != q && !errno && (*end == ' ' || *end == '\0')) {
 				*v = x;
 				return true;
 			}
@@ -509,21 +508,13 @@ static bool detail_any(const char *detail, const char *const *names, int64_t *v)
 	return false;
 }
 
-static int32_t coord_of(const char *detail, const char *const *names)
-{
-	int64_t v;
-	if (detail_any(detail, names, &v) && v > INT32_MIN && v <= INT32_MAX)
-		return (int32_t)v;
-	return XSESS_UNKNOWN;
-}
-
 /* The X11 input a message is, or 0. */
 static int x11_kind(const struct xrec_msg *m)
 {
 	if (m->dir != XDIR_S2C || m->kind != XMSG_EVENT || (m->flags & XMSG_F_SYNTHETIC))
 		return 0;
 	bool core = !*m->ext, xi = strcmp(m->ext, "XInputExtension") == 0;
-	if (!core && !xi)
+	if ((!core && !xi) || strncmp(m->detail, "raw", 3) == 0)
 		return 0;
 	const char *n = m->name;
 	if (strcmp(n, "KeyPress") == 0)
@@ -539,20 +530,41 @@ static int x11_kind(const struct xrec_msg *m)
 	return 0;
 }
 
+/* A field NAME=X,Y of an X11 detail. */
+static void detail_pair(const char *detail, const char *name, int32_t *x, int32_t *y)
+{
+	size_t n = strlen(name);
+	*x = *y = XSESS_UNKNOWN;
+	for (const char *p = detail; *p;) {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, name, n) == 0 && p[n] == '=') {
+			long a, b;
+			int used = 0;
+			if (sscanf(p + n + 1, "%ld,%ld%n", &a, &b, &used) == 2 && used > 0 &&
+			    (p[n + 1 + used] == ' ' || p[n + 1 + used] == '\0') &&
+			    a > INT32_MIN && a <= INT32_MAX && b > INT32_MIN && b <= INT32_MAX) {
+				*x = (int32_t)a;
+				*y = (int32_t)b;
+			}
+			return;
+		}
+		while (*p && *p != ' ')
+			p++;
+	}
+}
+
+/* From the detail xcap(5) spells under "Input events". */
 static void x11_input(const struct xrec_msg *m, int kind, struct xsess_input *in)
 {
-	static const char *const code_f[] = { "detail", NULL };
-	static const char *const rx[] = { "root_x", NULL }, *const ry[] = { "root_y", NULL };
-	static const char *const ex[] = { "event_x", NULL }, *const ey[] = { "event_y", NULL };
+	static const char *const code_f[] = { "key", "button", NULL };
 	static const char *const win[] = { "event", NULL };
-	static const char *const st[] = { "state", "mods_effective", "mods", NULL };
+	static const char *const st[] = { "state", NULL };
 	int64_t v;
 	in->kind = (uint8_t)kind;
 	in->code = kind != XSESS_MOTION && detail_any(m->detail, code_f, &v) ? (uint32_t)v : 0;
-	in->root_x = coord_of(m->detail, rx);
-	in->root_y = coord_of(m->detail, ry);
-	in->event_x = coord_of(m->detail, ex);
-	in->event_y = coord_of(m->detail, ey);
+	detail_pair(m->detail, "root_xy", &in->root_x, &in->root_y);
+	detail_pair(m->detail, "event_xy", &in->event_x, &in->event_y);
 	in->window = detail_any(m->detail, win, &v) ? (uint32_t)v : 0;
 	in->state = detail_any(m->detail, st, &v) ? (uint32_t)v : 0;
 }
