@@ -249,8 +249,24 @@ static int settle(struct play *p, const struct target *t, const struct xsess_inp
 	}
 }
 
+/* Wait until the screen has been quiet for the quiet period (at most the
+   timeout), so that the first input's response is its own. */
+static int quiet_start(struct play *p, const struct target *t)
+{
+	uint64_t last = now_ns(), limit = last + p->timeout, w;
+	for (;;) {
+		uint64_t at = last + p->quiet;
+		int r = t->change(t->ctx, at < limit ? at : limit, &w);
+		if (r <= 0)
+			return r;
+		last = w;
+	}
+}
+
 static int play_all(struct play *p, const struct xsession *s, const struct target *t)
 {
+	if (quiet_start(p, t) < 0)
+		return -1;
 	uint64_t start = now_ns();
 	if (p->log)
 		fprintf(p->log, "# input kind code sent_s first_change_s last_change_s status\n");
@@ -398,9 +414,22 @@ static int play_x11(struct play *p, const struct xsession *s, const char *displa
 		complain("the display has no XFIXES: pointer moves may count as changes: '%s'",
 			 display ? display : "");
 	}
+	/* The server's autorepeat off while playing: the recording holds the
+	   repeats the client got, and a key held down while the replay waits
+	   for a slow response would repeat again. */
+	xcb_get_keyboard_control_reply_t *kc =
+		xcb_get_keyboard_control_reply(x.c, xcb_get_keyboard_control(x.c), NULL);
+	uint32_t off = XCB_AUTO_REPEAT_MODE_OFF;
+	xcb_change_keyboard_control(x.c, XCB_KB_AUTO_REPEAT_MODE, &off);
 	free(xcb_get_input_focus_reply(x.c, xcb_get_input_focus(x.c), NULL));
 	struct target t = { x11_send, x11_change, &x };
 	int rc = play_all(p, s, &t);
+	if (kc && kc->global_auto_repeat) {
+		uint32_t on = XCB_AUTO_REPEAT_MODE_ON;
+		xcb_change_keyboard_control(x.c, XCB_KB_AUTO_REPEAT_MODE, &on);
+		free(xcb_get_input_focus_reply(x.c, xcb_get_input_focus(x.c), NULL));
+	}
+	free(kc);
 	if (rc < 0 || xcb_connection_has_error(x.c))
 		die(EXIT_RUNTIME, "lost the display: '%s'", display ? display : "");
 	xcb_disconnect(x.c);
