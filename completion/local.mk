@@ -3,7 +3,7 @@
 # by its name; each copy defines all of them).
 bashcompdir = $(BASH_COMPLETION_DIR)
 EXTRA_DIST += completion/xcap.bash
-COMPLETED_COMMANDS = xcap xcapanalyse xcap-link xcap-sweep xcap-run
+COMPLETED_COMMANDS = xcap xcapanalyse xcap-link xcap-sweep xcap-run xcap-replay
 if NETPLOT
 COMPLETED_COMMANDS += netplot
 endif
