@@ -9,7 +9,8 @@ _xcap_opts_xcap='-i -r -w -c -G -B -Z -k -p -q -h --help -V --version'
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
 	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
-	--split-min --sites --sites-file --trace-events -h --help -V --version'
+	--split-min --sites --sites-file --trace-events --responses --responses-summary
+	--quiet-ms --synthetic-inputs --no-fold-motion -h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 	-b --benchmark -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
@@ -87,7 +88,7 @@ _xcap_xcapanalyse() {
 	--wait-on) COMPREPLY=($(compgen -W 'earliest latest last' -- "$cur")); return ;;
 	--sites-file) _filedir sites; return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
-	--split-fraction | --split-min) return ;;
+	--split-fraction | --split-min | --quiet-ms) return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then

@@ -15,6 +15,7 @@ include tests/run.mk
 include tests/rfb.mk
 include tests/replay.mk
 include tests/package.mk
+include tests/responses.mk
 
 # The layers: no directory includes a header of a layer above it.
 dist_check_SCRIPTS += tests/layers.sh tests/exit-status.sh

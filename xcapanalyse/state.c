@@ -877,6 +877,12 @@ const struct xstate_conn *xstate_conn_at(const struct xstate_model *m, size_t i)
 	return i < m->n ? &m->conns[i].info : NULL;
 }
 
+const struct xstate_conn *xstate_conn_find(struct xstate_model *m, uint32_t id)
+{
+	struct cstate *c = conn_of(m, id, false);
+	return c ? &c->info : NULL;
+}
+
 const struct xstate_conn *xstate_all(const struct xstate_model *m)
 {
 	return &m->all;

@@ -20,6 +20,7 @@
 #include "output.h"
 #include "progress.h"
 #include "report.h"
+#include "responses.h"
 #include "sites.h"
 #include "source.h"
 #include "state.h"
@@ -29,7 +30,7 @@ const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS };
+	    MODE_SITES, MODE_EVENTS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY };
 
 static void usage(FILE *f)
 {
@@ -51,6 +52,12 @@ static void usage(FILE *f)
 "                    seconds added per 100 ms of RTT; avoidable round trips\n"
 "  --trace-events    round trips (with their stacks) and blocked intervals as\n"
 "                    Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+"  --responses       one row per input (key, button, motion): the response\n"
+"                    time as the display saw it, messages and bytes each way,\n"
+"                    round trips inside it, RFB updates, rectangles, pixels\n"
+"  --responses-summary  per connection and All: inputs, response time\n"
+"                    percentiles 50/90/95/99, the share over 50, 100 and\n"
+"                    150 ms, input rate\n"
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
@@ -82,6 +89,11 @@ static void usage(FILE *f)
 "  --split-fraction F  a reply at least F (default 0.5) times the RTT ...\n"
 "  --split-min MS    ... and MS (default 3) after the one before it, in one\n"
 "                    silence, is a wait of its own (F 0: never)\n"
+"  --quiet-ms MS     a response ends after MS (default 100) without a message\n"
+"                    and with no reply outstanding, or at the next input\n"
+"  --synthetic-inputs  count X11 input events sent with SendEvent as inputs\n"
+"  --no-fold-motion  motion while a button is held is an input of its own,\n"
+"                    not part of the press's response\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -92,6 +104,8 @@ static void usage(FILE *f)
 "  xcapanalyse app.xcap                           where the time went\n"
 "  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
 "  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
+"  xcapanalyse --responses-summary session.pcap   how fast each input was answered\n"
+"  xcapanalyse --responses --quiet-ms 50 --format csv session.pcap   per input, for a plot\n"
 "More in man xcap-tutorial.\n");
 }
 
@@ -324,7 +338,10 @@ int main(int argc, char **argv)
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
-	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS };
+	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
+	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD };
+	struct xresp_options ropt;
+	xresp_options_default(&ropt);
 	const char *sites_file = NULL;
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
@@ -337,6 +354,11 @@ int main(int argc, char **argv)
 		{ "sites", no_argument, NULL, OPT_SITES },
 		{ "trace-events", no_argument, NULL, OPT_EVENTS },
 		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
+		{ "responses", no_argument, NULL, OPT_RESPONSES },
+		{ "responses-summary", no_argument, NULL, OPT_RESPONSES_SUMMARY },
+		{ "quiet-ms", required_argument, NULL, OPT_QUIET },
+		{ "synthetic-inputs", no_argument, NULL, OPT_SYNTHETIC },
+		{ "no-fold-motion", no_argument, NULL, OPT_NO_FOLD },
 		{ "format", required_argument, NULL, 'f' },
 		{ "conn", required_argument, NULL, OPT_CONN },
 		{ "range", required_argument, NULL, OPT_RANGE },
@@ -365,6 +387,15 @@ int main(int argc, char **argv)
 		case OPT_SITES: mode = MODE_SITES; break;
 		case OPT_EVENTS: mode = MODE_EVENTS; break;
 		case OPT_SITES_FILE: sites_file = optarg; break;
+		case OPT_RESPONSES: mode = MODE_RESPONSES; break;
+		case OPT_RESPONSES_SUMMARY: mode = MODE_RESPONSES_SUMMARY; break;
+		case OPT_QUIET:
+			ropt.quiet = parse_ms(optarg, "quiet period");
+			if (!ropt.quiet)
+				die(EXIT_USAGE, "bad quiet period, want more than 0 ms: '%s'", optarg);
+			break;
+		case OPT_SYNTHETIC: ropt.synthetic = true; break;
+		case OPT_NO_FOLD: ropt.fold_motion = false; break;
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
@@ -446,7 +477,8 @@ int main(int argc, char **argv)
 		xsource_on_warning(src, warn_cb, NULL);
 		/* The views that print as they read keep a terminal to themselves. */
 		progress_begin(&meter, program_name, argv[i],
-			       mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS);
+			       mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS ||
+			       mode == MODE_RESPONSES);
 		unsigned long nrec = 0;
 		struct xrec rec;
 		struct msg_view *mv = NULL;
@@ -455,6 +487,7 @@ int main(int argc, char **argv)
 		struct trips_view *tv = NULL;
 		struct sites *sites = NULL;
 		struct events_view *ev = NULL;
+		struct responses_view *resv = NULL;
 		if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
 			/* The call sites: xcap-run writes them beside the trace. */
 			char path[4096], serr[1024];
@@ -475,7 +508,7 @@ int main(int argc, char **argv)
 		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
-		    mode == MODE_EVENTS) {
+		    mode == MODE_EVENTS || mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY) {
 			sopt.only = conns.ids;
 			sopt.n_only = conns.n;
 			if (!(model = xstate_new(&sopt)))
@@ -485,6 +518,10 @@ int main(int argc, char **argv)
 			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if ((mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY) &&
+			    !(resv = responses_view_new(model, stdout, fmt, &ropt,
+							mode == MODE_RESPONSES_SUMMARY)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
@@ -505,6 +542,11 @@ int main(int argc, char **argv)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 				if (xstate_record(model, &rec) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+				/* The model narrows by --conn itself; the responses
+				   follow it. */
+				if (resv && conn_wanted(&conns, &rec) &&
+				    responses_view_record(resv, &rec) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 				break;
 			}
 		}
@@ -522,6 +564,10 @@ int main(int argc, char **argv)
 				sites_view_print(sites, stdout, fmt);
 			else if (mode == MODE_EVENTS)
 				events_view_finish(ev, model);
+			else if (resv) {
+				if (responses_view_finish(resv) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			}
 			else
 				trips_view_finish(tv, model);
 			requests_view_free(rv);
