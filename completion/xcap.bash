@@ -16,7 +16,7 @@ _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
 	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
-	--display --timeout --format -q --quiet -h --help -V --version'
+	--display --timeout --replay --format -q --quiet -h --help -V --version'
 _xcap_opts_xcap_run='--delay --rate -w --no-stacks --report -q --quiet -h --help
 	-V --version'
 _xcap_opts_xcap_replay='-o --output --connection --no-motion --filter --pace --quiet
@@ -142,7 +142,7 @@ _xcap_xcap_sweep() {
 		case ${words[i]} in
 		--) _command_offset $((i + 1)); return ;;
 		-o | --output | --rates | --delays | --repeat | --via | --link | --queue | \
-		--display | --timeout | --format) ((i++)) ;;
+		--display | --timeout | --replay | --format) ((i++)) ;;
 		-*) ;;
 		*) _command_offset $i; return ;;
 		esac
@@ -150,6 +150,7 @@ _xcap_xcap_sweep() {
 	case $prev in
 	-o | --output) _filedir -d; return ;;
 	--via) _xcap_list 'raw ssh ssh-compressed'; return ;;
+	--replay) _filedir session; return ;;
 	--link) COMPREPLY=($(compgen -W 'auto netem xcap-link' -- "$cur")); return ;;
 	--format) COMPREPLY=($(compgen -W 'text csv' -- "$cur")); return ;;
 	--rates | --delays | --repeat | --queue | --display | --timeout) return ;;
