@@ -147,3 +147,27 @@ if command -v Xvnc >/dev/null 2>&1; then
 else
 	say "no Xvnc: the RFB replay is not tried"
 fi
+
+# ---- the same session over a sweep's links ----
+if command -v xcap-sweep >/dev/null 2>&1 && command -v xwininfo >/dev/null 2>&1; then
+	xcap-sweep -q -o "$workdir/sweep" --link xcap-link --replay "$workdir/rec.session" \
+		--rates 10M --delays 0.1,100 --format csv -- \
+		"PS1='\$ ' xterm -geometry $geometry -xrm 'XTerm*cursorBlink: false' -e sh" \
+		>"$workdir/sweep.csv" 2>"$workdir/sweep.err" ||
+		fail "xcap-sweep --replay failed: $(tail -3 "$workdir/sweep.err")"
+	# Every cell got every input; at 100 ms one way a response the display
+	# sees needs the event to reach the client and its drawing to come
+	# back: the median is at least 2 x 100 ms.
+	awk -F, -v want="$count" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ printf "%s ms: %s inputs, p50 %s ms, p90 %s ms, status %s\n", $c["delay_ms"], $c["inputs"],
+			$c["response_p50_ms"], $c["response_p90_ms"], $c["status"]
+		  if ($c["inputs"] != want) bad = bad " " $c["delay_ms"] " ms: " $c["inputs"] " inputs, not " want ";"
+		  if ($c["delay_ms"] == 100 && $c["response_p50_ms"] + 0 < 200) bad = bad " p50 under 200 ms at 100 ms;" }
+		END { if (bad != "") { print "BAD:" bad; exit 1 } }' "$workdir/sweep.csv" >"$workdir/sweep.check"
+	st=$?
+	sed 's/^/replay: sweep: /' "$workdir/sweep.check"
+	[ $st = 0 ] || fail "xcap-sweep --replay: $(grep BAD "$workdir/sweep.check")"
+else
+	say "no xcap-sweep or xwininfo: the sweep is not tried"
+fi

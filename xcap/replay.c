@@ -189,8 +189,37 @@ struct play {
 	size_t expected, seen;	/* inputs that drew: in the recording, in the replay */
 	FILE *log;
 	/* results */
-	size_t sent, never_began, never_quiet;
+	size_t sent, never_began, never_quiet, released;
 };
+
+/* Keys and buttons the replay holds down, so that it can let go of them
+   at the end: a session whose release went elsewhere when recorded (a
+   grab) would leave the display with ctrl held for whoever comes next. */
+#define HELD_MAX 64
+struct held {
+	uint8_t kind[HELD_MAX];	/* XSESS_KEY_RELEASE or XSESS_BUTTON_RELEASE */
+	uint32_t code[HELD_MAX];
+	size_t n;
+};
+
+static void held_update(struct held *h, const struct xsess_input *in)
+{
+	bool press = in->kind == XSESS_KEY_PRESS || in->kind == XSESS_BUTTON_PRESS;
+	bool release = in->kind == XSESS_KEY_RELEASE || in->kind == XSESS_BUTTON_RELEASE;
+	uint8_t rel = in->kind == XSESS_KEY_PRESS || in->kind == XSESS_KEY_RELEASE
+		    ? XSESS_KEY_RELEASE : XSESS_BUTTON_RELEASE;
+	for (size_t i = 0; i < h->n; i++) {
+		if (h->kind[i] == rel && h->code[i] == in->code) {
+			if (release)
+				h->kind[i] = h->kind[--h->n], h->code[i] = h->code[h->n];
+			return;
+		}
+	}
+	if (press && h->n < HELD_MAX) {
+		h->kind[h->n] = rel;
+		h->code[h->n++] = in->code;
+	}
+}
 
 /* The display's side: send one input, and wait for a screen change. */
 struct target {
@@ -268,6 +297,7 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 	if (quiet_start(p, t) < 0)
 		return -1;
 	uint64_t start = now_ns();
+	struct held held = { .n = 0 };
 	if (p->log)
 		fprintf(p->log, "# input kind code sent_s first_change_s last_change_s status\n");
 	for (size_t i = 0; i < s->n; i++) {
@@ -278,6 +308,7 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 		if (t->send(t->ctx, in, p->dx, p->dy) < 0)
 			return -1;
 		p->sent++;
+		held_update(&held, in);
 		uint64_t first = 0, last = 0;
 		int status = 4;
 		if (p->pace == PACE_QUIET && settle(p, t, in, t_sent, &first, &last, &status) < 0)
@@ -294,6 +325,16 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 				fprintf(p->log, " - -");
 			fprintf(p->log, " %s\n", status_name[status]);
 		}
+	}
+	for (size_t i = 0; i < held.n; i++) {
+		struct xsess_input up = { .kind = held.kind[i], .code = held.code[i],
+					  .root_x = XSESS_UNKNOWN, .root_y = XSESS_UNKNOWN };
+		if (t->send(t->ctx, &up, 0, 0) < 0)
+			return -1;
+		p->released++;
+		if (p->log)
+			fprintf(p->log, "# let go of %s %" PRIu32 ", held at the session's end\n",
+				up.kind == XSESS_KEY_RELEASE ? "key" : "button", up.code);
 	}
 	/* The last response is let finish at the recorded pace too, so a
 	   capture or screenshot taken next sees its end. */
@@ -442,7 +483,8 @@ struct rfb {
 	int fd;
 	uint16_t w, h;
 	uint8_t bpp;
-	uint8_t mask;		/* buttons down, for key inputs' pointer */
+	uint8_t mask;		/* buttons down */
+	uint16_t px, py;	/* where the pointer was put last */
 	char err[256];
 };
 
@@ -640,6 +682,8 @@ static int rfb_send(void *ctx, const struct xsess_input *in, int32_t dx, int32_t
 		x = x < 0 ? 0 : x > 65535 ? 65535 : x;
 		y = y < 0 ? 0 : y > 65535 ? 65535 : y;
 		r->mask = (uint8_t)in->state;
+		r->px = (uint16_t)x;
+		r->py = (uint16_t)y;
 		uint8_t m[6] = { 5, r->mask, (uint8_t)(x >> 8), (uint8_t)x, (uint8_t)(y >> 8),
 				 (uint8_t)y };
 		return wr(r, m, sizeof m);
@@ -664,6 +708,13 @@ static int play_rfb(struct play *p, const struct xsession *s, const char *where)
 	struct target t = { rfb_send, rfb_change, &r };
 	if (play_all(p, s, &t) < 0)
 		die(EXIT_RUNTIME, "lost the RFB server: %s: '%s'", r.err, where);
+	if (r.mask) {	/* buttons a session left down: the mask says them all */
+		uint8_t m[6] = { 5, 0, (uint8_t)(r.px >> 8), (uint8_t)r.px, (uint8_t)(r.py >> 8),
+				 (uint8_t)r.py };
+		if (wr(&r, m, sizeof m) < 0)
+			die(EXIT_RUNTIME, "lost the RFB server: %s: '%s'", r.err, where);
+		p->released++;
+	}
 	close(r.fd);
 	return 0;
 }
@@ -764,9 +815,10 @@ int main(int argc, char **argv)
 	if (summary)
 		fprintf(stderr,
 			"xcap-replay: %zu of %zu inputs sent in %.3f s (%s pace); %zu responses never "
-			"began, %zu never went quiet\n",
+			"began, %zu never went quiet%s\n",
 			p.sent, s.n, (double)(now_ns() - t0) / 1e9,
-			p.pace == PACE_QUIET ? "quiet" : "recorded", p.never_began, p.never_quiet);
+			p.pace == PACE_QUIET ? "quiet" : "recorded", p.never_began, p.never_quiet,
+			p.released ? "; let go of keys or buttons held at the end" : "");
 	xsession_free(&s);
 	return p.never_began || p.never_quiet ? EXIT_UNSETTLED : EXIT_OK;
 }
