@@ -120,8 +120,17 @@ xcap-replay record "$workdir/r100.xcap" -o "$workdir/r100.session" 2>/dev/null
 inputs "$workdir/r100.session" >"$workdir/r100.inputs" 2>/dev/null
 got=$(wc -l <"$workdir/r100.inputs")
 px=$(differ rec r100)
+# where_released SESSION: "menu" when button 2 was released in another
+# window than it was pressed in (the menu the press opened), else "same".
+where_released() {
+	awk '$2 == "button-press" && $3 == 2 { w = $7 }
+	     $2 == "button-release" && $3 == 2 { r = ($7 == w ? "same" : "menu") }
+	     END { print r == "" ? "none" : r }' "$1"
+}
+[ "$(where_released "$workdir/rec.session")" = menu ] ||
+	fail "the recording's release of button 2 was not in the menu: $(where_released "$workdir/rec.session")"
 if [ "$px" != 0 ] || ! cmp -s "$workdir/rec.inputs" "$workdir/r100.inputs"; then
-	say "100 ms one way, recorded pace: $got inputs arrived (of $count), $px pixels of the window differ: the recorded pace lost the menu pick"
+	say "100 ms one way, recorded pace: $got inputs arrived (of $count), button 2 released in window: $(where_released "$workdir/r100.session") (recorded: menu), $px pixels of the window differ: the recorded pace lost the menu pick"
 else
 	say "100 ms one way, recorded pace: the same inputs and window; here it lost nothing"
 fi
