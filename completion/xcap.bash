@@ -20,8 +20,8 @@ _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queu
 _xcap_opts_xcap_run='--delay --rate -w --no-stacks --report -q --quiet -h --help
 	-V --version'
 _xcap_opts_xcap_replay='-o --output --connection --no-motion --filter --pace --quiet
-	--timeout --no-expect --display --rfb --offset --log -q --quiet-report -h --help
-	-V --version'
+	--timeout --no-expect --display --rfb --offset --capture --interface --log -q
+	--quiet-report -h --help -V --version'
 
 # What every command reads.
 _xcap_traces() { _filedir '@(xcap|pcap|pcapng|cap)'; }
@@ -195,6 +195,8 @@ _xcap_xcap_replay() {
 	case $prev in
 	-o | --output) _filedir session; return ;;
 	--log) _filedir; return ;;
+	--capture) _filedir xcap; return ;;
+	--interface) COMPREPLY=($(compgen -W "$(command ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
 	--pace) COMPREPLY=($(compgen -W 'quiet recorded' -- "$cur")); return ;;
 	--connection) _xcap_conn_ids; return ;;
 	--filter | --quiet | --timeout | --display | --rfb | --offset) return ;;

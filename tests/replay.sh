@@ -141,12 +141,12 @@ if command -v Xvnc >/dev/null 2>&1; then
 		fail "cannot record the RFB capture"
 	inputs "$workdir/rfb.session" >"$workdir/rfb.inputs"
 	start_xvnc replay xvnc
-	start_capture cap_rfb xcap -i lo -w "$workdir/rfb.xcap" "tcp port $xvnc_port"
-	xcap-replay --rfb "127.0.0.1:$xvnc_port" --quiet 100 "$workdir/rfb.session" 2>"$workdir/rfb.err"
+	# xcap-replay's own capture, beside it on loopback.
+	xcap-replay --rfb "127.0.0.1:$xvnc_port" --quiet 100 --capture "$workdir/rfb.xcap" \
+		"$workdir/rfb.session" 2>"$workdir/rfb.err"
 	st=$?
 	[ $st = 0 ] || [ $st = 3 ] || fail "RFB replay failed ($st): $(cat "$workdir/rfb.err")"
-	sleep 1
-	stop_capture cap_rfb
+	grep -q "^xcap: listening on lo" "$workdir/rfb.err" || fail "--capture: xcap said nothing: $(cat "$workdir/rfb.err")"
 	xcap-replay record "$workdir/rfb.xcap" -o "$workdir/rfb2.session" 2>/dev/null ||
 		fail "nothing recorded from the RFB replay's capture"
 	inputs "$workdir/rfb2.session" >"$workdir/rfb2.inputs"
@@ -159,6 +159,10 @@ fi
 
 # ---- the same session over a sweep's links ----
 if command -v xcap-sweep >/dev/null 2>&1 && command -v xwininfo >/dev/null 2>&1; then
+	xcap-sweep --replay "$workdir/no-such.session" xterm >/dev/null 2>"$workdir/err"
+	[ $? = 2 ] || fail "xcap-sweep --replay of a missing session is not a usage error"
+	grep -q "^xcap-sweep: --replay needs a session file" "$workdir/err" ||
+		fail "xcap-sweep --replay of a missing session: $(cat "$workdir/err")"
 	xcap-sweep -q -o "$workdir/sweep" --link xcap-link --replay "$workdir/rec.session" \
 		--rates 10M --delays 0.1,100 --format csv -- \
 		"PS1='\$ ' xterm -geometry $geometry -xrm 'XTerm*cursorBlink: false' -e sh" \

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,6 +84,10 @@ static void usage(FILE *f)
 "                        127.0.0.1:5900)\n"
 "  --offset DX,DY        add DX,DY to every position (the window sits\n"
 "                        elsewhere than when recorded)\n"
+"  --capture TRACE       run xcap while playing, writing TRACE (the display's\n"
+"                        port only), from before the first input to a second\n"
+"                        after the last\n"
+"  --interface IFACE     where --capture listens (default lo)\n"
 "  --log FILE            one line per input: when it was sent, when the\n"
 "                        screen first and last changed, and how it ended\n"
 "  -q, --quiet-report    no summary on standard error\n"
@@ -719,6 +724,92 @@ static int play_rfb(struct play *p, const struct xsession *s, const char *where)
 	return 0;
 }
 
+/* ---- capturing while playing ---- */
+
+static pid_t capture_pid = -1;
+static FILE *capture_said;	/* xcap's standard error */
+
+/* Whatever way the replay ends, the capture it started ends too. */
+static void capture_end_at_exit(void)
+{
+	if (capture_pid > 0) {
+		kill(capture_pid, SIGINT);
+		waitpid(capture_pid, NULL, 0);
+		capture_pid = -1;
+	}
+}
+
+/* xcap on iface, writing trace, filtered to the display's port, started
+   and listening before the first input; its pid. */
+static pid_t capture_start(const char *iface, const char *trace, unsigned port)
+{
+	int fds[2];
+	if (pipe(fds) < 0)
+		die(EXIT_RUNTIME, "cannot start xcap: %s: '%s'", strerror(errno), trace);
+	char filter[64];
+	snprintf(filter, sizeof filter, "tcp port %u", port);
+	pid_t pid = fork();
+	if (pid < 0)
+		die(EXIT_RUNTIME, "cannot start xcap: %s: '%s'", strerror(errno), trace);
+	if (pid == 0) {
+		dup2(fds[1], STDERR_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execlp("xcap", "xcap", "-i", iface, "-w", trace, filter, (char *)NULL);
+		fprintf(stderr, "xcap: cannot run: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	/* Its messages go on to ours; the first that says it listens lets the
+	   replay begin. */
+	FILE *f = fdopen(fds[0], "r");
+	char line[512];
+	bool listening = false;
+	while (f && !listening && fgets(line, sizeof line, f)) {
+		fputs(line, stderr);
+		listening = strstr(line, "listening on") != NULL;
+	}
+	if (!listening) {
+		int st;
+		waitpid(pid, &st, 0);
+		die(EXIT_RUNTIME, "xcap did not start capturing: '%s'", trace);
+	}
+	/* The rest of what it says (a few lines: its summary) waits in the
+	   pipe until it has ended. */
+	capture_said = f;
+	capture_pid = pid;
+	atexit(capture_end_at_exit);
+	return pid;
+}
+
+static void capture_stop(pid_t pid, const char *trace)
+{
+	/* The last updates and acknowledgements are still on their way. */
+	sleep_until(now_ns() + NS_PER_S);
+	kill(pid, SIGINT);
+	int st;
+	pid_t w = waitpid(pid, &st, 0);
+	capture_pid = -1;
+	char line[512];
+	while (capture_said && fgets(line, sizeof line, capture_said))
+		fputs(line, stderr);
+	if (capture_said)
+		fclose(capture_said);
+	capture_said = NULL;
+	if (w < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		die(EXIT_RUNTIME, "the capture failed: '%s'", trace);
+}
+
+/* The TCP port of an X display name ("host:N.S") or of HOST:PORT. */
+static unsigned display_port(const char *display)
+{
+	const char *colon = display ? strrchr(display, ':') : NULL;
+	if (!colon)
+		die(EXIT_USAGE, "--capture needs a display with a TCP port (host:N): '%s'",
+		    display ? display : "");
+	return 6000 + (unsigned)strtoul(colon + 1, NULL, 10);
+}
+
 /* ---- the command line ---- */
 
 static uint64_t ms_arg(const char *opt, const char *v)
@@ -744,6 +835,8 @@ int main(int argc, char **argv)
 		{ "rfb", required_argument, NULL, 'r' },
 		{ "offset", required_argument, NULL, 'O' },
 		{ "log", required_argument, NULL, 'l' },
+		{ "capture", required_argument, NULL, 'c' },
+		{ "interface", required_argument, NULL, 'i' },
 		{ "no-expect", no_argument, NULL, 'e' },
 		{ "quiet-report", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -752,7 +845,8 @@ int main(int argc, char **argv)
 	};
 	struct play p = { .pace = PACE_QUIET, .quiet = 300 * NS_PER_MS, .timeout = 5000 * NS_PER_MS,
 			 .expect = true };
-	const char *display = NULL, *rfb = "127.0.0.1:5900", *log = NULL;
+	const char *display = NULL, *rfb = "127.0.0.1:5900", *log = NULL, *capture = NULL,
+		   *iface = "lo";
 	bool summary = true;
 	int c;
 	while ((c = getopt_long(argc, argv, "qhV", opts, NULL)) != -1) {
@@ -775,6 +869,8 @@ int main(int argc, char **argv)
 				die(EXIT_USAGE, "--offset must be DX,DY in pixels: '%s'", optarg);
 			break;
 		case 'l': log = optarg; break;
+		case 'c': capture = optarg; break;
+		case 'i': iface = optarg; break;
 		case 'e': p.expect = false; break;
 		case 'q': summary = false; break;
 		case 'h': usage(stdout); return EXIT_OK;
@@ -805,11 +901,27 @@ int main(int argc, char **argv)
 		if (!p.log)
 			die(EXIT_RUNTIME, "cannot write the log: %s: '%s'", strerror(errno), log);
 	}
+	pid_t cap = -1;
+	if (capture) {
+		unsigned port;
+		if (s.proto == XSESS_X11) {
+			const char *d = display ? display : getenv("DISPLAY");
+			port = display_port(d);
+		} else {
+			const char *colon = strrchr(rfb, ':');
+			port = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
+			if (!port)
+				die(EXIT_USAGE, "--rfb must be HOST:PORT: '%s'", rfb);
+		}
+		cap = capture_start(iface, capture, port);
+	}
 	uint64_t t0 = now_ns();
 	if (s.proto == XSESS_X11)
 		play_x11(&p, &s, display);
 	else
 		play_rfb(&p, &s, rfb);
+	if (cap > 0)
+		capture_stop(cap, capture);
 	if (p.log && fclose(p.log) != 0)
 		die(EXIT_RUNTIME, "cannot write the log: %s: '%s'", strerror(errno), log);
 	if (summary)
