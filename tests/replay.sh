@@ -142,7 +142,8 @@ if command -v Xvnc >/dev/null 2>&1; then
 	inputs "$workdir/rfb.session" >"$workdir/rfb.inputs"
 	start_xvnc replay xvnc
 	# xcap-replay's own capture, beside it on loopback.
-	xcap-replay --rfb "127.0.0.1:$xvnc_port" --quiet 100 --capture "$workdir/rfb.xcap" \
+	# The desktop is not the recorded one: its responses may never begin.
+	xcap-replay --rfb "127.0.0.1:$xvnc_port" --quiet 100 --timeout 1000 --capture "$workdir/rfb.xcap" \
 		"$workdir/rfb.session" 2>"$workdir/rfb.err"
 	st=$?
 	[ $st = 0 ] || [ $st = 3 ] || fail "RFB replay failed ($st): $(cat "$workdir/rfb.err")"
