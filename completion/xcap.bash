@@ -9,7 +9,7 @@ _xcap_opts_xcap='-i -r -w -c -G -B -Z -k -p -q -h --help -V --version'
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
 	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
-	--split-min --sites --sites-file --trace-events --responses --responses-summary
+	--split-min --sites --sites-file --trace-events --responses --responses-summary --updates
 	--quiet-ms --synthetic-inputs --no-fold-motion -h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 	-b --benchmark -h --help -V --version --display'

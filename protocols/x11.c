@@ -106,6 +106,7 @@ struct pending {
 	uint16_t minor;
 	char *arg;		/* InternAtom's or QueryExtension's name */
 	uint32_t atom;		/* GetAtomName's atom */
+	uint8_t first_keycode, keycode_count;	/* GetKeyboardMapping's range */
 };
 
 struct ext_state {
@@ -145,6 +146,10 @@ struct proto_decoder {
 	size_t n_atoms, atoms_cap;
 	char *client_names[4];		/* last text per source, to say it once */
 	char scratch[128];		/* composed names: "BadWindow" */
+	/* The first keysym of each keycode, from the client's
+	   GetKeyboardMapping replies (as far as their kept bytes go); 0 when
+	   not seen.  Key events name it. */
+	uint32_t keysym[256];
 	uint8_t first[4];		/* the client's first bytes, until decided */
 	size_t first_len;
 	bool start_decided;
@@ -831,6 +836,10 @@ static void decode_request(struct proto_decoder *d, struct stream_dir *h, const 
 		}
 		if (major == X11_REQ_GetAtomName && n >= 8)
 			p.atom = at32(d, b, 4);
+		if (major == X11_REQ_GetKeyboardMapping && n >= 6) {
+			p.first_keycode = at8(b, 4);
+			p.keycode_count = at8(b, 5);
+		}
 		pending_push(d, &p);
 	}
 	emit(d, h, &m);
@@ -871,6 +880,16 @@ static void decode_reply(struct proto_decoder *d, struct stream_dir *h, const st
 	{
 		if (p->major == X11_REQ_QueryExtension) {
 			learn_extension(d, p->arg, b, &m);
+		} else if (p->major == X11_REQ_GetKeyboardMapping) {
+			/* keysyms_per_keycode in byte 1, then that many keysyms
+			   for each keycode asked for */
+			size_t per = at8(b, 1);
+			for (size_t i = 0; per && i < p->keycode_count && p->first_keycode + i < 256; i++) {
+				size_t off = 32 + i * per * 4;
+				if (off + 4 > n)
+					break;
+				d->keysym[p->first_keycode + i] = at32(d, b, off);
+			}
 		} else if (p->major == X11_REQ_InternAtom && n >= 12) {
 			uint32_t atom = at32(d, b, 8);
 			atom_learn(d, atom, p->arg);
@@ -962,8 +981,11 @@ static void core_input_detail(struct proto_decoder *d, struct proto_msg *m,
 {
 	if (b->len < 32)
 		return;
-	if (code == X11_EVENT_KeyPress || code == X11_EVENT_KeyRelease)
+	if (code == X11_EVENT_KeyPress || code == X11_EVENT_KeyRelease) {
 		detail_add(m, "key=%u", at8(b, 1));
+		if (d->keysym[at8(b, 1)])
+			detail_add(m, "keysym=0x%x", d->keysym[at8(b, 1)]);
+	}
 	else if (code == X11_EVENT_ButtonPress || code == X11_EVENT_ButtonRelease)
 		detail_add(m, "button=%u", at8(b, 1));
 	else if (at8(b, 1))
@@ -1000,6 +1022,8 @@ static void xi2_input_detail(struct proto_decoder *d, struct proto_msg *m,
 		detail_add(m, "device=%u source=%u", at16(d, b, 10), at16(d, b, 52));
 		if (what)
 			detail_add(m, "%s=%u", what, at32(d, b, 16));
+		if (what && what[0] == 'k' && at32(d, b, 16) < 256 && d->keysym[at32(d, b, 16)])
+			detail_add(m, "keysym=0x%x", d->keysym[at32(d, b, 16)]);
 		detail_add(m, "time=%u root=0x%x event=0x%x root_xy=%ld,%ld event_xy=%ld,%ld state=0x%x",
 			   at32(d, b, 12), at32(d, b, 20), at32(d, b, 24),
 			   fp1616_floor(at32(d, b, 32)), fp1616_floor(at32(d, b, 36)),
@@ -1245,7 +1269,8 @@ static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const st
 			continue;
 		/* InternAtom, GetAtomName and QueryExtension teach names */
 		bool teaches = p->major == X11_REQ_InternAtom || p->major == X11_REQ_GetAtomName ||
-			       p->major == X11_REQ_QueryExtension;
+			       p->major == X11_REQ_QueryExtension ||
+			       p->major == X11_REQ_GetKeyboardMapping;
 		return !p->req || teaches || p->req->nreply_fields ? MSG_CAP : 32;
 	}
 	return MSG_CAP;

@@ -577,8 +577,9 @@ START_TEST(image_after_hole)
 END_TEST
 
 /* The capture began mid-connection: no setup, a request cut at the start. */
-/* Input events carry what a reader and a replayer need: key or button,
-   time, windows, positions, state; XI2 device events the same with their
+/* Input events carry what a reader and a replayer need: key or button
+   (and the key's keysym from the client's GetKeyboardMapping), time,
+   windows, positions, state; XI2 device events the same with their
    device and FP16.16 positions floored to pixels; raw events are marked. */
 START_TEST(input_event_details)
 {
@@ -586,8 +587,12 @@ START_TEST(input_event_details)
 	handshake();
 	struct buf b = { .n = 0 };
 	req_string(&b, 98, "XInputExtension");	/* 1 */
+	/* 2: GetKeyboardMapping of keycodes 38 and 39, two keysyms each */
+	u8(&b, 101); u8(&b, 0); u16(&b, 2); u8(&b, 38); u8(&b, 2); u16(&b, 0);
 	feed(PROTO_C2S, &b);
 	query_extension_reply(&b, 1, 131, 66, 129);
+	u8(&b, 1); u8(&b, 2); u16(&b, 2); u32(&b, 4); zeros(&b, 24);
+	u32(&b, 0x61); u32(&b, 0x41); u32(&b, 0x73); u32(&b, 0x53);
 	/* KeyPress: keycode 38, time 1000, root 0x1d5, event 0x200001,
 	   child 0, root 100,200, event 10,-20, state 0x5, same screen */
 	u8(&b, 2); u8(&b, 38); u16(&b, 1); u32(&b, 1000); u32(&b, 0x1d5); u32(&b, 0x200001);
@@ -611,7 +616,7 @@ START_TEST(input_event_details)
 	u32(&b, 24); u16(&b, 5); u16(&b, 0); u32(&b, 0); zeros(&b, 4);
 	feed(PROTO_S2C, &b);
 	ck_assert_str_eq(find(PROTO_EVENT, "KeyPress", 0)->detail,
-			 "key=38 time=1000 root=0x1d5 event=0x200001 root_xy=100,200 "
+			 "key=38 keysym=0x61 time=1000 root=0x1d5 event=0x200001 root_xy=100,200 "
 			 "event_xy=10,-20 state=0x5");
 	ck_assert_str_eq(find(PROTO_EVENT, "ButtonRelease", 0)->detail,
 			 "button=3 time=1001 root=0x1d5 event=0x200001 root_xy=1,2 "

@@ -23,7 +23,9 @@
 # input and its last request: where it delivered them more than 1 ms later
 # than the connection's shortest round trip (the forwarder is a userspace
 # process on a shared machine), the input is reported and not judged, and
-# at least half the inputs must be judged.
+# at least half the inputs must be judged.  So is an input the X server
+# drew more than 2 ms after its last request reached the server's side of
+# the link (the server descheduled: no capture can see that).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
 need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo xdotool xterm cc pkg-config /usr/bin/python3
@@ -170,21 +172,33 @@ for t, r, sv in list(zip(truth, rows, server))[2:]:
         print(line + f"  (link late by {(edge - got) * 1e3:.2f} ms: not judged)")
         late += 1
         continue
+    # Likewise the server: it drew (DAMAGE's stamp) that long after the
+    # last request reached its side of the link.  A passive capture sees
+    # no further than the wire; over 2 ms (1 ms and the rounding of the
+    # server's millisecond clock) the X server itself was descheduled.
+    if want - edge > 0.002:
+        print(line + f"  (the server drew {(want - edge) * 1e3:.2f} ms after the request "
+              "reached it: not judged)")
+        late += 1
+        continue
     compared += 1
     print(line + ("" if ok else "  <-- outside 2 ms + 5 %"))
     bad += not ok
 if compared < late:
-    print(f"{name}: the link was late for {late} inputs, on time for {compared}: too few to judge")
+    print(f"{name}: the link or the server was late for {late} inputs, on time for {compared}: "
+          "too few to judge")
     sys.exit(3 if bad == 0 else 1)
 sys.exit(bad != 0)
 PY
 	case $_status in
-	0) ;;
-	3) skip "$_s: the emulated link broke its configuration for most inputs (a busy machine)" ;;
+	0) judged="$judged $_s" ;;
+	3) say "$_s: the link or the server was late for most inputs (a busy machine)"
+	   unjudged="$unjudged $_s" ;;
 	*) fail "$_s: xcapanalyse disagrees with the display's clock" ;;
 	esac
 }
 
+judged= unjudged=
 # GTK: no blinking cursor (it would never go quiet).
 mkdir -p "$workdir/config/gtk-3.0"
 printf '[Settings]\ngtk-cursor-blink = false\ngtk-enable-animations = false\n' \
@@ -198,9 +212,13 @@ session xterm XTerm 2 xterm -geometry 60x15+0+0 -fn fixed -e cat -- \
 if command -v gtk3-demo >/dev/null && command -v dbus-run-session >/dev/null; then
 	# The demo list: Down moves the selection, which redraws two rows and
 	# the source pane; a click selects a row.
-	session gtk3-demo gtk3-demo 3 dbus-run-session gtk3-demo -- \
+	# Its responses over the link take up to half a second (the source
+	# pane is filled and highlighted in idle steps): inputs 1.5 s apart.
+	gap_ms=1500
+	session gtk gtk3-demo 3 dbus-run-session gtk3-demo -- \
 		move:100,150 key:116 click:1 key:116 key:116 key:116 key:111 click:1
 else
 	say "gtk3-demo or dbus-run-session missing: xterm only"
 fi
-say "response times agree with the display's clock"
+[ -n "$judged" ] || skip "no session could be judged:$unjudged: the link or the server was late for most inputs"
+say "response times agree with the display's clock:$judged${unjudged:+ (not judged:$unjudged)}"

@@ -113,6 +113,11 @@ int main(int argc, char **argv)
 	if (!v)
 		die("DAMAGE version query failed", argv[1]);
 	free(v);
+	/* A key held for GAP_MS would repeat: the server's own inputs, which
+	   this client does not stamp.  Off for the session (the server is the
+	   test's own). */
+	uint32_t repeat_off = XCB_AUTO_REPEAT_MODE_OFF;
+	xcb_change_keyboard_control(c, XCB_KB_AUTO_REPEAT_MODE, &repeat_off);
 	xcb_damage_damage_t dmg = xcb_generate_id(c);
 	xcb_damage_create(c, dmg, root, XCB_DAMAGE_REPORT_LEVEL_RAW_RECTANGLES);
 	marker = xcb_generate_id(c);

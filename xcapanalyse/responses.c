@@ -18,6 +18,7 @@ struct rconn {
 	bool open;
 	struct xresponse cur;
 	uint64_t last_activity;		/* ns: the last message that keeps it open */
+	uint8_t last_dir;		/* its direction */
 	uint64_t pending;		/* X11: reply-bearing requests not yet answered */
 	uint64_t inputs;		/* the index of the last input */
 	unsigned buttons_held;		/* X11: presses not yet released */
@@ -116,6 +117,11 @@ static void emit_close(struct xresp_model *r, struct rconn *c, bool cut)
 	c->open = false;
 	if (cut)
 		x->flags |= XRESP_F_CUT;
+	if (x->end_ts && x->end_ts < x->input_ts) {
+		/* The capture's clock stepped back inside it. */
+		x->end_ts = x->input_ts;
+		x->flags |= XRESP_F_UNCERTAIN;
+	}
 	bool visible = x->end_ts != 0;
 	if (!visible) {
 		x->flags |= XRESP_F_NO_RESPONSE;
@@ -213,8 +219,16 @@ static bool x11_input(const struct xrec_msg *g, struct input *in)
 	const char *d = g->detail ? g->detail : "";
 	long v;
 	in->what[0] = '\0';
-	if (in->kind <= XINPUT_KEY_RELEASE && (v = field_num(d, "key=")) >= 0)
-		snprintf(in->what, sizeof in->what, "key=%ld", v);
+	if (in->kind <= XINPUT_KEY_RELEASE && (v = field_num(d, "key=")) >= 0) {
+		long sym = field_num(d, "keysym=");
+		if (sym >= 0x21 && sym <= 0x7e)
+			snprintf(in->what, sizeof in->what, "key=%ld (%c)", v, (int)sym);
+		else if (sym > 0)
+			snprintf(in->what, sizeof in->what, "key=%d keysym=0x%x", (int)(v & 0xff),
+				 (unsigned)(sym & 0xffffffff));
+		else
+			snprintf(in->what, sizeof in->what, "key=%ld", v);
+	}
 	else if (in->kind <= XINPUT_BUTTON_RELEASE && (v = field_num(d, "button=")) >= 0)
 		snprintf(in->what, sizeof in->what, "button=%ld", v);
 	v = field_num(d, "event=");
@@ -299,12 +313,56 @@ static void open_response(struct rconn *c, const struct xrec_msg *g, const struc
 		x->flags |= XRESP_F_UNCERTAIN;
 	c->open = true;
 	c->last_activity = g->ts;
+	c->last_dir = g->dir;
 	c->input_time = in->time;
+}
+
+/* Does this X11 request change what the display shows?  Drawing (core,
+   RENDER, MIT-SHM, Present, GLX's swap) and windows appearing, going or
+   moving.  A response's visible end is the last of these: a client that
+   answers an input with requests that draw nothing (a property, a round
+   trip) changed nothing a person sees. */
+static bool x11_draws(const struct xrec_msg *g)
+{
+	static const char *const core[] = {
+		"ClearArea", "CopyArea", "CopyPlane", "PolyPoint", "PolyLine", "PolySegment",
+		"PolyRectangle", "PolyArc", "FillPoly", "PolyFillRectangle", "PolyFillArc", "PutImage",
+		"PolyText8", "PolyText16", "ImageText8", "ImageText16", "MapWindow", "MapSubwindows",
+		"UnmapWindow", "UnmapSubwindows", "ConfigureWindow", "DestroyWindow",
+		"DestroySubwindows", "CirculateWindow",
+	};
+	static const char *const render[] = {
+		"Composite", "FillRectangles", "CompositeGlyphs8", "CompositeGlyphs16",
+		"CompositeGlyphs32", "Trapezoids", "Triangles", "TriStrip", "TriFan", "AddTraps",
+	};
+	if (!g->name)
+		return false;
+	const char *const *names;
+	size_t n;
+	if (!g->ext || !g->ext[0]) {
+		names = core;
+		n = sizeof core / sizeof core[0];
+	} else if (strcmp(g->ext, "RENDER") == 0) {
+		names = render;
+		n = sizeof render / sizeof render[0];
+	} else if (strcmp(g->ext, "MIT-SHM") == 0) {
+		return strcmp(g->name, "PutImage") == 0;
+	} else if (strcmp(g->ext, "Present") == 0) {
+		return strcmp(g->name, "Pixmap") == 0;
+	} else if (strcmp(g->ext, "GLX") == 0) {
+		return strcmp(g->name, "SwapBuffers") == 0;
+	} else {
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(g->name, names[i]) == 0)
+			return true;
+	return false;
 }
 
 /* "5 rects; Raw 5 12288px 49212B; Hextile 1 100px 60B": the rectangles
    and the pixels of a FramebufferUpdate, as protocols/rfb.c spells them. */
-static void fbu_counts(const char *d, uint64_t *rects, uint64_t *pixels)
+void xresp_update_counts(const char *d, uint64_t *rects, uint64_t *pixels)
 {
 	char *end;
 	unsigned long long n = strtoull(d, &end, 10);
@@ -328,8 +386,19 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 	else if (c->proto == RP_RFB)
 		is_input = rfb_input(c, g, &in);
 
-	/* Quiet ends the open response before this message is looked at. */
-	if (c->open && c->pending == 0 && g->ts >= c->last_activity + r->opt.quiet)
+	/* Quiet ends the open response before this message is looked at.
+	   The quiet is the client's: beside the X server, a silence after a
+	   message to the client holds that message's way there and the next
+	   request's way back, a round trip the client was not idle (beside
+	   the client, a reply outstanding keeps it open instead). */
+	uint64_t quiet = r->opt.quiet;
+	if (c->open && c->proto == RP_X11 && c->last_dir == XDIR_S2C) {
+		const struct xstate_conn *sc = xstate_conn_find(r->state, c->id);
+		if (sc && sc->side == XSIDE_SERVER)
+			quiet += sc->rtt;
+	}
+	if (c->open && c->pending == 0 && g->ts > c->last_activity &&
+	    g->ts - c->last_activity >= quiet)
 		emit_close(r, c, false);
 
 	if (is_input) {
@@ -371,14 +440,15 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		x->flags |= XRESP_F_UNCERTAIN;
 	if (c->proto == RP_X11) {
 		c->last_activity = g->ts;
-		if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST)
+		c->last_dir = g->dir;
+		if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST && x11_draws(g))
 			x->end_ts = g->ts;
 	} else if (g->dir == XDIR_S2C) {
 		c->last_activity = g->ts;
 		if (g->name && strcmp(g->name, "FramebufferUpdate") == 0) {
 			x->end_ts = g->ts;
 			x->updates++;
-			fbu_counts(g->detail ? g->detail : "", &x->rects, &x->pixels);
+			xresp_update_counts(g->detail ? g->detail : "", &x->rects, &x->pixels);
 		}
 	}
 }

@@ -10,8 +10,8 @@
  * the protocol activity that follows, until the connection goes quiet
  * (no message for `quiet` ns with no reply outstanding) or the next input
  * comes.  X11: the client's requests and the server's replies and events;
- * the response ends with the client's last request (what the display
- * draws).  RFB: the server's FramebufferUpdates; the response ends with
+ * the response ends with the client's last request that changes what the
+ * display shows (drawing, a window mapped, unmapped or moved).  RFB: the server's FramebufferUpdates; the response ends with
  * the last byte of the last update (the viewer's requests for updates go
  * on regardless, so they neither end nor extend it).  Motion while a
  * button is held belongs to the press (SLIM), and counts in its
@@ -53,8 +53,9 @@ enum xinput_kind {
 const char *xinput_kind_name(enum xinput_kind k);
 
 /* struct xresponse.flags */
-#define XRESP_F_NO_RESPONSE 0x01	/* nothing visible followed (X11: no request;
-					   RFB: no update) before quiet or the next input */
+#define XRESP_F_NO_RESPONSE 0x01	/* nothing visible followed (X11: no request
+					   that draws; RFB: no update) before quiet or
+					   the next input */
 #define XRESP_F_CUT	    0x02	/* never went quiet: the next input ended it
 					   (animation, or inputs faster than responses) */
 #define XRESP_F_UNCERTAIN   0x04	/* the capture lost bytes of the connection, or
@@ -125,6 +126,10 @@ void xresp_free(struct xresp_model *r);
 /* Summaries over a stream of responses, in constant memory: response
    times go into a histogram of fixed buckets (0.1 ms up to 1 ms, then
    1 % steps), so percentiles are within 1 % of the exact ones. */
+/* The rectangles and pixels of an RFB FramebufferUpdate from its detail
+   ("5 rects; Raw 5 12288px 49212B; ..."), added to *rects and *pixels. */
+void xresp_update_counts(const char *detail, uint64_t *rects, uint64_t *pixels);
+
 struct xresp_summary;
 struct xresp_summary *xresp_summary_new(void);
 void xresp_summary_add(struct xresp_summary *s, const struct xresponse *r);

@@ -19,7 +19,7 @@ static const struct out_column row_cols[] = {
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "input", "Input", OUT_COL_UINT, 5, 0 },
 	{ "kind", "Kind", OUT_COL_STR, -14, 0 },
-	{ "what", "What", OUT_COL_STR, -18, 0 },
+	{ "what", "What", OUT_COL_STR, -22, 0 },
 	{ "window", "Window", OUT_COL_STR, -10, 0 },
 	{ "x", "X", OUT_COL_STR, 5, 0 },
 	{ "y", "Y", OUT_COL_STR, 5, 0 },
@@ -242,4 +242,145 @@ int responses_view_finish(struct responses_view *v)
 	xresp_free(v->r);
 	free(v);
 	return ret;
+}
+
+/* ---- --updates: continuous updates (video, animation, scrolling) ---- */
+
+static const struct out_column upd_cols[] = {
+	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
+	{ "proto", "Proto", OUT_COL_STR, -5, 0 },
+	{ "span", "Span", OUT_COL_SECONDS, 8, 3 },
+	{ "updates", "Updates", OUT_COL_UINT, 7, 0 },
+	{ "updates_per_s", "Updates/s", OUT_COL_SECONDS, 9, 2 },
+	{ "rects", "Rects", OUT_COL_UINT, 7, 0 },
+	{ "pixels", "Pixels", OUT_COL_UINT, 10, 0 },
+	{ "pixels_per_s", "Pixels/s", OUT_COL_UINT, 10, 0 },
+	{ "bytes_s2c", "Bytes<", OUT_COL_UINT, 10, 0 },
+	{ "bytes_per_s", "Bytes</s", OUT_COL_UINT, 10, 0 },
+	{ "messages_c2s", "Msgs>", OUT_COL_UINT, 7, 0 },
+	{ "longest_gap", "Longest Gap", OUT_COL_SECONDS, 11, 4 },
+};
+
+struct upd_conn {
+	uint32_t id;
+	char proto[8];
+	uint64_t updates, rects, pixels, bytes_s2c, msgs_c2s;
+	uint64_t last_update, longest_gap;
+};
+
+struct updates_view {
+	struct xstate_model *m;
+	uint64_t from, to;		/* ns since the first packet */
+	struct upd_conn *conns;
+	size_t n, cap;
+};
+
+struct updates_view *updates_view_new(struct xstate_model *m, uint64_t from, uint64_t to)
+{
+	struct updates_view *v = calloc(1, sizeof *v);
+	if (!v)
+		return NULL;
+	v->m = m;
+	v->from = from;
+	v->to = to;
+	return v;
+}
+
+static struct upd_conn *upd_conn_of(struct updates_view *v, uint32_t id)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->conns[i].id == id)
+			return &v->conns[i];
+	return NULL;
+}
+
+int updates_view_record(struct updates_view *v, const struct xrec *rec)
+{
+	if (rec->type == XREC_CONN) {
+		if (upd_conn_of(v, rec->u.conn.id))
+			return 0;
+		if (v->n == v->cap) {
+			size_t cap = v->cap ? v->cap * 2 : 8;
+			struct upd_conn *c = realloc(v->conns, cap * sizeof *c);
+			if (!c)
+				return -1;
+			v->conns = c;
+			v->cap = cap;
+		}
+		struct upd_conn *c = &v->conns[v->n++];
+		memset(c, 0, sizeof *c);
+		c->id = rec->u.conn.id;
+		snprintf(c->proto, sizeof c->proto, "%s", rec->u.conn.proto);
+		return 0;
+	}
+	if (rec->type != XREC_MSG)
+		return 0;
+	const struct xrec_msg *g = &rec->u.msg;
+	uint64_t t0 = xstate_all(v->m)->first;
+	uint64_t t = g->ts - t0;
+	struct upd_conn *c;
+	if (g->ts < t0 || t < v->from || t >= v->to || !(c = upd_conn_of(v, g->conn)))
+		return 0;
+	if (g->dir == XDIR_C2S) {
+		c->msgs_c2s++;
+		return 0;
+	}
+	c->bytes_s2c += g->length;
+	if (strcmp(c->proto, "rfb") != 0 || !g->name || strcmp(g->name, "FramebufferUpdate") != 0)
+		return 0;
+	/* From the span's start to the first update is a gap too: a stall at
+	   the start of the span shows. */
+	uint64_t prev = c->updates ? c->last_update : v->from;
+	if (t - prev > c->longest_gap)
+		c->longest_gap = t - prev;
+	c->last_update = t;
+	c->updates++;
+	xresp_update_counts(g->detail ? g->detail : "", &c->rects, &c->pixels);
+	return 0;
+}
+
+void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt)
+{
+	if (!v)
+		return;
+	const struct xstate_conn *all = xstate_all(v->m);
+	uint64_t end = all->last > all->first ? all->last - all->first : 0;
+	uint64_t to = v->to < end ? v->to : end;
+	uint64_t span = to > v->from ? to - v->from : 0;
+	double secs = (double)span / 1e9;
+	struct out_table t;
+	out_json_open(out, fmt);
+	out_table_begin(&t, out, fmt, upd_cols, sizeof upd_cols / sizeof upd_cols[0], "updates");
+	bool any_x11 = false;
+	for (size_t i = 0; i < v->n; i++) {
+		struct upd_conn *c = &v->conns[i];
+		bool rfb = strcmp(c->proto, "rfb") == 0;
+		any_x11 |= !rfb && c->proto[0];
+		if (rfb && c->updates && to > c->last_update && to - c->last_update > c->longest_gap)
+			c->longest_gap = to - c->last_update;
+		struct out_cell cells[] = {
+			{ .u = c->id }, { .s = c->proto }, { .ns = (int64_t)span },
+			{ .u = c->updates, .empty = !rfb },
+			{ .ns = secs > 0 ? (int64_t)(1e9 * (double)c->updates / secs) : 0,
+			  .empty = !rfb || secs <= 0 },
+			{ .u = c->rects, .empty = !rfb }, { .u = c->pixels, .empty = !rfb },
+			{ .u = secs > 0 ? (uint64_t)((double)c->pixels / secs) : 0,
+			  .empty = !rfb || secs <= 0 },
+			{ .u = c->bytes_s2c },
+			{ .u = secs > 0 ? (uint64_t)((double)c->bytes_s2c / secs) : 0, .empty = secs <= 0 },
+			{ .u = c->msgs_c2s },
+			{ .ns = (int64_t)c->longest_gap, .empty = !rfb || !c->updates },
+		};
+		out_table_row(&t, cells);
+	}
+	out_table_end(&t);
+	if (any_x11) {
+		static const char *const notes[] = {
+			"X11 has no frames: its connections show bytes and requests, not updates",
+		};
+		out_notes(out, fmt, notes, 1, "xcapanalyse");
+	}
+	out_json_close(out, fmt);
+	free(v->conns);
+	free(v);
 }

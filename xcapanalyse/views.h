@@ -44,4 +44,13 @@ struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enu
 int responses_view_record(struct responses_view *v, const struct xrec *rec);
 int responses_view_finish(struct responses_view *v);
 
+/* --updates: per connection, RFB FramebufferUpdates per second, their
+   rectangles and pixels, bytes, and the longest gap between updates,
+   inside [from, to) ns after the first packet (--range).  Feed it every
+   record; finish after xstate_finish (it prints and frees). */
+struct updates_view;
+struct updates_view *updates_view_new(struct xstate_model *m, uint64_t from, uint64_t to);
+int updates_view_record(struct updates_view *v, const struct xrec *rec);
+void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt);
+
 #endif

@@ -30,7 +30,7 @@ const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY };
+	    MODE_SITES, MODE_EVENTS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY, MODE_UPDATES };
 
 static void usage(FILE *f)
 {
@@ -58,6 +58,9 @@ static void usage(FILE *f)
 "  --responses-summary  per connection and All: inputs, response time\n"
 "                    percentiles 50/90/95/99, the share over 50, 100 and\n"
 "                    150 ms, input rate\n"
+"  --updates         continuous updates (video, animation, scrolling) inside\n"
+"                    --range: RFB updates per second, rectangles, pixels,\n"
+"                    bytes, the longest gap between updates\n"
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
@@ -106,6 +109,7 @@ static void usage(FILE *f)
 "  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
 "  xcapanalyse --responses-summary session.pcap   how fast each input was answered\n"
 "  xcapanalyse --responses --quiet-ms 50 --format csv session.pcap   per input, for a plot\n"
+"  xcapanalyse --updates --range 2:7 video.pcap   updates per second while a video played\n"
 "More in man xcap-tutorial.\n");
 }
 
@@ -339,7 +343,7 @@ int main(int argc, char **argv)
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
-	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD };
+	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD };
 	struct xresp_options ropt;
 	xresp_options_default(&ropt);
 	const char *sites_file = NULL;
@@ -356,6 +360,7 @@ int main(int argc, char **argv)
 		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
 		{ "responses", no_argument, NULL, OPT_RESPONSES },
 		{ "responses-summary", no_argument, NULL, OPT_RESPONSES_SUMMARY },
+		{ "updates", no_argument, NULL, OPT_UPDATES },
 		{ "quiet-ms", required_argument, NULL, OPT_QUIET },
 		{ "synthetic-inputs", no_argument, NULL, OPT_SYNTHETIC },
 		{ "no-fold-motion", no_argument, NULL, OPT_NO_FOLD },
@@ -389,6 +394,7 @@ int main(int argc, char **argv)
 		case OPT_SITES_FILE: sites_file = optarg; break;
 		case OPT_RESPONSES: mode = MODE_RESPONSES; break;
 		case OPT_RESPONSES_SUMMARY: mode = MODE_RESPONSES_SUMMARY; break;
+		case OPT_UPDATES: mode = MODE_UPDATES; break;
 		case OPT_QUIET:
 			ropt.quiet = parse_ms(optarg, "quiet period");
 			if (!ropt.quiet)
@@ -488,6 +494,7 @@ int main(int argc, char **argv)
 		struct sites *sites = NULL;
 		struct events_view *ev = NULL;
 		struct responses_view *resv = NULL;
+		struct updates_view *updv = NULL;
 		if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
 			/* The call sites: xcap-run writes them beside the trace. */
 			char path[4096], serr[1024];
@@ -508,7 +515,8 @@ int main(int argc, char **argv)
 		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
-		    mode == MODE_EVENTS || mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY) {
+		    mode == MODE_EVENTS || mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY ||
+		    mode == MODE_UPDATES) {
 			sopt.only = conns.ids;
 			sopt.n_only = conns.n;
 			if (!(model = xstate_new(&sopt)))
@@ -522,6 +530,9 @@ int main(int argc, char **argv)
 			if ((mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY) &&
 			    !(resv = responses_view_new(model, stdout, fmt, &ropt,
 							mode == MODE_RESPONSES_SUMMARY)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			if (mode == MODE_UPDATES &&
+			    !(updv = updates_view_new(model, sopt.range_start, sopt.range_end)))
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
@@ -547,6 +558,8 @@ int main(int argc, char **argv)
 				if (resv && conn_wanted(&conns, &rec) &&
 				    responses_view_record(resv, &rec) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+				if (updv && conn_wanted(&conns, &rec) && updates_view_record(updv, &rec) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
 				break;
 			}
 		}
@@ -564,6 +577,8 @@ int main(int argc, char **argv)
 				sites_view_print(sites, stdout, fmt);
 			else if (mode == MODE_EVENTS)
 				events_view_finish(ev, model);
+			else if (updv)
+				updates_view_finish(updv, stdout, fmt);
 			else if (resv) {
 				if (responses_view_finish(resv) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
