@@ -5,7 +5,7 @@
 bashcompdir = $(BASH_COMPLETION_DIR)
 EXTRA_DIST += completion/xcap.bash completion/_xcap
 zshcompdir = $(datadir)/zsh/vendor-completions
-COMPLETED_COMMANDS = xcap xcapanalyse xcap-link xcap-sweep xcap-run
+COMPLETED_COMMANDS = xcap xcapanalyse xcap-link xcap-sweep xcap-run xcap-replay
 if NETPLOT
 COMPLETED_COMMANDS += netplot
 endif

@@ -1,5 +1,6 @@
-# bash completion for xcap, xcapanalyse, netplot, xcap-link, xcap-sweep and
-# xcap-run (installed once per command name; each copy defines all six).
+# bash completion for xcap, xcapanalyse, netplot, xcap-link, xcap-sweep,
+# xcap-run and xcap-replay (installed once per command name; each copy
+# defines all seven).
 #
 # The option lists below are the commands' --help, word for word:
 # tests/help-man.sh checks each against --help and the man page.
@@ -17,9 +18,12 @@ _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
 	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
-	--display --timeout --format -q --quiet -h --help -V --version'
+	--display --timeout --replay --format -q --quiet -h --help -V --version'
 _xcap_opts_xcap_run='--delay --rate -w --no-stacks --report -q --quiet -h --help
 	-V --version'
+_xcap_opts_xcap_replay='-o --output --connection --no-motion --filter --pace --quiet
+	--timeout --no-expect --display --rfb --offset --capture --interface --log -q
+	--quiet-report -h --help -V --version'
 
 # What every command reads.
 _xcap_traces() { _filedir '@(xcap|pcap|pcapng|cap)'; }
@@ -148,7 +152,7 @@ _xcap_xcap_sweep() {
 		case ${words[i]} in
 		--) _command_offset $((i + 1)); return ;;
 		-o | --output | --rates | --delays | --repeat | --via | --link | --queue | \
-		--display | --timeout | --format) ((i++)) ;;
+		--display | --timeout | --replay | --format) ((i++)) ;;
 		-*) ;;
 		*) _command_offset $i; return ;;
 		esac
@@ -156,6 +160,7 @@ _xcap_xcap_sweep() {
 	case $prev in
 	-o | --output) _filedir -d; return ;;
 	--via) _xcap_list 'raw ssh ssh-compressed'; return ;;
+	--replay) _filedir session; return ;;
 	--link) COMPREPLY=($(compgen -W 'auto netem xcap-link' -- "$cur")); return ;;
 	--format) COMPREPLY=($(compgen -W 'text csv' -- "$cur")); return ;;
 	--rates | --delays | --repeat | --queue | --display | --timeout) return ;;
@@ -194,9 +199,35 @@ _xcap_xcap_run() {
 	fi
 }
 
+_xcap_xcap_replay() {
+	local cur prev words cword split
+	_init_completion -s || return
+	case $prev in
+	-o | --output) _filedir session; return ;;
+	--log) _filedir; return ;;
+	--capture) _filedir xcap; return ;;
+	--interface) COMPREPLY=($(compgen -W "$(command ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
+	--pace) COMPREPLY=($(compgen -W 'quiet recorded' -- "$cur")); return ;;
+	--connection) _xcap_conn_ids; return ;;
+	--filter | --quiet | --timeout | --display | --rfb | --offset) return ;;
+	esac
+	$split && return
+	if [[ $cur == -* ]]; then
+		_xcap_options "$_xcap_opts_xcap_replay"
+	elif ((cword == 1)); then
+		COMPREPLY=($(compgen -W 'record' -- "$cur"))
+		_filedir session
+	elif [[ ${words[1]} == record ]]; then
+		_xcap_traces
+	else
+		_filedir session
+	fi
+}
+
 complete -F _xcap_xcap xcap
 complete -F _xcap_xcapanalyse xcapanalyse
 complete -F _xcap_netplot netplot
 complete -F _xcap_xcap_link xcap-link
 complete -F _xcap_xcap_sweep xcap-sweep
 complete -F _xcap_xcap_run xcap-run
+complete -F _xcap_xcap_replay xcap-replay

@@ -23,7 +23,7 @@ ifaces=$( (echo any; ls /sys/class/net) | sort -u | tr '\n' ' ')
 	autoload -U compinit && compinit -u -D
 	print -r -- "compinit found: $_comps[xcap-sweep]"
 	autoload -U _xcap && _xcap
-	for c in xcap xcapanalyse netplot xcap-link xcap-sweep xcap-run; do
+	for c in xcap xcapanalyse netplot xcap-link xcap-sweep xcap-run xcap-replay; do
 		print -r -- "registered $c: $_comps[$c]"
 	done
 	offer() {
@@ -43,7 +43,7 @@ ifaces=$( (echo any; ls /sys/class/net) | sort -u | tr '\n' ' ')
 	' zsh "$src/completion") >"$workdir/out" 2>&1 || fail "zsh failed: $(cat "$workdir/out")"
 cat "$workdir/out"
 grep -qx "compinit found: _xcap" "$workdir/out" || fail "compinit did not find _xcap for xcap-sweep"
-for c in xcap xcapanalyse netplot xcap-link xcap-sweep xcap-run; do
+for c in xcap xcapanalyse netplot xcap-link xcap-sweep xcap-run xcap-replay; do
 	f=_xcap_$(echo "$c" | tr - _)
 	grep -qx "registered $c: _bash_complete -F $f" "$workdir/out" ||
 		fail "zsh has no completion for $c: $(grep "registered $c:" "$workdir/out")"

@@ -13,6 +13,7 @@ include tests/sweep.mk
 include tests/netplot.mk
 include tests/run.mk
 include tests/rfb.mk
+include tests/replay.mk
 include tests/package.mk
 include tests/huge.mk
 include tests/flight.mk
