@@ -17,6 +17,7 @@
 #include "dump.h"
 #include "events.h"
 #include "messages.h"
+#include "predict_view.h"
 #include "output.h"
 #include "progress.h"
 #include "report.h"
@@ -29,7 +30,7 @@ const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS };
+	    MODE_SITES, MODE_EVENTS, MODE_PREDICT, MODE_ADDED };
 
 static void usage(FILE *f)
 {
@@ -324,8 +325,14 @@ int main(int argc, char **argv)
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
-	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS };
+	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
+	       OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS, OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE };
 	const char *sites_file = NULL;
+	struct predict_options popt;
+	predict_options_default(&popt);
+	uint64_t rates[64], delays[64], trace_rate = 0;
+	int nrates = predict_parse_rates("100M,10M,1M,100k,10k", rates, 64);
+	int ndelays = predict_parse_delays("0.1,1,10,100", delays, 64);
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
@@ -349,6 +356,14 @@ int main(int argc, char **argv)
 		{ "wait-on", required_argument, NULL, OPT_WAIT_ON },
 		{ "split-fraction", required_argument, NULL, OPT_SPLIT_FRACTION },
 		{ "split-min", required_argument, NULL, OPT_SPLIT_MIN },
+		{ "predict", no_argument, NULL, OPT_PREDICT },
+		{ "added-delay", no_argument, NULL, OPT_ADDED },
+		{ "rates", required_argument, NULL, OPT_RATES },
+		{ "delays", required_argument, NULL, OPT_DELAYS },
+		{ "mss", required_argument, NULL, OPT_MSS },
+		{ "initial-window", required_argument, NULL, OPT_IW },
+		{ "no-idle-restart", no_argument, NULL, OPT_NO_IDLE },
+		{ "trace-rate", required_argument, NULL, OPT_TRACE_RATE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -365,6 +380,30 @@ int main(int argc, char **argv)
 		case OPT_SITES: mode = MODE_SITES; break;
 		case OPT_EVENTS: mode = MODE_EVENTS; break;
 		case OPT_SITES_FILE: sites_file = optarg; break;
+		case OPT_PREDICT: mode = MODE_PREDICT; break;
+		case OPT_ADDED: mode = MODE_ADDED; break;
+		case OPT_RATES:
+			if ((nrates = predict_parse_rates(optarg, rates, 64)) < 0)
+				die(EXIT_USAGE, "bad rate list, want up to 64 rates like 10M,1M,100k: '%s'", optarg);
+			break;
+		case OPT_DELAYS:
+			if ((ndelays = predict_parse_delays(optarg, delays, 64)) < 0)
+				die(EXIT_USAGE, "bad delay list, want up to 64 delays in ms like 0.1,10: '%s'", optarg);
+			break;
+		case OPT_TRACE_RATE:
+			if (predict_parse_rates(optarg, &trace_rate, 1) != 1)
+				die(EXIT_USAGE, "bad trace rate, want one rate like 1G: '%s'", optarg);
+			break;
+		case OPT_MSS:
+		case OPT_IW: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || v == 0 || v > 65495)
+				die(EXIT_USAGE, "bad %s: '%s'", opt == OPT_MSS ? "segment size" : "initial window", optarg);
+			*(opt == OPT_MSS ? &popt.mss : &popt.initial_window) = (uint32_t)v;
+			break;
+		}
+		case OPT_NO_IDLE: popt.idle_restart = false; break;
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
@@ -455,6 +494,14 @@ int main(int argc, char **argv)
 		struct trips_view *tv = NULL;
 		struct sites *sites = NULL;
 		struct events_view *ev = NULL;
+		struct predict_trace *pt = NULL;
+		if (mode == MODE_PREDICT || mode == MODE_ADDED) {
+			popt.model = sopt;
+			popt.model.only = conns.ids;
+			popt.model.n_only = conns.n;
+			if (!(pt = predict_new(&popt)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+		}
 		if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
 			/* The call sites: xcap-run writes them beside the trace. */
 			char path[4096], serr[1024];
@@ -500,6 +547,11 @@ int main(int argc, char **argv)
 			case MODE_DUMP: xrec_dump(stdout, &rec); break;
 			case MODE_MESSAGES: msg_view_record(mv, &rec); break;
 			case MODE_CONNECTIONS: account(&table, &rec); break;
+			case MODE_PREDICT:
+			case MODE_ADDED:
+				if (predict_record(pt, &rec) < 0)
+					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+				break;
 			default:
 				if (sites && sites_record(sites, &rec) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
@@ -512,6 +564,17 @@ int main(int argc, char **argv)
 		if (more < 0)
 			die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
 		msg_view_finish(mv);
+		if (pt) {
+			int rc = predict_finish(pt);
+			if (rc == 0 && mode == MODE_PREDICT)
+				rc = predict_view_print(stdout, fmt, pt, rates, (size_t)nrates, delays,
+							(size_t)ndelays);
+			else if (rc == 0)
+				rc = added_delay_view_print(stdout, fmt, pt, rates, (size_t)nrates, trace_rate);
+			if (rc < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
+			predict_free(pt);
+		}
 		if (model) {
 			xstate_finish(model);
 			if (mode == MODE_DELAYS)

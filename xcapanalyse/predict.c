@@ -1,0 +1,796 @@
+/*
+ * predict.c — a trace replayed over another link (predict.h).
+ *
+ * The structure.  Every packet that carries data (or a SYN or FIN) is a
+ * write of its side; pure acknowledgements and retransmissions are
+ * dropped, as the replay makes its own.  A write is ready
+ *
+ *   after the previous write of its side, by the same gap as in the trace
+ *   (what the side did in between: its think time, and on the fast link
+ *   of the trace, the transfers, which the replay redoes);
+ *   server: after the client's write it answers arrived, by the same gap
+ *   (the server's think time) — the write holding the request of its last
+ *   reply, or, when it holds no reply, the client's last write before it;
+ *   client: after the reply that ended a blocking round trip of the state
+ *   model arrived, by the same gap (the client's think time), for the
+ *   first write after the wait.
+ *
+ * whichever is later.  Writes of a new connection follow the trace's
+ * previous packet by the same gap.
+ *
+ * The link.  Each side's TCP cuts a write into segments of the MSS and
+ * sends them while fewer than its congestion window are unacknowledged;
+ * each acknowledgement (one per segment, a round trip after it left)
+ * grows the window by one segment (slow start, no loss: a prediction
+ * for links whose queue holds the bursts).  Idle for longer than the
+ * retransmission timeout (the round trip plus rto_min), the window halves
+ * once per timeout, down to the initial window (Linux's
+ * tcp_cwnd_restart).  Each direction of the link is a queue drained at
+ * the rate, then the delay, as xcap-link does:
+ *
+ *   start = max(sent, end of the previous segment)
+ *   end   = start + (payload + overhead) * 8 / rate
+ *   arrival = end + delay
+ *
+ * Acknowledgements take the delay back and the time of their own
+ * headers; they do not queue behind the data of the other direction.
+ *
+ * The replayed packets, with the times a capture beside the client would
+ * give them (the client's segments as they leave, the server's as they
+ * arrive), and the trace's messages at the segment holding their last
+ * byte, go through the state model in time order.
+ */
+#include "config.h"
+
+#include "predict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+#define PREDICT_WIN (4u << 20)	/* the window acknowledgements advertise */
+
+/* A write: one data packet of the trace, or a SYN or FIN. */
+struct write {
+	uint64_t ts;
+	uint64_t req_ts;		/* latest request its replies answer, 0 none */
+	uint32_t conn;
+	uint32_t seq, ack, len;
+	uint32_t req_end;
+	uint32_t prev;			/* previous write of its side */
+	uint32_t cause;			/* write of the other side it waited for */
+	uint8_t dir, flags;
+};
+
+/* A message, at the write holding its last byte. */
+struct pmsg {
+	uint32_t w, off;
+	uint32_t ord;			/* in the order read */		/* write, and bytes into it of the end */
+	uint32_t conn;
+	uint16_t flags, minor;
+	uint8_t dir, kind, major;
+	uint32_t name, ext;		/* interned */
+	uint64_t seq, length;
+};
+
+/* A packet for the added-delay experiment. */
+struct spkt {
+	uint64_t ts;
+	uint32_t wire;
+	uint8_t dir;
+};
+
+struct pconn {
+	bool seen;
+	struct xrec_conn rec;
+	char proto[16];
+	char name[128], name_source[16];
+	uint32_t last_w[2];		/* while loading */
+	uint64_t wait_reply;		/* while loading: a wait's reply to attach */
+	uint32_t pending_cause;		/* while loading: the reply write it ended at */
+};
+
+struct wait_end {
+	uint32_t conn;
+	uint64_t reply_ts;
+};
+
+struct predict_trace {
+	struct predict_options opt;
+	struct write *w;
+	size_t nw, capw;
+	struct pmsg *m;
+	size_t nm, capm;
+	struct spkt *p;
+	size_t np, capp;
+	struct pconn *c;
+	size_t nc;			/* ids 0..nc-1 */
+	struct wait_end *waits;
+	size_t nwaits, capwaits;
+	char **str;
+	size_t nstr, capstr;
+	struct xstate_model *model;	/* the trace as it is */
+	struct predict_result measured;
+	bool oom;
+};
+
+/* Nearest integer, halves away from zero (no libm for the library's users). */
+static int64_t round_ns(double x)
+{
+	return x < 0 ? -(int64_t)(-x + 0.5) : (int64_t)(x + 0.5);
+}
+
+static bool grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return true;
+	size_t nc = *cap ? *cap * 2 : 1024;
+	void *p = realloc(*v, nc * size);
+	if (!p)
+		return false;
+	*v = p;
+	*cap = nc;
+	return true;
+}
+
+/* Names and extensions of messages: few, kept once.  Index 0 is "". */
+static uint32_t intern(struct predict_trace *t, const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (size_t i = t->nstr; i-- > 1;)	/* recent ones first */
+		if (strcmp(t->str[i], s) == 0)
+			return (uint32_t)i;
+	if (!grow((void **)&t->str, &t->capstr, t->nstr, sizeof *t->str) ||
+	    !(t->str[t->nstr] = strdup(s))) {
+		t->oom = true;
+		return 0;
+	}
+	return (uint32_t)t->nstr++;
+}
+
+void predict_options_default(struct predict_options *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->mss = 1448;
+	opt->initial_window = 10;
+	opt->idle_restart = true;
+	opt->rto_min = 200000000;
+	opt->overhead = 52;
+	xstate_options_default(&opt->model);
+}
+
+static void wait_heard(void *ctx, const struct xstate_wait *w)
+{
+	struct predict_trace *t = ctx;
+	if (!grow((void **)&t->waits, &t->capwaits, t->nwaits, sizeof *t->waits)) {
+		t->oom = true;
+		return;
+	}
+	t->waits[t->nwaits++] = (struct wait_end){ w->conn, w->reply_ts };
+}
+
+struct predict_trace *predict_new(const struct predict_options *opt)
+{
+	struct predict_trace *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->opt = *opt;
+	if (!t->opt.mss)
+		t->opt.mss = 1448;
+	if (!t->opt.initial_window)
+		t->opt.initial_window = 1;
+	t->str = malloc(16 * sizeof *t->str);
+	t->capstr = 16;
+	if (!t->str || !(t->str[0] = strdup("")) || !(t->model = xstate_new(&t->opt.model)) ||
+	    xstate_on_wait(t->model, wait_heard, t) < 0) {
+		predict_free(t);
+		return NULL;
+	}
+	t->nstr = 1;
+	return t;
+}
+
+void predict_free(struct predict_trace *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nstr; i++)
+		free(t->str[i]);
+	free(t->str);
+	free(t->w);
+	free(t->m);
+	free(t->p);
+	free(t->c);
+	free(t->waits);
+	xstate_free(t->model);
+	free(t);
+}
+
+static struct pconn *conn_get(struct predict_trace *t, uint32_t id, bool create)
+{
+	if (id < t->nc && t->c[id].seen)
+		return &t->c[id];
+	if (!create || id > 1u << 24)
+		return NULL;
+	if (id >= t->nc) {
+		size_t nc = id + 16;
+		struct pconn *c = realloc(t->c, nc * sizeof *c);
+		if (!c) {
+			t->oom = true;
+			return NULL;
+		}
+		memset(c + t->nc, 0, (nc - t->nc) * sizeof *c);
+		t->c = c;
+		t->nc = nc;
+	}
+	struct pconn *c = &t->c[id];
+	c->seen = true;
+	c->last_w[0] = c->last_w[1] = NONE;
+	c->pending_cause = NONE;
+	return c;
+}
+
+static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
+{
+	if (!grow((void **)&t->p, &t->capp, t->np, sizeof *t->p)) {
+		t->oom = true;
+		return;
+	}
+	t->p[t->np++] = (struct spkt){ p->ts, p->len + t->opt.overhead, p->dir & 1 };
+	struct pconn *c = conn_get(t, p->conn, false);
+	bool control = p->tcp_flags & (XTCP_SYN | XTCP_FIN);
+	if (!c || (!p->len && !control) || (p->events & XPKT_RETRANS))
+		return;
+	if (!grow((void **)&t->w, &t->capw, t->nw, sizeof *t->w)) {
+		t->oom = true;
+		return;
+	}
+	int d = p->dir & 1;
+	struct write *w = &t->w[t->nw];
+	memset(w, 0, sizeof *w);
+	w->ts = p->ts;
+	w->conn = p->conn;
+	w->seq = p->seq;
+	w->ack = p->ack;
+	w->len = p->len;
+	w->dir = (uint8_t)d;
+	w->flags = p->tcp_flags;
+	w->prev = c->last_w[d];
+	w->cause = NONE;
+	c->last_w[d] = (uint32_t)t->nw++;
+}
+
+static void take_message(struct predict_trace *t, const struct xrec_msg *g)
+{
+	struct pconn *c = conn_get(t, g->conn, false);
+	if (!c)
+		return;
+	int d = g->dir & 1;
+	uint32_t wi = c->last_w[d];
+	/* The write holding its last byte: the side's latest, or one shortly
+	   before it when the pipeline reported late. */
+	for (int k = 0; wi != NONE && k < 8; k++, wi = t->w[wi].prev) {
+		const struct write *w = &t->w[wi];
+		uint32_t start = w->seq + ((w->flags & XTCP_SYN) ? 1 : 0);
+		uint32_t off = g->tcp_end - start;
+		if (off >= 1 && off <= w->len)
+			break;
+	}
+	if (wi == NONE || !grow((void **)&t->m, &t->capm, t->nm, sizeof *t->m)) {
+		t->oom = t->oom || wi != NONE;
+		return;
+	}
+	struct write *w = &t->w[wi];
+	struct pmsg *m = &t->m[t->nm++];
+	m->w = wi;
+	m->ord = (uint32_t)(t->nm - 1);
+	m->off = g->tcp_end - (w->seq + ((w->flags & XTCP_SYN) ? 1 : 0));
+	m->conn = g->conn;
+	m->flags = g->flags;
+	m->minor = g->minor;
+	m->dir = (uint8_t)d;
+	m->kind = g->kind;
+	m->major = g->major;
+	m->name = intern(t, g->name);
+	m->ext = intern(t, g->ext);
+	m->seq = g->seq;
+	m->length = g->length;
+	if (d == XDIR_S2C && g->req_ts && g->req_ts >= w->req_ts) {
+		w->req_ts = g->req_ts;
+		w->req_end = g->req_end;
+	}
+}
+
+int predict_record(struct predict_trace *t, const struct xrec *rec)
+{
+	struct pconn *c;
+	switch (rec->type) {
+	case XREC_CONN:
+		if ((c = conn_get(t, rec->u.conn.id, true))) {
+			c->rec = rec->u.conn;
+			snprintf(c->proto, sizeof c->proto, "%s", rec->u.conn.proto ? rec->u.conn.proto : "");
+		}
+		break;
+	case XREC_PKT:
+		take_packet(t, &rec->u.pkt);
+		break;
+	case XREC_MSG:
+		take_message(t, &rec->u.msg);
+		break;
+	case XREC_NAME:
+		if ((c = conn_get(t, rec->u.name.conn, false)) &&
+		    (!c->name[0] || (strcmp(rec->u.name.source, "WM_CLASS") == 0 &&
+				     strcmp(c->name_source, "WM_CLASS") != 0))) {
+			snprintf(c->name, sizeof c->name, "%s", rec->u.name.text);
+			snprintf(c->name_source, sizeof c->name_source, "%s", rec->u.name.source);
+		}
+		break;
+	default:
+		break;
+	}
+	if (xstate_record(t->model, rec) < 0)
+		t->oom = true;
+	return t->oom ? -1 : 0;
+}
+
+static int wait_cmp(const void *a, const void *b)
+{
+	const struct wait_end *x = a, *y = b;
+	if (x->conn != y->conn)
+		return x->conn < y->conn ? -1 : 1;
+	return x->reply_ts < y->reply_ts ? -1 : x->reply_ts > y->reply_ts;
+}
+
+/* Messages in the order of their writes, in the order read within one. */
+static int msg_cmp(const void *a, const void *b)
+{
+	const struct pmsg *x = a, *y = b;
+	if (x->w != y->w)
+		return x->w < y->w ? -1 : 1;
+	return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+static void result_of(const struct xstate_model *m, struct predict_result *r)
+{
+	const struct xstate_conn *all = xstate_all(m);
+	r->span = all->span;
+	r->network_delay = xstate_network_delay(all);
+	r->block_reply = all->time[XDIR_C2S][XSTATE_BLOCK_REPLY];
+	r->block_send = r->network_delay - r->block_reply;
+	r->waits = all->waits;
+}
+
+int predict_finish(struct predict_trace *t)
+{
+	xstate_finish(t->model);
+	result_of(t->model, &t->measured);
+	if (t->oom)
+		return -1;
+	qsort(t->m, t->nm, sizeof *t->m, msg_cmp);
+	/* The waits by connection and time, each with a cursor. */
+	qsort(t->waits, t->nwaits, sizeof *t->waits, wait_cmp);
+	size_t *cursor = calloc(t->nc + 1, sizeof *cursor);
+	if (!cursor)
+		return -1;
+	for (size_t i = t->nwaits; i-- > 0;)
+		cursor[t->waits[i].conn] = i;
+	for (size_t i = 0; i < t->nc; i++) {
+		t->c[i].last_w[0] = t->c[i].last_w[1] = NONE;
+		t->c[i].pending_cause = NONE;
+	}
+	for (size_t i = 0; i < t->nw; i++) {
+		struct write *w = &t->w[i];
+		struct pconn *c = &t->c[w->conn];
+		if (w->dir == XDIR_S2C) {
+			/* Which of the client's writes it answers. */
+			uint32_t k = c->last_w[XDIR_C2S];
+			if (w->req_ts)
+				while (k != NONE && t->w[k].ts > w->req_ts)
+					k = t->w[k].prev;
+			w->cause = k;
+			/* Does a wait of the client end with it? */
+			size_t *cur = &cursor[w->conn];
+			while (*cur < t->nwaits && t->waits[*cur].conn == w->conn &&
+			       t->waits[*cur].reply_ts <= w->ts) {
+				c->pending_cause = (uint32_t)i;
+				++*cur;
+			}
+		} else if (c->pending_cause != NONE) {
+			w->cause = c->pending_cause;
+			c->pending_cause = NONE;
+		}
+		c->last_w[w->dir] = (uint32_t)i;
+	}
+	free(cursor);
+	return 0;
+}
+
+const struct predict_result *predict_measured(const struct predict_trace *t)
+{
+	return &t->measured;
+}
+
+size_t predict_writes(const struct predict_trace *t)
+{
+	return t->nw;
+}
+
+size_t predict_packets(const struct predict_trace *t)
+{
+	return t->np;
+}
+
+/* ---- the replay ---- */
+
+/* A replayed record: a packet, or a message (len is its index). */
+struct orec {
+	uint64_t ts;
+	uint32_t order;
+	uint8_t type, dir, flags;
+	uint32_t conn, seq, ack, len;
+};
+
+/* A side's sender during a replay. */
+struct sender {
+	uint64_t *acks;			/* when each unacknowledged segment's
+					   acknowledgement arrives */
+	size_t head, n, cap;
+	double cwnd;
+	uint64_t seg_last;		/* its latest segment left */
+	bool sent;
+};
+
+struct replay {
+	const struct predict_trace *t;
+	const struct predict_link *link;
+	struct orec *o;
+	size_t no, capo;
+	struct sender *s;		/* 2 per connection */
+	double free_at[2];		/* the link's queue empties */
+	uint64_t *ready, *arrive;	/* per write */
+	uint64_t *seg_ts;		/* client-side time of each segment of a write */
+	size_t cap_seg;
+	uint64_t max_queue;
+	uint64_t segments;
+	bool oom;
+};
+
+static void emit(struct replay *r, uint64_t ts, uint8_t type, uint8_t dir, uint8_t flags,
+		 uint32_t conn, uint32_t seq, uint32_t ack, uint32_t len)
+{
+	if (!grow((void **)&r->o, &r->capo, r->no, sizeof *r->o)) {
+		r->oom = true;
+		return;
+	}
+	r->o[r->no] = (struct orec){ ts, (uint32_t)r->no, type, dir, flags, conn, seq, ack, len };
+	r->no++;
+}
+
+static bool ack_push(struct sender *s, uint64_t ts)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		uint64_t *v = malloc(cap * sizeof *v);
+		if (!v)
+			return false;
+		for (size_t i = 0; i < s->n; i++)
+			v[i] = s->acks[(s->head + i) % s->cap];
+		free(s->acks);
+		s->acks = v;
+		s->head = 0;
+		s->cap = cap;
+	}
+	s->acks[(s->head + s->n) % s->cap] = ts;
+	s->n++;
+	return true;
+}
+
+static uint64_t ack_front(const struct sender *s)
+{
+	return s->acks[s->head];
+}
+
+static void ack_pop(struct sender *s)
+{
+	s->head = (s->head + 1) % s->cap;
+	s->n--;
+	s->cwnd += 1;		/* slow start */
+}
+
+/* Serialisation of bytes at the rate, in ns. */
+static double ser(const struct predict_link *l, uint64_t bytes)
+{
+	return l->rate ? (double)bytes * 8e9 / (double)l->rate : 0;
+}
+
+/* When a segment of n payload bytes that may leave at ts (not before the
+   sender's window lets it) leaves, and when it arrives. */
+static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64_t ts, uint32_t n,
+			     uint64_t *arrival)
+{
+	const struct predict_options *o = &r->t->opt;
+	const struct predict_link *l = r->link;
+	if (ts < s->seg_last)
+		ts = s->seg_last;
+	if (n) {
+		while (s->n && ack_front(s) <= ts)
+			ack_pop(s);
+		uint64_t rto = 2 * l->delay + o->rto_min;
+		if (o->idle_restart && s->sent && !s->n && ts - s->seg_last > rto) {
+			/* tcp_cwnd_restart: halve once per timeout idle. */
+			double restart = o->initial_window < s->cwnd ? o->initial_window : s->cwnd;
+			uint64_t idle = ts - s->seg_last - rto;
+			while (idle > rto && s->cwnd > restart) {
+				s->cwnd = (double)(uint64_t)(s->cwnd / 2);
+				idle -= rto;
+			}
+			if (s->cwnd < restart)
+				s->cwnd = restart;
+		}
+		while ((double)s->n >= s->cwnd) {
+			if (ack_front(s) > ts)
+				ts = ack_front(s);
+			ack_pop(s);
+		}
+	}
+	double start = (double)ts > r->free_at[dir] ? (double)ts : r->free_at[dir];
+	if (l->rate && r->free_at[dir] > (double)ts) {
+		uint64_t q = (uint64_t)((r->free_at[dir] - (double)ts) * (double)l->rate / 8e9);
+		if (q > r->max_queue)
+			r->max_queue = q;
+	}
+	double end = start + ser(l, (uint64_t)n + o->overhead);
+	r->free_at[dir] = end;
+	*arrival = (uint64_t)round_ns(end) + l->delay;
+	if (n) {
+		uint64_t acked = *arrival + l->delay + (uint64_t)round_ns(ser(l, o->overhead));
+		if (!ack_push(s, acked))
+			r->oom = true;
+		r->segments++;
+	}
+	s->seg_last = ts;
+	s->sent = true;
+	return ts;
+}
+
+static void replay_write(struct replay *r, uint32_t i)
+{
+	const struct predict_trace *t = r->t;
+	const struct write *w = &t->w[i];
+	const struct write *wp = w->prev != NONE ? &t->w[w->prev] : NULL;
+	const struct write *wc = w->cause != NONE ? &t->w[w->cause] : NULL;
+	uint64_t ready = w->ts;
+	if (wp)
+		ready = r->ready[w->prev] + (w->ts - wp->ts);
+	if (wc) {
+		uint64_t c = r->arrive[w->cause] + (w->ts >= wc->ts ? w->ts - wc->ts : 0);
+		if (!wp || c > ready)
+			ready = c;
+	}
+	if (!wp && !wc && i > 0) {
+		/* A new connection: after the trace's previous write, as there. */
+		const struct write *q = &t->w[i - 1];
+		uint64_t qt = q->dir == XDIR_C2S ? r->ready[i - 1] : r->arrive[i - 1];
+		ready = qt + (w->ts - q->ts);
+	}
+	r->ready[i] = ready;
+
+	int d = w->dir;
+	struct sender *s = &r->s[2 * w->conn + d];
+	uint32_t mss = t->opt.mss;
+	uint32_t nseg = w->len ? (w->len + mss - 1) / mss : 1;
+	if (nseg > r->cap_seg) {
+		uint64_t *v = realloc(r->seg_ts, nseg * sizeof *v);
+		if (!v) {
+			r->oom = true;
+			return;
+		}
+		r->seg_ts = v;
+		r->cap_seg = nseg;
+	}
+	bool syn = w->flags & XTCP_SYN;
+	uint32_t base = w->seq + (syn ? 1 : 0);
+	uint64_t ts = ready, arrival = ready;
+	for (uint32_t k = 0; k < nseg; k++) {
+		uint32_t off = k * mss;
+		uint32_t n = w->len - off < mss ? w->len - off : mss;
+		uint8_t flags = w->flags;
+		if (k > 0)
+			flags &= (uint8_t)~XTCP_SYN;
+		if (k + 1 < nseg)
+			flags &= (uint8_t)~(XTCP_FIN | XTCP_PSH);
+		ts = send_segment(r, s, d, ts, n, &arrival);
+		/* The capture is beside the client. */
+		uint64_t here = d == XDIR_C2S ? ts : arrival;
+		r->seg_ts[k] = here;
+		uint32_t seq = k ? base + off : w->seq;
+		/* Data carries no acknowledgement here: the replay's own
+		   acknowledgements say what was received, and when. */
+		if (!(flags & (XTCP_SYN | XTCP_FIN | XTCP_RST)))
+			flags &= (uint8_t)~XTCP_ACK;
+		emit(r, here, XREC_PKT, (uint8_t)d, flags, w->conn, seq, w->ack, n);
+		uint32_t acked = base + off + n + ((flags & XTCP_FIN) ? 1 : 0);
+		if (n)
+			emit(r, d == XDIR_C2S ? arrival + r->link->delay : arrival, XREC_PKT, (uint8_t)!d,
+			     XTCP_ACK, w->conn, 0, acked, 0);
+		else if (d == XDIR_S2C)
+			emit(r, arrival, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0, acked, 0);
+	}
+	r->arrive[i] = arrival;
+}
+
+static int orec_cmp(const void *a, const void *b)
+{
+	const struct orec *x = a, *y = b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+int predict_run(const struct predict_trace *t, const struct predict_link *link,
+		struct predict_result *res,
+		void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx)
+{
+	memset(res, 0, sizeof *res);
+	struct replay r = { .t = t, .link = link };
+	r.s = calloc(2 * (t->nc + 1), sizeof *r.s);
+	r.ready = malloc((t->nw + 1) * sizeof *r.ready);
+	r.arrive = malloc((t->nw + 1) * sizeof *r.arrive);
+	int rc = -1;
+	struct xstate_model *m = NULL;
+	if (!r.s || !r.ready || !r.arrive)
+		goto out;
+	for (size_t i = 0; i < 2 * (t->nc + 1); i++)
+		r.s[i].cwnd = t->opt.initial_window;
+	size_t mi = 0;
+	for (uint32_t i = 0; i < t->nw && !r.oom; i++) {
+		replay_write(&r, i);
+		for (; mi < t->nm && t->m[mi].w == i && !r.oom; mi++) {
+			uint32_t off = t->m[mi].off;
+			uint32_t k = off ? (off - 1) / t->opt.mss : 0;
+			emit(&r, r.seg_ts[k], XREC_MSG, t->m[mi].dir, 0, t->m[mi].conn, 0, 0, (uint32_t)mi);
+		}
+	}
+	if (r.oom)
+		goto out;
+	qsort(r.o, r.no, sizeof *r.o, orec_cmp);
+
+	if (!(m = xstate_new(&t->opt.model)) || (on_wait && xstate_on_wait(m, on_wait, ctx) < 0))
+		goto out;
+	struct xrec rec;
+	/* The connections first, and their names, as a trace has them. */
+	for (size_t i = 0; i < t->nc; i++) {
+		if (!t->c[i].seen || !t->c[i].rec.id)
+			continue;
+		rec.type = XREC_CONN;
+		rec.u.conn = t->c[i].rec;
+		rec.u.conn.proto = t->c[i].proto;
+		if (xstate_record(m, &rec) < 0)
+			goto out;
+		if (t->c[i].name[0]) {
+			rec.type = XREC_NAME;
+			rec.u.name = (struct xrec_name){ 0, (uint32_t)i, t->c[i].name_source, t->c[i].name };
+			xstate_record(m, &rec);
+		}
+	}
+	for (size_t i = 0; i < r.no; i++) {
+		const struct orec *o = &r.o[i];
+		if (o->type == XREC_PKT) {
+			rec.type = XREC_PKT;
+			rec.u.pkt = (struct xrec_pkt){ .ts = o->ts, .conn = o->conn, .dir = o->dir,
+						       .tcp_flags = o->flags, .seq = o->seq, .ack = o->ack,
+						       .raw_win = 0xffff, .win = PREDICT_WIN, .len = o->len };
+		} else {
+			const struct pmsg *g = &t->m[o->len];
+			rec.type = XREC_MSG;
+			rec.u.msg = (struct xrec_msg){ .ts = o->ts, .conn = g->conn, .dir = g->dir,
+						       .kind = g->kind, .flags = g->flags, .major = g->major,
+						       .minor = g->minor, .seq = g->seq, .length = g->length,
+						       .name = t->str[g->name], .ext = t->str[g->ext],
+						       .detail = "" };
+		}
+		if (xstate_record(m, &rec) < 0)
+			goto out;
+	}
+	xstate_finish(m);
+	result_of(m, res);
+	res->segments = r.segments;
+	res->max_queue = r.max_queue;
+	rc = 0;
+out:
+	xstate_free(m);
+	if (r.s)
+		for (size_t i = 0; i < 2 * (t->nc + 1); i++)
+			free(r.s[i].acks);
+	free(r.s);
+	free(r.ready);
+	free(r.arrive);
+	free(r.seg_ts);
+	free(r.o);
+	return rc;
+}
+
+/* ---- SLIM's experiment ---- */
+
+int predict_added_delays(const struct predict_trace *t, uint64_t rate, uint64_t trace_rate,
+			 int64_t *out)
+{
+	if (!rate)
+		return -1;
+	/* Exact in integers: end times in units of 1/rate ns, so that a hand
+	   computation agrees to the ns. */
+	unsigned __int128 end[2] = { 0, 0 };	/* ns * rate */
+	for (size_t i = 0; i < t->np; i++) {
+		const struct spkt *p = &t->p[i];
+		unsigned __int128 ts = (unsigned __int128)p->ts * rate;
+		unsigned __int128 start = ts > end[p->dir] ? ts : end[p->dir];
+		end[p->dir] = start + (unsigned __int128)p->wire * 8 * 1000000000u;
+		/* added = (end - ts) / rate - wire * 8 / trace_rate, in ns */
+		double added = (double)(end[p->dir] - ts) / (double)rate;
+		if (trace_rate)
+			added -= (double)p->wire * 8e9 / (double)trace_rate;
+		out[i] = (int64_t)round_ns(added);
+	}
+	return 0;
+}
+
+/* ---- lists ---- */
+
+static int parse_list(const char *s, uint64_t *out, size_t max, bool rates)
+{
+	size_t n = 0;
+	const char *p = s;
+	if (!*p)
+		return -1;
+	while (*p) {
+		char *end;
+		double v = strtod(p, &end);
+		if (end == p || !(v >= 0))
+			return -1;
+		if (rates) {
+			if (*end == 'k') v *= 1e3, end++;
+			else if (*end == 'M') v *= 1e6, end++;
+			else if (*end == 'G') v *= 1e9, end++;
+			if (!(v >= 1) || v > 1e12)
+				return -1;
+		} else {
+			if (v > 1e6)	/* ms: about 17 minutes */
+				return -1;
+			v *= 1e6;
+		}
+		if (*end && *end != ',')
+			return -1;
+		if (n == max)
+			return -1;
+		out[n++] = (uint64_t)round_ns(v);
+		p = *end ? end + 1 : end;
+		if (*end == ',' && !*p)
+			return -1;
+	}
+	return (int)n;
+}
+
+int predict_parse_rates(const char *s, uint64_t *out, size_t max)
+{
+	return parse_list(s, out, max, true);
+}
+
+int predict_parse_delays(const char *s, uint64_t *out, size_t max)
+{
+	return parse_list(s, out, max, false);
+}
+
+void predict_format_rate(char *buf, size_t len, uint64_t rate)
+{
+	static const struct { uint64_t unit; const char *suffix; } units[] = {
+		{ 1000000000, "G" }, { 1000000, "M" }, { 1000, "k" },
+	};
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (rate >= units[i].unit) {
+			snprintf(buf, len, "%g%s", (double)rate / (double)units[i].unit, units[i].suffix);
+			return;
+		}
+	snprintf(buf, len, "%llu", (unsigned long long)rate);
+}

@@ -1,0 +1,201 @@
+/*
+ * predict_view.c — the tables of --predict and --added-delay
+ * (predict_view.h).
+ */
+#include "config.h"
+
+#include "predict_view.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NCOLS(a) (sizeof (a) / sizeof (a)[0])
+
+static const struct out_column predict_cols[] = {
+	{ "rate", "rate", OUT_COL_STR, -8, 0 },
+	{ "rate_bps", "rate_bps", OUT_COL_UINT, 11, 0 },
+	{ "delay_ms", "delay_ms", OUT_COL_STR, 9, 0 },
+	{ "via", "via", OUT_COL_STR, -4, 0 },
+	{ "elapsed_s", "elapsed_s", OUT_COL_SECONDS, 10, 3 },
+	{ "total_network_delay_s", "net_delay_s", OUT_COL_SECONDS, 12, 6 },
+	{ "block_send_s", "block_send_s", OUT_COL_SECONDS, 12, 6 },
+	{ "block_reply_s", "block_reply_s", OUT_COL_SECONDS, 13, 6 },
+	{ "round_trips", "trips", OUT_COL_UINT, 6, 0 },
+	{ "relative", "relative", OUT_COL_STR, 9, 0 },
+};
+
+/* xcap-sweep's baseline: 10 Mbit/s and 0.1 ms when in the lists, else the
+   highest rate and the shortest delay. */
+static void baseline(const uint64_t *rates, size_t nr, const uint64_t *delays, size_t nd,
+		     size_t *br, size_t *bd)
+{
+	size_t r = nr, d = nd;
+	for (size_t i = 0; i < nr; i++)
+		if (rates[i] == 10000000)
+			r = i;
+	for (size_t j = 0; j < nd; j++)
+		if (delays[j] == 100000)
+			d = j;
+	if (r == nr || d == nd) {
+		r = d = 0;
+		for (size_t i = 1; i < nr; i++)
+			if (rates[i] > rates[r])
+				r = i;
+		for (size_t j = 1; j < nd; j++)
+			if (delays[j] < delays[d])
+				d = j;
+	}
+	*br = r;
+	*bd = d;
+}
+
+int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trace *t,
+		       const uint64_t *rates, size_t nrates, const uint64_t *delays, size_t ndelays)
+{
+	size_t n = nrates * ndelays;
+	struct predict_result *res = calloc(n ? n : 1, sizeof *res);
+	if (!res)
+		return -1;
+	for (size_t i = 0; i < nrates; i++)
+		for (size_t j = 0; j < ndelays; j++) {
+			struct predict_link link = { rates[i], delays[j] };
+			if (predict_run(t, &link, &res[i * ndelays + j], NULL, NULL) < 0) {
+				free(res);
+				return -1;
+			}
+		}
+	size_t br, bd;
+	baseline(rates, nrates, delays, ndelays, &br, &bd);
+	uint64_t base = res[br * ndelays + bd].network_delay;
+	char rel[32], rate[32], delay[32];
+
+	out_json_open(out, fmt);
+	struct out_table tab;
+	out_table_begin(&tab, out, fmt, predict_cols, NCOLS(predict_cols), "prediction");
+	for (size_t i = 0; i < nrates; i++)
+		for (size_t j = 0; j < ndelays; j++) {
+			const struct predict_result *r = &res[i * ndelays + j];
+			predict_format_rate(rate, sizeof rate, rates[i]);
+			snprintf(delay, sizeof delay, "%g", (double)delays[j] / 1e6);
+			snprintf(rel, sizeof rel, "%.2f", base ? (double)r->network_delay / (double)base : 0);
+			struct out_cell cells[] = {
+				{ .s = rate }, { .u = rates[i] }, { .s = delay }, { .s = "raw" },
+				{ .ns = (int64_t)r->span }, { .ns = (int64_t)r->network_delay },
+				{ .ns = (int64_t)r->block_send }, { .ns = (int64_t)r->block_reply },
+				{ .u = r->waits }, { .s = rel, .empty = !base },
+			};
+			out_table_row(&tab, cells);
+		}
+	out_table_end(&tab);
+
+	const struct predict_result *m = predict_measured(t);
+	predict_format_rate(rate, sizeof rate, rates[br]);
+	if (fmt == OUT_JSON) {
+		out_json_seconds(out, "trace_span", (int64_t)m->span);
+		out_json_seconds(out, "trace_total_network_delay", (int64_t)m->network_delay);
+	} else if (fmt == OUT_TEXT || fmt == OUT_MARKDOWN) {
+		fprintf(out, "\n%sThe trace: %.3f s, network delay %.6f s, %llu round trips; "
+			"relative: to the %s / %g ms cell.%s\n",
+			fmt == OUT_MARKDOWN ? "*" : "", (double)m->span / 1e9,
+			(double)m->network_delay / 1e9, (unsigned long long)m->waits, rate,
+			(double)delays[bd] / 1e6, fmt == OUT_MARKDOWN ? "*" : "");
+		if (nrates > 1 && ndelays > 1) {
+			/* The paper's Figures 6 and 7: a rate per row, a delay per column. */
+			bool md = fmt == OUT_MARKDOWN;
+			fprintf(out, "\n%srelative total network delay, one-way delay (ms) across\n%s",
+				md ? "" : "# ", md ? "\n| rate |" : "rate    ");
+			for (size_t j = 0; j < ndelays; j++)
+				fprintf(out, md ? " %g |" : " %9g", (double)delays[j] / 1e6);
+			fprintf(out, "\n");
+			if (md) {
+				fprintf(out, "|---|");
+				for (size_t j = 0; j < ndelays; j++)
+					fprintf(out, "---:|");
+				fprintf(out, "\n");
+			}
+			for (size_t i = 0; i < nrates; i++) {
+				predict_format_rate(rate, sizeof rate, rates[i]);
+				fprintf(out, md ? "| %s |" : "%-8s", rate);
+				for (size_t j = 0; j < ndelays; j++) {
+					uint64_t v = res[i * ndelays + j].network_delay;
+					fprintf(out, md ? " %.2f |" : " %9.2f", base ? (double)v / (double)base : 0);
+				}
+				fprintf(out, "\n");
+			}
+		}
+	}
+	static const char *const notes[] = {
+		"predicted: the trace's dependencies replayed over a modelled link "
+		"(xcapanalyse(1), PREDICTION: what the model leaves out)",
+	};
+	out_notes(out, fmt, notes, NCOLS(notes), "xcapanalyse");
+	out_json_close(out, fmt);
+	free(res);
+	return 0;
+}
+
+static const struct out_column added_cols[] = {
+	{ "rate", "rate", OUT_COL_STR, -8, 0 },
+	{ "rate_bps", "rate_bps", OUT_COL_UINT, 11, 0 },
+	{ "packets", "packets", OUT_COL_UINT, 9, 0 },
+	{ "delayed", "delayed", OUT_COL_UINT, 9, 0 },
+	{ "mean_s", "mean_s", OUT_COL_SECONDS, 10, 6 },
+	{ "p50_s", "p50_s", OUT_COL_SECONDS, 10, 6 },
+	{ "p90_s", "p90_s", OUT_COL_SECONDS, 10, 6 },
+	{ "p95_s", "p95_s", OUT_COL_SECONDS, 10, 6 },
+	{ "p99_s", "p99_s", OUT_COL_SECONDS, 10, 6 },
+	{ "max_s", "max_s", OUT_COL_SECONDS, 10, 6 },
+};
+
+static int i64_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The nearest-rank percentile of sorted v. */
+static int64_t percentile(const int64_t *v, size_t n, unsigned pct)
+{
+	if (!n)
+		return 0;
+	size_t rank = (n * pct + 99) / 100;
+	return v[rank ? rank - 1 : 0];
+}
+
+int added_delay_view_print(FILE *out, enum out_format fmt, const struct predict_trace *t,
+			   const uint64_t *rates, size_t nrates, uint64_t trace_rate)
+{
+	size_t n = predict_packets(t);
+	int64_t *d = malloc((n ? n : 1) * sizeof *d);
+	if (!d)
+		return -1;
+	char rate[32];
+	out_json_open(out, fmt);
+	struct out_table tab;
+	out_table_begin(&tab, out, fmt, added_cols, NCOLS(added_cols), "added_delay");
+	for (size_t i = 0; i < nrates; i++) {
+		predict_added_delays(t, rates[i], trace_rate, d);
+		qsort(d, n, sizeof *d, i64_cmp);
+		uint64_t delayed = 0;
+		double sum = 0;
+		for (size_t k = 0; k < n; k++) {
+			/* Less than a microsecond is rounding, not delay. */
+			delayed += d[k] >= 1000;
+			sum += (double)d[k];
+		}
+		predict_format_rate(rate, sizeof rate, rates[i]);
+		struct out_cell cells[] = {
+			{ .s = rate }, { .u = rates[i] }, { .u = n }, { .u = delayed },
+			{ .ns = n ? (int64_t)(sum / (double)n) : 0, .empty = !n },
+			{ .ns = percentile(d, n, 50), .empty = !n }, { .ns = percentile(d, n, 90), .empty = !n },
+			{ .ns = percentile(d, n, 95), .empty = !n }, { .ns = percentile(d, n, 99), .empty = !n },
+			{ .ns = n ? d[n - 1] : 0, .empty = !n },
+		};
+		out_table_row(&tab, cells);
+	}
+	out_table_end(&tab);
+	out_json_close(out, fmt);
+	free(d);
+	return 0;
+}
