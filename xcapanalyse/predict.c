@@ -13,7 +13,7 @@
  *   reply, or, when it holds no reply, the client's last write before it;
  *   client: after the reply that ended a blocking round trip of the state
  *   model arrived, by the same gap (the client's think time), for the
- *   first write after the wait.
+ *   first write after the wait; its first data after the SYN/ACK came.
  *
  * whichever is later.  Writes of a new connection follow the trace's
  * previous packet by the same gap.
@@ -400,6 +400,10 @@ int predict_finish(struct predict_trace *t)
 		} else if (c->pending_cause != NONE) {
 			w->cause = c->pending_cause;
 			c->pending_cause = NONE;
+		} else if (w->prev != NONE && (t->w[w->prev].flags & XTCP_SYN) &&
+			   c->last_w[XDIR_S2C] != NONE) {
+			/* The client's first data waits for the handshake. */
+			w->cause = c->last_w[XDIR_S2C];
 		}
 		c->last_w[w->dir] = (uint32_t)i;
 	}

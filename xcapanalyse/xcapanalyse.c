@@ -359,7 +359,7 @@ int main(int argc, char **argv)
 		{ "predict", no_argument, NULL, OPT_PREDICT },
 		{ "added-delay", no_argument, NULL, OPT_ADDED },
 		{ "rates", required_argument, NULL, OPT_RATES },
-		{ "delays", required_argument, NULL, OPT_DELAYS },
+		{ "latencies", required_argument, NULL, OPT_DELAYS },
 		{ "mss", required_argument, NULL, OPT_MSS },
 		{ "initial-window", required_argument, NULL, OPT_IW },
 		{ "no-idle-restart", no_argument, NULL, OPT_NO_IDLE },

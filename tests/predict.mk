@@ -1,0 +1,9 @@
+# tests: prediction from one trace (xcapanalyse --predict, --added-delay)
+check_PROGRAMS += tests/check_predict
+tests_check_predict_SOURCES = tests/check_predict.c
+tests_check_predict_CPPFLAGS = $(INC_TESTS)
+tests_check_predict_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
+tests_check_predict_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_predict
+dist_check_SCRIPTS += tests/predict-accuracy.sh
+TESTS += tests/predict-accuracy.sh
