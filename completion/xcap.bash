@@ -8,7 +8,9 @@ _xcap_opts_xcap='-i -r -w -c -G -B -Z -k -p -q -h --help -V --version'
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
 	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
-	--split-min --sites --sites-file --trace-events -h --help -V --version'
+	--split-min --sites --sites-file --trace-events --predict --added-delay --rates
+	--latencies --mss --initial-window --no-idle-restart --trace-rate -h --help -V
+	--version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 	-b --benchmark -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
@@ -82,8 +84,10 @@ _xcap_xcapanalyse() {
 	--capture-side) COMPREPLY=($(compgen -W 'auto client server' -- "$cur")); return ;;
 	--wait-on) COMPREPLY=($(compgen -W 'earliest latest last' -- "$cur")); return ;;
 	--sites-file) _filedir sites; return ;;
+	--rates) COMPREPLY=($(compgen -W '100M,10M,1M,100k,10k' -- "$cur")); return ;;
+	--latencies) COMPREPLY=($(compgen -W '0.1,1,10,100' -- "$cur")); return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
-	--split-fraction | --split-min) return ;;
+	--split-fraction | --split-min | --mss | --initial-window | --trace-rate) return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then

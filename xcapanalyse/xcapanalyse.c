@@ -36,6 +36,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: xcapanalyse [VIEW] [--format FMT] [--conn N,...] [--range T0:T1] FILE...\n"
+"       xcapanalyse --predict|--added-delay [--rates LIST] [--latencies LIST] FILE...\n"
 "\n"
 "Read .xcap traces, .pcap or .pcapng captures and tell where the time went.\n"
 "\n"
@@ -56,6 +57,13 @@ static void usage(FILE *f)
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
 "  --dump            every record as one line of key=value text\n"
+"  --predict         the trace replayed over each link of --rates x\n"
+"                    --latencies: span, Total Network Delay, Block Send,\n"
+"                    Block Reply, round trips, as xcap-sweep measures them\n"
+"  --added-delay     SLIM's experiment: the trace's packets at their times\n"
+"                    through a link of each of --rates; percentiles of the\n"
+"                    delay each packet gains\n"
+
 "\n"
 "Options:\n"
 "  --sites-file PATH the call sites (default: FILE.sites when it exists)\n"
@@ -83,6 +91,15 @@ static void usage(FILE *f)
 "  --split-fraction F  a reply at least F (default 0.5) times the RTT ...\n"
 "  --split-min MS    ... and MS (default 3) after the one before it, in one\n"
 "                    silence, is a wait of its own (F 0: never)\n"
+"  --rates LIST      link rates in bit/s, suffix k, M or G (default\n"
+"                    100M,10M,1M,100k,10k)\n"
+"  --latencies LIST  one-way delays in ms (default 0.1,1,10,100)\n"
+"  --mss BYTES       segment payload on the predicted link (default 1448)\n"
+"  --initial-window SEGMENTS  TCP's initial window (default 10)\n"
+"  --no-idle-restart  TCP keeps its window when idle (Linux's\n"
+"                    tcp_slow_start_after_idle=0)\n"
+"  --trace-rate RATE  rate of the link the trace was taken on, for\n"
+"                    --added-delay (default: none, loopback)\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -93,6 +110,8 @@ static void usage(FILE *f)
 "  xcapanalyse app.xcap                           where the time went\n"
 "  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
 "  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
+"  xcapanalyse --predict --rates 10M,1M --latencies 10,50 app.xcap   the same on four links\n"
+"  xcapanalyse --added-delay --rates 10M,1M,100k app.xcap   delay slower links add per packet\n"
 "More in man xcap-tutorial.\n");
 }
 
