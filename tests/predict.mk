@@ -7,3 +7,16 @@ tests_check_predict_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_predict
 dist_check_SCRIPTS += tests/predict-accuracy.sh
 TESTS += tests/predict-accuracy.sh
+
+# Benchmarks print figures beside the peer tools; they never pass or fail.
+EXTRA_DIST += tests/bench-predict.sh
+bench: bench-predict
+bench-predict: all
+	$(SHELL) $(top_srcdir)/tests/bench-predict.sh $(abs_top_builddir)
+.PHONY: bench-predict
+
+# Golden outputs of the prediction views (lines in tests/golden/TESTLIST).
+EXTRA_DIST += tests/golden/xdpyinfo-xlogo-predict.out \
+	tests/golden/xdpyinfo-xlogo-predict-csv.out \
+	tests/golden/xdpyinfo-xlogo-added-delay.out \
+	tests/golden/xdpyinfo-xlogo-added-json.out

@@ -146,7 +146,24 @@ static const struct out_column added_cols[] = {
 	{ "p95_s", "p95_s", OUT_COL_SECONDS, 10, 6 },
 	{ "p99_s", "p99_s", OUT_COL_SECONDS, 10, 6 },
 	{ "max_s", "max_s", OUT_COL_SECONDS, 10, 6 },
+	{ "share_le_1ms", "<=1ms", OUT_COL_STR, 7, 0 },
+	{ "share_le_10ms", "<=10ms", OUT_COL_STR, 7, 0 },
+	{ "share_le_100ms", "<=100ms", OUT_COL_STR, 7, 0 },
 };
+
+/* The CDF at x: the share of sorted v at most x, as a fraction. */
+static void share_at(char *buf, size_t len, const int64_t *v, size_t n, int64_t x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	snprintf(buf, len, "%.3f", n ? (double)lo / (double)n : 0.0);
+}
 
 static int i64_cmp(const void *a, const void *b)
 {
@@ -185,12 +202,17 @@ int added_delay_view_print(FILE *out, enum out_format fmt, const struct predict_
 			sum += (double)d[k];
 		}
 		predict_format_rate(rate, sizeof rate, rates[i]);
+		char le1[16], le10[16], le100[16];
+		share_at(le1, sizeof le1, d, n, 1000000);
+		share_at(le10, sizeof le10, d, n, 10000000);
+		share_at(le100, sizeof le100, d, n, 100000000);
 		struct out_cell cells[] = {
 			{ .s = rate }, { .u = rates[i] }, { .u = n }, { .u = delayed },
 			{ .ns = n ? (int64_t)(sum / (double)n) : 0, .empty = !n },
 			{ .ns = percentile(d, n, 50), .empty = !n }, { .ns = percentile(d, n, 90), .empty = !n },
 			{ .ns = percentile(d, n, 95), .empty = !n }, { .ns = percentile(d, n, 99), .empty = !n },
 			{ .ns = n ? d[n - 1] : 0, .empty = !n },
+			{ .s = le1, .empty = !n }, { .s = le10, .empty = !n }, { .s = le100, .empty = !n },
 		};
 		out_table_row(&tab, cells);
 	}
