@@ -664,23 +664,32 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 	if (!(m = xstate_new(&t->opt.model)) || (on_wait && xstate_on_wait(m, on_wait, ctx) < 0))
 		goto out;
 	struct xrec rec;
-	/* The connections first, and their names, as a trace has them. */
-	for (size_t i = 0; i < t->nc; i++) {
-		if (!t->c[i].seen || !t->c[i].rec.id)
-			continue;
-		rec.type = XREC_CONN;
-		rec.u.conn = t->c[i].rec;
-		rec.u.conn.proto = t->c[i].proto;
-		if (xstate_record(m, &rec) < 0)
-			goto out;
-		if (t->c[i].name[0]) {
-			rec.type = XREC_NAME;
-			rec.u.name = (struct xrec_name){ 0, (uint32_t)i, t->c[i].name_source, t->c[i].name };
-			xstate_record(m, &rec);
-		}
-	}
+	bool *announced = calloc(t->nc + 1, sizeof *announced);
+	if (!announced)
+		goto out;
 	for (size_t i = 0; i < r.no; i++) {
 		const struct orec *o = &r.o[i];
+		if (o->conn < t->nc && !announced[o->conn] && t->c[o->conn].seen) {
+			/* The connection, and its name, before its first packet, as
+			   in a trace: the model's horizon for the All rows starts
+			   there. */
+			const struct pconn *pc = &t->c[o->conn];
+			announced[o->conn] = true;
+			rec.type = XREC_CONN;
+			rec.u.conn = pc->rec;
+			rec.u.conn.id = o->conn;
+			rec.u.conn.ts = o->ts;
+			rec.u.conn.proto = pc->proto;
+			if (xstate_record(m, &rec) < 0) {
+				free(announced);
+				goto out;
+			}
+			if (pc->name[0]) {
+				rec.type = XREC_NAME;
+				rec.u.name = (struct xrec_name){ o->ts, o->conn, pc->name_source, pc->name };
+				xstate_record(m, &rec);
+			}
+		}
 		if (o->type == XREC_PKT) {
 			rec.type = XREC_PKT;
 			rec.u.pkt = (struct xrec_pkt){ .ts = o->ts, .conn = o->conn, .dir = o->dir,
@@ -695,9 +704,12 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 						       .name = t->str[g->name], .ext = t->str[g->ext],
 						       .detail = "" };
 		}
-		if (xstate_record(m, &rec) < 0)
+		if (xstate_record(m, &rec) < 0) {
+			free(announced);
 			goto out;
+		}
 	}
+	free(announced);
 	xstate_finish(m);
 	result_of(m, res);
 	res->segments = r.segments;

@@ -12,6 +12,10 @@
 
 #define NCOLS(a) (sizeof (a) / sizeof (a)[0])
 
+/* Bytes xcap-link (and so xcap-sweep) queues by default: 100 packets of
+   1500 bytes. */
+#define PREDICT_LINK_QUEUE 150000
+
 static const struct out_column predict_cols[] = {
 	{ "rate", "rate", OUT_COL_STR, -8, 0 },
 	{ "rate_bps", "rate_bps", OUT_COL_UINT, 11, 0 },
@@ -125,11 +129,27 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 			}
 		}
 	}
-	static const char *const notes[] = {
+	const char *notes[2] = {
 		"predicted: the trace's dependencies replayed over a modelled link "
 		"(xcapanalyse(1), PREDICTION: what the model leaves out)",
 	};
-	out_notes(out, fmt, notes, NCOLS(notes), "xcapanalyse");
+	size_t nnotes = 1;
+	/* The replay never drops; say where a real link's queue would have. */
+	char qnote[256];
+	size_t worst = 0;
+	for (size_t k = 1; k < n; k++)
+		if (res[k].max_queue > res[worst].max_queue)
+			worst = k;
+	if (n && res[worst].max_queue > PREDICT_LINK_QUEUE) {
+		predict_format_rate(rate, sizeof rate, rates[worst / ndelays]);
+		snprintf(qnote, sizeof qnote,
+			 "up to %llu bytes queued at the link (%s, %g ms), more than xcap-link's "
+			 "default %d: a link that drops there is slower than predicted",
+			 (unsigned long long)res[worst].max_queue, rate,
+			 (double)delays[worst % ndelays] / 1e6, PREDICT_LINK_QUEUE);
+		notes[nnotes++] = qnote;
+	}
+	out_notes(out, fmt, notes, nnotes, "xcapanalyse");
 	out_json_close(out, fmt);
 	free(res);
 	return 0;
