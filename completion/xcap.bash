@@ -9,7 +9,8 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
 	--split-min --sites --sites-file --trace-events --predict --added-delay --rates
-	--latencies --mss --initial-window --no-idle-restart --trace-rate -h --help -V
+	--latencies --mss --initial-window --no-idle-restart --trace-rate --time-dilation
+	-h --help -V
 	--version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 	-b --benchmark -h --help -V --version --display'
@@ -87,7 +88,8 @@ _xcap_xcapanalyse() {
 	--rates) COMPREPLY=($(compgen -W '100M,10M,1M,100k,10k' -- "$cur")); return ;;
 	--latencies) COMPREPLY=($(compgen -W '0.1,1,10,100' -- "$cur")); return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
-	--split-fraction | --split-min | --mss | --initial-window | --trace-rate) return ;;
+	--split-fraction | --split-min | --mss | --initial-window | --trace-rate | \
+	--time-dilation) return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then

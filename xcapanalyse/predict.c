@@ -112,6 +112,7 @@ struct predict_trace {
 	size_t nstr, capstr;
 	struct xstate_model *model;	/* the trace as it is */
 	struct predict_result measured;
+	uint64_t t0;			/* first record's time, for dilation */
 	bool oom;
 };
 
@@ -158,6 +159,7 @@ void predict_options_default(struct predict_options *opt)
 	opt->idle_restart = true;
 	opt->rto_min = 200000000;
 	opt->overhead = 52;
+	opt->dilation = 1;
 	xstate_options_default(&opt->model);
 }
 
@@ -181,6 +183,8 @@ struct predict_trace *predict_new(const struct predict_options *opt)
 		t->opt.mss = 1448;
 	if (!t->opt.initial_window)
 		t->opt.initial_window = 1;
+	if (!(t->opt.dilation > 0))
+		t->opt.dilation = 1;
 	t->str = malloc(16 * sizeof *t->str);
 	t->capstr = 16;
 	if (!t->str || !(t->str[0] = strdup("")) || !(t->model = xstate_new(&t->opt.model)) ||
@@ -303,9 +307,38 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 	}
 }
 
-int predict_record(struct predict_trace *t, const struct xrec *rec)
+/* A time of a dilated trace, as the undilated clock would have read it. */
+static uint64_t undilate(struct predict_trace *t, uint64_t ts)
+{
+	if (!t->t0)
+		t->t0 = ts;
+	if (!ts || ts < t->t0)
+		return ts;
+	return t->t0 + (uint64_t)round_ns((double)(ts - t->t0) / t->opt.dilation);
+}
+
+int predict_record(struct predict_trace *t, const struct xrec *in)
 {
 	struct pconn *c;
+	struct xrec scaled;
+	const struct xrec *rec = in;
+	if (t->opt.dilation != 1) {
+		scaled = *in;
+		switch (scaled.type) {
+		case XREC_CONN: scaled.u.conn.ts = undilate(t, scaled.u.conn.ts); break;
+		case XREC_PKT: scaled.u.pkt.ts = undilate(t, scaled.u.pkt.ts); break;
+		case XREC_MSG:
+			scaled.u.msg.ts = undilate(t, scaled.u.msg.ts);
+			scaled.u.msg.req_ts = undilate(t, scaled.u.msg.req_ts);
+			break;
+		case XREC_NAME: scaled.u.name.ts = undilate(t, scaled.u.name.ts); break;
+		case XREC_GAP: scaled.u.gap.ts = undilate(t, scaled.u.gap.ts); break;
+		case XREC_NOTE: scaled.u.note.ts = undilate(t, scaled.u.note.ts); break;
+		case XREC_STATS: scaled.u.stats.ts = undilate(t, scaled.u.stats.ts); break;
+		default: break;
+		}
+		rec = &scaled;
+	}
 	switch (rec->type) {
 	case XREC_CONN:
 		if ((c = conn_get(t, rec->u.conn.id, true))) {

@@ -42,6 +42,10 @@ struct predict_options {
 	   payload: IPv4 (20) and TCP with timestamps (32) — what a tun
 	   device, and so xcap-link, counts.  Default 52. */
 	uint32_t overhead;
+	/* The trace was taken with every clock and the link slowed this many
+	   times (time dilation): its times, counted from its first record,
+	   are divided by it as they are read.  Default 1. */
+	double dilation;
 	struct xstate_options model;	/* for the state model, both runs */
 };
 

@@ -100,6 +100,8 @@ static void usage(FILE *f)
 "                    tcp_slow_start_after_idle=0)\n"
 "  --trace-rate RATE  rate of the link the trace was taken on, for\n"
 "                    --added-delay (default: none, loopback)\n"
+"  --time-dilation K  the trace was taken with its clocks and link slowed K\n"
+"                    times: divide its times by K (default 1)\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -345,7 +347,7 @@ int main(int argc, char **argv)
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
-	       OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS, OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE };
+	       OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS, OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION };
 	const char *sites_file = NULL;
 	struct predict_options popt;
 	predict_options_default(&popt);
@@ -383,6 +385,7 @@ int main(int argc, char **argv)
 		{ "initial-window", required_argument, NULL, OPT_IW },
 		{ "no-idle-restart", no_argument, NULL, OPT_NO_IDLE },
 		{ "trace-rate", required_argument, NULL, OPT_TRACE_RATE },
+		{ "time-dilation", required_argument, NULL, OPT_DILATION },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -423,6 +426,13 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_NO_IDLE: popt.idle_restart = false; break;
+		case OPT_DILATION: {
+			char *end;
+			popt.dilation = strtod(optarg, &end);
+			if (end == optarg || *end || !(popt.dilation >= 1) || popt.dilation > 1000)
+				die(EXIT_USAGE, "bad time dilation, want a factor from 1 to 1000: '%s'", optarg);
+			break;
+		}
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
