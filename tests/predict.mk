@@ -9,10 +9,13 @@ dist_check_SCRIPTS += tests/predict-accuracy.sh
 TESTS += tests/predict-accuracy.sh
 
 # Benchmarks print figures beside the peer tools; they never pass or fail.
-EXTRA_DIST += tests/bench-predict.sh
+# As root it also measures how far time dilation carries the check of the
+# prediction past the emulator (tests/predict-dilation.sh).
+EXTRA_DIST += tests/bench-predict.sh tests/predict-dilation.sh
 bench: bench-predict
 bench-predict: all
 	$(SHELL) $(top_srcdir)/tests/bench-predict.sh $(abs_top_builddir)
+	top_srcdir=$(top_srcdir) top_builddir=$(abs_top_builddir) $(SHELL) $(top_srcdir)/tests/predict-dilation.sh || true
 .PHONY: bench-predict
 
 # Golden outputs of the prediction views (lines in tests/golden/TESTLIST).
