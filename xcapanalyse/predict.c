@@ -22,7 +22,10 @@
  * sends them while fewer than its congestion window are unacknowledged;
  * each acknowledgement (one per segment, a round trip after it left)
  * grows the window by one segment (slow start, no loss: a prediction
- * for links whose queue holds the bursts).  Idle for longer than the
+ * for links whose queue holds the bursts).  The receiver acknowledges
+ * every second full-sized segment and the last of a write (a delayed
+ * ACK ended at once), and every segment in its quick-ACK mode (the first
+ * 16 of a connection, and 16 after it was idle for a timeout).  Idle for longer than the
  * retransmission timeout (the round trip plus rto_min), the window halves
  * once per timeout, down to the initial window (Linux's
  * tcp_cwnd_restart).  Each direction of the link is a queue drained at
@@ -50,6 +53,7 @@
 
 #define NONE UINT32_MAX
 #define PREDICT_WIN (4u << 20)	/* the window acknowledgements advertise */
+#define PREDICT_QUICKACKS 16	/* Linux's TCP_MAX_QUICKACKS */
 
 /* A write: one data packet of the trace, or a SYN or FIN. */
 struct write {
@@ -477,6 +481,11 @@ struct sender {
 	double cwnd;
 	uint64_t seg_last;		/* its latest segment left */
 	bool sent;
+	bool held;			/* the peer holds the newest segment's
+					   acknowledgement for the next one */
+	unsigned quick;			/* segments the peer still acknowledges
+					   at once (its quick-ACK mode) */
+	uint64_t last_arrival;		/* of its latest segment at the peer */
 };
 
 struct replay {
@@ -524,6 +533,17 @@ static bool ack_push(struct sender *s, uint64_t ts)
 	return true;
 }
 
+/* The acknowledgement of the segment before the newest one (held back)
+   comes with the newest one's. */
+static void ack_release_held(struct sender *s)
+{
+	if (s->n >= 2) {
+		size_t newest = (s->head + s->n - 1) % s->cap, before = (s->head + s->n - 2) % s->cap;
+		s->acks[before] = s->acks[newest];
+	}
+	s->held = false;
+}
+
 static uint64_t ack_front(const struct sender *s)
 {
 	return s->acks[s->head];
@@ -543,9 +563,10 @@ static double ser(const struct predict_link *l, uint64_t bytes)
 }
 
 /* When a segment of n payload bytes that may leave at ts (not before the
-   sender's window lets it) leaves, and when it arrives. */
+   sender's window lets it) leaves, and when it arrives.  hold: the
+   receiver acknowledges it only with the next one. */
 static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64_t ts, uint32_t n,
-			     uint64_t *arrival)
+			     bool hold, uint64_t *arrival)
 {
 	const struct predict_options *o = &r->t->opt;
 	const struct predict_link *l = r->link;
@@ -566,7 +587,7 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 			if (s->cwnd < restart)
 				s->cwnd = restart;
 		}
-		while ((double)s->n >= s->cwnd) {
+		while ((double)s->n >= s->cwnd && ack_front(s) != UINT64_MAX) {
 			if (ack_front(s) > ts)
 				ts = ack_front(s);
 			ack_pop(s);
@@ -583,8 +604,11 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 	*arrival = (uint64_t)round_ns(end) + l->delay;
 	if (n) {
 		uint64_t acked = *arrival + l->delay + (uint64_t)round_ns(ser(l, o->overhead));
-		if (!ack_push(s, acked))
+		if (!ack_push(s, hold ? UINT64_MAX : acked))
 			r->oom = true;
+		else if (s->held && !hold)
+			ack_release_held(s);
+		s->held = hold;
 		r->segments++;
 	}
 	s->seg_last = ts;
@@ -638,7 +662,21 @@ static void replay_write(struct replay *r, uint32_t i)
 			flags &= (uint8_t)~XTCP_SYN;
 		if (k + 1 < nseg)
 			flags &= (uint8_t)~(XTCP_FIN | XTCP_PSH);
-		ts = send_segment(r, s, d, ts, n, &arrival);
+		/* The receiver acknowledges every second full-sized segment, and
+		   at once the end of a write (Linux's delayed ACK, which the
+		   application's answer or the timer ends soon after). */
+		/* Linux acknowledges at once the first 16 segments of a
+		   connection, and again after the receiver was idle longer
+		   than its retransmission timeout (quick-ACK mode). */
+		uint64_t rto = 2 * r->link->delay + t->opt.rto_min;
+		if (n && s->last_arrival && ts > s->last_arrival + rto)
+			s->quick = PREDICT_QUICKACKS;
+		bool hold = n == mss && k + 1 < nseg && !s->held && !s->quick;
+		if (n && s->quick)
+			s->quick--;
+		ts = send_segment(r, s, d, ts, n, hold, &arrival);
+		if (n)
+			s->last_arrival = arrival;
 		/* The capture is beside the client. */
 		uint64_t here = d == XDIR_C2S ? ts : arrival;
 		r->seg_ts[k] = here;
@@ -649,10 +687,10 @@ static void replay_write(struct replay *r, uint32_t i)
 			flags &= (uint8_t)~XTCP_ACK;
 		emit(r, here, XREC_PKT, (uint8_t)d, flags, w->conn, seq, w->ack, n);
 		uint32_t acked = base + off + n + ((flags & XTCP_FIN) ? 1 : 0);
-		if (n)
+		if (n && !hold)
 			emit(r, d == XDIR_C2S ? arrival + r->link->delay : arrival, XREC_PKT, (uint8_t)!d,
 			     XTCP_ACK, w->conn, 0, acked, 0);
-		else if (d == XDIR_S2C)
+		else if (!n && d == XDIR_S2C)
 			emit(r, arrival, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0, acked, 0);
 	}
 	r->arrive[i] = arrival;
@@ -679,8 +717,10 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 	struct xstate_model *m = NULL;
 	if (!r.s || !r.ready || !r.arrive)
 		goto out;
-	for (size_t i = 0; i < 2 * (t->nc + 1); i++)
+	for (size_t i = 0; i < 2 * (t->nc + 1); i++) {
 		r.s[i].cwnd = t->opt.initial_window;
+		r.s[i].quick = PREDICT_QUICKACKS;
+	}
 	size_t mi = 0;
 	for (uint32_t i = 0; i < t->nw && !r.oom; i++) {
 		replay_write(&r, i);
