@@ -405,14 +405,18 @@ int predict_finish(struct predict_trace *t)
 	result_of(t->model, &t->measured);
 	if (t->oom)
 		return -1;
-	qsort(t->m, t->nm, sizeof *t->m, msg_cmp);
+	if (t->nm)
+		qsort(t->m, t->nm, sizeof *t->m, msg_cmp);
 	/* The waits by connection and time, each with a cursor. */
-	qsort(t->waits, t->nwaits, sizeof *t->waits, wait_cmp);
+	if (t->nwaits)
+		qsort(t->waits, t->nwaits, sizeof *t->waits, wait_cmp);
 	size_t *cursor = calloc(t->nc + 1, sizeof *cursor);
 	if (!cursor)
 		return -1;
+	/* (A connection the trace never announced has no writes here.) */
 	for (size_t i = t->nwaits; i-- > 0;)
-		cursor[t->waits[i].conn] = i;
+		if (t->waits[i].conn < t->nc)
+			cursor[t->waits[i].conn] = i;
 	for (size_t i = 0; i < t->nc; i++) {
 		t->c[i].last_w[0] = t->c[i].last_w[1] = NONE;
 		t->c[i].pending_cause = NONE;
@@ -732,7 +736,8 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 	}
 	if (r.oom)
 		goto out;
-	qsort(r.o, r.no, sizeof *r.o, orec_cmp);
+	if (r.no)
+		qsort(r.o, r.no, sizeof *r.o, orec_cmp);
 
 	if (!(m = xstate_new(&t->opt.model)) || (on_wait && xstate_on_wait(m, on_wait, ctx) < 0))
 		goto out;
