@@ -8,9 +8,9 @@ _xcap_opts_xcap='-i -r -w -c -G -B -Z -k -p -q -h --help -V --version'
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
 	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
-	--split-min --sites --sites-file --trace-events --predict --added-delay --rates
-	--latencies --mss --initial-window --no-idle-restart --trace-rate --time-dilation
-	-h --help -V
+	--split-min --sites --sites-file --trace-events --predict --predict-round-trips
+	--added-delay --rates --latencies --mss --initial-window --no-idle-restart
+	--trace-rate --time-dilation -h --help -V
 	--version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 	-b --benchmark -h --help -V --version --display'

@@ -457,6 +457,11 @@ const struct predict_result *predict_measured(const struct predict_trace *t)
 	return &t->measured;
 }
 
+uint64_t predict_first_ts(const struct predict_trace *t)
+{
+	return t->nw ? t->w[0].ts : 0;
+}
+
 size_t predict_writes(const struct predict_trace *t)
 {
 	return t->nw;

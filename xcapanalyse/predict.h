@@ -82,6 +82,8 @@ int predict_finish(struct predict_trace *t);
 
 /* The trace as it is (the state model over the records as read). */
 const struct predict_result *predict_measured(const struct predict_trace *t);
+/* The time of the trace's first packet (the replays start there). */
+uint64_t predict_first_ts(const struct predict_trace *t);
 /* Data packets (writes) and blocking round trips the structure holds. */
 size_t predict_writes(const struct predict_trace *t);
 

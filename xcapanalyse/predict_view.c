@@ -155,6 +155,57 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 	return 0;
 }
 
+static const struct out_column trip_cols[] = {
+	{ "rate", "rate", OUT_COL_STR, -8, 0 },
+	{ "delay_ms", "delay_ms", OUT_COL_STR, 9, 0 },
+	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
+	{ "conn", "Conn", OUT_COL_UINT, 5, 0 },
+	{ "seq", "Seq", OUT_COL_UINT, 8, 0 },
+	{ "extension", "Extension", OUT_COL_STR, -14, 0 },
+	{ "request", "Request", OUT_COL_STR, -24, 0 },
+	{ "wait", "Wait", OUT_COL_SECONDS, 10, 6 },
+};
+
+struct trips_ctx {
+	struct out_table *tab;
+	const char *rate, *delay;
+	uint64_t t0;
+};
+
+static void trip_row(void *ctx, const struct xstate_wait *w)
+{
+	struct trips_ctx *c = ctx;
+	struct out_cell cells[] = {
+		{ .s = c->rate }, { .s = c->delay },
+		{ .ns = (int64_t)(w->start - c->t0) }, { .u = w->conn }, { .u = w->seq },
+		{ .s = w->ext[0] ? w->ext : (!w->proto || strcmp(w->proto, "x11") == 0 ? "core" : "") },
+		{ .s = w->name }, { .ns = (int64_t)(w->reply_ts - w->start) },
+	};
+	out_table_row(c->tab, cells);
+}
+
+int predict_trips_print(FILE *out, enum out_format fmt, const struct predict_trace *t,
+			const uint64_t *rates, size_t nrates, const uint64_t *delays, size_t ndelays)
+{
+	char rate[32], delay[32];
+	struct out_table tab;
+	out_json_open(out, fmt);
+	out_table_begin(&tab, out, fmt, trip_cols, NCOLS(trip_cols), "predicted_round_trips");
+	for (size_t i = 0; i < nrates; i++)
+		for (size_t j = 0; j < ndelays; j++) {
+			struct predict_link link = { rates[i], delays[j] };
+			struct predict_result res;
+			predict_format_rate(rate, sizeof rate, rates[i]);
+			snprintf(delay, sizeof delay, "%g", (double)delays[j] / 1e6);
+			struct trips_ctx c = { &tab, rate, delay, predict_first_ts(t) };
+			if (predict_run(t, &link, &res, trip_row, &c) < 0)
+				return -1;
+		}
+	out_table_end(&tab);
+	out_json_close(out, fmt);
+	return 0;
+}
+
 static const struct out_column added_cols[] = {
 	{ "rate", "rate", OUT_COL_STR, -8, 0 },
 	{ "rate_bps", "rate_bps", OUT_COL_UINT, 11, 0 },

@@ -18,6 +18,13 @@
 int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trace *t,
 		       const uint64_t *rates, size_t nrates, const uint64_t *delays, size_t ndelays);
 
+/* Every predicted blocking round trip, link by link: the link, the time
+   since the first packet, the connection, the request (extension, name,
+   sequence number) and the predicted wait.  0, or -1 when out of
+   memory. */
+int predict_trips_print(FILE *out, enum out_format fmt, const struct predict_trace *t,
+			const uint64_t *rates, size_t nrates, const uint64_t *delays, size_t ndelays);
+
 /* One row per rate: packets, how many gained delay, the mean and the
    percentiles of the added delay.  0, or -1 when out of memory. */
 int added_delay_view_print(FILE *out, enum out_format fmt, const struct predict_trace *t,

@@ -30,7 +30,7 @@ const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS, MODE_PREDICT, MODE_ADDED };
+	    MODE_SITES, MODE_EVENTS, MODE_PREDICT, MODE_PREDICT_TRIPS, MODE_ADDED };
 
 static void usage(FILE *f)
 {
@@ -60,6 +60,7 @@ static void usage(FILE *f)
 "  --predict         the trace replayed over each link of --rates x\n"
 "                    --latencies: span, Total Network Delay, Block Send,\n"
 "                    Block Reply, round trips, as xcap-sweep measures them\n"
+"  --predict-round-trips  each predicted blocking round trip, link by link\n"
 "  --added-delay     SLIM's experiment: the trace's packets at their times\n"
 "                    through a link of each of --rates; percentiles of the\n"
 "                    delay each packet gains\n"
@@ -347,7 +348,8 @@ int main(int argc, char **argv)
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
-	       OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS, OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION };
+	       OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS, OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION,
+	       OPT_PREDICT_TRIPS };
 	const char *sites_file = NULL;
 	struct predict_options popt;
 	predict_options_default(&popt);
@@ -379,6 +381,7 @@ int main(int argc, char **argv)
 		{ "split-min", required_argument, NULL, OPT_SPLIT_MIN },
 		{ "predict", no_argument, NULL, OPT_PREDICT },
 		{ "added-delay", no_argument, NULL, OPT_ADDED },
+		{ "predict-round-trips", no_argument, NULL, OPT_PREDICT_TRIPS },
 		{ "rates", required_argument, NULL, OPT_RATES },
 		{ "latencies", required_argument, NULL, OPT_DELAYS },
 		{ "mss", required_argument, NULL, OPT_MSS },
@@ -404,6 +407,7 @@ int main(int argc, char **argv)
 		case OPT_SITES_FILE: sites_file = optarg; break;
 		case OPT_PREDICT: mode = MODE_PREDICT; break;
 		case OPT_ADDED: mode = MODE_ADDED; break;
+		case OPT_PREDICT_TRIPS: mode = MODE_PREDICT_TRIPS; break;
 		case OPT_RATES:
 			if ((nrates = predict_parse_rates(optarg, rates, 64)) < 0)
 				die(EXIT_USAGE, "bad rate list, want up to 64 rates like 10M,1M,100k: '%s'", optarg);
@@ -524,7 +528,7 @@ int main(int argc, char **argv)
 		struct sites *sites = NULL;
 		struct events_view *ev = NULL;
 		struct predict_trace *pt = NULL;
-		if (mode == MODE_PREDICT || mode == MODE_ADDED) {
+		if (mode == MODE_PREDICT || mode == MODE_PREDICT_TRIPS || mode == MODE_ADDED) {
 			popt.model = sopt;
 			popt.model.only = conns.ids;
 			popt.model.n_only = conns.n;
@@ -577,6 +581,7 @@ int main(int argc, char **argv)
 			case MODE_MESSAGES: msg_view_record(mv, &rec); break;
 			case MODE_CONNECTIONS: account(&table, &rec); break;
 			case MODE_PREDICT:
+			case MODE_PREDICT_TRIPS:
 			case MODE_ADDED:
 				if (predict_record(pt, &rec) < 0)
 					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
@@ -598,6 +603,9 @@ int main(int argc, char **argv)
 			if (rc == 0 && mode == MODE_PREDICT)
 				rc = predict_view_print(stdout, fmt, pt, rates, (size_t)nrates, delays,
 							(size_t)ndelays);
+			else if (rc == 0 && mode == MODE_PREDICT_TRIPS)
+				rc = predict_trips_print(stdout, fmt, pt, rates, (size_t)nrates, delays,
+							 (size_t)ndelays);
 			else if (rc == 0)
 				rc = added_delay_view_print(stdout, fmt, pt, rates, (size_t)nrates, trace_rate);
 			if (rc < 0)
