@@ -78,6 +78,14 @@ struct pmsg {
 	uint64_t seq, length;
 };
 
+struct orec;
+struct scratch {
+	struct orec *o;
+	uint32_t *next;
+	size_t cap;
+	uint64_t *ready, *arrive;
+};
+
 /* A packet for the added-delay experiment. */
 struct spkt {
 	uint64_t ts;
@@ -117,6 +125,9 @@ struct predict_trace {
 	struct xstate_model *model;	/* the trace as it is */
 	struct predict_result measured;
 	uint64_t t0;			/* first record's time, for dilation */
+	/* The replays' big buffers, kept from one link to the next: fresh
+	   memory costs a page fault per page, more than the replay itself. */
+	struct scratch *scratch;
 	bool oom;
 };
 
@@ -197,6 +208,10 @@ struct predict_trace *predict_new(const struct predict_options *opt)
 		return NULL;
 	}
 	t->nstr = 1;
+	if (!(t->scratch = calloc(1, sizeof *t->scratch))) {
+		predict_free(t);
+		return NULL;
+	}
 	return t;
 }
 
@@ -213,6 +228,13 @@ void predict_free(struct predict_trace *t)
 	free(t->c);
 	free(t->waits);
 	xstate_free(t->model);
+	if (t->scratch) {
+		free(t->scratch->o);
+		free(t->scratch->next);
+		free(t->scratch->ready);
+		free(t->scratch->arrive);
+		free(t->scratch);
+	}
 	free(t);
 }
 
@@ -509,18 +531,54 @@ struct replay {
 	size_t cap_seg;
 	uint64_t max_queue;
 	uint64_t segments;
+	/* The records form streams whose times never go back (see
+	   STREAM_*): each a list through next[], merged at the end instead of
+	   sorted. */
+	uint32_t *next;
+	uint32_t *head, *tail;		/* per stream */
+	size_t nstreams;
+	size_t mi;			/* the next message to place */
 	bool oom;
 };
 
-static void emit(struct replay *r, uint64_t ts, uint8_t type, uint8_t dir, uint8_t flags,
-		 uint32_t conn, uint32_t seq, uint32_t ack, uint32_t len)
+/* Streams of replayed records, each in time order as the replay makes
+   it: what arrives at the client (the server's segments through the
+   first-in first-out link, the client's acknowledgements of them, their
+   messages); the server's acknowledgements of the client's segments
+   (which arrive through the other link, in order); and per connection,
+   the client's own segments and messages as they leave. */
+enum { STREAM_AT_CLIENT, STREAM_SERVER_ACKS, STREAM_CLIENT_SENDS };
+
+static void emit(struct replay *r, size_t stream, uint64_t ts, uint8_t type, uint8_t dir,
+		 uint8_t flags, uint32_t conn, uint32_t seq, uint32_t ack, uint32_t len)
 {
-	if (!grow((void **)&r->o, &r->capo, r->no, sizeof *r->o)) {
+	if (r->no == r->capo) {		/* cannot be: capo is counted */
 		r->oom = true;
 		return;
 	}
-	r->o[r->no] = (struct orec){ ts, (uint32_t)r->no, type, dir, flags, conn, seq, ack, len };
-	r->no++;
+	uint32_t i = (uint32_t)r->no++;
+	r->o[i] = (struct orec){ ts, i, type, dir, flags, conn, seq, ack, len };
+	r->next[i] = NONE;
+	if (r->tail[stream] == NONE)
+		r->head[stream] = i;
+	else
+		r->next[r->tail[stream]] = i;
+	r->tail[stream] = i;
+}
+
+/* The write's messages whose last byte is in segments up to k, at the
+   time segment k is seen beside the client. */
+static void emit_messages(struct replay *r, uint32_t i, uint32_t k, uint64_t here, bool all)
+{
+	const struct predict_trace *t = r->t;
+	for (; r->mi < t->nm && t->m[r->mi].w == i && !r->oom; r->mi++) {
+		const struct pmsg *g = &t->m[r->mi];
+		uint32_t seg = g->off ? (g->off - 1) / t->opt.mss : 0;
+		if (seg > k && !all)
+			break;
+		emit(r, g->dir == XDIR_C2S ? STREAM_CLIENT_SENDS + g->conn : STREAM_AT_CLIENT, here,
+		     XREC_MSG, g->dir, 0, g->conn, 0, 0, (uint32_t)r->mi);
+	}
 }
 
 static bool ack_push(struct sender *s, uint64_t ts)
@@ -694,23 +752,75 @@ static void replay_write(struct replay *r, uint32_t i)
 		   acknowledgements say what was received, and when. */
 		if (!(flags & (XTCP_SYN | XTCP_FIN | XTCP_RST)))
 			flags &= (uint8_t)~XTCP_ACK;
-		emit(r, here, XREC_PKT, (uint8_t)d, flags, w->conn, seq, w->ack, n);
+		size_t here_stream = d == XDIR_C2S ? STREAM_CLIENT_SENDS + w->conn : STREAM_AT_CLIENT;
+		emit(r, here_stream, here, XREC_PKT, (uint8_t)d, flags, w->conn, seq, w->ack, n);
 		uint32_t acked = base + off + n + ((flags & XTCP_FIN) ? 1 : 0);
-		if (n && !hold)
-			emit(r, d == XDIR_C2S ? arrival + r->link->delay : arrival, XREC_PKT, (uint8_t)!d,
-			     XTCP_ACK, w->conn, 0, acked, 0);
-		else if (!n && d == XDIR_S2C)
-			emit(r, arrival, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0, acked, 0);
+		if (n && !hold && d == XDIR_C2S)
+			emit(r, STREAM_SERVER_ACKS, arrival + r->link->delay, XREC_PKT, XDIR_S2C, XTCP_ACK,
+			     w->conn, 0, acked, 0);
+		else if ((n && !hold) || (!n && d == XDIR_S2C))
+			emit(r, STREAM_AT_CLIENT, arrival, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0, acked, 0);
+		emit_messages(r, i, k, here, k + 1 == nseg);
 	}
 	r->arrive[i] = arrival;
 }
 
-static int orec_cmp(const void *a, const void *b)
+static bool orec_before(const struct orec *x, const struct orec *y)
 {
-	const struct orec *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
+	return x->ts != y->ts ? x->ts < y->ts : x->order < y->order;
+}
+
+/* The records in time order (ties in the order made): a heap of the
+   streams' heads.  NULL when out of memory. */
+static uint32_t *merge_streams(struct replay *r)
+{
+	uint32_t *order = malloc((r->no + 1) * sizeof *order);
+	uint32_t *heap = malloc((r->nstreams + 1) * sizeof *heap);	/* record indices */
+	if (!order || !heap) {
+		free(order);
+		free(heap);
+		return NULL;
+	}
+	size_t n = 0;
+	for (size_t s = 0; s < r->nstreams; s++) {
+		if (r->head[s] == NONE)
+			continue;
+		/* sift up */
+		size_t c = n++;
+		heap[c] = r->head[s];
+		while (c > 0 && orec_before(&r->o[heap[c]], &r->o[heap[(c - 1) / 2]])) {
+			uint32_t tmp = heap[c];
+			heap[c] = heap[(c - 1) / 2];
+			heap[(c - 1) / 2] = tmp;
+			c = (c - 1) / 2;
+		}
+	}
+	size_t q = 0;
+	while (n) {
+		uint32_t top = heap[0];
+		order[q++] = top;
+		if (r->next[top] != NONE)
+			heap[0] = r->next[top];
+		else
+			heap[0] = heap[--n];
+		/* sift down */
+		size_t c = 0;
+		for (;;) {
+			size_t a = 2 * c + 1, b = a + 1, m = c;
+			if (a < n && orec_before(&r->o[heap[a]], &r->o[heap[m]]))
+				m = a;
+			if (b < n && orec_before(&r->o[heap[b]], &r->o[heap[m]]))
+				m = b;
+			if (m == c)
+				break;
+			uint32_t tmp = heap[c];
+			heap[c] = heap[m];
+			heap[m] = tmp;
+			c = m;
+		}
+	}
+	free(heap);
+	return order;
 }
 
 int predict_run(const struct predict_trace *t, const struct predict_link *link,
@@ -720,29 +830,48 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 	memset(res, 0, sizeof *res);
 	struct replay r = { .t = t, .link = link };
 	r.s = calloc(2 * (t->nc + 1), sizeof *r.s);
-	r.ready = malloc((t->nw + 1) * sizeof *r.ready);
-	r.arrive = malloc((t->nw + 1) * sizeof *r.arrive);
+	struct scratch *sc = t->scratch;
+	if (!sc->ready)
+		sc->ready = malloc((t->nw + 1) * sizeof *sc->ready);
+	if (!sc->arrive)
+		sc->arrive = malloc((t->nw + 1) * sizeof *sc->arrive);
+	r.ready = sc->ready;
+	r.arrive = sc->arrive;
+	r.nstreams = STREAM_CLIENT_SENDS + t->nc + 1;
+	r.head = malloc(r.nstreams * sizeof *r.head);
+	r.tail = malloc(r.nstreams * sizeof *r.tail);
 	int rc = -1;
+	uint32_t *order = NULL;
 	struct xstate_model *m = NULL;
-	if (!r.s || !r.ready || !r.arrive)
+	if (!r.s || !r.ready || !r.arrive || !r.head || !r.tail)
 		goto out;
+	for (size_t i = 0; i < r.nstreams; i++)
+		r.head[i] = r.tail[i] = NONE;
+	/* At most a packet and an acknowledgement per segment, and the
+	   messages: allocated once. */
+	size_t most = t->nm + 1;
+	for (size_t i = 0; i < t->nw; i++)
+		most += 2 * (t->w[i].len ? (t->w[i].len + t->opt.mss - 1) / t->opt.mss : 1);
+	if (sc->cap < most) {
+		free(sc->o);
+		free(sc->next);
+		sc->next = NULL;
+		sc->cap = 0;
+		if (!(sc->o = malloc(most * sizeof *sc->o)) || !(sc->next = malloc(most * sizeof *sc->next)))
+			goto out;
+		sc->cap = most;
+	}
+	r.o = sc->o;
+	r.next = sc->next;
+	r.capo = sc->cap;
 	for (size_t i = 0; i < 2 * (t->nc + 1); i++) {
 		r.s[i].cwnd = t->opt.initial_window;
 		r.s[i].quick = PREDICT_QUICKACKS;
 	}
-	size_t mi = 0;
-	for (uint32_t i = 0; i < t->nw && !r.oom; i++) {
+	for (uint32_t i = 0; i < t->nw && !r.oom; i++)
 		replay_write(&r, i);
-		for (; mi < t->nm && t->m[mi].w == i && !r.oom; mi++) {
-			uint32_t off = t->m[mi].off;
-			uint32_t k = off ? (off - 1) / t->opt.mss : 0;
-			emit(&r, r.seg_ts[k], XREC_MSG, t->m[mi].dir, 0, t->m[mi].conn, 0, 0, (uint32_t)mi);
-		}
-	}
-	if (r.oom)
+	if (r.oom || !(order = merge_streams(&r)))
 		goto out;
-	if (r.no)
-		qsort(r.o, r.no, sizeof *r.o, orec_cmp);
 
 	if (!(m = xstate_new(&t->opt.model)) || (on_wait && xstate_on_wait(m, on_wait, ctx) < 0))
 		goto out;
@@ -750,8 +879,8 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 	bool *announced = calloc(t->nc + 1, sizeof *announced);
 	if (!announced)
 		goto out;
-	for (size_t i = 0; i < r.no; i++) {
-		const struct orec *o = &r.o[i];
+	for (size_t q = 0; q < r.no; q++) {
+		const struct orec *o = &r.o[order[q]];
 		if (o->conn < t->nc && !announced[o->conn] && t->c[o->conn].seen) {
 			/* The connection, and its name, before its first packet, as
 			   in a trace: the model's horizon for the All rows starts
@@ -804,10 +933,10 @@ out:
 		for (size_t i = 0; i < 2 * (t->nc + 1); i++)
 			free(r.s[i].acks);
 	free(r.s);
-	free(r.ready);
-	free(r.arrive);
 	free(r.seg_ts);
-	free(r.o);
+	free(r.head);
+	free(r.tail);
+	free(order);
 	return rc;
 }
 
