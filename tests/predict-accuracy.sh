@@ -39,10 +39,9 @@ rates=${PREDICT_RATES:-10M 1M}
 delays=${PREDICT_DELAYS:-10 50}
 runs=3
 # The clients, one command line each (PREDICT_CLIENTS, one a line).
-# xdpyinfo by default: its round trips are what the model is for.
-# xterm's start-up (xterm -e true) moves megabytes of font replies, where
-# the model's TCP is too simple (xcapanalyse(1), PREDICTION: Accuracy):
-# try it with PREDICT_CLIENTS='xterm -e true'.
+# xdpyinfo by default (about two minutes).  xterm's start-up (3.2 MB of
+# font replies, 260 round trips) takes some eight minutes over these links:
+# PREDICT_CLIENTS='xterm -e true' (xcapanalyse(1), PREDICTION: Accuracy).
 clients=${PREDICT_CLIENTS:-xdpyinfo}
 
 # ---- once on loopback ----
