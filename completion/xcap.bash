@@ -1,25 +1,31 @@
-# bash completion for xcap, xcapanalyse, netplot, xcap-link, xcap-sweep and
-# xcap-run (installed once per command name; each copy defines all six).
+# bash completion for xcap, xcapanalyse, netplot, xcap-link, xcap-sweep,
+# xcap-run and xcap-replay (installed once per command name; each copy
+# defines all seven).
 #
 # The option lists below are the commands' --help, word for word:
 # tests/help-man.sh checks each against --help and the man page.
 
-_xcap_opts_xcap='-i -r -w -c -G -B -Z -k -p -q -h --help -V --version'
+_xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --ring --before --after
+	--trigger -h --help -V --version'
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
-	--messages --dump --format --conn --range --capture-side --rtt --elicit-slack
+	--messages --marks --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
-	--split-min --sites --sites-file --trace-events --predict --predict-round-trips
-	--added-delay --rates --latencies --mss --initial-window --no-idle-restart
-	--trace-rate --time-dilation -h --help -V
-	--version'
+	--split-min --sites --sites-file --trace-events --responses --responses-summary --updates
+	--quiet-ms --synthetic-inputs --no-fold-motion --compare --fail-if-worse -j --jobs
+	--predict --predict-round-trips --added-delay --rates --latencies --mss
+	--initial-window --no-idle-restart --trace-rate --time-dilation
+	-h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
-	-b --benchmark -h --help -V --version --display'
+	--cdf --no-inputs -b --benchmark -i --index -f --follow -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
 	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
-	--display --timeout --format -q --quiet -h --help -V --version'
+	--display --timeout --replay --format -q --quiet -h --help -V --version'
 _xcap_opts_xcap_run='--delay --rate -w --no-stacks --report -q --quiet -h --help
 	-V --version'
+_xcap_opts_xcap_replay='-o --output --connection --no-motion --filter --pace --quiet
+	--timeout --no-expect --display --rfb --offset --capture --interface --log -q
+	--quiet-report -h --help -V --version'
 
 # What every command reads.
 _xcap_traces() { _filedir '@(xcap|pcap|pcapng|cap)'; }
@@ -66,7 +72,8 @@ _xcap_xcap() {
 	-r) _filedir '@(pcap|pcapng|cap)'; return ;;
 	-w) _filedir xcap; return ;;
 	-Z) COMPREPLY=($(compgen -u -- "$cur")); return ;;
-	-c | -G | -B) return ;;
+	-c | -G | -C | -W | -B | --ring | --before | --after) return ;;
+	--trigger) COMPREPLY=($(compgen -W 'request= event= wait\>' -- "$cur")); compopt -o nospace; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		_xcap_options "$_xcap_opts_xcap"
@@ -80,7 +87,7 @@ _xcap_xcapanalyse() {
 	local cur prev words cword split
 	_init_completion -s || return
 	case $prev in
-	--format) COMPREPLY=($(compgen -W 'text csv json markdown' -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W 'text csv json ndjson markdown' -- "$cur")); return ;;
 	--conn) _xcap_conn_ids; return ;;
 	--capture-side) COMPREPLY=($(compgen -W 'auto client server' -- "$cur")); return ;;
 	--wait-on) COMPREPLY=($(compgen -W 'earliest latest last' -- "$cur")); return ;;
@@ -88,8 +95,14 @@ _xcap_xcapanalyse() {
 	--rates) COMPREPLY=($(compgen -W '100M,10M,1M,100k,10k' -- "$cur")); return ;;
 	--latencies) COMPREPLY=($(compgen -W '0.1,1,10,100' -- "$cur")); return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
-	--split-fraction | --split-min | --mss | --initial-window | --trace-rate | \
-	--time-dilation) return ;;
+	--split-fraction | --split-min | --quiet-ms | -j | --jobs | --mss | --initial-window | \
+	--trace-rate | --time-dilation) return ;;
+	--fail-if-worse)
+		COMPREPLY=($(compgen -W 'network-delay= block-reply= block-send= block-recv= span=
+			round-trips= response-p50= response-p90= response-p95= response-p99=
+			over-100ms=' -- "$cur"))
+		compopt -o nospace 2>/dev/null
+		return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then
@@ -106,6 +119,7 @@ _xcap_netplot() {
 	-e | --export) _filedir '@(png|svg|pdf|xpl)'; return ;;
 	-c | --conn) _xcap_conn_ids; return ;;
 	-d | --direction) COMPREPLY=($(compgen -W 'request reply' -- "$cur")); return ;;
+	--cdf) COMPREPLY=($(compgen -W 'response-time bytes pixels inter-input' -- "$cur")); return ;;
 	-b | --benchmark) _xcap_traces; return ;;
 	-r | --range | -s | --size | --display) return ;;
 	esac
@@ -143,7 +157,7 @@ _xcap_xcap_sweep() {
 		case ${words[i]} in
 		--) _command_offset $((i + 1)); return ;;
 		-o | --output | --rates | --delays | --repeat | --via | --link | --queue | \
-		--display | --timeout | --format) ((i++)) ;;
+		--display | --timeout | --replay | --format) ((i++)) ;;
 		-*) ;;
 		*) _command_offset $i; return ;;
 		esac
@@ -151,6 +165,7 @@ _xcap_xcap_sweep() {
 	case $prev in
 	-o | --output) _filedir -d; return ;;
 	--via) _xcap_list 'raw ssh ssh-compressed'; return ;;
+	--replay) _filedir session; return ;;
 	--link) COMPREPLY=($(compgen -W 'auto netem xcap-link' -- "$cur")); return ;;
 	--format) COMPREPLY=($(compgen -W 'text csv' -- "$cur")); return ;;
 	--rates | --delays | --repeat | --queue | --display | --timeout) return ;;
@@ -189,9 +204,35 @@ _xcap_xcap_run() {
 	fi
 }
 
+_xcap_xcap_replay() {
+	local cur prev words cword split
+	_init_completion -s || return
+	case $prev in
+	-o | --output) _filedir session; return ;;
+	--log) _filedir; return ;;
+	--capture) _filedir xcap; return ;;
+	--interface) COMPREPLY=($(compgen -W "$(command ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
+	--pace) COMPREPLY=($(compgen -W 'quiet recorded' -- "$cur")); return ;;
+	--connection) _xcap_conn_ids; return ;;
+	--filter | --quiet | --timeout | --display | --rfb | --offset) return ;;
+	esac
+	$split && return
+	if [[ $cur == -* ]]; then
+		_xcap_options "$_xcap_opts_xcap_replay"
+	elif ((cword == 1)); then
+		COMPREPLY=($(compgen -W 'record' -- "$cur"))
+		_filedir session
+	elif [[ ${words[1]} == record ]]; then
+		_xcap_traces
+	else
+		_filedir session
+	fi
+}
+
 complete -F _xcap_xcap xcap
 complete -F _xcap_xcapanalyse xcapanalyse
 complete -F _xcap_netplot netplot
 complete -F _xcap_xcap_link xcap-link
 complete -F _xcap_xcap_sweep xcap-sweep
 complete -F _xcap_xcap_run xcap-run
+complete -F _xcap_xcap_replay xcap-replay

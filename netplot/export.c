@@ -78,12 +78,17 @@ static void svg_label(void *ctx, double x, double y, const char *text, struct np
 	mem_put(b, "</text>\n", 8);
 }
 
-static int export_svg(const struct np_view *v, const char *path, char *err, size_t errlen)
+static int export_svg(const struct np_view *v, const struct np_render_opts *base, const char *path,
+		      char *err, size_t errlen)
 {
 	struct membuf svg = { 0 }, text = { 0 };
 	cairo_surface_t *s = cairo_svg_surface_create_for_stream(mem_write, &svg, v->width, v->height);
 	cairo_t *cr = cairo_create(s);
-	struct np_render_opts o = { .label_fn = svg_label, .label_ctx = &text };
+	struct np_render_opts o = { 0 };
+	if (base)
+		o = *base;
+	o.label_fn = svg_label;
+	o.label_ctx = &text;
 	np_render(cr, v, &o, NULL);
 	cairo_status_t st = cairo_status(cr);
 	cairo_destroy(cr);
@@ -145,11 +150,17 @@ static cairo_status_t write_out(void *closure, const unsigned char *data, unsign
 
 int np_export(const struct np_view *v, const char *path, char *err, size_t errlen)
 {
+	return np_export_with(v, NULL, path, err, errlen);
+}
+
+int np_export_with(const struct np_view *v, const struct np_render_opts *ro, const char *path,
+		   char *err, size_t errlen)
+{
 	const char *ext = extension(path);
 	if (strcasecmp(ext, "xpl") == 0)
 		return np_export_xpl(v, path, err, errlen);
 	if (strcasecmp(ext, "svg") == 0)
-		return export_svg(v, path, err, errlen);
+		return export_svg(v, ro, path, err, errlen);
 	if (strcasecmp(ext, "png") != 0 && strcasecmp(ext, "pdf") != 0) {
 		snprintf(err, errlen, "unknown export format (use .png .svg .pdf or .xpl)");
 		return -1;
@@ -171,7 +182,7 @@ int np_export(const struct np_view *v, const char *path, char *err, size_t errle
 		return -1;
 	}
 	cairo_t *cr = cairo_create(s);
-	np_render(cr, v, NULL, NULL);
+	np_render(cr, v, ro, NULL);
 	cairo_status_t st = cairo_status(cr);
 	cairo_destroy(cr);
 	if (st == CAIRO_STATUS_SUCCESS && strcasecmp(ext, "png") == 0)

@@ -10,11 +10,16 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include "gui.h"
+#include "index.h"
 #include "render.h"
+#include "sites.h"
 
 #define STACK_MAX 64
 
@@ -26,6 +31,7 @@ struct win {
 	GtkApplicationWindow *window;
 	GtkWidget *area, *combo, *details, *dirbutton, *status;
 	struct np_model *m;
+	struct sites *sites;		/* TRACE.sites beside the trace (xcap-run), or NULL */
 	struct np_view v;
 	struct saved stack[STACK_MAX];	/* the zoom stack */
 	int nstack;
@@ -34,10 +40,27 @@ struct win {
 	int pan_axis;			/* DRAG_PAN: 0 both, 1 time only, 2 sequence only */
 	struct np_render_opts ro;
 	bool filling;			/* updating widgets: ignore their signals */
+	bool loading;			/* reading a file: no other may open, the window stays */
 	struct saved logged;		/* the view last logged (NETPLOT_LOG) */
 	int logged_w, logged_h, logged_dir;
 	size_t logged_conn;
+	/* --follow: the session's files and what they were when last read */
+	char **paths;
+	size_t npaths;
+	guint follow_source;
+	unsigned long long follow_stamp;
+	gint64 follow_next;		/* monotonic µs before which not to read again */
+	/* A huge trace: drawn from its index (TRACE.idx), with m holding only
+	   the span [win_t0, win_t1] of the connection shown, read from the
+	   trace blocks the index names, once a view is fine enough. */
+	struct np_index *ix;
+	char *ix_path;
+	size_t ix_conn;			/* index connection of m's window */
+	uint64_t win_t0, win_t1;
 };
+
+/* Views of more packets than this are drawn from the index's buckets. */
+enum { WINDOW_PACKETS = 200000 };
 
 /* NETPLOT_LOG=1: every view change, the plot's place on the screen and
    each tooltip go to stderr as one line, for scripts and the GUI test. */
@@ -113,8 +136,13 @@ static void fill_combo(struct win *w)
 	for (size_t i = 0; w->m && i < w->m->nconn; i++) {
 		const struct np_conn *c = &w->m->conn[i];
 		char buf[256];
-		snprintf(buf, sizeof buf, "#%u %s  (%zu + %zu packets)", c->id, c->label,
-			 c->dir[0].npkt, c->dir[1].npkt);
+		/* Through an index the model holds a span only: the label
+		   has the connection's count from the index. */
+		if (w->ix)
+			snprintf(buf, sizeof buf, "#%u %s", c->id, c->label);
+		else
+			snprintf(buf, sizeof buf, "#%u %s  (%zu + %zu packets)", c->id, c->label,
+				 c->dir[0].npkt, c->dir[1].npkt);
 		gtk_combo_box_text_append_text(GTK_COMBO_BOX_TEXT(w->combo), buf);
 	}
 	if (w->m && w->m->nconn)
@@ -122,12 +150,17 @@ static void fill_combo(struct win *w)
 	w->filling = false;
 }
 
+static void index_fit_y(struct win *w);
+
 static void show_conn(struct win *w, size_t conn, int dir)
 {
 	if (!w->m || conn >= w->m->nconn)
 		return;
 	int width = w->v.width ? w->v.width : 900, height = w->v.height ? w->v.height : 600;
 	np_view_init(&w->v, w->m, conn, dir, width, height);
+	if (w->ix)
+		index_fit_y(w);
+	w->v.sites = w->sites;
 	w->nstack = 0;
 	w->ro.have_sel = w->ro.have_mark = false;
 	w->filling = true;
@@ -139,10 +172,209 @@ static void show_conn(struct win *w, size_t conn, int dir)
 	redraw(w);
 }
 
+/* Traces of at least this many bytes (NETPLOT_INDEX_MIN, default 1 GB)
+   open through their index. */
+static bool wants_index(const char *path)
+{
+	const char *min = g_getenv("NETPLOT_INDEX_MIN");
+	unsigned long long at_least = min ? g_ascii_strtoull(min, NULL, 10) : 1000000000ull;
+	GStatBuf sb;
+	return g_str_has_suffix(path, ".xcap") && g_stat(path, &sb) == 0 &&
+	       (unsigned long long)sb.st_size >= at_least;
+}
+
+/* The index connection of the model's connection index conn. */
+static size_t ix_conn_of(const struct win *w, size_t conn)
+{
+	uint32_t want = w->m && conn < w->m->nconn ? w->m->conn[conn].id : 0;
+	for (size_t i = 0; i < np_index_conns(w->ix); i++) {
+		uint32_t id;
+		uint64_t a, b, n[2];
+		np_index_conn(w->ix, i, &id, &a, &b, n);
+		if (id == want)
+			return i;
+	}
+	return 0;
+}
+
+/* The y range of the view's span from the index. */
+static void index_fit_y(struct win *w)
+{
+	struct np_ibucket k;
+	double t0 = w->v.t0 < 0 ? 0 : w->v.t0;
+	np_index_range(w->ix, ix_conn_of(w, w->v.conn), w->v.dir, (uint64_t)t0, (uint64_t)w->v.t1 + 1,
+		       (uint64_t)((w->v.t1 - t0) / (w->v.pw > 1 ? w->v.pw : 1)), &k);
+	double lo = k.dlo < k.alo ? (double)k.dlo : (double)k.alo;
+	double hi = k.dhi > k.ahi ? (double)k.dhi : (double)k.ahi;
+	if (hi > lo) {
+		double pad = (hi - lo) * 0.04;
+		w->v.y0 = lo - pad;
+		w->v.y1 = hi + pad;
+	}
+}
+
+/* Make m the window of the view's span when the view is fine enough and
+   m does not hold it yet.  A window twice the view's span is read, so
+   that panning a little reads nothing. */
+static void index_sync(struct win *w)
+{
+	if (!w->ix)
+		return;
+	size_t i = ix_conn_of(w, w->v.conn);
+	double t0 = w->v.t0 < 0 ? 0 : w->v.t0, t1 = w->v.t1 < 0 ? 0 : w->v.t1;
+	struct np_ibucket k;
+	/* The count from a level a sixteenth of the view wide: a little over
+	   at the edges, and a few buckets read. */
+	np_index_range(w->ix, i, w->v.dir, (uint64_t)t0, (uint64_t)t1 + 1, (uint64_t)((t1 - t0) / 16), &k);
+	if (k.npkt > WINDOW_PACKETS)
+		return;
+	if (i == w->ix_conn && t0 >= (double)w->win_t0 && t1 <= (double)w->win_t1)
+		return;
+	double span = t1 - t0;
+	uint64_t a = t0 > span / 2 ? (uint64_t)(t0 - span / 2) : 0, b = (uint64_t)(t1 + span / 2);
+	char err[512];
+	struct np_model *m = np_index_window(w->ix, w->ix_path, i, a, b, err, sizeof err);
+	if (!m) {
+		fprintf(stderr, "netplot: cannot read the span: %s: '%s'\n", err, w->ix_path);
+		return;
+	}
+	uint32_t id;
+	uint64_t first, last, n[2];
+	np_index_conn(w->ix, i, &id, &first, &last, n);
+	m->conn[id - 1].first = first;	/* All shows the whole connection */
+	m->conn[id - 1].last = last;
+	np_model_free(w->m);
+	w->m = m;
+	w->v.m = m;
+	w->ix_conn = i;
+	w->win_t0 = a;
+	w->win_t1 = b;
+	if (log_on)
+		fprintf(stderr, "netplot: window conn=%u t0=%llu t1=%llu packets=%llu\n", id,
+			(unsigned long long)a, (unsigned long long)b, (unsigned long long)m->npkt);
+}
+
+static bool open_index(struct win *w, const char *path)
+{
+	char err[512];
+	bool built;
+	struct np_index *ix = np_index_open(path, &built, err, sizeof err);
+	if (!ix) {
+		fprintf(stderr, "netplot: cannot index: %s: '%s'\n", err, path);
+		return false;
+	}
+	size_t best = 0;
+	uint64_t most = 0, first = 0;
+	uint32_t best_id = 0;
+	for (size_t i = 0; i < np_index_conns(ix); i++) {
+		uint32_t id;
+		uint64_t a, b, n[2];
+		np_index_conn(ix, i, &id, &a, &b, n);
+		if (n[0] + n[1] > most) {
+			most = n[0] + n[1];
+			best = i;
+			best_id = id;
+			first = a;
+		}
+	}
+	/* An empty window: the connections, no packets yet. */
+	struct np_model *m = np_index_window(ix, path, best, first, first, err, sizeof err);
+	if (!m) {
+		np_index_free(ix);
+		fprintf(stderr, "netplot: cannot index: %s: '%s'\n", err, path);
+		return false;
+	}
+	for (size_t i = 0; i < np_index_conns(ix); i++) {
+		uint32_t id;
+		uint64_t a, b, n[2];
+		np_index_conn(ix, i, &id, &a, &b, n);
+		if (id >= 1 && id <= m->nconn) {
+			m->conn[id - 1].first = a;
+			m->conn[id - 1].last = b;
+			snprintf(m->conn[id - 1].label, sizeof m->conn[id - 1].label,
+				 "connection %u (%llu packets, indexed)", id,
+				 (unsigned long long)(n[0] + n[1]));
+		}
+	}
+	np_index_free(w->ix);
+	g_free(w->ix_path);
+	np_model_free(w->m);
+	w->ix = ix;
+	w->ix_path = g_strdup(path);
+	w->ix_conn = best;
+	w->win_t0 = w->win_t1 = first;
+	w->m = m;
+	w->v.m = m;
+	char *base = g_path_get_basename(path);
+	char title[512];
+	snprintf(title, sizeof title, "%s (indexed) — netplot", base);
+	g_free(base);
+	gtk_window_set_title(GTK_WINDOW(w->window), title);
+	w->v.conn = best_id - 1;
+	fill_combo(w);
+	show_conn(w, best_id - 1, 0);
+	if (log_on)
+		fprintf(stderr, "netplot: index %s packets=%llu%s\n", path,
+			(unsigned long long)np_index_packets(ix), built ? " built" : "");
+	log_text("open", path);
+	return true;
+}
+
+/* Reading a file, the status line says how far it is and the window is
+   still drawn: events are handled between steps (at most ten times a
+   second), while open_file and closing the window wait for the end. */
+struct loading {
+	struct win *w;
+	char *name;
+	long long total;	/* bytes in the file, 0 unknown */
+	gint64 last;		/* µs, g_get_monotonic_time */
+};
+
+static void on_load_progress(void *ctx, long long done)
+{
+	struct loading *l = ctx;
+	gint64 now = g_get_monotonic_time();
+	if (done < 0 || now - l->last < 100000)
+		return;
+	l->last = now;
+	char buf[600];
+	if (l->total > 0)
+		snprintf(buf, sizeof buf, "reading '%s': %.1f of %.1f MiB (%d%%)", l->name,
+			 done / 1048576.0, l->total / 1048576.0, (int)(100 * done / l->total));
+	else
+		snprintf(buf, sizeof buf, "reading '%s': %.1f MiB", l->name, done / 1048576.0);
+	gtk_label_set_text(GTK_LABEL(l->w->status), buf);
+	log_text("loading", buf);
+	while (gtk_events_pending())
+		gtk_main_iteration();
+}
+
+static gboolean on_delete(GtkWidget *widget, GdkEvent *ev, gpointer data)
+{
+	struct win *w = data;
+	return w->loading;	/* TRUE keeps the window: the load would lose it */
+}
+
 static bool open_file(struct win *w, const char *path)
 {
 	char err[512];
-	struct np_model *m = np_model_load(path, err, sizeof err);
+	if (w->loading)
+		return false;
+	if (wants_index(path))
+		return open_index(w, path);
+	np_index_free(w->ix);
+	w->ix = NULL;
+	struct stat st;
+	struct loading l = { w, g_path_get_basename(path),
+			     stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : 0, 0 };
+	w->loading = true;
+	struct np_model *m = np_model_load_watched(path, err, sizeof err, on_load_progress, &l);
+	w->loading = false;
+	g_free(l.name);
+	if (w->m)
+		update_status(w);
+	else
+		gtk_label_set_text(GTK_LABEL(w->status), "");
 	if (!m) {
 		GtkWidget *d = gtk_message_dialog_new(GTK_WINDOW(w->window), GTK_DIALOG_MODAL,
 						      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
@@ -154,6 +386,17 @@ static bool open_file(struct win *w, const char *path)
 	np_model_free(w->m);
 	w->m = m;
 	w->v.m = m;
+	/* The stacks of the round trips, when xcap-run wrote them beside the
+	   trace: the tooltip and details of a request waited on show them. */
+	sites_free(w->sites);
+	char spath[4096], serr[512];
+	snprintf(spath, sizeof spath, "%s.sites", path);
+	w->sites = access(spath, R_OK) == 0 ? sites_load(spath, serr, sizeof serr) : NULL;
+	if (w->sites && sites_resolve_sources(w->sites) < 0) {
+		sites_free(w->sites);
+		w->sites = NULL;
+	}
+	w->v.sites = w->sites;
 	char *base = g_path_get_basename(path);
 	char title[512];
 	snprintf(title, sizeof title, "%s — netplot", base);
@@ -171,6 +414,170 @@ static bool open_file(struct win *w, const char *path)
 	show_conn(w, best, 0);
 	log_text("open", path);
 	return true;
+}
+
+/* ---- --follow ---- */
+
+static bool follow_on;
+
+void np_gui_follow(void)
+{
+	follow_on = true;
+}
+
+/* Pieces order by their name's length, then the name: xcap -C numbers
+   them (OUT-0.xcap, OUT-1.xcap ... OUT-10.xcap), -G stamps them with a
+   fixed-width time (OUT-20261124-015800.xcap). */
+static int piece_cmp(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	return la != lb ? (la < lb ? -1 : 1) : strcmp(a, b);
+}
+
+/* A rotated capture's pieces that appeared since: files beside the last
+   one named as xcap names them, PREFIX-PART.EXT with the first piece's
+   PREFIX and EXT, after the last piece in that order. */
+static void follow_find_pieces(struct win *w)
+{
+	if (w->npaths == 0)
+		return;
+	char *dir = g_path_get_dirname(w->paths[0]), *base = g_path_get_basename(w->paths[0]);
+	const char *dot = strrchr(base, '.');
+	const char *dash = strrchr(base, '-');
+	if (!dash || (dot && dot < dash)) {
+		g_free(dir);
+		g_free(base);
+		return;
+	}
+	size_t plen = (size_t)(dash - base) + 1;	/* with the dash */
+	const char *ext = dot ? dot : "";
+	GDir *d = g_dir_open(dir, 0, NULL);
+	if (!d) {
+		g_free(dir);
+		g_free(base);
+		return;
+	}
+	char *lastbase = g_path_get_basename(w->paths[w->npaths - 1]);
+	GPtrArray *found = g_ptr_array_new();
+	const char *name;
+	while ((name = g_dir_read_name(d))) {
+		size_t n = strlen(name);
+		if (n <= plen + strlen(ext) || strncmp(name, base, plen) != 0 ||
+		    strcmp(name + n - strlen(ext), ext) != 0 || piece_cmp(name, lastbase) <= 0 ||
+		    strstr(name, ".idx") || strstr(name, ".tmp"))
+			continue;
+		g_ptr_array_add(found, g_strdup(name));
+	}
+	g_dir_close(d);
+	/* In order, so that records go into the model as they were captured. */
+	for (guint i = 0; i < found->len; i++)
+		for (guint k = i + 1; k < found->len; k++)
+			if (piece_cmp(found->pdata[k], found->pdata[i]) < 0) {
+				gpointer t = found->pdata[i];
+				found->pdata[i] = found->pdata[k];
+				found->pdata[k] = t;
+			}
+	for (guint i = 0; i < found->len; i++) {
+		w->paths = g_renew(char *, w->paths, w->npaths + 1);
+		w->paths[w->npaths++] = g_build_filename(dir, found->pdata[i], NULL);
+		g_free(found->pdata[i]);
+	}
+	g_ptr_array_free(found, TRUE);
+	g_free(lastbase);
+	g_free(dir);
+	g_free(base);
+}
+
+/* Sizes and times of change of the session's files, folded into one
+   number that changes when any of them does. */
+static unsigned long long follow_stamp(const struct win *w)
+{
+	unsigned long long h = w->npaths;
+	for (size_t i = 0; i < w->npaths; i++) {
+		GStatBuf sb;
+		if (g_stat(w->paths[i], &sb) == 0)
+			h = h * 1000003u + (unsigned long long)sb.st_size * 31u + (unsigned long long)sb.st_mtime;
+	}
+	return h;
+}
+
+/* Read the session again.  A view that showed everything keeps showing
+   everything, so its time range grows with the trace; a view zoomed by
+   hand stays where it is. */
+static bool follow_load(struct win *w)
+{
+	char err[512];
+	struct np_model *m = np_model_load_set((const char *const *)w->paths, w->npaths, true,
+					       err, sizeof err, NULL, NULL);
+	if (!m)
+		return false;
+	bool had = w->m != NULL, whole = w->nstack == 0;
+	size_t conn = w->v.conn;
+	int dir = w->v.dir;
+	struct np_view keep = w->v;
+	np_model_free(w->m);
+	w->m = m;
+	w->v.m = m;
+	if (!had || conn >= m->nconn) {
+		size_t best = 0, n = 0;
+		for (size_t i = 0; i < m->nconn; i++)
+			if (m->conn[i].dir[0].npkt + m->conn[i].dir[1].npkt > n) {
+				n = m->conn[i].dir[0].npkt + m->conn[i].dir[1].npkt;
+				best = i;
+			}
+		conn = best;
+		dir = 0;
+		whole = true;
+	}
+	w->v.conn = conn;
+	fill_combo(w);
+	if (whole)
+		show_conn(w, conn, dir);
+	else {
+		w->v = keep;
+		w->v.m = m;
+		redraw(w);
+	}
+	if (log_on)
+		fprintf(stderr, "netplot: follow files=%zu packets=%llu end=%.0f\n", w->npaths,
+			(unsigned long long)m->npkt, (double)m->t_end);
+	return true;
+}
+
+static gboolean follow_tick(gpointer data)
+{
+	struct win *w = data;
+	/* Reading takes longer as the trace grows: leave the window at
+	   least three times as long to itself between readings. */
+	gint64 now = g_get_monotonic_time();
+	if (now < w->follow_next)
+		return G_SOURCE_CONTINUE;
+	follow_find_pieces(w);
+	unsigned long long stamp = follow_stamp(w);
+	if (stamp != w->follow_stamp) {
+		w->follow_stamp = stamp;
+		follow_load(w);
+		gint64 took = g_get_monotonic_time() - now;
+		w->follow_next = g_get_monotonic_time() + 3 * took;
+	}
+	return G_SOURCE_CONTINUE;
+}
+
+static void follow_start(struct win *w, char **paths, size_t n)
+{
+	w->paths = paths;
+	w->npaths = n;
+	follow_find_pieces(w);
+	w->follow_stamp = follow_stamp(w);
+	char *base = g_path_get_basename(paths[0]);
+	char title[512];
+	snprintf(title, sizeof title, "%s (following) — netplot", base);
+	g_free(base);
+	gtk_window_set_title(GTK_WINDOW(w->window), title);
+	/* An empty or header-less file is a capture not begun yet: wait. */
+	follow_load(w);
+	log_text("follow", paths[0]);
+	w->follow_source = g_timeout_add(500, follow_tick, w);
 }
 
 /* ---- drawing ---- */
@@ -200,7 +607,18 @@ static gboolean on_draw(GtkWidget *area, cairo_t *cr, gpointer data)
 		w->logged_dir = w->v.dir;
 		log_view(w);
 	}
+	index_sync(w);
 	np_render(cr, &w->v, &w->ro, NULL);
+	if (w->ix) {
+		/* Too many packets to draw one by one: the index's columns. */
+		struct np_ibucket k;
+		double a = w->v.t0 < 0 ? 0 : w->v.t0;
+		np_index_range(w->ix, ix_conn_of(w, w->v.conn), w->v.dir, (uint64_t)a,
+			       (uint64_t)w->v.t1 + 1, (uint64_t)((w->v.t1 - a) / 16), &k);
+		if (k.npkt > WINDOW_PACKETS)
+			np_index_draw(cr, w->ix, ix_conn_of(w, w->v.conn), w->v.dir, w->v.t0, w->v.t1,
+				      w->v.y0, w->v.y1, w->v.px, w->v.py, w->v.pw, w->v.ph);
+	}
 	if (w->drag == DRAG_ZOOM || w->drag == DRAG_ZOOM_X || w->drag == DRAG_ZOOM_Y ||
 	    w->drag == DRAG_SELECT) {
 		double x0 = w->x0, x1 = w->x1, y0 = w->y0, y1 = w->y1;
@@ -387,6 +805,8 @@ ACTION(zoom_fit)
 		return;
 	push(w);
 	np_view_fit(&w->v);
+	if (w->ix)
+		index_fit_y(w);
 	redraw(w);
 }
 
@@ -421,6 +841,14 @@ ACTION(direction)
 	struct win *w = data;
 	if (w->m)
 		show_conn(w, w->v.conn, !w->v.dir);
+}
+
+/* The inputs along the top of the plot, on or off. */
+ACTION(inputs)
+{
+	struct win *w = data;
+	w->ro.no_inputs = !w->ro.no_inputs;
+	gtk_widget_queue_draw(w->area);
 }
 
 ACTION(next_conn)
@@ -474,7 +902,9 @@ ACTION(export)
 	if (gtk_dialog_run(GTK_DIALOG(d)) == GTK_RESPONSE_ACCEPT) {
 		char *path = gtk_file_chooser_get_filename(GTK_FILE_CHOOSER(d));
 		char err[512];
-		if (path && np_export(&w->v, path, err, sizeof err) < 0) {
+		/* The picture as shown: with or without the inputs. */
+		struct np_render_opts ro = { .no_inputs = w->ro.no_inputs };
+		if (path && np_export_with(&w->v, &ro, path, err, sizeof err) < 0) {
 			GtkWidget *e = gtk_message_dialog_new(GTK_WINDOW(w->window), GTK_DIALOG_MODAL,
 							      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
 							      "cannot export '%s': %s", path, err);
@@ -502,6 +932,7 @@ static const GActionEntry win_actions[] = {
 	{ "pan-up", act_pan_up, NULL, NULL, NULL, { 0 } },
 	{ "pan-down", act_pan_down, NULL, NULL, NULL, { 0 } },
 	{ "direction", act_direction, NULL, NULL, NULL, { 0 } },
+	{ "inputs", act_inputs, NULL, NULL, NULL, { 0 } },
 	{ "next-conn", act_next_conn, NULL, NULL, NULL, { 0 } },
 	{ "prev-conn", act_prev_conn, NULL, NULL, NULL, { 0 } },
 	{ "open", act_open, NULL, NULL, NULL, { 0 } },
@@ -519,6 +950,7 @@ static const struct { const char *action; const char *accels[4]; } accels[] = {
 	{ "win.pan-up", { "Up", "k", NULL } },
 	{ "win.pan-down", { "Down", "j", NULL } },
 	{ "win.direction", { "d", NULL } },
+	{ "win.inputs", { "i", NULL } },
 	{ "win.next-conn", { "Page_Down", NULL } },
 	{ "win.prev-conn", { "Page_Up", NULL } },
 	{ "win.open", { "<Control>o", NULL } },
@@ -556,7 +988,15 @@ static void on_drop(GtkWidget *widget, GdkDragContext *ctx, gint x, gint y, GtkS
 static void on_destroy(GtkWidget *widget, gpointer data)
 {
 	struct win *w = data;
+	if (w->follow_source)
+		g_source_remove(w->follow_source);
+	for (size_t i = 0; i < w->npaths; i++)
+		g_free(w->paths[i]);
+	g_free(w->paths);
+	np_index_free(w->ix);
+	g_free(w->ix_path);
 	np_model_free(w->m);
+	sites_free(w->sites);
 	g_free(w);
 }
 
@@ -578,6 +1018,7 @@ static struct win *new_window(GtkApplication *app)
 	g_action_map_add_action_entries(G_ACTION_MAP(w->window), win_actions,
 					G_N_ELEMENTS(win_actions), w);
 	g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroy), w);
+	g_signal_connect(w->window, "delete-event", G_CALLBACK(on_delete), w);
 
 	GtkWidget *vbox = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
 	GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 4);
@@ -676,6 +1117,16 @@ static void on_activate(GApplication *app, gpointer data)
 
 static void on_open(GApplication *app, GFile **files, gint n, const gchar *hint, gpointer data)
 {
+	if (follow_on) {
+		/* One window for the session, however many pieces. */
+		struct win *w = new_window(GTK_APPLICATION(app));
+		char **paths = g_new0(char *, n);
+		for (gint i = 0; i < n; i++)
+			if (!(paths[i] = g_file_get_path(files[i])))
+				paths[i] = g_file_get_parse_name(files[i]);
+		follow_start(w, paths, (size_t)n);
+		return;
+	}
 	for (gint i = 0; i < n; i++) {
 		struct win *w = new_window(GTK_APPLICATION(app));
 		char *path = g_file_get_path(files[i]);

@@ -12,12 +12,15 @@ netplot_libnetplot_a_CPPFLAGS = $(INC_NETPLOT)
 netplot_libnetplot_a_SOURCES = \
 	netplot/model.c netplot/model.h \
 	netplot/lod.c \
+	netplot/index.c netplot/index.h \
 	netplot/render.c netplot/render.h \
-	netplot/export.c
-netplot_libnetplot_a_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
+	netplot/export.c \
+	netplot/cdf.c netplot/cdf.h \
+	netplot/runs.c netplot/runs.h
+netplot_libnetplot_a_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
 
 # Everything that links the renderer links these, in this order.
-NETPLOT_LIBS = netplot/libnetplot.a xcapanalyse/libanalyse.a $(XCAP_LIBS) $(GTK_LIBS) -lm
+NETPLOT_LIBS = netplot/libnetplot.a xcapanalyse/libanalyse.a $(XCAP_LIBS) $(GTK_LIBS) $(LIBDW_LIBS) -lm
 
 bin_PROGRAMS += netplot/netplot
 netplot_netplot_SOURCES = netplot/netplot.c netplot/gui.c netplot/gui.h xcap/progress.c

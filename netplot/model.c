@@ -17,6 +17,7 @@
 _Static_assert(sizeof(struct np_pkt) == 32, "a packet is 32 bytes");
 _Static_assert(XPKT_WINPROBE < 0x40, "packet events fit in 6 bits");
 #include "source.h"
+#include "responses.h"
 #include "state.h"
 
 /* ---- string pool ---- */
@@ -227,8 +228,10 @@ void np_model_free(struct np_model *m)
 		for (int d = 0; d < 2; d++)
 			free_dir(&m->conn[i].dir[d]);
 		free(m->conn[i].wait);
+		free(m->conn[i].input);
 	}
 	free(m->conn);
+	free(m->mark);
 	free(m->pool);
 	free(m->hash);
 	free(m->path);
@@ -475,6 +478,24 @@ int np_model_add(struct np_model *m, const struct xrec *rec)
 		}
 		return 0;
 	}
+	case XREC_MARK: {
+		if (m->nmark == m->mark_cap) {
+			size_t cap = m->mark_cap ? m->mark_cap * 2 : 16;
+			struct np_mark *v = realloc(m->mark, cap * sizeof *v);
+			if (!v)
+				return -1;
+			m->mark = v;
+			m->mark_cap = cap;
+		}
+		struct np_mark *k = &m->mark[m->nmark];
+		k->t = rel(m, rec->u.mark.ts);
+		k->conn = rec->u.mark.conn;
+		k->source = rec->u.mark.source;
+		if (intern(m, rec->u.mark.text, &k->text) < 0)
+			return -1;
+		m->nmark++;
+		return 0;
+	}
 	default:
 		return 0;
 	}
@@ -616,6 +637,30 @@ static void on_wait(void *ctx, const struct xstate_wait *w)
 	};
 }
 
+static void on_response(void *ctx, const struct xresponse *r)
+{
+	struct np_model *m = ctx;
+	struct np_conn *c = conn_get(m, r->conn);
+	uint32_t what;
+	if (!c || grow((void **)&c->input, &c->input_cap, c->ninput, sizeof *c->input) < 0 ||
+	    intern(m, r->what, &what) < 0)
+		return;
+	uint64_t t0 = m->t0;
+	c->input[c->ninput++] = (struct np_input){
+		.t = r->input_ts > t0 ? r->input_ts - t0 : 0,
+		.end = r->end_ts > t0 ? r->end_ts - t0 : 0,
+		.response = r->response, .added = r->display_delay,
+		.bytes = { r->bytes[0], r->bytes[1] }, .trips = r->trips, .pixels = r->pixels,
+		.what = what, .kind = (uint8_t)r->kind, .flags = (uint8_t)r->flags,
+	};
+}
+
+static int cmp_input(const void *a, const void *b)
+{
+	const struct np_input *x = a, *y = b;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
 static int cmp_wait(const void *a, const void *b)
 {
 	const struct np_wait *x = a, *y = b;
@@ -660,60 +705,93 @@ struct np_model *np_model_load(const char *path, char *err, size_t errlen)
 struct np_model *np_model_load_watched(const char *path, char *err, size_t errlen,
 				       void (*progress)(void *ctx, long long done), void *ctx)
 {
-	struct xsource *src = xsource_open(path, NULL, NULL, err, errlen);
-	if (!src)
-		return NULL;
+	return np_model_load_set(&path, 1, false, err, errlen, progress, ctx);
+}
+
+/* Several files are one session when they are the pieces of one capture
+   (xcap's rotated files): their records go, in the order given, into one
+   model and one state model, so connection ids and times carry on from
+   piece to piece. */
+struct np_model *np_model_load_set(const char *const *paths, size_t npaths, bool following,
+				   char *err, size_t errlen,
+				   void (*progress)(void *ctx, long long done), void *ctx)
+{
+	struct xsource *src = NULL;
 	struct np_model *m = np_model_new();
-	if (!m || !(m->path = strdup(path))) {
+	struct xstate_model *sm = NULL;
+	if (!m || !npaths || !(m->path = strdup(paths[0]))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	struct load_watch watch = { progress, ctx };
-	xsource_on_warning(src, warn_cb, &watch);
 	struct xstate_options so;
 	xstate_options_default(&so);
-	struct xstate_model *sm = xstate_new(&so);
-	if (!sm) {
+	if (!(sm = xstate_new(&so))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	/* a new model: neither list of listeners can be full */
 	if (xstate_on_interval(sm, on_interval, m) < 0 || xstate_on_wait(sm, on_wait, m) < 0) {
 		snprintf(err, errlen, "cannot follow the state model");
-		xstate_free(sm);
 		goto fail;
 	}
-	struct xrec rec;
-	int bad = 0, more;
-	unsigned long nrec = 0;
-	while ((more = xsource_next(src, &rec)) == 1) {
-		if (progress && (++nrec & 1023) == 0)
-			progress(ctx, xsource_offset(src));
-		/* t0 is fixed by the first record, before any interval comes */
-		if (np_model_add(m, &rec) < 0)
-			bad = 1;
-		if (xstate_record(sm, &rec) < 0)
-			bad = 1;
-		if (bad)
-			break;
-	}
-	if (more < 0) {
-		snprintf(err, errlen, "cannot read on: %s", xsource_error(src));
-		xstate_free(sm);
+	/* The inputs and their responses, for their marks on the graph. */
+	struct xresp_options ro;
+	xresp_options_default(&ro);
+	struct xresp_model *rm = xresp_new(&ro, sm, on_response, m);
+	if (!rm) {
+		snprintf(err, errlen, "out of memory");
 		goto fail;
+	}
+	int bad = 0;
+	for (size_t f = 0; f < npaths && !bad; f++) {
+		if (!(src = xsource_open(paths[f], NULL, NULL, err, errlen))) {
+			xresp_free(rm);
+			goto fail;
+		}
+		/* A trace still being written ends in a block not yet whole:
+		   not damage, only the place to read on from next time. */
+		if (!following)
+			xsource_on_warning(src, warn_cb, &watch);
+		struct xrec rec;
+		int more;
+		unsigned long nrec = 0;
+		while ((more = xsource_next(src, &rec)) == 1) {
+			if (progress && (++nrec & 1023) == 0)
+				progress(ctx, xsource_offset(src));
+			/* t0 is fixed by the first record, before any interval comes */
+			if (np_model_add(m, &rec) < 0)
+				bad = 1;
+			if (xstate_record(sm, &rec) < 0 || xresp_record(rm, &rec) < 0)
+				bad = 1;
+			if (bad)
+				break;
+		}
+		if (more < 0) {
+			snprintf(err, errlen, "cannot read on: %s", xsource_error(src));
+			xresp_free(rm);
+			goto fail;
+		}
+		m->damaged += xsource_problems(src);
+		xsource_close(src);
+		src = NULL;
 	}
 	if (!bad) {
 		xstate_finish(sm);
+		xresp_finish(rm);
 		m->have_state = true;	/* even when every moment was Idle */
+		for (size_t i = 0; i < m->nconn; i++)
+			if (m->conn[i].ninput > 1)	/* responses close in their own order */
+				qsort(m->conn[i].input, m->conn[i].ninput, sizeof *m->conn[i].input,
+				      cmp_input);
 		for (size_t i = 0; i < m->nconn; i++)
 			if (m->conn[i].nwait > 1)	/* no waits: no array to sort */
 				qsort(m->conn[i].wait, m->conn[i].nwait, sizeof *m->conn[i].wait,
 				      cmp_wait);
 	}
+	xresp_free(rm);
 	xstate_free(sm);
-	m->damaged = xsource_problems(src);
-	xsource_close(src);
-	src = NULL;
+	sm = NULL;
 	if (bad || np_model_finish(m) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
@@ -722,6 +800,7 @@ struct np_model *np_model_load_watched(const char *path, char *err, size_t errle
 fail:
 	if (src)
 		xsource_close(src);
+	xstate_free(sm);
 	np_model_free(m);
 	return NULL;
 }
@@ -729,7 +808,7 @@ fail:
 size_t np_model_memory(const struct np_model *m)
 {
 	size_t n = sizeof *m + m->conn_cap * sizeof *m->conn + m->pool_cap +
-		   m->hash_cap * sizeof *m->hash;
+		   m->hash_cap * sizeof *m->hash + m->mark_cap * sizeof *m->mark;
 	for (size_t i = 0; i < m->nconn; i++)
 		for (int k = 0; k < 2; k++) {
 			const struct np_dir *d = &m->conn[i].dir[k];
@@ -761,6 +840,7 @@ size_t np_model_memory(const struct np_model *m)
 size_t np_pkt_lower(const struct np_dir *d, uint64_t t) { LOWER(d->pkt, d->npkt, t, t); }
 size_t np_msg_lower(const struct np_dir *d, uint64_t t) { LOWER(d->msg, d->nmsg, t, t); }
 size_t np_iv_lower(const struct np_dir *d, uint64_t t) { LOWER(d->iv, d->niv, end, t + 1); }
+size_t np_input_lower(const struct np_conn *c, uint64_t t) { LOWER(c->input, c->ninput, t, t); }
 
 int np_state_at(const struct np_dir *d, uint64_t t)
 {
@@ -844,6 +924,25 @@ int np_region_stats(const struct np_model *m, const struct np_conn *c, uint64_t 
 		}
 		free(keys);
 		qsort(out->requests, out->nrequests, sizeof *out->requests, cmp_count);
+	}
+	/* The inputs made inside the span and their response times. */
+	size_t j0 = np_input_lower(c, t0), j1 = np_input_lower(c, t1);
+	out->inputs = j1 - j0;
+	if (j1 > j0) {
+		uint64_t *rt = malloc((j1 - j0) * sizeof *rt);
+		if (!rt)
+			return -1;
+		size_t n = 0;
+		for (size_t j = j0; j < j1; j++)
+			if (!(c->input[j].flags & XRESP_F_NO_RESPONSE))
+				rt[n++] = c->input[j].response;
+		out->responded = n;
+		if (n) {
+			qsort(rt, n, sizeof *rt, cmp_u64);
+			out->response_p50 = rt[(n * 50 + 99) / 100 - 1];
+			out->response_p95 = rt[(n * 95 + 99) / 100 - 1];
+		}
+		free(rt);
 	}
 	return 0;
 }

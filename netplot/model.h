@@ -132,6 +132,20 @@ struct np_wait {
 	uint64_t burst_first, burst_last;	/* answered together at its end */
 };
 
+/* An input and its response (struct xresponse of the response model):
+   drawn at the input with a bar to the response's end as captured. */
+struct np_input {
+	uint64_t t, end;	/* ns since t0: the input; the response's last activity */
+	uint64_t response;	/* ns, as the display saw it (the capture point's delay added) */
+	uint64_t added;		/* ns of that added for the capture point */
+	uint64_t bytes[2];	/* by enum xdir, inside the response */
+	uint64_t trips;		/* blocking round trips begun inside it */
+	uint64_t pixels;	/* RFB */
+	uint32_t what;		/* pool offset: "key=38", "button=1", "" */
+	uint8_t kind;		/* enum xinput_kind */
+	uint8_t flags;		/* XRESP_F_* */
+};
+
 struct np_conn {
 	uint32_t id;
 	char label[160];	/* client name when it said, else its address */
@@ -142,10 +156,25 @@ struct np_conn {
 	struct np_dir dir[2];	/* XDIR_C2S, XDIR_S2C */
 	struct np_wait *wait;	/* by seq */
 	size_t nwait, wait_cap;
+	struct np_input *input;	/* by time of the input */
+	size_t ninput, input_cap;
 };
+
+/* Index of the first input of c at or after t. */
+size_t np_input_lower(const struct np_conn *c, uint64_t t);
 
 /* The round trip that names request seq of c, or NULL. */
 const struct np_wait *np_conn_wait(const struct np_conn *c, uint64_t seq);
+
+/* A mark of the trace (a client's XCAP_MARK, SIGUSR2, a trigger, the
+   edges of a flight recorder's window): drawn across every connection's
+   graph as a vertical line with its text. */
+struct np_mark {
+	uint64_t t;		/* ns since t0 */
+	uint32_t conn;		/* 0: about no connection */
+	uint8_t source;		/* enum xmark_source */
+	uint32_t text;		/* offset in the string pool */
+};
 
 struct np_model {
 	char *path;
@@ -159,6 +188,8 @@ struct np_model {
 	uint32_t *hash;		/* open addressing over pool offsets */
 	size_t hash_cap, hash_used;
 	bool have_state;	/* state intervals were computed */
+	struct np_mark *mark;	/* in trace order */
+	size_t nmark, mark_cap;
 	uint64_t npkt, nmsg;
 };
 
@@ -172,6 +203,13 @@ struct np_model *np_model_load_watched(const char *path, char *err, size_t errle
 				       void (*progress)(void *ctx, long long done), void *ctx);
 void np_model_free(struct np_model *m);
 
+/* Several files as one session, in the order given (the pieces of one
+   rotated capture).  following: the files may still be growing, so a
+   last block not yet whole is where reading stops, not a problem to
+   report. */
+struct np_model *np_model_load_set(const char *const *paths, size_t npaths, bool following,
+				   char *err, size_t errlen,
+				   void (*progress)(void *ctx, long long done), void *ctx);
 /* Building blocks of np_model_load, for tests: an empty model fed records
    one by one, then finished (sorting, reply matching, indexes). */
 struct np_model *np_model_new(void);
@@ -231,6 +269,10 @@ struct np_region {
 	struct np_count *requests;	/* by name, most frequent first */
 	size_t nrequests;
 	uint64_t messages[2];
+	/* Inputs made inside the span, those with a visible response, and
+	   the response times' percentiles (nearest rank) over those. */
+	uint64_t inputs, responded;
+	uint64_t response_p50, response_p95;	/* ns; 0 when none responded */
 };
 int np_region_stats(const struct np_model *m, const struct np_conn *c, uint64_t t0,
 		    uint64_t t1, struct np_region *out);

@@ -16,9 +16,13 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "cdf.h"
 #include "gui.h"
+#include "index.h"
+#include "model.h"
 #include "progress.h"
 #include "render.h"
+#include "runs.h"
 
 static const char *prog = "netplot";
 
@@ -26,9 +30,11 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: netplot [FILE...]\n"
+		"       netplot --follow FILE [FILE...]\n"
 		"       netplot FILE --export OUT.{png,svg,pdf,xpl} [--conn N] [--direction request|reply]\n"
 		"               [--range T0:T1] [--size WxH]\n"
-		"       netplot --benchmark FILE [--size WxH]\n"
+		"       netplot --cdf METRIC --export OUT.{png,svg,pdf} [--size WxH] FILE...\n"
+		"       netplot --benchmark FILE [--index] [--size WxH]\n"
 		"\n"
 		"Sequence/time graphs of X11 connections from .xcap, .pcap and .pcapng files.\n"
 		"\n"
@@ -37,7 +43,18 @@ static void usage(FILE *f)
 		"  -d, --direction DIR    request (client to server, default) or reply\n"
 		"  -r, --range T0:T1      time span, seconds since the trace began or h:mm:ss.fff\n"
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
+		"  --no-inputs            leave out the inputs and their response spans (along\n"
+		"                         the top of the graph)\n"
+		"  --cdf METRIC           the CDF of METRIC over the inputs of each FILE (runs\n"
+		"                         overlaid): response-time, bytes, pixels (RFB) or\n"
+		"                         inter-input; with --export\n"
 		"  -b, --benchmark FILE   time loading FILE and redrawing at several zoom levels\n"
+		"  -i, --index            with --benchmark: draw from FILE.idx (built first when\n"
+		"                         missing or stale), not from the whole trace in memory\n"
+		"  -f, --follow           show FILEs as one session (the pieces of a rotated\n"
+		"                         capture, OUT-1.xcap after OUT-0.xcap taken in as\n"
+		"                         xcap -C or -G writes them)\n"
+		"                         and read them again as xcap writes them\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          the version\n"
 		"Without --export or --benchmark, GTK's options (--display ...) go to GTK.\n"
@@ -46,6 +63,8 @@ static void usage(FILE *f)
 		"  netplot app.xcap                              the window (.pcap and .pcapng too)\n"
 		"  netplot app.xcap --conn 2 --direction reply --export replies.svg\n"
 		"  netplot app.xcap --range 0:1.5 --size 1600x900 --export startup.png\n"
+		"  netplot --follow live.xcap                    a capture xcap is still writing\n"
+		"  netplot --cdf response-time --export cdf.svg fast.pcap slow.pcap\n"
 		"More in man xcap-tutorial.\n");
 }
 
@@ -190,6 +209,153 @@ static int benchmark(const char *path, int w, int h)
 	return 0;
 }
 
+/* --benchmark --index: the same zoom levels drawn from TRACE.idx: from
+   its buckets while a view holds more than WINDOW_PACKETS packets, and
+   from the blocks of the trace the index names for the span when fewer
+   (the whole renderer, packets one by one). */
+enum { WINDOW_PACKETS = 200000 };
+static int benchmark_index(const char *path, int w, int h)
+{
+	char err[512];
+	bool built;
+	double t = now_ms();
+	struct np_index *ix = np_index_open(path, &built, err, sizeof err);
+	if (!ix)
+		die_err(1, err, path);
+	double ms = now_ms() - t;
+	if (built) {
+		printf("index: built in %.0f ms (two passes over the trace)\n", ms);
+		np_index_free(ix);
+		t = now_ms();
+		if (!(ix = np_index_open(path, &built, err, sizeof err)))
+			die_err(1, err, path);
+		ms = now_ms() - t;
+	}
+	printf("open: %.1f ms (index mapped and checked)\n", ms);
+	/* The busiest connection's request direction. */
+	size_t best = 0;
+	uint64_t most = 0, first = 0, last = 0;
+	for (size_t i = 0; i < np_index_conns(ix); i++) {
+		uint32_t id;
+		uint64_t a, b, n[2];
+		np_index_conn(ix, i, &id, &a, &b, n);
+		if (n[0] + n[1] > most) {
+			most = n[0] + n[1];
+			best = i;
+			first = a;
+			last = b;
+		}
+	}
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	cairo_t *cr = cairo_create(s);
+	double tc = ((double)first + (double)last) / 2, span = (double)(last - first) + 1;
+	for (double zoom = 1; zoom <= 100000; zoom *= 10) {
+		double t0 = tc - span / zoom / 2, t1 = tc + span / zoom / 2;
+		struct np_ibucket k;
+		np_index_range(ix, best, 0, t0 < 0 ? 0 : (uint64_t)t0, (uint64_t)t1,
+			       (uint64_t)((t1 - t0) / w), &k);
+		double y0 = k.dlo < k.alo ? (double)k.dlo : (double)k.alo;
+		double y1 = k.dhi > k.ahi ? (double)k.dhi : (double)k.ahi;
+		if (!(y1 > y0))
+			y0 = 0, y1 = 1;
+		double fastest = INFINITY;
+		size_t reads = 0;
+		if (k.npkt > WINDOW_PACKETS) {
+			for (int rep = 0; rep < 3; rep++) {
+				double a = now_ms();
+				reads = np_index_render(cr, ix, best, 0, t0, t1, y0, y1, w, h);
+				cairo_surface_flush(s);
+				fastest = fmin(fastest, now_ms() - a);
+			}
+			printf("redraw %.0fx: %.1f ms (%" PRIu64 " packets in view, %zu buckets read)\n",
+			       zoom, fastest, (uint64_t)k.npkt, reads);
+			continue;
+		}
+		/* Fine enough to draw packets: read the span's blocks of the
+		   trace into a small model and draw it as any trace is drawn. */
+		double a = now_ms();
+		struct np_model *wm = np_index_window(ix, path, best, t0 < 0 ? 0 : (uint64_t)t0,
+						      (uint64_t)t1, err, sizeof err);
+		if (!wm)
+			die_err(1, err, path);
+		double load_ms = now_ms() - a;
+		uint32_t id;
+		uint64_t cf, cl, cn[2];
+		np_index_conn(ix, best, &id, &cf, &cl, cn);
+		struct np_view v;
+		np_view_init(&v, wm, id - 1, 0, w, h);
+		v.t0 = t0;
+		v.t1 = t1;
+		v.y0 = y0;
+		v.y1 = y1;
+		struct np_render_stats st;
+		for (int rep = 0; rep < 3; rep++) {
+			double b = now_ms();
+			np_render(cr, &v, NULL, &st);
+			cairo_surface_flush(s);
+			fastest = fmin(fastest, now_ms() - b);
+		}
+		printf("redraw %.0fx: %.1f ms, %.1f ms the first time reading its blocks (%" PRIu64
+		       " packets in view, %zu drawn one by one, %zu labels)\n",
+		       zoom, fastest, load_ms + fastest, (uint64_t)wm->conn[id - 1].dir[0].npkt, st.items,
+		       st.labels);
+		np_model_free(wm);
+	}
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("memory: process peak %.1f MB (%.2f bytes/packet, %" PRIu64 " packets)\n",
+	       ru.ru_maxrss / 1e3, ru.ru_maxrss * 1e3 / (double)(np_index_packets(ix) ? np_index_packets(ix) : 1),
+	       np_index_packets(ix));
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	np_index_free(ix);
+	return 0;
+}
+
+/* --cdf: one curve per run; a run that cannot be read is left out and
+   said, the others still drawn. */
+static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int n, int w, int h)
+{
+	if (!out || n < 1) {
+		usage(stderr);
+		return 2;
+	}
+	struct xresp_options ro;
+	xresp_options_default(&ro);
+	struct np_cdf_series *s = calloc((size_t)n, sizeof *s);
+	if (!s)
+		die(1, "out of memory", out);
+	int status = 0;
+	size_t got = 0;
+	for (int i = 0; i < n; i++) {
+		char err[512];
+		int r = np_runs_load(files[i], m, &ro, &s[got], err, sizeof err);
+		if (r < 0) {
+			char quoted[1024];
+			snprintf(quoted, sizeof quoted, "'%s'", files[i]);
+			size_t el = strlen(err), ql = strlen(quoted);
+			if (el >= ql && strcmp(err + el - ql, quoted) == 0)
+				fprintf(stderr, "%s: %s\n", prog, err);
+			else
+				fprintf(stderr, "%s: %s: '%s'\n", prog, err, files[i]);
+			status = 1;
+			continue;
+		}
+		if (r > 0)
+			status = 1;
+		got++;
+	}
+	if (!got)
+		die(1, "no run could be read", files[0]);
+	char err[512];
+	if (np_cdf_export(out, w, h, m, s, got, err, sizeof err) < 0)
+		die_err(1, err, out);
+	for (size_t i = 0; i < got; i++)
+		np_runs_series_free(&s[i]);
+	free(s);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -199,15 +365,20 @@ int main(int argc, char **argv)
 		{ "range", required_argument, NULL, 'r' },
 		{ "size", required_argument, NULL, 's' },
 		{ "benchmark", required_argument, NULL, 'b' },
+		{ "index", no_argument, NULL, 'i' },
+		{ "cdf", required_argument, NULL, 'C' },
+		{ "no-inputs", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *bench = NULL;
+	int cdf = -1;
+	struct np_render_opts ro = { 0 };
 	long conn = 0;
 	int dir = 0, w = 1200, h = 700;
 	double r0 = -1, r1 = -1;
-	bool headless = false;
+	bool headless = false, use_index = false;
 	/* Options of our own are looked for only when one of them is there, so
 	   GTK's own (--display ...) still reach GTK. */
 	for (int i = 1; i < argc; i++)
@@ -219,10 +390,20 @@ int main(int argc, char **argv)
 			if (argv[i][0] == '-' && argv[i][1] == o->val && argv[i][2] == '\0')
 				headless = true;
 		}
-	if (!headless)
-		return np_gui_run(argc, argv);
+	if (!headless) {
+		/* --follow is ours, the rest GTK's: take it out before GTK looks. */
+		int k = 1;
+		for (int i = 1; i < argc; i++) {
+			if (strcmp(argv[i], "--follow") == 0 || strcmp(argv[i], "-f") == 0)
+				np_gui_follow();
+			else
+				argv[k++] = argv[i];
+		}
+		argv[k] = NULL;
+		return np_gui_run(k, argv);
+	}
 	int c;
-	while ((c = getopt_long(argc, argv, "e:c:d:r:s:b:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:c:d:r:s:b:ihV", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'e':
@@ -272,6 +453,16 @@ int main(int argc, char **argv)
 		case 'b':
 			bench = optarg;
 			break;
+		case 'i':
+			use_index = true;
+			break;
+		case 'I':
+			ro.no_inputs = true;
+			break;
+		case 'C':
+			if ((cdf = np_cdf_metric_parse(optarg)) < 0)
+				die(2, "unknown CDF, want response-time, bytes, pixels or inter-input", optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -284,7 +475,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (bench)
-		return benchmark(bench, w, h);
+		return use_index ? benchmark_index(bench, w, h) : benchmark(bench, w, h);
+	if (cdf >= 0)
+		return cdf_pictures(out, (enum np_cdf_metric)cdf, argv + optind, argc - optind, w, h);
 	if (!out || optind != argc - 1) {
 		usage(stderr);
 		return 2;
@@ -315,7 +508,7 @@ int main(int argc, char **argv)
 		v.t1 = r1;
 		np_view_fit_y(&v);
 	}
-	if (np_export(&v, out, err, sizeof err) < 0)
+	if (np_export_with(&v, &ro, out, err, sizeof err) < 0)
 		die_err(1, err, out);
 	/* A damaged input is exported as far as it reads, and says so in
 	   its status, as xcap -r and xcapanalyse do. */

@@ -15,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dump.h"
 #include "render.h"
+#include "responses.h"
+#include "sites.h"
 
 const struct np_rgb NP_COL_ACK = { 0.0, 0.70, 0.0 };
 const struct np_rgb NP_COL_WIN = { 0.85, 0.75, 0.0 };
@@ -25,6 +28,7 @@ const struct np_rgb NP_COL_SYNFIN = { 1.0, 0.50, 0.0 };
 const struct np_rgb NP_COL_RST = { 0.85, 0.0, 0.85 };
 const struct np_rgb NP_COL_ZEROWIN = { 0.50, 0.0, 0.75 };
 const struct np_rgb NP_COL_GAP = { 0.80, 0.80, 0.80 };
+const struct np_rgb NP_COL_MARK = { 0.60, 0.10, 0.70 };	/* purple: nothing else is */
 
 /* Under LeakSanitizer: fontconfig, which cairo's text uses, keeps its
    configuration until exit by design; that is not a leak of ours.  (LSan
@@ -630,6 +634,63 @@ static void draw_state_band(cairo_t *cr, const struct np_view *v, const struct n
 	}
 }
 
+struct np_rgb np_input_colour(int kind)
+{
+	switch (kind) {
+	case XINPUT_KEY_PRESS:
+	case XINPUT_KEY_RELEASE:
+		return (struct np_rgb){ 0.80, 0.15, 0.55 };	/* deep pink: not a state's purple */
+	case XINPUT_BUTTON_PRESS:
+	case XINPUT_BUTTON_RELEASE:
+		return (struct np_rgb){ 0.00, 0.55, 0.55 };	/* teal */
+	default:
+		return (struct np_rgb){ 0.45, 0.45, 0.45 };	/* motion: grey */
+	}
+}
+
+/* Each input of the connection as a small triangle at its time along the
+   top of the plot, and its response as a bar from there to the
+   response's last activity as captured; an input nothing answered is a
+   hollow triangle.  Where several fall in one pixel column only the
+   first is drawn, and a bar only when it reaches past the last one. */
+static void draw_inputs(cairo_t *cr, const struct np_view *v, const struct np_conn *c)
+{
+	if (!c->ninput)
+		return;
+	size_t i0 = np_input_lower(c, np_tkey(v->t0));
+	/* A response begun before the view may still reach into it. */
+	while (i0 > 0 && (double)c->input[i0 - 1].end >= v->t0 && c->ninput - i0 < 1u << 20)
+		i0--;
+	double top = v->py + 1, last_x = -1e9, last_bar = -1e9;
+	cairo_set_line_width(cr, 1);
+	for (size_t i = i0; i < c->ninput && (double)c->input[i].t <= v->t1; i++) {
+		const struct np_input *in = &c->input[i];
+		double x = cx(np_x(v, (double)in->t)), xe = cx(np_x(v, (double)in->end));
+		set_rgb(cr, np_input_colour(in->kind));
+		bool none = in->flags & XRESP_F_NO_RESPONSE;
+		if (!none && xe > last_bar) {
+			double a = fmax(x, last_bar);
+			cairo_rectangle(cr, a, top + 8, fmax(xe - a, 1), 3);
+			cairo_fill(cr);
+			cairo_move_to(cr, floor(xe) + 0.5, top + 6);	/* the end, a bracket */
+			cairo_line_to(cr, floor(xe) + 0.5, top + 13);
+			cairo_stroke(cr);
+			last_bar = xe;
+		}
+		if (x - last_x < 1)
+			continue;
+		last_x = x;
+		cairo_move_to(cr, x - 4, top);
+		cairo_line_to(cr, x + 4, top);
+		cairo_line_to(cr, x, top + 8);
+		cairo_close_path(cr);
+		if (none)
+			cairo_stroke(cr);
+		else
+			cairo_fill(cr);
+	}
+}
+
 static void draw_gaps(cairo_t *cr, const struct np_view *v, const struct np_dir *d)
 {
 	/* Gaps are rare (a lossy capture has few): all of them are looked at. */
@@ -962,6 +1023,53 @@ static void draw_messages(cairo_t *cr, const struct np_view *v, const struct np_
 	free(lab);
 }
 
+/* The trace's marks: a dashed vertical line across the plot at each, its
+   text at the top (every connection's graph shows every mark: a mark is a
+   moment of the whole session).  Marks closer than a label's width to the
+   previous one drawn keep their line and lose their text. */
+static void draw_trace_marks(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o)
+{
+	const struct np_model *m = v->m;
+	double last_text = -1e9;
+	cairo_save(cr);
+	cairo_set_line_width(cr, 1);
+	static const double dash[] = { 4, 3 };
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_set_font_size(cr, 10);
+	for (size_t i = 0; i < m->nmark; i++) {
+		const struct np_mark *k = &m->mark[i];
+		double x = np_x(v, (double)k->t);
+		if (x < v->px - 1 || x > v->px + v->pw + 1)
+			continue;
+		x = floor(x) + 0.5;
+		cairo_set_source_rgb(cr, NP_COL_MARK.r, NP_COL_MARK.g, NP_COL_MARK.b);
+		cairo_move_to(cr, x, v->py);
+		cairo_line_to(cr, x, v->py + v->ph);
+		cairo_stroke(cr);
+		if (o->no_labels || x - last_text < 60)
+			continue;
+		char text[320];
+		snprintf(text, sizeof text, "%s %s", xmark_source_name(k->source), np_str(m, k->text));
+		/* right of the line, or left of it where the plot ends */
+		cairo_text_extents_t te;
+		cairo_text_extents(cr, text, &te);
+		double tx = x + 3 + te.x_advance > v->px + v->pw ? x - 3 - te.x_advance : x + 3;
+		if (o->label_fn) {
+			o->label_fn(o->label_ctx, tx, v->py + 11, text, NP_COL_MARK);
+		} else {
+			/* on a pale ground: the top of the plot may hold labels */
+			cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+			cairo_rectangle(cr, tx - 1, v->py + 1, te.x_advance + 2, 13);
+			cairo_fill(cr);
+			cairo_set_source_rgb(cr, NP_COL_MARK.r, NP_COL_MARK.g, NP_COL_MARK.b);
+			cairo_move_to(cr, tx, v->py + 11);
+			cairo_show_text(cr, text);
+		}
+		last_text = x;
+	}
+	cairo_restore(cr);
+}
+
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st)
 {
@@ -1008,6 +1116,9 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		draw_messages(cr, v, d, col, ncol, o, st);
 		free(col);
 	}
+	draw_trace_marks(cr, v, o);
+	if (!o->no_inputs)
+		draw_inputs(cr, v, c);
 	if (o->have_mark) {
 		cairo_set_source_rgb(cr, 1, 0, 0);
 		cairo_set_line_width(cr, 2);
@@ -1032,6 +1143,37 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h)
 	double ta = np_t_at(v, x - HIT_RADIUS), tb = np_t_at(v, x + HIT_RADIUS);
 	uint64_t a = np_tkey(ta), b = np_tkey(tb);
 	b += b < UINT64_MAX;
+	/* The inputs' strip along the top: a marker near the pointer, else
+	   the response bar under it. */
+	if (y <= v->py + NP_INPUT_STRIP && c->ninput) {
+		size_t j0 = np_input_lower(c, a), j1 = np_input_lower(c, b);
+		double near = HIT_RADIUS + 1;
+		for (size_t j = j0; j < j1 && j < j0 + HIT_MAX_ITEMS; j++) {
+			double dx = fabs(x - np_x(v, (double)c->input[j].t));
+			if (dx < near) {
+				near = dx;
+				h->kind = NP_HIT_INPUT;
+				h->index = j;
+			}
+		}
+		if (h->kind == NP_HIT_NONE) {
+			uint64_t t = np_tkey(np_t_at(v, x));
+			/* The latest input begun before the pointer whose response
+			   reaches it. */
+			for (size_t j = np_input_lower(c, t), n = 0; j > 0 && n < HIT_MAX_ITEMS; j--, n++)
+				if (c->input[j - 1].end >= t && !(c->input[j - 1].flags & XRESP_F_NO_RESPONSE)) {
+					h->kind = NP_HIT_INPUT;
+					h->index = j - 1;
+					break;
+				}
+		}
+		if (h->kind == NP_HIT_INPUT) {
+			h->dir = v->dir;
+			h->t = (double)c->input[h->index].t;
+			h->seq = np_seq_at(v, v->py + 5);
+			return;
+		}
+	}
 	double best = HIT_RADIUS * HIT_RADIUS + 1;
 	size_t total = 0;
 	/* messages first: they are what a user points at */
@@ -1089,6 +1231,22 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h)
 			}
 		}
 	}
+	/* A mark's line, where nothing of the connection is nearer. */
+	if (h->kind == NP_HIT_NONE) {
+		double near = HIT_RADIUS;
+		for (size_t i = 0; i < v->m->nmark; i++) {
+			double dx = fabs(x - np_x(v, (double)v->m->mark[i].t));
+			if (dx <= near) {
+				near = dx;
+				h->kind = NP_HIT_MARK;
+				h->index = i;
+				h->t = (double)v->m->mark[i].t;
+				h->seq = np_seq_at(v, y);
+			}
+		}
+		if (h->kind == NP_HIT_MARK)
+			return;
+	}
 	if (h->kind == NP_HIT_NONE && total > 0) {
 		/* Too many to tell apart: say so only if the pointer is on what
 		   is drawn there (the extents the columns show), not beside it. */
@@ -1134,9 +1292,46 @@ void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, siz
 	if (!c || h->kind == NP_HIT_NONE)
 		return;
 	np_format_time(h->t, 1, ts, sizeof ts);
+	if (h->kind == NP_HIT_MARK) {
+		const struct np_mark *k = &v->m->mark[h->index];
+		if (k->conn)
+			snprintf(buf, len, "mark (%s): %s\ntime %s\nconnection %u",
+				 xmark_source_name(k->source), np_str(v->m, k->text), ts, k->conn);
+		else
+			snprintf(buf, len, "mark (%s): %s\ntime %s", xmark_source_name(k->source),
+				 np_str(v->m, k->text), ts);
+		return;
+	}
 	const struct np_dir *d = &c->dir[h->dir];
 	const char *dn = h->dir == XDIR_C2S ? "client → server" : "server → client";
-	if (h->kind == NP_HIT_MANY) {
+	if (h->kind == NP_HIT_INPUT) {
+		const struct np_input *in = &c->input[h->index];
+		const char *what = np_str(v->m, in->what);
+		int o = snprintf(buf, len, "input %s%s%s\ntime %s\n", xinput_kind_name(in->kind),
+				 *what ? " " : "", what, ts);
+		if (o < 0 || (size_t)o >= len)
+			return;
+		if (in->flags & XRESP_F_NO_RESPONSE)
+			o += snprintf(buf + o, len - (size_t)o, "no visible response\n");
+		else
+			o += snprintf(buf + o, len - (size_t)o,
+				      "response %.3f ms as the display saw it (%.3f ms of it added for "
+				      "the capture point)\nends at %.6f s\n",
+				      in->response / 1e6, in->added / 1e6, (double)in->end / 1e9);
+		if ((size_t)o < len)
+			o += snprintf(buf + o, len - (size_t)o,
+				      "bytes %" PRIu64 " client → server, %" PRIu64 " server → client; "
+				      "%" PRIu64 " round trips",
+				      in->bytes[0], in->bytes[1], in->trips);
+		if ((size_t)o < len && in->pixels)
+			o += snprintf(buf + o, len - (size_t)o, "; %" PRIu64 " pixels", in->pixels);
+		if ((size_t)o < len && (in->flags & ~XRESP_F_NO_RESPONSE))
+			snprintf(buf + o, len - (size_t)o, "\n%s%s%s%s",
+				 in->flags & XRESP_F_CUT ? "cut short by the next input " : "",
+				 in->flags & XRESP_F_UNCERTAIN ? "uncertain (capture lost bytes) " : "",
+				 in->flags & XRESP_F_SYNTHETIC ? "sent with SendEvent " : "",
+				 in->flags & XRESP_F_NO_RTT ? "round trip unknown, nothing added" : "");
+	} else if (h->kind == NP_HIT_MANY) {
 		snprintf(buf, len, "%zu packets and messages here; zoom in\ntime %s", h->count, ts);
 	} else if (h->kind == NP_HIT_MSG) {
 		const struct np_msg *g = &d->msg[h->index];
@@ -1161,12 +1356,22 @@ void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, siz
 					 "\n(or on seq %" PRIu64 "..%" PRIu64 ": answered together)",
 					 w->burst_first, w->burst_last);
 		}
+		/* The code that waited, when xcap-run recorded it (TRACE.sites). */
+		char stack[1024] = "";
+		const char *f = NULL;
+		size_t nf = w && v->sites ? sites_stack_of(v->sites, c->client.port, w->seq,
+							   w->burst_first, w->burst_last,
+							   v->m->t0 + w->start, v->m->t0 + w->reply, &f)
+					  : 0;
+		for (size_t i = 0, o = 0; i < nf && i < 12 && o < sizeof stack; i++, f += strlen(f) + 1)
+			o += (size_t)snprintf(stack + o, sizeof stack - o, "%s  %s",
+					      i ? "\n" : "\nstack:\n", f);
 		const char *detail = np_str(v->m, g->detail);
 		snprintf(buf, len, "%s %s\nX seq %" PRIu64 ", %" PRIu32 " bytes, %s\ntime %s, ends at seq %" PRId64
-			 "%s%s%s%s%s",
+			 "%s%s%s%s%s%s",
 			 kinds[g->kind < 7 ? g->kind : 0], title, g->seq, g->length, dn, ts, g->end,
 			 lat, waited, *detail ? "\n" : "", detail,
-			 g->flags & XMSG_F_UNCERTAIN ? "\n(uncertain: after a gap)" : "");
+			 g->flags & XMSG_F_UNCERTAIN ? "\n(uncertain: after a gap)" : "", stack);
 	} else {
 		const struct np_pkt *p = &d->pkt[h->index];
 		char fl[160];
@@ -1206,6 +1411,16 @@ void np_describe_region(const struct np_view *v, double t0, double t1, char *buf
 		} else {
 			o += (size_t)snprintf(buf + o, len - o, "(no state model in this build)\n");
 		}
+	}
+	if (o < len) {
+		if (r.responded)
+			o += (size_t)snprintf(buf + o, len - o,
+				"inputs: %" PRIu64 " (%" PRIu64 " with a response), response p50 %.3f ms, "
+				"p95 %.3f ms\n", r.inputs, r.responded, r.response_p50 / 1e6,
+				r.response_p95 / 1e6);
+		else if (r.inputs)
+			o += (size_t)snprintf(buf + o, len - o,
+				"inputs: %" PRIu64 " (none with a response)\n", r.inputs);
 	}
 	for (size_t i = 0; i < r.nrequests && i < 20 && o < len; i++) {
 		const char *ext = np_str(v->m, r.requests[i].ext);

@@ -21,6 +21,8 @@
 #define NP_MARGIN_TOP 26.0
 #define NP_MARGIN_BOTTOM 40.0
 
+struct sites;
+
 struct np_view {
 	const struct np_model *m;
 	size_t conn;		/* index into m->conn */
@@ -29,6 +31,7 @@ struct np_view {
 	double y0, y1;		/* visible relative sequence numbers */
 	int width, height;	/* of the whole picture, pixels */
 	double px, py, pw, ph;	/* the plot rectangle inside the axes */
+	const struct sites *sites;	/* the call sites beside the trace, or NULL */
 };
 
 void np_view_init(struct np_view *v, const struct np_model *m, size_t conn, int dir, int w,
@@ -84,6 +87,7 @@ struct np_render_opts {
 	bool have_mark;			/* a selected item to ring */
 	double mark_t, mark_seq;
 	bool no_labels;
+	bool no_inputs;			/* leave out the inputs and their response spans */
 	/* When set, message labels are handed here instead of drawn as glyphs
 	   (the SVG export writes them as <text>, searchable and selectable). */
 	void (*label_fn)(void *ctx, double x, double y, const char *text, struct np_rgb colour);
@@ -102,17 +106,24 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 
 /* Colours, one place: tcptrace's green ack and yellow window, etc. */
 extern const struct np_rgb NP_COL_ACK, NP_COL_WIN, NP_COL_DATA, NP_COL_RETRANS, NP_COL_SYNFIN,
-	NP_COL_RST, NP_COL_ZEROWIN, NP_COL_GAP;
+	NP_COL_RST, NP_COL_ZEROWIN, NP_COL_GAP, NP_COL_MARK;
 struct np_rgb np_msg_colour(const struct np_model *m, const struct np_dir *d,
 			    const struct np_msg *g);
 struct np_rgb np_state_colour(int state);
+/* Inputs along the top of the plot, by kind (enum xinput_kind): keys,
+   buttons, motion. */
+struct np_rgb np_input_colour(int kind);
+/* The strip at the top of the plot where inputs are drawn: [y0, y1). */
+#define NP_INPUT_STRIP 14.0
 
 /* What is under pixel (x, y). */
-enum np_hit_kind { NP_HIT_NONE, NP_HIT_PKT, NP_HIT_ACK, NP_HIT_MSG, NP_HIT_MANY };
+enum np_hit_kind { NP_HIT_NONE, NP_HIT_PKT, NP_HIT_ACK, NP_HIT_MSG, NP_HIT_MANY,
+		   NP_HIT_MARK /* index: into the model's marks */,
+		   NP_HIT_INPUT /* index: into the connection's inputs */ };
 struct np_hit {
 	enum np_hit_kind kind;
 	int dir;			/* direction of the array holding it */
-	size_t index;
+	size_t index;			/* NP_HIT_INPUT: into the connection's inputs */
 	size_t count;			/* NP_HIT_MANY: items under the pointer */
 	double t, seq;			/* where to ring it */
 };
@@ -124,6 +135,9 @@ void np_describe_region(const struct np_view *v, double t0, double t1, char *buf
 /* Headless output (export.c): format from the name's extension, .png
    .svg .pdf or .xpl.  Returns 0 or -1 with err filled. */
 int np_export(const struct np_view *v, const char *path, char *err, size_t errlen);
+/* The same with render options (NULL: the defaults), such as no_inputs. */
+int np_export_with(const struct np_view *v, const struct np_render_opts *ro, const char *path,
+		   char *err, size_t errlen);
 int np_export_xpl(const struct np_view *v, const char *path, char *err, size_t errlen);
 
 #endif

@@ -66,6 +66,9 @@ struct proto_msg {
 	char detail[PROTO_DETAIL_MAX];	/* "" or a short human detail */
 };
 
+/* How a client sent a mark (proto_sink.mark). */
+enum proto_mark { PROTO_MARK_ATOM = 1, PROTO_MARK_PROPERTY = 2 };
+
 struct proto_sink {
 	void *ctx;
 	void (*message)(void *ctx, const struct proto_msg *msg);
@@ -78,6 +81,10 @@ struct proto_sink {
 	/* Something the decoder could not do, for the trace and the user:
 	   "lost sync after gap, skipped 1234 bytes". */
 	void (*note)(void *ctx, enum proto_dir dir, const char *text);
+	/* The client marked a moment without linking anything: X11 interns
+	   an atom named XCAP_MARK_<text> or sets a property XCAP_MARK whose
+	   value is the text.  May be NULL. */
+	void (*mark)(void *ctx, enum proto_mark how, const char *text);
 };
 
 struct proto_decoder;

@@ -106,6 +106,7 @@ struct pending {
 	uint16_t minor;
 	char *arg;		/* InternAtom's or QueryExtension's name */
 	uint32_t atom;		/* GetAtomName's atom */
+	uint8_t first_keycode, keycode_count;	/* GetKeyboardMapping's range */
 };
 
 struct ext_state {
@@ -145,6 +146,10 @@ struct proto_decoder {
 	size_t n_atoms, atoms_cap;
 	char *client_names[4];		/* last text per source, to say it once */
 	char scratch[128];		/* composed names: "BadWindow" */
+	/* The first keysym of each keycode, from the client's
+	   GetKeyboardMapping replies (as far as their kept bytes go); 0 when
+	   not seen.  Key events name it. */
+	uint32_t keysym[256];
 	uint8_t first[4];		/* the client's first bytes, until decided */
 	size_t first_len;
 	bool start_decided;
@@ -698,6 +703,60 @@ static void change_property(struct proto_decoder *d, const struct cursor *b, uin
 	client_name(d, slot, slot == 0 ? "WM_CLASS" : slot == 1 ? "WM_NAME" : "_NET_WM_NAME", text);
 }
 
+/* ---- marks ---- */
+
+/* The name every mark atom begins with, and the property of marks. */
+#define MARK_ATOM_PREFIX "XCAP_MARK_"
+#define MARK_PROPERTY "XCAP_MARK"
+
+/* Bytes as a mark's text: printable ASCII, anything else as '?'. */
+static void mark_text(char *text, size_t size, struct cursor *c, uint64_t n)
+{
+	size_t k = 0;
+	for (uint64_t i = 0; i < n && cursor_left(c) && k + 1 < size; i++) {
+		uint8_t ch = cursor_u8(c);
+		text[k++] = ch < 0x20 || ch >= 0x7f ? '?' : (char)ch;
+	}
+	text[k] = '\0';
+}
+
+/* A client marks a moment by interning XCAP_MARK_<text> (xlsatoms-free:
+   any X library can intern an atom) or by setting the property XCAP_MARK
+   to the text, on any window (the root by convention). */
+static void find_mark(struct proto_decoder *d, uint8_t major, const struct cursor *b,
+		      uint64_t len)
+{
+	if (!d->sink.mark)
+		return;
+	size_t n = b->len;
+	char text[256];
+	const size_t pre = sizeof MARK_ATOM_PREFIX - 1;
+	if (major == X11_REQ_InternAtom && n >= 8) {
+		uint64_t sl = at16(d, b, 4);
+		if (sl <= pre || 8 + sl > n)
+			return;
+		struct cursor c = *b;
+		cursor_seek(&c, 8);
+		char head[sizeof MARK_ATOM_PREFIX];
+		mark_text(head, sizeof head, &c, pre);
+		if (strcmp(head, MARK_ATOM_PREFIX) != 0)
+			return;
+		mark_text(text, sizeof text, &c, sl - pre);
+		d->sink.mark(d->sink.ctx, PROTO_MARK_ATOM, text);
+	} else if (major == X11_REQ_ChangeProperty && n >= 24) {
+		const char *prop = atom_name(d, at32(d, b, 8));
+		if (!prop || strcmp(prop, MARK_PROPERTY) != 0 || at8(b, 16) != 8)
+			return;
+		uint64_t bytes = at32(d, b, 20);
+		if (bytes > len - 24)
+			bytes = len - 24;
+		struct cursor c = *b;
+		cursor_seek(&c, 24);
+		mark_text(text, sizeof text, &c, bytes);
+		d->sink.mark(d->sink.ctx, PROTO_MARK_PROPERTY, text);
+	}
+}
+
 /* ---- messages ---- */
 
 /* How long a stretch of client bytes must frame as one well-formed chain
@@ -831,9 +890,14 @@ static void decode_request(struct proto_decoder *d, struct stream_dir *h, const 
 		}
 		if (major == X11_REQ_GetAtomName && n >= 8)
 			p.atom = at32(d, b, 4);
+		if (major == X11_REQ_GetKeyboardMapping && n >= 6) {
+			p.first_keycode = at8(b, 4);
+			p.keycode_count = at8(b, 5);
+		}
 		pending_push(d, &p);
 	}
 	emit(d, h, &m);
+	find_mark(d, major, b, len);
 }
 
 static void decode_reply(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
@@ -871,6 +935,16 @@ static void decode_reply(struct proto_decoder *d, struct stream_dir *h, const st
 	{
 		if (p->major == X11_REQ_QueryExtension) {
 			learn_extension(d, p->arg, b, &m);
+		} else if (p->major == X11_REQ_GetKeyboardMapping) {
+			/* keysyms_per_keycode in byte 1, then that many keysyms
+			   for each keycode asked for */
+			size_t per = at8(b, 1);
+			for (size_t i = 0; per && i < p->keycode_count && p->first_keycode + i < 256; i++) {
+				size_t off = 32 + i * per * 4;
+				if (off + 4 > n)
+					break;
+				d->keysym[p->first_keycode + i] = at32(d, b, off);
+			}
 		} else if (p->major == X11_REQ_InternAtom && n >= 12) {
 			uint32_t atom = at32(d, b, 8);
 			atom_learn(d, atom, p->arg);
@@ -946,6 +1020,73 @@ static void decode_error(struct proto_decoder *d, struct stream_dir *h, const st
 	emit(d, h, &m);
 }
 
+/* FP16.16 (XI2 coordinates) to whole pixels, rounding towards minus
+   infinity as a pixel position does. */
+static long fp1616_floor(uint32_t v)
+{
+	int64_t x = (int32_t)v;
+	return (long)(x >= 0 ? x / 65536 : -((-x + 65535) / 65536));
+}
+
+/* The fields a reader of an input event wants and a replayer needs (see
+   xcap(5), "Input events"): which key or button, the server's time, the
+   windows and the positions.  Core events: KeyPress .. MotionNotify. */
+static void core_input_detail(struct proto_decoder *d, struct proto_msg *m,
+			      const struct cursor *b, uint8_t code)
+{
+	if (b->len < 32)
+		return;
+	if (code == X11_EVENT_KeyPress || code == X11_EVENT_KeyRelease) {
+		detail_add(m, "key=%u", at8(b, 1));
+		if (d->keysym[at8(b, 1)])
+			detail_add(m, "keysym=0x%x", d->keysym[at8(b, 1)]);
+	}
+	else if (code == X11_EVENT_ButtonPress || code == X11_EVENT_ButtonRelease)
+		detail_add(m, "button=%u", at8(b, 1));
+	else if (at8(b, 1))
+		detail_add(m, "hint");
+	detail_add(m, "time=%u root=0x%x event=0x%x root_xy=%d,%d event_xy=%d,%d state=0x%x",
+		   at32(d, b, 4), at32(d, b, 8), at32(d, b, 12),
+		   (int16_t)at16(d, b, 20), (int16_t)at16(d, b, 22),
+		   (int16_t)at16(d, b, 24), (int16_t)at16(d, b, 26), at16(d, b, 28));
+}
+
+/* XI2 device events (XIDeviceEvent: key, button, motion, touch) and raw
+   events (XIRawEvent, marked "raw": not delivered to a window). */
+static void xi2_input_detail(struct proto_decoder *d, struct proto_msg *m,
+			     const struct cursor *b, uint16_t type)
+{
+	enum { XI_KEY_PRESS = 2, XI_KEY_RELEASE, XI_BUTTON_PRESS, XI_BUTTON_RELEASE, XI_MOTION,
+	       XI_RAW_KEY_PRESS = 13, XI_RAW_MOTION = 17, XI_TOUCH_BEGIN = 18, XI_TOUCH_END = 20,
+	       XI_RAW_TOUCH_BEGIN = 22, XI_RAW_TOUCH_END = 24 };
+	bool device = (type >= XI_KEY_PRESS && type <= XI_MOTION) ||
+		      (type >= XI_TOUCH_BEGIN && type <= XI_TOUCH_END);
+	bool raw = (type >= XI_RAW_KEY_PRESS && type <= XI_RAW_MOTION) ||
+		   (type >= XI_RAW_TOUCH_BEGIN && type <= XI_RAW_TOUCH_END);
+	const char *what = type == XI_KEY_PRESS || type == XI_KEY_RELEASE ||
+			   type == XI_RAW_KEY_PRESS || type == XI_RAW_KEY_PRESS + 1 ? "key" :
+			   type == XI_BUTTON_PRESS || type == XI_BUTTON_RELEASE ||
+			   type == XI_RAW_KEY_PRESS + 2 || type == XI_RAW_KEY_PRESS + 3 ? "button" :
+			   type >= XI_TOUCH_BEGIN ? "touch" : NULL;
+	if (raw && b->len >= 28) {
+		detail_add(m, "raw device=%u source=%u", at16(d, b, 10), at16(d, b, 20));
+		if (what)
+			detail_add(m, "%s=%u", what, at32(d, b, 16));
+		detail_add(m, "time=%u", at32(d, b, 12));
+	} else if (device && b->len >= 76) {
+		detail_add(m, "device=%u source=%u", at16(d, b, 10), at16(d, b, 52));
+		if (what)
+			detail_add(m, "%s=%u", what, at32(d, b, 16));
+		if (what && what[0] == 'k' && at32(d, b, 16) < 256 && d->keysym[at32(d, b, 16)])
+			detail_add(m, "keysym=0x%x", d->keysym[at32(d, b, 16)]);
+		detail_add(m, "time=%u root=0x%x event=0x%x root_xy=%ld,%ld event_xy=%ld,%ld state=0x%x",
+			   at32(d, b, 12), at32(d, b, 20), at32(d, b, 24),
+			   fp1616_floor(at32(d, b, 32)), fp1616_floor(at32(d, b, 36)),
+			   fp1616_floor(at32(d, b, 40)), fp1616_floor(at32(d, b, 44)),
+			   at32(d, b, 72));
+	}
+}
+
 static void decode_event(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
 			 uint64_t len)
 {
@@ -987,6 +1128,10 @@ static void decode_event(struct proto_decoder *d, struct stream_dir *h, const st
 	}
 	if (ev)
 		m.name = ev->name;
+	if (code >= X11_EVENT_KeyPress && code <= X11_EVENT_MotionNotify)
+		core_input_detail(d, &m, b, code);
+	else if (code == X11_EVENT_GeGeneric && m.ext && strcmp(m.ext, X11_XNAME_xinput) == 0)
+		xi2_input_detail(d, &m, b, m.minor);
 	emit(d, h, &m);
 }
 
@@ -1179,7 +1324,8 @@ static size_t bytes_wanted(struct proto_decoder *d, enum proto_dir dir, const st
 			continue;
 		/* InternAtom, GetAtomName and QueryExtension teach names */
 		bool teaches = p->major == X11_REQ_InternAtom || p->major == X11_REQ_GetAtomName ||
-			       p->major == X11_REQ_QueryExtension;
+			       p->major == X11_REQ_QueryExtension ||
+			       p->major == X11_REQ_GetKeyboardMapping;
 		return !p->req || teaches || p->req->nreply_fields ? MSG_CAP : 32;
 	}
 	return MSG_CAP;

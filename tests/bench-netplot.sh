@@ -8,7 +8,8 @@
 # time until it has read the file and drawn its window, its peak memory,
 # and the CPU time of a full redraw (a window resize).  Figures only:
 # nothing here passes or fails on time.  NETPLOT_BENCH_XPLOT=no skips
-# xplot (it needs several GB at ten million packets).
+# xplot (it needs several GB at ten million packets);
+# NETPLOT_BENCH_TRACE=FILE measures FILE instead of a synthetic trace.
 build=${1:?usage: bench-netplot.sh BUILD-DIR}
 top_builddir=$(cd "$build" && pwd)
 top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,8 +21,15 @@ packets=${NETPLOT_BENCH_PACKETS:-10000000}
 synth="$top_builddir/tests/netplot-synth"
 [ -x "$synth" ] || skip "tests/netplot-synth is not built (make tests/netplot-synth)"
 
-echo "bench-netplot: a synthetic trace of $packets packets"
-"$synth" "$packets" "$workdir/big.xcap" || fail "netplot-synth failed"
+if [ -n "$NETPLOT_BENCH_TRACE" ]; then
+	# A trace made by the caller (bench-netplot-huge: from real captures).
+	echo "bench-netplot: $NETPLOT_BENCH_TRACE"
+	ln -s "$(cd "$(dirname "$NETPLOT_BENCH_TRACE")" && pwd)/$(basename "$NETPLOT_BENCH_TRACE")" \
+		"$workdir/big.xcap" || fail "no trace: '$NETPLOT_BENCH_TRACE'"
+else
+	echo "bench-netplot: a synthetic trace of $packets packets"
+	"$synth" "$packets" "$workdir/big.xcap" || fail "netplot-synth failed"
+fi
 echo "bench-netplot: trace $(($(wc -c <"$workdir/big.xcap") / 1000000)) MB"
 echo
 echo "netplot --benchmark (offscreen 1200x700):"

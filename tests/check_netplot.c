@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "model.h"
 #include "render.h"
+#include "sites.h"
 
 static uint64_t rng_state = 88172645463325252ull;
 static uint64_t rnd(void)	/* xorshift: the same data on every run */
@@ -560,6 +562,24 @@ START_TEST(details_of_a_wait)
 			np_describe(&v, &h, buf, sizeof buf);
 			ck_assert_msg(strstr(buf, "client waited 0.174 ms"), "%s", buf);
 			ck_assert_msg(strstr(buf, "seq 12..13: answered together"), "%s", buf);
+			ck_assert_msg(!strstr(buf, "stack:"), "a stack without call sites: %s", buf);
+			/* With the call sites xcap-run writes beside a trace, the
+			   stack of the libxcb call that blocked across the wait. */
+			char text[512];
+			snprintf(text, sizeof text,
+				 "wait %u %" PRIu64 " %.9f %.9f\tlibxcb.so.1:xcb_wait_for_reply+0x5"
+				 "\tapp:load_fonts+0x1a@0x11a\tapp:main+0x30@0x230\n",
+				 c->client.port, w->burst_first,
+				 (double)(m->t0 + w->start) / 1e9 - 1e-6, (double)(m->t0 + w->reply) / 1e9 + 1e-6);
+			FILE *sf = fmemopen(text, strlen(text), "r");
+			struct sites *st = sites_load_stream(sf, "test", err, sizeof err);
+			fclose(sf);
+			ck_assert_msg(st != NULL, "%s", err);
+			v.sites = st;
+			np_describe(&v, &h, buf, sizeof buf);
+			ck_assert_msg(strstr(buf, "\nstack:\n  libxcb.so.1:xcb_wait_for_reply+0x5\n"
+					       "  app:load_fonts+0x1a\n  app:main+0x30"), "%s", buf);
+			sites_free(st);
 			ck_assert_ptr_null(np_conn_wait(c, g->seq + 1));
 			found = true;
 		}
@@ -761,6 +781,50 @@ START_TEST(render_marks)
 }
 END_TEST
 
+/* A trace's mark is a line across the plot in its own colour, found by
+   pointing at it, and described with its source and text. */
+START_TEST(render_trace_marks)
+{
+	struct np_model *m = np_model_new();
+	struct xrec r = { .type = XREC_CONN };
+	r.u.conn = (struct xrec_conn){ .ts = 1000, .id = 1, .proto = "x11" };
+	np_model_add(m, &r);
+	r.type = XREC_PKT;
+	for (int i = 0; i < 10; i++) {
+		r.u.pkt = (struct xrec_pkt){ .ts = 1000 + i * 1000ull, .conn = 1, .dir = 0,
+			.tcp_flags = XTCP_ACK, .seq = (uint32_t)(i * 100), .len = 100 };
+		np_model_add(m, &r);
+	}
+	np_model_finish(m);
+	m->have_state = false;
+	struct np_view v;
+	np_view_init(&v, m, 0, 0, 500, 400);
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 500, 400);
+	cairo_t *cr = cairo_create(s);
+	np_render(cr, &v, NULL, NULL);
+	ck_assert_uint_eq(count_colour(s, NP_COL_MARK), 0);
+
+	r.type = XREC_MARK;
+	r.u.mark = (struct xrec_mark){ .ts = 5500, .conn = 1, .source = XMARK_ATOM,
+				       .text = "middle" };
+	ck_assert_int_eq(np_model_add(m, &r), 0);
+	np_render(cr, &v, NULL, NULL);
+	ck_assert_uint_gt(count_colour(s, NP_COL_MARK), (size_t)(v.ph / 2));	/* dashed, across */
+	double x = np_x(&v, 4500.0);	/* t is relative to the first record */
+	struct np_hit h;
+	np_hit_test(&v, x + 2, v.py + 5, &h);
+	ck_assert_int_eq(h.kind, NP_HIT_MARK);
+	char text[256];
+	np_describe(&v, &h, text, sizeof text);
+	ck_assert_ptr_nonnull(strstr(text, "mark (atom): middle"));
+	np_hit_test(&v, x + 40, v.py + 5, &h);	/* beside it: not the mark */
+	ck_assert_int_ne(h.kind, NP_HIT_MARK);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+	np_model_free(m);
+}
+END_TEST
+
 static Suite *netplot_suite(void)
 {
 	Suite *s = suite_create("netplot");
@@ -780,6 +844,7 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, model_survives_garbage);
 	tcase_add_test(tc, render_smoke);
 	tcase_add_test(tc, render_marks);
+	tcase_add_test(tc, render_trace_marks);
 	suite_add_tcase(s, tc);
 	return s;
 }

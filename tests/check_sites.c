@@ -124,6 +124,32 @@ START_TEST(bad_lines_are_counted)
 }
 END_TEST
 
+START_TEST(addresses_and_modules)
+{
+	/* Frames carry their address in the module ("@0x..."), which the
+	   reader takes off; "module" lines are not waits, nor bad lines. */
+	struct sites *s = load("module app /nonexistent/app\n"
+			       "module libxcb.so.1 /nonexistent/libxcb.so.1\n"
+			       "wait 1 3 1.0 2.0\tlibxcb.so.1:xcb_x+0x1@0x5001\tapp+0x20@0x1020\t"
+			       "app:main+0x8@0x1108\n");
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(sites_bad_lines(s), 0);
+	/* Modules whose files are missing keep their frames as they are. */
+	ck_assert_int_eq(sites_resolve_sources(s), 0);
+	conn(s, 1, 1);
+	struct xstate_wait w = wait_on(3, S + S / 10, 2 * S - S / 10);
+	ck_assert_str_eq(sites_of_wait(s, &w), "app+0x20");
+	const char *f;
+	ck_assert_uint_eq(sites_last_stack(s, &f), 3);
+	ck_assert_str_eq(f, "libxcb.so.1:xcb_x+0x1");
+	f += strlen(f) + 1;
+	ck_assert_str_eq(f, "app+0x20");
+	f += strlen(f) + 1;
+	ck_assert_str_eq(f, "app:main+0x8");
+	sites_free(s);
+}
+END_TEST
+
 static const char *avoid_text =
 	"wait 5000 2 1.0 1.5\tapp:intern_again+0x1\n"
 	"wait 5000 4 2.0 2.5\tapp:query_again+0x1\n"
@@ -179,6 +205,7 @@ int main(void)
 	tcase_add_test(tc, xlib_blocks_on_an_earlier_request);
 	tcase_add_test(tc, only_wrapper_frames);
 	tcase_add_test(tc, bad_lines_are_counted);
+	tcase_add_test(tc, addresses_and_modules);
 	tcase_add_test(tc, avoidable_round_trips);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);

@@ -175,6 +175,26 @@ START_TEST(test_round_trips)
 }
 END_TEST
 
+/* The short segment that ends a backlog is held back with it when it
+   follows at the backlog's pace; a quarter of a round trip later it is
+   the client's new output, and idle time is not made blocked. */
+START_TEST(test_backlog_tail)
+{
+	for (int late = 0; late < 2; late++) {
+		struct sim s;
+		sim_init(&s, NULL);
+		handshake_client_side(&s, 20 * MS);
+		uint64_t t = 100 * MS;
+		for (int i = 0; i < 4; i++)
+			pkt(&s, t + i * MS, XDIR_C2S, XTCP_ACK, 1000, 65535);
+		pkt(&s, t + 3 * MS + (late ? 15 : 1) * MS, XDIR_C2S, XTCP_ACK, 300, 65535);
+		const struct xstate_conn *c = finish(&s);
+		ck_assert_uint_eq(c->time[XDIR_C2S][XSTATE_BLOCK_SEND], late ? 3 * MS : 4 * MS);
+		xstate_free(s.m);
+	}
+}
+END_TEST
+
 /* Beside the sender: each pure ACK elicits the next segment at once. */
 START_TEST(test_ack_elicited)
 {
@@ -625,6 +645,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_round_trips);
 	tcase_add_test(tc, test_ack_elicited);
+	tcase_add_test(tc, test_backlog_tail);
 	tcase_add_test(tc, test_receiver_side);
 	tcase_add_test(tc, test_closed_window);
 	tcase_add_test(tc, test_backlog);

@@ -577,6 +577,61 @@ START_TEST(image_after_hole)
 END_TEST
 
 /* The capture began mid-connection: no setup, a request cut at the start. */
+/* Input events carry what a reader and a replayer need: key or button
+   (and the key's keysym from the client's GetKeyboardMapping), time,
+   windows, positions, state; XI2 device events the same with their
+   device and FP16.16 positions floored to pixels; raw events are marked. */
+START_TEST(input_event_details)
+{
+	msb = _i;
+	handshake();
+	struct buf b = { .n = 0 };
+	req_string(&b, 98, "XInputExtension");	/* 1 */
+	/* 2: GetKeyboardMapping of keycodes 38 and 39, two keysyms each */
+	u8(&b, 101); u8(&b, 0); u16(&b, 2); u8(&b, 38); u8(&b, 2); u16(&b, 0);
+	feed(PROTO_C2S, &b);
+	query_extension_reply(&b, 1, 131, 66, 129);
+	u8(&b, 1); u8(&b, 2); u16(&b, 2); u32(&b, 4); zeros(&b, 24);
+	u32(&b, 0x61); u32(&b, 0x41); u32(&b, 0x73); u32(&b, 0x53);
+	/* KeyPress: keycode 38, time 1000, root 0x1d5, event 0x200001,
+	   child 0, root 100,200, event 10,-20, state 0x5, same screen */
+	u8(&b, 2); u8(&b, 38); u16(&b, 1); u32(&b, 1000); u32(&b, 0x1d5); u32(&b, 0x200001);
+	u32(&b, 0); u16(&b, 100); u16(&b, 200); u16(&b, 10); u16(&b, (unsigned)(uint16_t)-20);
+	u16(&b, 5); u8(&b, 1); u8(&b, 0);
+	/* ButtonRelease of button 3 */
+	u8(&b, 5); u8(&b, 3); u16(&b, 1); u32(&b, 1001); u32(&b, 0x1d5); u32(&b, 0x200001);
+	u32(&b, 0); u16(&b, 1); u16(&b, 2); u16(&b, 3); u16(&b, 4); u16(&b, 0x100); u8(&b, 1);
+	u8(&b, 0);
+	/* XI2 ButtonPress (type 4): device 2, time 2000, button 1, root 0x1d5,
+	   event 0x400003, positions 50.5,60.0 and -1.25,7.75, source 4,
+	   effective mods 0x11; buttons_len 0, valuators_len 0 */
+	u8(&b, 35); u8(&b, 131); u16(&b, 1); u32(&b, 12); u16(&b, 4); u16(&b, 2); u32(&b, 2000);
+	u32(&b, 1); u32(&b, 0x1d5); u32(&b, 0x400003); u32(&b, 0);
+	u32(&b, 50u << 16 | 0x8000); u32(&b, 60u << 16); u32(&b, (uint32_t)-(1 << 16 | 0x4000));
+	u32(&b, 7u << 16 | 0xc000); u16(&b, 0); u16(&b, 0); u16(&b, 4); u16(&b, 0); u32(&b, 0);
+	u32(&b, 0); u32(&b, 0); u32(&b, 0); u32(&b, 0x11); zeros(&b, 4);
+	/* XI2 RawKeyPress (type 13): device 3, time 3000, key 24, source 5,
+	   no valuators, padded to 32 bytes */
+	u8(&b, 35); u8(&b, 131); u16(&b, 1); u32(&b, 0); u16(&b, 13); u16(&b, 3); u32(&b, 3000);
+	u32(&b, 24); u16(&b, 5); u16(&b, 0); u32(&b, 0); zeros(&b, 4);
+	feed(PROTO_S2C, &b);
+	ck_assert_str_eq(find(PROTO_EVENT, "KeyPress", 0)->detail,
+			 "key=38 keysym=0x61 time=1000 root=0x1d5 event=0x200001 root_xy=100,200 "
+			 "event_xy=10,-20 state=0x5");
+	ck_assert_str_eq(find(PROTO_EVENT, "ButtonRelease", 0)->detail,
+			 "button=3 time=1001 root=0x1d5 event=0x200001 root_xy=1,2 "
+			 "event_xy=3,4 state=0x100");
+	const struct seen *x = find(PROTO_EVENT, "ButtonPress", 0);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_str_eq(x->ext, "XInputExtension");
+	ck_assert_str_eq(x->detail, "device=2 source=4 button=1 time=2000 root=0x1d5 "
+			 "event=0x400003 root_xy=50,60 event_xy=-2,7 state=0x11");
+	ck_assert_str_eq(find(PROTO_EVENT, "RawKeyPress", 0)->detail,
+			 "raw device=3 source=5 key=24 time=3000");
+	ck_assert_str_eq(notes, "");
+}
+END_TEST
+
 START_TEST(midstream)
 {
 	msb = _i;
@@ -628,6 +683,7 @@ static Suite *x11_suite(void)
 	tcase_add_test(tc, skipped_inside_message);
 	tcase_add_test(tc, skipped_inside_setup);
 	tcase_add_loop_test(tc, midstream, 0, 2);
+	tcase_add_loop_test(tc, input_event_details, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -32,8 +32,8 @@ expect() {
 
 ifaces=$( (echo any; ls /sys/class/net) | sort -u | tr '\n' ' ' | sed 's/ $//')
 expect "$ifaces" xcap -i ''
-expect "csv json markdown text" xcapanalyse --format ''
-expect "--range --requests --round-trips --rtt" xcapanalyse --r
+expect "csv json markdown ndjson text" xcapanalyse --format ''
+expect "--range --requests --responses --responses-summary --round-trips --rtt" xcapanalyse --r
 expect "auto client server" xcapanalyse --capture-side ''
 expect "reply request" netplot --direction ''
 

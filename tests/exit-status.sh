@@ -23,7 +23,7 @@ run() {
 
 missing=$workdir/no-such-file.pcap
 checked=0
-for cmd in xcap xcapanalyse netplot xcap-link; do
+for cmd in xcap xcapanalyse netplot xcap-link xcap-replay; do
 	command -v $cmd >/dev/null 2>&1 || { say "$cmd not built, not checked"; continue; }
 	list=$(listed $cmd)
 	[ -n "$list" ] || fail "man/$cmd.1 lists no exit status as '.TP/.B N'"
@@ -44,6 +44,7 @@ for cmd in xcap xcapanalyse netplot xcap-link; do
 	xcapanalyse) s=$(run xcapanalyse "$missing") ;;
 	netplot) s=$(run netplot --export "$workdir/x.png" "$missing") ;;
 	xcap-link) s=$(run xcap-link --ns-a no-such-ns-$$ --ns-b no-such-ns-$$) ;;
+	xcap-replay) s=$(run xcap-replay "$missing") ;;
 	esac
 	[ "$s" = 1 ] || fail "$cmd on a missing input exited $s, not 1: $(cat "$workdir/err")"
 	grep -q "^$cmd: .*'" "$workdir/err" || fail "$cmd's error does not name it and its subject: $(head -1 "$workdir/err")"

@@ -10,5 +10,7 @@ printf 'wait 40000 108 10.0 10.021\tlibX11.so.6:_XReply+0xdc\tlibX11.so.6:XInter
 	>"$workdir/seeds/xlib"
 printf 'wait 64 1 1.0 2.0\tlibQt5XcbQpa.so.5:QXcbConnection::sync+0x1a\tlibstdc++.so.6+0x10\nwait x\n' \
 	>"$workdir/seeds/qt"
+printf 'module app /usr/bin/app\nmodule libc.so.6 /lib/libc.so.6\nwait 40000 5 1.0 2.0\tapp+0x1226@0x1226\tapp:main+0x30@0x1336\tlibc.so.6+0x2724a@0x2724a\nmodule x\n' \
+	>"$workdir/seeds/lines"
 "$top_builddir/tests/fuzz/fuzz-sites" -runs="${FUZZ_RUNS:-3000}" -seed=11 -max_len=4096 \
 	"$workdir/seeds" || fail "fuzz-sites found a problem"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # golden.sh — xcapanalyse's views of small real captures against reviewed
-# expected output (tests/golden/TESTLIST), and CSV/JSON that parse.
+# expected output (tests/golden/TESTLIST), and CSV/JSON/NDJSON that parse.
 #   golden.sh            compare
 #   golden.sh --update   rewrite the expected files from the current output
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
@@ -25,6 +25,12 @@ while read -r name capture opts; do
 		failed=$((failed + 1))
 	fi
 	case "$opts" in
+	*ndjson*) /usr/bin/python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    row = json.loads(line)
+    assert isinstance(row, dict) and list(row)[:2] == ["file", "table"], line
+' "$workdir/$name.out" || { echo "FAIL: $name: not one JSON object a line"; failed=$((failed + 1)); } ;;
 	*json*) /usr/bin/python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$workdir/$name.out" ||
 			{ echo "FAIL: $name: not JSON"; failed=$((failed + 1)); } ;;
 	*csv*) /usr/bin/python3 -c '

@@ -54,7 +54,7 @@ differ() {
 
 problems=
 checked=0
-for cmd in xcap xcapanalyse netplot xcap-link xcap-sweep xcap-run; do
+for cmd in xcap xcapanalyse netplot xcap-link xcap-sweep xcap-run xcap-replay; do
 	command -v $cmd >/dev/null 2>&1 || { say "$cmd not built, not checked"; continue; }
 	help_options $cmd >"$workdir/$cmd.help"
 	man_options $cmd >"$workdir/$cmd.man"

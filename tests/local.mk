@@ -14,7 +14,13 @@ include tests/predict.mk
 include tests/netplot.mk
 include tests/run.mk
 include tests/rfb.mk
+include tests/replay.mk
 include tests/package.mk
+include tests/huge.mk
+include tests/flight.mk
+include tests/compare.mk
+include tests/responses.mk
+include tests/soak.mk
 
 # The layers: no directory includes a header of a layer above it.
 dist_check_SCRIPTS += tests/layers.sh tests/exit-status.sh
@@ -50,7 +56,11 @@ EXTRA_DIST += tests/golden/TESTLIST \
 	tests/golden/xdpyinfo-xlogo-trips-csv.out \
 	tests/golden/xdpyinfo-xlogo-trips-json.out \
 	tests/golden/xdpyinfo-xlogo-trips-md.out \
-	tests/golden/xdpyinfo-xlogo-trips.out
+	tests/golden/xdpyinfo-xlogo-trips.out \
+	tests/golden/xdpyinfo-xlogo-delays-ndjson.out \
+	tests/golden/xdpyinfo-xlogo-requests-ndjson.out \
+	tests/golden/xdpyinfo-xlogo-trips-ndjson.out \
+	tests/golden/xdpyinfo-xlogo-connections-ndjson.out
 
 # one voice for errors (issue 19)
 dist_check_SCRIPTS += tests/bad-input.sh

@@ -62,5 +62,16 @@ if command -v netplot >/dev/null 2>&1; then
 	[ -s "$workdir/netplot.err" ] && fail "netplot wrote to stderr in a pipe: $(head -c 200 "$workdir/netplot.err")"
 	cmp -s "$workdir/a.png" "$workdir/b.png" || fail "netplot's picture differs with a meter"
 	say "netplot --export: $n meter lines on a terminal, erased; none in a pipe; the same picture"
+	# The window: while it reads, its status line says how far.
+	if command -v Xvfb >/dev/null && command -v xdpyinfo >/dev/null; then
+		start_xvfb
+		start_netplot "$trace"
+		grep "^netplot: loading " "$log" >"$workdir/loading" ||
+			fail "netplot's window said nothing while reading: $(head -5 "$log")"
+		grep -v "^netplot: loading reading 'big.xcap': [0-9]*\.[0-9] of $total MiB ([0-9]*%)\$" \
+			"$workdir/loading" | head -1 | grep . &&
+			fail "netplot's status is not 'reading FILE: X of $total MiB (N%)'"
+		say "netplot's window: $(wc -l <"$workdir/loading") status lines while reading, the last $(tail -1 "$workdir/loading" | sed 's/.*(//')"
+	fi
 fi
 exit 0

@@ -14,8 +14,8 @@ check_PROGRAMS += tests/fuzz/fuzz-sites
 tests_fuzz_fuzz_sites_SOURCES = tests/fuzz/fuzz_sites.c tests/fuzz/driver.c \
 	xcapanalyse/sites.c xcapanalyse/output.c
 tests_fuzz_fuzz_sites_CPPFLAGS = $(INC_TESTS)
-tests_fuzz_fuzz_sites_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
-tests_fuzz_fuzz_sites_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS)
+tests_fuzz_fuzz_sites_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
+tests_fuzz_fuzz_sites_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(LIBDW_LIBS)
 dist_check_SCRIPTS += tests/fuzz-sites.sh
 TESTS += tests/fuzz-sites.sh
 
@@ -23,6 +23,11 @@ TESTS += tests/fuzz-sites.sh
 check_PROGRAMS += tests/check_sites
 tests_check_sites_SOURCES = tests/check_sites.c xcapanalyse/sites.c xcapanalyse/output.c
 tests_check_sites_CPPFLAGS = $(INC_TESTS)
-tests_check_sites_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
-tests_check_sites_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
+tests_check_sites_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
+tests_check_sites_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS) $(LIBDW_LIBS)
 TESTS += tests/check_sites
+
+# Call sites named by source file and line, from a client with debug info.
+dist_check_SCRIPTS += tests/sites-lines.sh
+TESTS += tests/sites-lines.sh
+EXTRA_DIST += tests/sites-client.c

@@ -16,3 +16,8 @@ tests_check_state_CPPFLAGS = $(INC_TESTS)
 tests_check_state_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
 tests_check_state_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_state
+
+# A round trip's queued part on real traffic: glxgears' frames over
+# 10 Mb/s and 20 ms, against the client's own record of its waits.
+dist_check_SCRIPTS += tests/trips-queued.sh
+TESTS += tests/trips-queued.sh

@@ -180,4 +180,28 @@ pids=
 grep -q "^xcap-sweep: interrupted" "$workdir/int.err" || fail "no word of the interruption: $(cat "$workdir/int.err")"
 leftovers "$sweep" "after SIGINT" "$lockd" "$xvfb"
 say "SIGINT: exit 130 in $((i / 10)).$((i % 10)) s, namespaces, Xvfb :$lockd and its lock gone"
+
+# ---- the progress meter ----
+
+# On a terminal, one line per run ("run 2 of 2 (raw 10M 2ms), ..."), erased
+# at the end; in a pipe, the messages only, no meter.
+if command -v script >/dev/null; then
+	script -qfec "xcap-sweep -o '$workdir/tty' --rates 10M --delays 1,2 xdpyinfo >/dev/null" /dev/null \
+		</dev/null >"$workdir/tty.raw" 2>&1 || fail "the sweep on a terminal failed: $(tail -3 "$workdir/tty.raw")"
+	tr '\r' '\n' <"$workdir/tty.raw" >"$workdir/tty.txt"
+	for n in 1 2; do
+		grep -aq "^xcap-sweep: run $n of 2 (raw 10M ${n}ms), [0-9]*:[0-9][0-9] so far" "$workdir/tty.txt" ||
+			fail "no meter for run $n of 2 on the terminal: $(head -c 400 "$workdir/tty.txt")"
+	done
+	grep -aq "^xcap-sweep: run 2 of 2 .*, about [0-9]*:[0-9][0-9] left" "$workdir/tty.txt" ||
+		fail "the meter of the second run says nothing of the time left"
+	! grep -a "xcap-sweep: run [0-9]* of" "$workdir/tty.txt" | grep -avq "$(printf '\033')\[K\$" ||
+		fail "a meter line is not erased to its end"
+	say "the meter on a terminal: $(grep -ac 'xcap-sweep: run [0-9]* of' "$workdir/tty.txt") lines"
+fi
+{ xcap-sweep -o "$workdir/pipe" --rates 10M --delays 1 xdpyinfo 2>&1 >/dev/null; echo "status $?"; } |
+	cat >"$workdir/pipe.err"
+grep -q "^status 0" "$workdir/pipe.err" || fail "the sweep with stderr in a pipe failed: $(cat "$workdir/pipe.err")"
+grep -q "^xcap-sweep: .* run 1: " "$workdir/pipe.err" || fail "no message of the run in a pipe: $(cat "$workdir/pipe.err")"
+! grep -q "run 1 of 1\|$(printf '\033')" "$workdir/pipe.err" || fail "a meter in a pipe: $(cat "$workdir/pipe.err")"
 exit 0

@@ -36,6 +36,21 @@ const char *xgap_reason_name(unsigned reason)
 	}
 }
 
+const char *xmark_source_name(unsigned source)
+{
+	switch (source) {
+	case XMARK_SIGNAL: return "signal";
+	case XMARK_ATOM: return "atom";
+	case XMARK_PROPERTY: return "property";
+	case XMARK_MATCH: return "match";
+	case XMARK_ROUND_TRIP: return "round-trip";
+	case XMARK_RESPONSE: return "response";
+	case XMARK_WINDOW_START: return "window-start";
+	case XMARK_WINDOW_END: return "window-end";
+	default: return "unknown";
+	}
+}
+
 void xaddr_format(char *buf, size_t n, const struct xaddr *a)
 {
 	char ip[INET6_ADDRSTRLEN];
@@ -272,6 +287,13 @@ void xrec_dump(FILE *f, const struct xrec *rec)
 		put_time(f, rec->u.note.ts);
 		fprintf(f, " conn=%u dir=%s text=", rec->u.note.conn, xdir_name(rec->u.note.dir));
 		put_value(f, rec->u.note.text);
+		break;
+	case XREC_MARK:
+		fputs("mark ", f);
+		put_time(f, rec->u.mark.ts);
+		fprintf(f, " conn=%u source=%s text=", rec->u.mark.conn,
+			xmark_source_name(rec->u.mark.source));
+		put_value(f, rec->u.mark.text);
 		break;
 	default:
 		fprintf(f, "unknown type=%d", (int)rec->type);

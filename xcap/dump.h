@@ -23,6 +23,7 @@ void xaddr_format(char *buf, size_t n, const struct xaddr *a);
 const char *xdir_name(unsigned dir);		/* "c2s", "s2c" */
 const char *xmsg_kind_name(unsigned kind);	/* "request", ... */
 const char *xgap_reason_name(unsigned reason);	/* "lost", ... */
+const char *xmark_source_name(unsigned source);	/* "signal", "atom", ... */
 /* A message's PROTO_F_* flags by name ("uncertain", "send-event", ...),
    joined by sep; "" when none is set. */
 void xmsg_flags_format(char *buf, size_t size, unsigned flags, const char *sep);

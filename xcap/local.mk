@@ -13,7 +13,9 @@ xcap_libxcap_a_SOURCES = \
 	xcap/pairing.c xcap/pairing.h \
 	xcap/pcapfile.c xcap/pcapfile.h \
 	xcap/source.c xcap/source.h \
-	xcap/ring.c xcap/ring.h
+	xcap/ring.c xcap/ring.h \
+	xcap/flight.c xcap/flight.h \
+	xcap/session.c xcap/session.h
 xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 include xcap/trace.mk
 

@@ -21,6 +21,7 @@ enum xrec_type {
 	XREC_GAP = 6,	/* bytes of a stream the capture does not have */
 	XREC_STATS = 7,	/* capture statistics */
 	XREC_NOTE = 8,	/* something a decoder or the pipeline wants said */
+	XREC_MARK = 9,	/* a moment someone pointed at (format 1.2) */
 };
 
 enum xdir { XDIR_C2S = 0, XDIR_S2C = 1 };
@@ -191,6 +192,29 @@ struct xrec_note {
 	const char *text;
 };
 
+/* Where a mark came from; the numbers are stored in traces. */
+enum xmark_source {
+	XMARK_SIGNAL = 1,	/* SIGUSR2 sent to xcap */
+	XMARK_ATOM = 2,		/* the client interned an atom named XCAP_MARK_<text> */
+	XMARK_PROPERTY = 3,	/* the client set a property named XCAP_MARK (text = value) */
+	XMARK_MATCH = 4,	/* a request or event matched a --trigger */
+	XMARK_ROUND_TRIP = 5,	/* a round trip longer than a --trigger threshold */
+	XMARK_RESPONSE = 6,	/* a response slower than a threshold */
+	XMARK_WINDOW_START = 7,	/* a flight recorder's window of the capture begins */
+	XMARK_WINDOW_END = 8,	/* and ends: the time after it up to the next window
+				   was not written, not idle */
+};
+
+/* The longest text a mark carries, with its terminating NUL. */
+#define XMARK_TEXT_MAX 256
+
+struct xrec_mark {
+	uint64_t ts;
+	uint32_t conn;		/* 0 when not about a connection */
+	uint8_t source;		/* enum xmark_source */
+	const char *text;
+};
+
 struct xrec {
 	enum xrec_type type;
 	union {
@@ -202,8 +226,26 @@ struct xrec {
 		struct xrec_gap gap;
 		struct xrec_stats stats;
 		struct xrec_note note;
+		struct xrec_mark mark;
 	} u;
 };
+
+/* A record's time, whatever its type. */
+static inline uint64_t xrec_time(const struct xrec *r)
+{
+	switch (r->type) {
+	case XREC_CONN: return r->u.conn.ts;
+	case XREC_PKT: return r->u.pkt.ts;
+	case XREC_MSG: return r->u.msg.ts;
+	case XREC_EXT: return r->u.ext.ts;
+	case XREC_NAME: return r->u.name.ts;
+	case XREC_GAP: return r->u.gap.ts;
+	case XREC_STATS: return r->u.stats.ts;
+	case XREC_NOTE: return r->u.note.ts;
+	case XREC_MARK: return r->u.mark.ts;
+	}
+	return 0;
+}
 
 /* Where records go: the trace writer, a dump printer, an analysis. */
 typedef void (*xrec_emit_fn)(void *ctx, const struct xrec *rec);

@@ -165,6 +165,9 @@ static void enqueue(void *ctx, const struct xrec *rec)
 	case XREC_NOTE:
 		e->str[0] = keep_string(s, rec->u.note.text);
 		break;
+	case XREC_MARK:
+		e->str[0] = keep_string(s, rec->u.mark.text);
+		break;
 	default:
 		break;
 	}
@@ -192,6 +195,9 @@ static void dequeue(struct xsource *s, struct xrec *rec)
 		break;
 	case XREC_NOTE:
 		rec->u.note.text = s->strs + e->str[0];
+		break;
+	case XREC_MARK:
+		rec->u.mark.text = s->strs + e->str[0];
 		break;
 	default:
 		break;

@@ -28,8 +28,9 @@ enum {
 	TRACE_MAJOR = 1,
 	/* 1.1: msg records end with the request a reply answers (req_ts,
 	   req_end).  A 1.0 trace reads as before, its replies paired by the
-	   reader as the pipeline pairs them (xcap/pairing.h). */
-	TRACE_MINOR = 1,
+	   reader as the pipeline pairs them (xcap/pairing.h).
+	   1.2: mark records (type 9), which a 1.1 reader skips. */
+	TRACE_MINOR = 2,
 	BLOCK_HEADER = 16,		/* magic, type, flags, reserved, length, crc */
 	BLOCK_RECORDS = 1,		/* the only block type so far */
 	BLOCK_TARGET = 64 * 1024,	/* the writer closes a block past this */
@@ -248,21 +249,6 @@ static int close_block(struct trace_writer *w)
 	return rc;
 }
 
-static uint64_t rec_ts(const struct xrec *r)
-{
-	switch (r->type) {
-	case XREC_CONN: return r->u.conn.ts;
-	case XREC_PKT: return r->u.pkt.ts;
-	case XREC_MSG: return r->u.msg.ts;
-	case XREC_EXT: return r->u.ext.ts;
-	case XREC_NAME: return r->u.name.ts;
-	case XREC_GAP: return r->u.gap.ts;
-	case XREC_STATS: return r->u.stats.ts;
-	case XREC_NOTE: return r->u.note.ts;
-	}
-	return 0;
-}
-
 /* The body of a record after its time, fields in the order of xcap(5). */
 static void encode_body(struct enc *e, const struct xrec *r)
 {
@@ -353,6 +339,11 @@ static void encode_body(struct enc *e, const struct xrec *r)
 		enc_u(e, r->u.note.dir);
 		enc_str(e, r->u.note.text);
 		break;
+	case XREC_MARK:
+		enc_u(e, r->u.mark.conn);
+		enc_u(e, r->u.mark.source);
+		enc_str(e, r->u.mark.text);
+		break;
 	}
 }
 
@@ -367,7 +358,7 @@ int trace_writer_put(struct trace_writer *w, const struct xrec *rec)
 	   shorter than 128 bytes but for long strings), and moved on when
 	   its length takes more; the buffer has room for a length of 3. */
 	uint8_t *start = w->buf + w->len;
-	uint64_t ts = rec_ts(rec);
+	uint64_t ts = xrec_time(rec);
 	struct enc e = { start + 2 };
 	enc_u(&e, zigzag((int64_t)(ts - w->last_ts)));
 	encode_body(&e, rec);
@@ -850,6 +841,12 @@ static int decode_record(struct trace_reader *r, uint8_t type, struct dec *d, st
 		rec->u.note.dir = (uint8_t)dec_u(d);
 		rec->u.note.text = dec_str(r, d, &used);
 		break;
+	case XREC_MARK:
+		rec->u.mark.ts = ts;
+		rec->u.mark.conn = (uint32_t)dec_u(d);
+		rec->u.mark.source = (uint8_t)dec_u(d);
+		rec->u.mark.text = dec_str(r, d, &used);
+		break;
 	default:
 		return 0;	/* a record type from a later version: skip it */
 	}
@@ -880,6 +877,24 @@ int trace_reader_next(struct trace_reader *r, struct xrec *rec)
 		if (decode_record(r, type, &body, rec))
 			return 1;
 	}
+	return 0;
+}
+
+uint64_t trace_reader_block_offset(const struct trace_reader *r)
+{
+	return r->block_offset;
+}
+
+int trace_reader_seek(struct trace_reader *r, uint64_t offset)
+{
+	if (offset > INT64_MAX || fseeko(r->f, (off_t)offset, SEEK_SET) != 0)
+		return -1;
+	r->start = r->end = 0;
+	r->offset = offset;
+	r->eof = 0;
+	r->block = NULL;
+	r->block_len = r->pos = 0;
+	r->done = 0;
 	return 0;
 }
 

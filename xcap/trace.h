@@ -52,6 +52,12 @@ struct trace_reader *trace_reader_new(FILE *f, char *err, size_t errlen);
    Strings in *rec stay valid until the next call. */
 int trace_reader_next(struct trace_reader *r, struct xrec *rec);
 const struct trace_info *trace_reader_info(const struct trace_reader *r);
+/* The file offset of the block holding the record trace_reader_next last
+   returned (a side index records where to read a time span from). */
+uint64_t trace_reader_block_offset(const struct trace_reader *r);
+/* Read on from the block at offset (one trace_reader_block_offset gave:
+   blocks stand alone), the stream being seekable.  -1 if it is not. */
+int trace_reader_seek(struct trace_reader *r, uint64_t offset);
 /* Called with a message for each problem found while reading. */
 void trace_reader_on_warning(struct trace_reader *r,
 			      void (*fn)(void *ctx, const char *msg), void *ctx);

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -31,8 +32,10 @@
 #include <sys/socket.h>
 
 #include "cut.h"
+#include "flight.h"
 #include "ring.h"
 #include "decode.h"
+#include "dump.h"
 #include "pcapfile.h"
 #include "pipeline.h"
 #include "trace.h"
@@ -53,8 +56,10 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: xcap [-i IFACE | -r FILE] -w OUT [-c COUNT] [-G SECONDS] [-B KIB]\n"
-"            [-Z USER] [-k] [-p] [-q] [FILTER...]\n"
+"usage: xcap [-i IFACE | -r FILE] -w OUT [-c COUNT] [-G SECONDS] [-C MB]\n"
+"            [-W COUNT] [-B KIB] [-Z USER] [-k] [-p] [-q]\n"
+"            [--ring SECONDS|SIZE] [--before SECONDS] [--after SECONDS]\n"
+"            [--trigger WHAT]... [FILTER...]\n"
 "\n"
 "Capture TCP beside an X client and write an xcap trace (see xcap(5)).\n"
 "\n"
@@ -64,23 +69,44 @@ static void usage(FILE *f)
 "  -c COUNT    stop after COUNT packets\n"
 "  -G SECONDS  start a new trace file every SECONDS; OUT is a strftime\n"
 "              pattern, or gets -YYYYmmdd-HHMMSS before its extension\n"
+"  -C MB       start a new trace file once one passes MB million bytes:\n"
+"              OUT gets -0, -1, ... before its extension\n"
+"  -W COUNT    with -C, a ring of COUNT files, the oldest overwritten;\n"
+"              with -G, stop after COUNT files; with --ring, keep the\n"
+"              last COUNT windows\n"
 "  -B KIB      kernel capture buffer in KiB (default 65536)\n"
 "  -Z USER     drop privileges to USER once the capture is open\n"
 "  -k          keep every packet whole (live: by default the kernel keeps\n"
 "              only the headers of packets inside large X11 messages)\n"
 "  -p          do not put the interface into promiscuous mode\n"
 "  -q          do not print the summary at the end\n"
+"  --ring SECONDS|SIZE  flight recorder: keep the last SECONDS (30, 500ms,\n"
+"              2m) or SIZE (64M, 1G) of records in memory and write only\n"
+"              windows around triggers, one file per window named as -G\n"
+"              names them; give it twice to bound both\n"
+"  --before SECONDS  a window begins this long before its trigger (default:\n"
+"              the ring's time, else 10)\n"
+"  --after SECONDS   and ends this long after its last trigger (default 10)\n"
+"  --trigger WHAT    also trigger (and mark) on: request=NAME[:TEXT],\n"
+"              event=NAME[:TEXT] (TEXT in the message's detail or the\n"
+"              client's name), wait>DURATION (a reply that long after its\n"
+"              request); repeatable.  SIGUSR2 and a client's XCAP_MARK_<text>\n"
+"              atom or XCAP_MARK property always mark and trigger\n"
 "  FILTER      BPF filter (live default: " DEFAULT_FILTER ";\n"
 "              none when reading a file)\n"
 "  -h, --help  show this help;  -V, --version  show the version\n"
 "\n"
-"SIGINT and SIGTERM end the capture cleanly, SIGUSR1 prints a status line.\n"
+"SIGINT and SIGTERM end the capture cleanly, SIGUSR1 prints a status line,\n"
+"SIGUSR2 writes a mark (and with --ring triggers a window).\n"
 "Exit status: 0 success, 1 capture or write failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
 "  xcap -i lo -w app.xcap tcp port 6001    X display :1 over loopback (DISPLAY=127.0.0.1:1)\n"
 "  xcap -r session.pcapng -w session.xcap  convert a tcpdump or Wireshark capture\n"
 "  xcap -i eth0 -G 600 -w 'x-%%H%%M.xcap'     a new file every ten minutes\n"
+"  xcap -i lo --ring 60 --after 5 --trigger 'wait>200ms' -w slow.xcap\n"
+"              keep a minute in memory, write it and 5 s more around each\n"
+"              round trip over 200 ms (and each SIGUSR2 or client mark)\n"
 "More in man xcap-tutorial: from a slow ssh -X application to the round trip to fix.\n");
 }
 
@@ -90,7 +116,7 @@ static void usage(FILE *f)
    before xcap sees it, and so how long the end of a capture waits. */
 enum { BLOCK_TIMEOUT_MS = 200 };
 
-static volatile sig_atomic_t stop_requested, status_requested;
+static volatile sig_atomic_t stop_requested, status_requested, mark_requested;
 static pcap_t *live_handle;
 
 static void on_stop(int sig)
@@ -108,6 +134,32 @@ static void on_status(int sig)
 	if (live_handle)
 		pcap_breakloop(live_handle);
 }
+
+static void on_mark(int sig)
+{
+	(void)sig;
+	mark_requested = 1;
+	if (live_handle)
+		pcap_breakloop(live_handle);
+}
+
+/* ---- triggers ---- */
+
+enum trigger_kind { TRIGGER_REQUEST, TRIGGER_EVENT, TRIGGER_WAIT };
+
+struct trigger {
+	enum trigger_kind kind;
+	char name[64];		/* the message's name */
+	char text[128];		/* in its detail or its client's name; "" any */
+	uint64_t wait_ns;
+};
+
+/* The last name each connection gave (WM_CLASS, WM_NAME), which a
+   trigger's TEXT may match. */
+struct client_label {
+	uint32_t conn;
+	char text[128];
+};
 
 /* ---- the capture ---- */
 
@@ -128,24 +180,151 @@ struct capture {
 	uint64_t seen;
 	uint64_t rotate_ns;	/* 0: one file */
 	uint64_t file_start_ns;
+	uint64_t size_limit;	/* -C: a new file past this many bytes, 0 none */
+	unsigned file_count;	/* -W: how many files, 0 no limit */
+	unsigned files_opened;
+	unsigned size_checks;
+	char **kept_windows;	/* --ring with -W: the names of the last windows */
 	uint64_t last_flush_ns;
 	uint64_t last_read_ns;	/* live: when the ring was last read */
 	uint64_t last_ts;
+	int quiet;
 	int write_failed;
 	int pipe_failed;	/* the pipeline failed (pipeline_error): stop */
+	struct flight *flight;	/* --ring: records go through it */
+	struct trigger *triggers;
+	size_t n_triggers;
+	struct client_label *labels;
+	size_t n_labels;
+	unsigned windows_written;
 	char out_name[PATH_MAX];
 };
 
-static void emit(void *ctx, const struct xrec *rec)
+/* A record to the trace file open now. */
+static void write_record(struct capture *cap, const struct xrec *rec)
 {
-	struct capture *cap = ctx;
-	if (cap->write_failed)
+	if (cap->write_failed || !cap->w)
 		return;
 	if (trace_writer_put(cap->w, rec) < 0) {
 		cap->write_failed = 1;
 		if (cap->pcap)
 			pcap_breakloop(cap->pcap);
 	}
+}
+
+static void flight_failed(struct capture *cap)
+{
+	cap->write_failed = 1;
+	if (cap->pcap)
+		pcap_breakloop(cap->pcap);
+}
+
+/* A record of the capture: to the trace, or through the flight recorder. */
+static void record(struct capture *cap, const struct xrec *rec)
+{
+	if (!cap->flight)
+		write_record(cap, rec);
+	else if (flight_put(cap->flight, rec) < 0)
+		flight_failed(cap);
+}
+
+/* Something worth marking happened: write the mark, and with --ring open
+   (or extend) a window around it whose start says why. */
+static void mark_and_trigger(struct capture *cap, uint64_t ts, uint32_t conn, uint8_t source,
+			     const char *text, int mark_written)
+{
+	if (!mark_written) {
+		struct xrec m = { .type = XREC_MARK };
+		m.u.mark = (struct xrec_mark){ ts, conn, source, text };
+		record(cap, &m);
+	}
+	if (!cap->flight)
+		return;
+	char why[XMARK_TEXT_MAX + 64];
+	if (conn)
+		snprintf(why, sizeof why, "%s %s (connection %u)", xmark_source_name(source),
+			 text, conn);
+	else
+		snprintf(why, sizeof why, "%s %s", xmark_source_name(source), text);
+	if (flight_trigger(cap->flight, ts, why) < 0)
+		flight_failed(cap);
+}
+
+static const char *label_of(const struct capture *cap, uint32_t conn)
+{
+	for (size_t i = 0; i < cap->n_labels; i++)
+		if (cap->labels[i].conn == conn)
+			return cap->labels[i].text;
+	return "";
+}
+
+static void learn_label(struct capture *cap, const struct xrec_name *n)
+{
+	if (strcmp(n->source, "WM_CLASS") != 0 && strcmp(n->source, "WM_NAME") != 0)
+		return;
+	struct client_label *l = NULL;
+	for (size_t i = 0; i < cap->n_labels && !l; i++)
+		if (cap->labels[i].conn == n->conn)
+			l = &cap->labels[i];
+	if (!l) {
+		struct client_label *v = realloc(cap->labels, (cap->n_labels + 1) * sizeof *v);
+		if (!v)
+			return;		/* the label is only for matching: go without */
+		cap->labels = v;
+		l = &v[cap->n_labels++];
+		l->conn = n->conn;
+	}
+	snprintf(l->text, sizeof l->text, "%s", n->text);
+}
+
+/* Triggers a record fires: after the record, so that a window holds it. */
+static void check_triggers(struct capture *cap, const struct xrec *rec)
+{
+	if (rec->type == XREC_MARK) {
+		if (rec->u.mark.source == XMARK_ATOM || rec->u.mark.source == XMARK_PROPERTY)
+			mark_and_trigger(cap, rec->u.mark.ts, rec->u.mark.conn, rec->u.mark.source,
+					 rec->u.mark.text, 1);
+		return;
+	}
+	if (rec->type == XREC_NAME) {
+		learn_label(cap, &rec->u.name);
+		return;
+	}
+	if (rec->type != XREC_MSG || !cap->n_triggers)
+		return;
+	const struct xrec_msg *m = &rec->u.msg;
+	for (size_t i = 0; i < cap->n_triggers; i++) {
+		const struct trigger *t = &cap->triggers[i];
+		char text[XMARK_TEXT_MAX];
+		if (t->kind == TRIGGER_WAIT) {
+			if ((m->kind != XMSG_REPLY && m->kind != XMSG_ERROR) || !m->req_ts ||
+			    m->ts <= m->req_ts || m->ts - m->req_ts <= t->wait_ns)
+				continue;
+			snprintf(text, sizeof text, "%s waited %.3f ms", m->name && *m->name ? m->name : "?",
+				 (double)(m->ts - m->req_ts) / 1e6);
+			mark_and_trigger(cap, m->ts, m->conn, XMARK_ROUND_TRIP, text, 0);
+			return;
+		}
+		int want_kind = t->kind == TRIGGER_REQUEST ? XMSG_REQUEST : XMSG_EVENT;
+		if (m->kind != want_kind || !m->name || strcmp(m->name, t->name) != 0)
+			continue;
+		if (t->text[0] && !(m->detail && strstr(m->detail, t->text)) &&
+		    !strstr(label_of(cap, m->conn), t->text))
+			continue;
+		snprintf(text, sizeof text, "%s=%s%s%s", t->kind == TRIGGER_REQUEST ? "request" : "event",
+			 t->name, t->text[0] ? ":" : "", t->text);
+		mark_and_trigger(cap, m->ts, m->conn, XMARK_MATCH, text, 0);
+		return;
+	}
+}
+
+static void emit(void *ctx, const struct xrec *rec)
+{
+	struct capture *cap = ctx;
+	if (cap->write_failed)
+		return;
+	record(cap, rec);
+	check_triggers(cap, rec);
 }
 
 static uint64_t now_ns(void)
@@ -160,7 +339,19 @@ static uint64_t now_ns(void)
 static void out_name_for(struct capture *cap, uint64_t ts)
 {
 	const char *pat = cap->out_pattern;
-	if (!cap->rotate_ns || strcmp(pat, "-") == 0) {
+	if (cap->size_limit) {
+		/* -C: OUT-0.xcap, OUT-1.xcap, ...; with -W a ring of them. */
+		unsigned k = cap->file_count ? cap->files_opened % cap->file_count : cap->files_opened;
+		const char *slash = strrchr(pat, '/');
+		const char *dot = strrchr(slash ? slash : pat, '.');
+		if (dot && dot != (slash ? slash + 1 : pat))
+			snprintf(cap->out_name, sizeof cap->out_name, "%.*s-%u%s", (int)(dot - pat),
+				 pat, k, dot);
+		else
+			snprintf(cap->out_name, sizeof cap->out_name, "%s-%u", pat, k);
+		return;
+	}
+	if ((!cap->rotate_ns && !cap->flight) || strcmp(pat, "-") == 0) {
 		snprintf(cap->out_name, sizeof cap->out_name, "%s", pat);
 		return;
 	}
@@ -186,6 +377,18 @@ static void out_name_for(struct capture *cap, uint64_t ts)
 #pragma GCC diagnostic pop
 	if (n == 0)
 		die(EXIT_USAGE, "output name too long: '%s'", pat);
+	/* Two windows may begin in the same second: the later one gets a
+	   number rather than overwrite the earlier. */
+	if (cap->flight && access(cap->out_name, F_OK) == 0) {
+		char base[PATH_MAX];
+		snprintf(base, sizeof base, "%s", cap->out_name);
+		const char *slash = strrchr(base, '/');
+		char *dot = strrchr(slash ? slash : base, '.');
+		size_t stem = dot && dot != (slash ? slash + 1 : base) ? (size_t)(dot - base) : strlen(base);
+		for (int k = 2; k < 10000 && access(cap->out_name, F_OK) == 0; k++)
+			snprintf(cap->out_name, sizeof cap->out_name, "%.*s-%d%s", (int)stem, base, k,
+				 base + stem);
+	}
 }
 
 static void open_output(struct capture *cap, uint64_t ts)
@@ -204,10 +407,13 @@ static void open_output(struct capture *cap, uint64_t ts)
 	if (!cap->w)
 		die(EXIT_RUNTIME, "cannot start the trace: %s: '%s'", err, cap->out_name);
 	cap->file_start_ns = ts;
+	cap->files_opened++;
 }
 
 static void write_stats(struct capture *cap)
 {
+	if (!cap->w)
+		return;
 	struct xrec r = { .type = XREC_STATS };
 	pipeline_stats(cap->pipe, &r.u.stats);
 	r.u.stats.ts = cap->last_ts;
@@ -219,7 +425,7 @@ static void write_stats(struct capture *cap)
 			r.u.stats.if_drop = ps.ps_ifdrop;
 		}
 	}
-	emit(cap, &r);
+	write_record(cap, &r);
 }
 
 /* Returns 0, or -1 if the trace could not be written completely. */
@@ -231,6 +437,8 @@ static int close_output(struct capture *cap)
 {
 	int rc = 0;
 	close_why[0] = '\0';
+	if (!cap->w && !cap->out)
+		return cap->write_failed ? -1 : 0;
 	if (cap->w && trace_writer_flush(cap->w) < 0)
 		snprintf(close_why, sizeof close_why, "%s", trace_writer_error(cap->w));
 	if (trace_writer_free(cap->w) < 0 || cap->write_failed)
@@ -270,11 +478,72 @@ static void rotate(struct capture *cap, uint64_t ts)
 		pipe_stop(cap);
 }
 
+/* ---- the flight recorder's windows: one trace file each ---- */
+
+static int window_open(void *ctx, uint64_t start)
+{
+	struct capture *cap = ctx;
+	open_output(cap, start);
+	cap->windows_written++;
+	/* -W: only the last COUNT windows are kept. */
+	if (cap->file_count) {
+		unsigned slot = (cap->windows_written - 1) % cap->file_count;
+		if (cap->kept_windows[slot]) {
+			unlink(cap->kept_windows[slot]);
+			free(cap->kept_windows[slot]);
+		}
+		cap->kept_windows[slot] = strdup(cap->out_name);
+	}
+	if (!cap->quiet)
+		fprintf(stderr, "%s: writing a window: '%s'\n", program_name, cap->out_name);
+	return 0;
+}
+
+static void window_put(void *ctx, const struct xrec *rec)
+{
+	write_record(ctx, rec);
+}
+
+static int window_close(void *ctx)
+{
+	struct capture *cap = ctx;
+	write_stats(cap);
+	if (close_output(cap) < 0) {
+		complain("%s: '%s'", close_why, cap->out_name);
+		return -1;
+	}
+	return 0;
+}
+
+/* SIGUSR2: a mark at the capture's present time. */
+static void signal_mark(struct capture *cap)
+{
+	uint64_t ts = cap->live ? now_ns() : cap->last_ts;
+	if (ts < cap->last_ts)
+		ts = cap->last_ts;
+	mark_and_trigger(cap, ts, 0, XMARK_SIGNAL, "SIGUSR2", 0);
+}
+
 static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, uint32_t caplen,
 			uint32_t len)
 {
-	if (cap->rotate_ns && ts - cap->file_start_ns >= cap->rotate_ns && ts > cap->file_start_ns)
+	if (cap->rotate_ns && ts - cap->file_start_ns >= cap->rotate_ns && ts > cap->file_start_ns) {
+		/* -G with -W: COUNT files, then the capture ends, as tcpdump's */
+		if (cap->file_count && cap->files_opened >= cap->file_count) {
+			stop_requested = 1;
+			if (cap->pcap)
+				pcap_breakloop(cap->pcap);
+			return;
+		}
 		rotate(cap, ts);
+	}
+	/* -C: the file's size, looked at every 64 packets (a block of the
+	   writer, at most 64 KiB, may not be in it yet). */
+	if (cap->size_limit && cap->out && !(++cap->size_checks & 63)) {
+		off_t at = ftello(cap->out);
+		if (at >= 0 && (uint64_t)at >= cap->size_limit)
+			rotate(cap, ts);
+	}
 	cap->last_ts = ts;
 	if (pipeline_packet(cap->pipe, ts, data, caplen, len) < 0) {
 		pipe_stop(cap);
@@ -460,12 +729,100 @@ static long parse_number(const char *arg, const char *what, long min, long max)
 	return v;
 }
 
+/* A duration: seconds, or a number with ms, s, m or h. */
+static int parse_duration(const char *arg, uint64_t *ns)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || !(v >= 0) || v > 1e7)
+		return -1;
+	double unit = 1e9;
+	if (strcmp(end, "ms") == 0)
+		unit = 1e6;
+	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+		unit = 60e9;
+	else if (strcmp(end, "h") == 0)
+		unit = 3600e9;
+	else if (*end && strcmp(end, "s") != 0)
+		return -1;
+	*ns = (uint64_t)(v * unit);
+	return 0;
+}
+
+/* A size: a number of bytes with K, M or G (powers of 1024, an optional
+   B or iB after). */
+static int parse_size(const char *arg, uint64_t *bytes)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || !(v > 0) || v > 1e15)
+		return -1;
+	double unit;
+	switch (*end) {
+	case 'k': case 'K': unit = 1024; break;
+	case 'M': unit = 1024.0 * 1024; break;
+	case 'G': unit = 1024.0 * 1024 * 1024; break;
+	default: return -1;
+	}
+	end++;
+	if (strcmp(end, "") != 0 && strcmp(end, "B") != 0 && strcmp(end, "iB") != 0)
+		return -1;
+	*bytes = (uint64_t)(v * unit);
+	return 0;
+}
+
+/* --trigger request=NAME[:TEXT] | event=NAME[:TEXT] | wait>DURATION */
+static void parse_trigger(struct capture *cap, const char *arg)
+{
+	struct trigger t;
+	memset(&t, 0, sizeof t);
+	const char *rest;
+	if (strncmp(arg, "wait>", 5) == 0) {
+		t.kind = TRIGGER_WAIT;
+		if (parse_duration(arg + 5, &t.wait_ns) < 0 || !t.wait_ns)
+			die(EXIT_USAGE, "bad trigger: a wait is a duration such as 200ms: '%s'", arg);
+	} else if ((rest = strncmp(arg, "request=", 8) == 0 ? arg + 8
+			 : strncmp(arg, "event=", 6) == 0 ? arg + 6 : NULL)) {
+		t.kind = arg[0] == 'r' ? TRIGGER_REQUEST : TRIGGER_EVENT;
+		const char *colon = strchr(rest, ':');
+		size_t n = colon ? (size_t)(colon - rest) : strlen(rest);
+		if (!n || n >= sizeof t.name || (colon && strlen(colon + 1) >= sizeof t.text))
+			die(EXIT_USAGE, "bad trigger: give a message name: '%s'", arg);
+		memcpy(t.name, rest, n);
+		if (colon)
+			snprintf(t.text, sizeof t.text, "%s", colon + 1);
+	} else {
+		die(EXIT_USAGE, "bad trigger: request=NAME, event=NAME or wait>DURATION: '%s'", arg);
+	}
+	struct trigger *v = realloc(cap->triggers, (cap->n_triggers + 1) * sizeof *v);
+	if (!v)
+		die(EXIT_RUNTIME, "out of memory: 'triggers'");
+	cap->triggers = v;
+	v[cap->n_triggers++] = t;
+}
+
 int main(int argc, char **argv)
 {
 	pipeline_steady_heap(0);
 	const char *iface = NULL, *rfile = NULL, *wfile = NULL, *user = NULL;
-	long count = 0, rotate_s = 0, buffer_kib = 65536;
+	long count = 0, rotate_s = 0, buffer_kib = 65536, size_mb = 0, file_count = 0;
 	int quiet = 0, promisc = 1, whole = 0;
+	struct capture cap;
+	memset(&cap, 0, sizeof cap);
+	struct flight_options fopt = { 0, 0, 0, 10ull * 1000000000u };
+	int have_ring = 0, have_before = 0;
+	enum { OPT_RING = 256, OPT_BEFORE, OPT_AFTER, OPT_TRIGGER };
+	static const struct option longopts[] = {
+		{ "ring", required_argument, NULL, OPT_RING },
+		{ "before", required_argument, NULL, OPT_BEFORE },
+		{ "after", required_argument, NULL, OPT_AFTER },
+		{ "trigger", required_argument, NULL, OPT_TRIGGER },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0) {
@@ -480,13 +837,32 @@ int main(int argc, char **argv)
 			break;
 	}
 	int opt;
-	while ((opt = getopt(argc, argv, "+i:r:w:c:G:B:Z:kpqhV")) != -1) {
+	while ((opt = getopt_long(argc, argv, "+i:r:w:c:G:C:W:B:Z:kpqhV", longopts, NULL)) != -1) {
 		switch (opt) {
+		case OPT_RING:
+			have_ring = 1;
+			if (parse_size(optarg, &fopt.ring_bytes) < 0 &&
+			    (parse_duration(optarg, &fopt.ring_ns) < 0 || !fopt.ring_ns))
+				die(EXIT_USAGE, "bad ring: give seconds (30, 500ms, 2m) or a size (64M): '%s'",
+				    optarg);
+			break;
+		case OPT_BEFORE:
+			have_before = 1;
+			if (parse_duration(optarg, &fopt.before_ns) < 0)
+				die(EXIT_USAGE, "bad time before a trigger: '%s'", optarg);
+			break;
+		case OPT_AFTER:
+			if (parse_duration(optarg, &fopt.after_ns) < 0)
+				die(EXIT_USAGE, "bad time after a trigger: '%s'", optarg);
+			break;
+		case OPT_TRIGGER: parse_trigger(&cap, optarg); break;
 		case 'i': iface = optarg; break;
 		case 'r': rfile = optarg; break;
 		case 'w': wfile = optarg; break;
 		case 'c': count = parse_number(optarg, "packet count", 1, LONG_MAX); break;
 		case 'G': rotate_s = parse_number(optarg, "rotation interval", 1, 100000000); break;
+		case 'C': size_mb = parse_number(optarg, "file size", 1, 100000000); break;
+		case 'W': file_count = parse_number(optarg, "file count", 1, 100000); break;
 		case 'B': buffer_kib = parse_number(optarg, "buffer size", 1, 2097151); break;
 		case 'Z': user = optarg; break;
 		case 'p': promisc = 0; break;
@@ -511,11 +887,30 @@ int main(int argc, char **argv)
 	if (!filter && iface)
 		filter = strdup(DEFAULT_FILTER);
 
-	struct capture cap;
-	memset(&cap, 0, sizeof cap);
+	if (size_mb && (rotate_s || have_ring))
+		die(EXIT_USAGE, "give one way of cutting files: '-C with %s'", rotate_s ? "-G" : "--ring");
+	if (size_mb && strcmp(wfile, "-") == 0)
+		die(EXIT_USAGE, "-C writes several files: give a file name: '-w -'");
+	if (file_count && !size_mb && !rotate_s && !have_ring)
+		die(EXIT_USAGE, "-W counts the files of -C, -G or --ring: '-W %ld'", file_count);
+	if (have_ring && rotate_s)
+		die(EXIT_USAGE, "a flight recorder writes one file per window, not by time: '--ring with -G'");
+	if (have_ring && strcmp(wfile, "-") == 0)
+		die(EXIT_USAGE, "a flight recorder writes one file per window: give a file name: '-w -'");
+	if (!have_ring && (have_before || fopt.after_ns != 10ull * 1000000000u))
+		die(EXIT_USAGE, "windows need a flight recorder: '--ring SECONDS|SIZE'");
+	if (have_ring && !have_before)
+		fopt.before_ns = fopt.ring_ns ? fopt.ring_ns : 10ull * 1000000000u;
+	if (have_ring && fopt.ring_ns && fopt.before_ns > fopt.ring_ns)
+		die(EXIT_USAGE, "the window begins before what the ring keeps: '--before'");
+	cap.quiet = quiet;
 	cap.out_pattern = wfile;
 	cap.count_limit = (uint64_t)count;
 	cap.rotate_ns = (uint64_t)rotate_s * 1000000000u;
+	cap.size_limit = (uint64_t)size_mb * 1000000u;
+	cap.file_count = (unsigned)file_count;
+	if (have_ring && file_count && !(cap.kept_windows = calloc((size_t)file_count, sizeof (char *))))
+		die(EXIT_RUNTIME, "out of memory: 'window names'");
 
 	if (iface) {
 		pipeline_steady_heap(8u << 20);
@@ -574,7 +969,14 @@ int main(int argc, char **argv)
 	cap.info.snaplen = cap.file ? pcapfile_snaplen(cap.file) : (uint32_t)pcap_snapshot(cap.pcap);
 	cap.info.ts_precision = cap.ts_nano ? 9 : 6;
 
-	open_output(&cap, now_ns());
+	if (have_ring) {
+		struct flight_output fout = { &cap, window_open, window_put, window_close };
+		cap.flight = flight_new(&fopt, &fout);
+		if (!cap.flight)
+			die(EXIT_RUNTIME, "out of memory: 'flight recorder'");
+	} else {
+		open_output(&cap, now_ns());
+	}
 	struct pipeline_options popt;
 	pipeline_default_options(&popt);
 	/* Only where the kernel cuts packets on purpose is a frame shorter
@@ -594,6 +996,8 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_status;
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_mark;
+	sigaction(SIGUSR2, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (cap.live && !quiet)
 		fprintf(stderr, "%s: listening on %s, link-type %s, snapshot length %d, %s timestamps\n",
@@ -617,6 +1021,10 @@ int main(int argc, char **argv)
 			status_requested = 0;
 			print_status(&cap);
 		}
+		if (mark_requested) {
+			mark_requested = 0;
+			signal_mark(&cap);
+		}
 		if (cap.live && n > 0) {
 			/* The kernel wakes a reader for every ring block filled,
 			   which with whole 64 KB packets (lo) is every few
@@ -637,9 +1045,15 @@ int main(int argc, char **argv)
 		}
 		if (cap.live) {
 			uint64_t now = now_ns();
+			/* A window ends on time even when no packet comes, once
+			   the kernel has handed over every packet of its last
+			   moments (a ring block waits up to BLOCK_TIMEOUT_MS). */
+			if (cap.flight &&
+			    flight_tick(cap.flight, now - (BLOCK_TIMEOUT_MS + 100) * 1000000ull) < 0)
+				cap.write_failed = 1;
 			if (now - cap.last_flush_ns >= FLUSH_EVERY_NS) {
 				cap.last_flush_ns = now;
-				if (trace_writer_flush(cap.w) < 0)
+				if (cap.w && trace_writer_flush(cap.w) < 0)
 					cap.write_failed = 1;
 			}
 		}
@@ -670,6 +1084,12 @@ int main(int argc, char **argv)
 		complain("capture stopped: %s: '%s'", pipeline_error(cap.pipe), cap.info.iface);
 		status = EXIT_RUNTIME;
 	}
+	if (mark_requested)
+		signal_mark(&cap);
+	if (cap.flight && flight_finish(cap.flight, cap.last_ts) < 0 && !cap.write_failed) {
+		complain("%s: '%s'", flight_error(cap.flight), cap.out_pattern);
+		status = EXIT_RUNTIME;
+	}
 	write_stats(&cap);
 	struct xrec_stats st;
 	pipeline_stats(cap.pipe, &st);
@@ -694,6 +1114,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, ", %llu skipped (not tcp), %llu skipped (unreadable)",
 				(unsigned long long)st.not_tcp, (unsigned long long)st.bad_link);
 		fprintf(stderr, "\n");
+		if (cap.flight)
+			fprintf(stderr, "%s: %u windows written\n", program_name, cap.windows_written);
 		if (cap.cut) {
 			struct cut_totals t;
 			cut_get_totals(cap.cut, &t);
@@ -716,6 +1138,12 @@ int main(int argc, char **argv)
 		complain("%llu packets of interfaces with another link type skipped: '%s'",
 			 (unsigned long long)pcapfile_skipped(cap.file), cap.info.iface);
 	pipeline_free(cap.pipe);
+	flight_free(cap.flight);
+	free(cap.triggers);
+	for (long i = 0; cap.kept_windows && i < file_count; i++)
+		free(cap.kept_windows[i]);
+	free(cap.kept_windows);
+	free(cap.labels);
 	cut_free(cap.cut);
 	if (cap.pcap)
 		pcap_close(cap.pcap);

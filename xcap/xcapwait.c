@@ -14,7 +14,17 @@
  * seconds around the call (the clock the trace's times use).  FRAME is
  * "MODULE:FUNCTION+0xOFF" when the dynamic symbol table holds the
  * function the address is in, else "MODULE+0xOFF" (an offset in the
- * module, for addr2line).  The caller of the wait comes first.  Which
+ * module), followed by "@0xADDR", the return address in the module's
+ * own addresses (as its ELF file numbers them: what debug info is looked
+ * up by).  The caller of the wait comes first.  The first time a module
+ * appears, a line
+ *
+ *   module MODULE PATH
+ *
+ * comes before the wait line, so that the reader can find the module's
+ * debug info and name each frame's source file and line (xcapanalyse
+ * does that when it reads the file: the client pays only for dladdr).
+ * Which
  * frames are wrappers (libxcb, Xlib) is the reader's business
  * (xcapanalyse --sites), so that the rule lives in one place.
  *
@@ -167,11 +177,44 @@ static bool demangled(const char *name, char *out, size_t size)
 	return true;
 }
 
-/* "\tMODULE:FUNCTION+0xOFF" or "\tMODULE+0xOFF" for return address a. */
+/* Modules whose "module" line was written (under named_lock). */
+#define MODULES_MAX 512
+static const struct link_map *modules_told[MODULES_MAX];
+static size_t n_modules_told;
+
+/* Write "module NAME PATH" the first time map appears. */
+static void tell_module(const struct link_map *map, const char *name)
+{
+	for (size_t i = 0; i < n_modules_told; i++)
+		if (modules_told[i] == map)
+			return;
+	if (n_modules_told == MODULES_MAX)
+		return;
+	modules_told[n_modules_told++] = map;
+	char path[4096];
+	const char *file = map->l_name;
+	if (!file || !*file) {	/* the program itself */
+		ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+		if (n <= 0)
+			return;
+		path[n] = '\0';
+		file = path;
+	}
+	char line[4096 + 300];
+	int n = snprintf(line, sizeof line, "module %s %s\n", name, file);
+	if (n > 0 && (size_t)n < sizeof line && !strchr(file, '\n')) {
+		ssize_t w = write(log_fd, line, (size_t)n);
+		(void)w;
+	}
+}
+
+/* "\tMODULE:FUNCTION+0xOFF@0xADDR" or "\tMODULE+0xOFF@0xADDR" for return
+   address a. */
 static void name_frame(void *a, char *one, size_t size)
 {
 	Dl_info info;
 	const ElfW(Sym) *sym = NULL;
+	struct link_map *map = NULL;
 	/* A return address points past the call: look up the byte before it,
 	   or a call that ends a function would be put in the next one. */
 	void *in = (char *)a - 1;
@@ -182,18 +225,26 @@ static void name_frame(void *a, char *one, size_t size)
 		mod = mod ? mod + 1 : info.dli_fname;
 		if (!*mod)
 			mod = "main";
+		/* The module's load bias (l_addr): the address less it is the
+		   one in the ELF file, whatever the module was loaded at. */
+		char at[40] = "";
+		if (dladdr1(in, &(Dl_info){0}, (void **)&map, RTLD_DL_LINKMAP) && map) {
+			snprintf(at, sizeof at, "@0x%lx", (unsigned long)((uintptr_t)a - map->l_addr));
+			if (!strchr(mod, ' '))
+				tell_module(map, mod);
+		}
 		uintptr_t off = (uintptr_t)a - (uintptr_t)info.dli_saddr;
 		/* dladdr names the nearest dynamic symbol before the address;
 		   past its size the address is in a function the table does not
 		   hold (a static one), and naming the symbol would lie. */
 		char cxx[256];
 		if (info.dli_sname && sym && (sym->st_size == 0 || off <= sym->st_size))
-			snprintf(one, size, "\t%s:%s+0x%lx", mod,
+			snprintf(one, size, "\t%s:%s+0x%lx%s", mod,
 				 demangled(info.dli_sname, cxx, sizeof cxx) ? cxx : info.dli_sname,
-				 (unsigned long)off);
+				 (unsigned long)off, at);
 		else
-			snprintf(one, size, "\t%s+0x%lx", mod,
-				 (unsigned long)((uintptr_t)a - (uintptr_t)info.dli_fbase));
+			snprintf(one, size, "\t%s+0x%lx%s", mod,
+				 (unsigned long)((uintptr_t)a - (uintptr_t)info.dli_fbase), at);
 	}
 }
 

@@ -32,8 +32,13 @@ struct msg_view *msg_view_new(FILE *out, enum out_format fmt)
 static void header(struct msg_view *v)
 {
 	v->started = 1;
-	if (v->fmt == OUT_CSV)
-		fputs("time,conn,dir,seq,kind,extension,name,wait,flags,detail\n", v->out);
+	if (v->fmt == OUT_CSV) {
+		if (out_csv_header_wanted()) {
+			out_csv_file_header(v->out);
+			fputs("time,conn,dir,seq,kind,extension,name,wait,flags,detail\n", v->out);
+		}
+	} else if (v->fmt == OUT_NDJSON)
+		;
 	else if (v->fmt == OUT_JSON)
 		fputs("[", v->out);
 	else
@@ -72,6 +77,7 @@ void msg_view_record(struct msg_view *v, const struct xrec *rec)
 	FILE *f = v->out;
 	switch (v->fmt) {
 	case OUT_CSV:
+		out_csv_file_cell(f);
 		fprintf(f, "%.9f,%u,%s,%llu,%s,", t, m->conn, dir, (unsigned long long)m->seq, kind);
 		out_csv_field(f, m->ext);
 		fputc(',', f);
@@ -81,19 +87,26 @@ void msg_view_record(struct msg_view *v, const struct xrec *rec)
 		fputc('\n', f);
 		break;
 	case OUT_JSON:
-		fprintf(f, "%s\n{\"time\":%.9f,\"conn\":%u,\"dir\":\"%s\",\"seq\":%llu,\"kind\":\"%s\","
-			"\"extension\":", v->rows ? "," : "", t, m->conn, dir,
-			(unsigned long long)m->seq, kind);
+	case OUT_NDJSON:
+		if (v->fmt == OUT_NDJSON) {
+			out_ndjson_row_open(f, "messages");
+			fputc(',', f);
+		} else
+			fprintf(f, "%s\n{", v->rows ? "," : "");
+		fprintf(f, "\"time\":%.9f,\"conn\":%u,\"dir\":\"%s\",\"seq\":%llu,\"kind\":\"%s\","
+			"\"extension\":", t, m->conn, dir, (unsigned long long)m->seq, kind);
 		out_json_string(f, m->ext);
 		fputs(",\"name\":", f);
 		out_json_string(f, m->name);
 		if (wait >= 0)
 			fprintf(f, ",\"wait\":%.6f", wait / 1e3);
+		else if (v->fmt == OUT_NDJSON)
+			fputs(",\"wait\":null", f);	/* every line has every column */
 		fputs(",\"flags\":", f);
 		out_json_string(f, flags);
 		fputs(",\"detail\":", f);
 		out_json_string(f, m->detail);
-		fputc('}', f);
+		fputs(v->fmt == OUT_NDJSON ? "}\n" : "}", f);
 		break;
 	default: {
 		char line[1024];

@@ -10,11 +10,58 @@
 
 int out_format_parse(const char *name)
 {
-	static const char *const names[] = { "text", "csv", "json", "markdown" };
-	for (int i = 0; i < 4; i++)
+	static const char *const names[] = { "text", "csv", "json", "markdown", "ndjson" };
+	for (int i = 0; i < 5; i++)
 		if (strcmp(name, names[i]) == 0)
 			return i;
 	return -1;
+}
+
+int out_for_programs(enum out_format fmt)
+{
+	return fmt == OUT_CSV || fmt == OUT_JSON || fmt == OUT_NDJSON;
+}
+
+/* The trace being printed (out_set_source).  One per process: a command
+   prints one trace's tables at a time. */
+static struct {
+	const char *file;
+	int file_column;
+	int no_header;
+} source;
+
+void out_set_source(const char *file, int file_column, int header)
+{
+	source.file = file;
+	source.file_column = file_column;
+	source.no_header = !header;
+}
+
+int out_csv_header_wanted(void)
+{
+	return !source.no_header;
+}
+
+void out_csv_file_header(FILE *out)
+{
+	if (source.file_column)
+		fputs("file,", out);
+}
+
+void out_csv_file_cell(FILE *out)
+{
+	if (source.file_column) {
+		out_csv_field(out, source.file ? source.file : "");
+		fputc(',', out);
+	}
+}
+
+void out_ndjson_row_open(FILE *out, const char *table)
+{
+	fputs("{\"file\": ", out);
+	out_json_string(out, source.file ? source.file : "");
+	fputs(", \"table\": ", out);
+	out_json_string(out, table);
 }
 
 void out_json_string(FILE *f, const char *s)
@@ -72,6 +119,7 @@ static const char *cell_text(char *buf, size_t size, const struct out_column *c,
 		return "";
 	switch (c->type) {
 	case OUT_COL_STR:
+	case OUT_COL_NUMBER:
 		return v->s ? v->s : "";
 	case OUT_COL_UINT:
 		snprintf(buf, size, "%" PRIu64, v->u);
@@ -80,7 +128,7 @@ static const char *cell_text(char *buf, size_t size, const struct out_column *c,
 		int64_t ns = v->ns;
 		const char *sign = ns < 0 ? "-" : "";
 		uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-		int dec = fmt == OUT_CSV || fmt == OUT_JSON ? 9 :
+		int dec = out_for_programs(fmt) ? 9 :
 			  c->decimals > 0 && c->decimals <= 9 ? c->decimals : 6;
 		uint64_t scale = 1;
 		for (int i = dec; i < 9; i++)
@@ -122,8 +170,14 @@ static void text_row(FILE *out, const struct out_column *cols, size_t n, const c
 
 void out_json_open(FILE *out, enum out_format fmt)
 {
-	if (fmt == OUT_JSON)
+	if (fmt == OUT_JSON) {
 		fputc('{', out);
+		if (source.file_column) {
+			fputs("\"file\": ", out);
+			out_json_string(out, source.file ? source.file : "");
+			fputs(", ", out);
+		}
+	}
 }
 
 void out_json_close(FILE *out, enum out_format fmt)
@@ -148,8 +202,14 @@ void out_table_begin(struct out_table *t, FILE *out, enum out_format fmt, const 
 	t->cols = cols;
 	t->ncols = ncols;
 	t->rows = 0;
+	t->key = key;
 	switch (fmt) {
+	case OUT_NDJSON:
+		break;
 	case OUT_CSV:
+		if (source.no_header)
+			break;
+		out_csv_file_header(out);
 		for (size_t i = 0; i < ncols; i++)
 			fprintf(out, "%s%s", i ? "," : "", cols[i].name);
 		fputc('\n', out);
@@ -192,7 +252,22 @@ void out_table_row(struct out_table *t, const struct out_cell *cells)
 	FILE *out = t->out;
 	char buf[64];
 	switch (t->fmt) {
+	case OUT_NDJSON:
+		out_ndjson_row_open(out, t->key);
+		for (size_t i = 0; i < t->ncols; i++) {
+			fprintf(out, ", \"%s\": ", t->cols[i].name);
+			const char *s = cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt);
+			if (cells[i].empty)
+				fputs("null", out);
+			else if (t->cols[i].type == OUT_COL_STR)
+				out_json_string(out, s);
+			else
+				fputs(s, out);
+		}
+		fputs("}\n", out);
+		break;
 	case OUT_CSV:
+		out_csv_file_cell(out);
 		for (size_t i = 0; i < t->ncols; i++) {
 			if (i)
 				fputc(',', out);
@@ -205,7 +280,7 @@ void out_table_row(struct out_table *t, const struct out_cell *cells)
 		for (size_t i = 0; i < t->ncols; i++) {
 			fprintf(out, "%s\"%s\": ", i ? ", " : "", t->cols[i].name);
 			const char *s = cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt);
-			if (cells[i].empty)
+			if (cells[i].empty || (t->cols[i].type == OUT_COL_NUMBER && !*s))
 				fputs("null", out);
 			else if (t->cols[i].type == OUT_COL_STR)
 				out_json_string(out, s);
@@ -251,8 +326,14 @@ void out_notes(FILE *out, enum out_format fmt, const char *const *notes, size_t 
 {
 	switch (fmt) {
 	case OUT_CSV:
+	case OUT_NDJSON:
+		/* Several traces in one output: say which one the note is of. */
 		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "%s: note: %s\n", prog, notes[i]);
+			if (source.file_column || fmt == OUT_NDJSON)
+				fprintf(stderr, "%s: note: %s: '%s'\n", prog, notes[i],
+					source.file ? source.file : "");
+			else
+				fprintf(stderr, "%s: note: %s\n", prog, notes[i]);
 		break;
 	case OUT_JSON:
 		fputs(", \"notes\": [", out);

@@ -1,8 +1,9 @@
 /*
  * output.h — the output formats every view of xcapanalyse offers: one
  * table writer, so that a view says once what its columns are and gets an
- * aligned table for people, CSV, JSON and a Markdown table for bug
- * reports from the same rows.  Its names begin with out_ (OUT_), so that
+ * aligned table for people, CSV, JSON, NDJSON (one JSON object a row,
+ * for DuckDB, Spark or sqlite over a directory of results) and a Markdown
+ * table for bug reports from the same rows.  Its names begin with out_ (OUT_), so that
  * a "format" or a "table" elsewhere is not mistaken for these.
  */
 #ifndef XCAPANALYSE_OUTPUT_H
@@ -12,15 +13,36 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_MARKDOWN };
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_MARKDOWN, OUT_NDJSON };
 
-/* "text", "csv", "json", "markdown"; -1 when unknown. */
+/* "text", "csv", "json", "markdown", "ndjson"; -1 when unknown. */
 int out_format_parse(const char *name);
+
+/* Whether the format is read by programs (every digit of a time, every
+   cell filled in) rather than by people. */
+int out_for_programs(enum out_format fmt);
+
+/* The trace the rows that follow come from.  With file_column set, CSV
+   and JSON rows begin with a "file" column naming it (several traces in
+   one output); NDJSON rows always have it.  header 0 leaves out the CSV
+   header line (it came with an earlier trace's rows). */
+void out_set_source(const char *file, int file_column, int header);
+
+/* An NDJSON row begun by hand: {"file": ..., "table": ... ; the caller
+   adds , "key": value members and the closing brace and newline. */
+void out_ndjson_row_open(FILE *out, const char *table);
+/* The "file" cell of CSV when the file column is on (with its comma),
+   and the header's name of it. */
+void out_csv_file_cell(FILE *out);
+void out_csv_file_header(FILE *out);
+int out_csv_header_wanted(void);
 
 enum out_col_type {
 	OUT_COL_STR,	/* text */
 	OUT_COL_UINT,	/* a count */
 	OUT_COL_SECONDS,	/* a duration or time in ns, printed in seconds */
+	OUT_COL_NUMBER,	/* a number the view wrote itself (.s; "" or empty:
+			   none): as it is, unquoted in JSON */
 };
 
 struct out_column {
@@ -47,6 +69,7 @@ struct out_table {
 	const struct out_column *cols;
 	size_t ncols;
 	size_t rows;
+	const char *key;	/* the table's name: NDJSON's "table" */
 };
 
 /* Start a table.  For JSON, the table is the value of key in the object

@@ -8,9 +8,14 @@
  * code that called that toolkit), or its caller when the site is in the
  * program itself.
  */
+#include "config.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef HAVE_LIBDW
+#include <elfutils/libdwfl.h>
+#endif
 
 #include "sites.h"
 
@@ -24,7 +29,13 @@ struct stack {
 	const char *site, *via;	/* into frames */
 	char *frames;		/* the line's frames, each ended by a NUL */
 	size_t nframes;
+	uint64_t *addrs;	/* each frame's address in its module's file, 0 unknown */
 	bool used;
+};
+
+/* A "module NAME PATH" line: where the debug info of NAME's frames is. */
+struct module {
+	char *name, *path;
 };
 
 struct group {
@@ -60,6 +71,8 @@ struct conn_seen {
 struct sites {
 	struct stack *st;
 	size_t n, bad;
+	struct module *mods;
+	size_t nmods;
 	struct conn_seen *conns;
 	size_t nconns;
 	struct mark *marks;
@@ -91,6 +104,10 @@ static bool wrapper_module(const char *frame)
    the last '+' (libstdc++ has '+' in its name). */
 static size_t module_len(const char *frame, size_t len)
 {
+	/* A source position may follow, after a space: " (file.c:12)". */
+	const char *space = memchr(frame, ' ', len);
+	if (space)
+		len = (size_t)(space - frame);
 	const char *colon = memchr(frame, ':', len);
 	if (colon)
 		return (size_t)(colon - frame);
@@ -110,21 +127,65 @@ static int cmp_stack(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* Split the frames in place and find site and via. */
-static void fold(struct stack *s)
+static void fold_site(struct stack *s, char **f, size_t n);
+
+/* The address a frame ends with ("@0x1a2b", the module's own address of
+   the return address), taken off the frame; 0 when it has none. */
+static uint64_t take_address(char *frame)
+{
+	char *at = strrchr(frame, '@');
+	if (!at || at[1] != '0' || at[2] != 'x' || !at[3])
+		return 0;
+	char *end;
+	unsigned long long a = strtoull(at + 3, &end, 16);
+	if (*end || !a)
+		return 0;
+	*at = '\0';
+	return a;
+}
+
+/* Split the frames in place and find site and via.  0, or -1 when out of
+   memory. */
+static int fold(struct stack *s)
 {
 	char *f[64];
+	uint64_t a[64];
 	size_t n = 0;
+	/* Each frame is moved down over the address taken off the one before,
+	   so that the frames follow each other, each ended by its NUL. */
+	char *w = s->frames;
 	for (char *p = s->frames; p && *p && n < 64;) {
-		f[n++] = p;
 		char *tab = strchr(p, '\t');
+		if (tab)
+			*tab = '\0';
+		size_t len = strlen(p);
+		memmove(w, p, len + 1);
+		f[n] = w;
+		a[n] = take_address(w);
+		w += strlen(w) + 1;
+		n++;
 		if (!tab)
 			break;
-		*tab = '\0';
 		p = tab + 1;
 	}
 	s->site = s->via = NULL;
 	s->nframes = n;
+	free(s->addrs);
+	s->addrs = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (a[i]) {
+			if (!(s->addrs = malloc(n * sizeof *s->addrs)))
+				return -1;
+			memcpy(s->addrs, a, n * sizeof *a);
+			break;
+		}
+	fold_site(s, f, n);
+	return 0;
+}
+
+/* Site and via of stack s, whose frames are f[0..n). */
+static void fold_site(struct stack *s, char **f, size_t n)
+{
 	size_t i = 0;
 	while (i < n && wrapper_module(f[i]))
 		i++;
@@ -143,6 +204,41 @@ static void fold(struct stack *s)
 			break;
 		}
 	}
+}
+
+/* "NAME PATH": where the frames of module NAME come from (a later line
+   for the same name replaces it).  0, 1 when the line is not one, -1 when
+   out of memory. */
+static int add_module(struct sites *s, const char *line)
+{
+	const char *sp = strchr(line, ' ');
+	if (!sp || sp == line || !sp[1]) {
+		s->bad++;
+		return 1;
+	}
+	char *name = strndup(line, (size_t)(sp - line)), *path = strdup(sp + 1);
+	struct module *m = NULL;
+	for (size_t i = 0; i < s->nmods && name; i++)
+		if (strcmp(s->mods[i].name, name) == 0)
+			m = &s->mods[i];
+	if (!m && name && path) {
+		struct module *nm = realloc(s->mods, (s->nmods + 1) * sizeof *nm);
+		if (nm) {
+			s->mods = nm;
+			m = &s->mods[s->nmods++];
+			m->name = m->path = NULL;
+		}
+	}
+	if (!m || !name || !path) {
+		free(name);
+		free(path);
+		return -1;
+	}
+	free(m->name);
+	free(m->path);
+	m->name = name;
+	m->path = path;
+	return 0;
 }
 
 struct sites *sites_load(const char *path, char *err, size_t errlen)
@@ -169,6 +265,15 @@ struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t err
 	while (s && (len = getline(&line, &lcap, f)) > 0) {
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
+		if (strncmp(line, "module ", 7) == 0) {
+			if (add_module(s, line + 7) < 0) {
+				snprintf(err, errlen, "out of memory: '%s'", path);
+				sites_free(s);
+				s = NULL;
+				break;
+			}
+			continue;
+		}
 		unsigned port;
 		unsigned long long seq;
 		double start, end;
@@ -204,7 +309,13 @@ struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t err
 			s = NULL;
 			break;
 		}
-		fold(k);
+		if (fold(k) < 0) {
+			free(k->frames);
+			snprintf(err, errlen, "out of memory: '%s'", path);
+			sites_free(s);
+			s = NULL;
+			break;
+		}
 		s->n++;
 	}
 	free(line);
@@ -221,6 +332,90 @@ struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t err
 	qsort(s->st, s->n, sizeof *s->st, cmp_stack);
 	return s;
 }
+
+#ifdef HAVE_LIBDW
+/* " (file.c:LINE)" for address addr of module m, "" when its debug info
+   does not say. */
+static void source_of(Dwfl_Module *m, uint64_t addr, char *out, size_t size)
+{
+	out[0] = '\0';
+	Dwarf_Addr bias = 0;
+	if (!m || !dwfl_module_getelf(m, &bias))
+		return;
+	/* A return address: the call is the byte before it. */
+	Dwfl_Line *l = dwfl_module_getsrc(m, addr - 1 + bias);
+	int line = 0;
+	const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+	if (!file || line <= 0)
+		return;
+	const char *base = strrchr(file, '/');
+	snprintf(out, size, " (%s:%d)", base ? base + 1 : file, line);
+}
+
+int sites_resolve_sources(struct sites *s)
+{
+	if (!s->nmods)
+		return 0;
+	static char *debuginfo_path;
+	static const Dwfl_Callbacks offline = {
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+		.debuginfo_path = &debuginfo_path,
+	};
+	Dwfl *dwfl = dwfl_begin(&offline);
+	Dwfl_Module **dm = calloc(s->nmods, sizeof *dm);
+	if (!dwfl || !dm) {
+		if (dwfl)
+			dwfl_end(dwfl);
+		free(dm);
+		return -1;
+	}
+	dwfl_report_begin(dwfl);
+	for (size_t i = 0; i < s->nmods; i++)
+		dm[i] = dwfl_report_offline(dwfl, s->mods[i].name, s->mods[i].path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	int status = 0;
+	for (size_t k = 0; k < s->n && status == 0; k++) {
+		struct stack *st = &s->st[k];
+		if (!st->addrs)
+			continue;
+		/* The frames again, each with its source position, tab-separated
+		   as in the file, and folded anew. */
+		size_t cap = 0;
+		const char *f = st->frames;
+		for (size_t i = 0; i < st->nframes; i++, f += strlen(f) + 1)
+			cap += strlen(f) + 1 + 300;
+		char *nf = malloc(cap + 1), *at = nf;
+		if (!nf) {
+			status = -1;
+			break;
+		}
+		f = st->frames;
+		for (size_t i = 0; i < st->nframes; i++, f += strlen(f) + 1) {
+			char src[300] = "";
+			size_t ml = module_len(f, strlen(f));
+			for (size_t j = 0; st->addrs[i] && j < s->nmods; j++)
+				if (strlen(s->mods[j].name) == ml && strncmp(s->mods[j].name, f, ml) == 0) {
+					source_of(dm[j], st->addrs[i], src, sizeof src);
+					break;
+				}
+			at += sprintf(at, "%s%s%s", i ? "\t" : "", f, src);
+		}
+		free(st->frames);
+		st->frames = nf;
+		status = fold(st);
+	}
+	free(dm);
+	dwfl_end(dwfl);
+	return status;
+}
+#else
+int sites_resolve_sources(struct sites *s)
+{
+	(void)s;
+	return 0;
+}
+#endif
 
 size_t sites_bad_lines(const struct sites *s)
 {
@@ -358,6 +553,63 @@ oom:
 	return -1;
 }
 
+/* The stack of a wait on port's connection naming request seq, answered
+   with burst_first..burst_last at its end, from start to end (ns); NULL
+   when none.  With unused_only, stacks already joined are passed over. */
+static struct stack *best_stack(const struct sites *s, uint16_t port, uint64_t seq,
+				uint64_t burst_first, uint64_t burst_last, uint64_t start,
+				uint64_t end, bool unused_only)
+{
+	uint32_t lo = (uint32_t)burst_first, hi = (uint32_t)burst_last;
+	if (seq < burst_first || seq > burst_last)
+		lo = hi = (uint32_t)seq;
+	/* Xlib blocks in xcb_wait_for_reply64 on the head of its pending
+	   requests, which may be an earlier request than the one whose
+	   answer it needs: the stack of the wait is the call on this
+	   connection, on a request at or before the burst, that blocked
+	   across the wait.  Look back a while for it. */
+	uint32_t from = lo > SEQ_LOOKBACK ? lo - SEQ_LOOKBACK : 0;
+	size_t a = 0, b = s->n;
+	while (a < b) {
+		size_t mid = (a + b) / 2;
+		if (s->st[mid].port < port || (s->st[mid].port == port && s->st[mid].seq < from))
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	struct stack *best = NULL;
+	uint64_t best_overlap = 0;
+	bool best_exact = false;
+	uint64_t w0 = start, w1 = end;
+	for (size_t i = a; i < s->n && s->st[i].port == port && s->st[i].seq <= hi; i++) {
+		struct stack *k = &s->st[i];
+		if (unused_only && k->used)
+			continue;
+		uint64_t o0 = k->start > w0 ? k->start : w0, o1 = k->end < w1 ? k->end : w1;
+		uint64_t overlap = o1 > o0 ? o1 - o0 : 0;
+		bool exact = k->seq >= lo;
+		/* The call that blocked through most of the wait; without any
+		   overlap (a wait the trace's clock cannot place), the
+		   longest call on a request answered at its end. */
+		if (overlap > best_overlap ||
+		    (!best_overlap && exact &&
+		     (!best_exact || k->end - k->start > best->end - best->start))) {
+			best = k;
+			best_overlap = overlap;
+			best_exact = exact;
+		}
+	}
+	return best && !best_overlap && !best_exact ? NULL : best;
+}
+
+size_t sites_stack_of(const struct sites *s, uint16_t port, uint64_t seq, uint64_t burst_first,
+		      uint64_t burst_last, uint64_t start, uint64_t end, const char **first)
+{
+	const struct stack *k = best_stack(s, port, seq, burst_first, burst_last, start, end, false);
+	*first = k ? k->frames : NULL;
+	return k ? k->nframes : 0;
+}
+
 const char *sites_of_wait(struct sites *s, const struct xstate_wait *w)
 {
 	if (s->has_last && s->last_conn == w->conn && s->last_seq == w->seq &&
@@ -368,48 +620,8 @@ const char *sites_of_wait(struct sites *s, const struct xstate_wait *w)
 	s->last_via = NULL;
 	s->last_stack = NULL;
 	if (c) {
-		uint32_t lo = (uint32_t)w->burst_first, hi = (uint32_t)w->burst_last;
-		if (w->seq < w->burst_first || w->seq > w->burst_last)
-			lo = hi = (uint32_t)w->seq;
-		/* Xlib blocks in xcb_wait_for_reply64 on the head of its pending
-		   requests, which may be an earlier request than the one whose
-		   answer it needs: the stack of the wait is the call on this
-		   connection, on a request at or before the burst, that blocked
-		   across the wait.  Look back a while for it. */
-		uint32_t from = lo > SEQ_LOOKBACK ? lo - SEQ_LOOKBACK : 0;
-		size_t a = 0, b = s->n;
-		while (a < b) {
-			size_t mid = (a + b) / 2;
-			if (s->st[mid].port < c->port ||
-			    (s->st[mid].port == c->port && s->st[mid].seq < from))
-				a = mid + 1;
-			else
-				b = mid;
-		}
-		struct stack *best = NULL;
-		uint64_t best_overlap = 0;
-		bool best_exact = false;
-		uint64_t w0 = w->start, w1 = w->reply_ts;
-		for (size_t i = a; i < s->n && s->st[i].port == c->port && s->st[i].seq <= hi; i++) {
-			struct stack *k = &s->st[i];
-			if (k->used)
-				continue;
-			uint64_t o0 = k->start > w0 ? k->start : w0, o1 = k->end < w1 ? k->end : w1;
-			uint64_t overlap = o1 > o0 ? o1 - o0 : 0;
-			bool exact = k->seq >= lo;
-			/* The call that blocked through most of the wait; without any
-			   overlap (a wait the trace's clock cannot place), the
-			   longest call on a request answered at its end. */
-			if (overlap > best_overlap ||
-			    (!best_overlap && exact &&
-			     (!best_exact || k->end - k->start > best->end - best->start))) {
-				best = k;
-				best_overlap = overlap;
-				best_exact = exact;
-			}
-		}
-		if (best && !best_overlap && !best_exact)
-			best = NULL;
+		struct stack *best = best_stack(s, c->port, w->seq, w->burst_first, w->burst_last,
+						w->start, w->reply_ts, true);
 		if (best) {
 			best->used = true;
 			site = best->site ? best->site : "(only libxcb/Xlib frames)";
@@ -580,7 +792,7 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 	}
 	if (fmt == OUT_JSON)
 		fputs(", ", out);
-	else
+	else if (fmt != OUT_NDJSON)
 		fprintf(out, "\n%s\n\n", fmt == OUT_MARKDOWN ? "### Avoidable round trips" :
 		       "Avoidable round trips:");
 	out_table_begin(&t, out, fmt, avoid_cols, sizeof avoid_cols / sizeof avoid_cols[0], "avoidable");
@@ -600,6 +812,8 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 		out_json_close(out, fmt);
 		return;
 	}
+	if (fmt == OUT_NDJSON)
+		return;
 	uint64_t total = 0, count = 0;
 	for (size_t i = 0; i < s->ngroups; i++) {
 		total += s->groups[i].total;
@@ -619,9 +833,16 @@ void sites_free(struct sites *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		free(s->st[i].frames);
+		free(s->st[i].addrs);
+	}
 	free(s->st);
+	for (size_t i = 0; i < s->nmods; i++) {
+		free(s->mods[i].name);
+		free(s->mods[i].path);
+	}
+	free(s->mods);
 	for (size_t i = 0; i < s->nconns; i++) {
 		for (size_t k = 0; k < s->conns[i].nkeys; k++)
 			free(s->conns[i].keys[k]);

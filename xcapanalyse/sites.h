@@ -27,6 +27,13 @@ struct sites *sites_load(const char *path, char *err, size_t errlen);
 struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t errlen);
 size_t sites_bad_lines(const struct sites *s);
 
+/* Name each frame's source file and line, " (file.c:12)" after it, from
+   the debug info of its module (the file's "module NAME PATH" lines;
+   separate debug info is found by build id, as gdb does).  Frames whose
+   module has none stay as they are; without libdw at build time nothing
+   changes.  0, or -1 when out of memory. */
+int sites_resolve_sources(struct sites *s);
+
 /* Feed every record before the model sees it: connections give the client
    ports, requests the repeated ones (avoidable round trips).  0, or -1
    when out of memory. */
@@ -41,6 +48,14 @@ const char *sites_of_wait(struct sites *s, const struct xstate_wait *w);
    and in *first the first frame (the caller of the libxcb call); each
    frame is a string, the next one starts after its NUL.  0 when none. */
 size_t sites_last_stack(const struct sites *s, const char **first);
+
+/* The stack of a wait without joining it (a viewer asks about one wait
+   at a time, in any order): the wait on the connection of client port
+   naming request seq, answered with burst_first..burst_last, from start
+   to end (ns, the trace's clock).  Its frame count, and in *first the
+   first frame as sites_last_stack gives it; 0 and NULL when none. */
+size_t sites_stack_of(const struct sites *s, uint16_t port, uint64_t seq, uint64_t burst_first,
+		      uint64_t burst_last, uint64_t start, uint64_t end, const char **first);
 
 /* Round trips by call site, sorted by total wait, then the avoidable
    ones.  Attach before feeding the model; print after xstate_finish. */

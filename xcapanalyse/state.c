@@ -728,7 +728,16 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 		} else if (after > expect + tol)
 			me->elicit = false;
 	}
-	if (m->opt.backlog && me->data_seen && full && me->last_full && is_new &&
+	/* The client's last segment of a backlog is short (the rest of what
+	   was queued, its request often among it): held back as the full
+	   ones before it were, when the one before it was and it follows
+	   at the backlog's pace (the ACK clock releases many segments a
+	   round trip: within a quarter of one).  Later, it may be output
+	   written after the backlog drained: idle, as data not elicited is. */
+	bool backlog_tail = !full && dir == XDIR_C2S && c->blocked_to &&
+			    c->blocked_to == me->last_data_ts && c->info.rtt &&
+			    p->ts - me->last_data_ts <= c->info.rtt / 4;
+	if (m->opt.backlog && me->data_seen && (full || backlog_tail) && me->last_full && is_new &&
 	    me->una_known && sdiff(me->nxt, me->una) > 0) {
 		/* A backlog: full segments one after the other while earlier
 		   ones are unacknowledged.  A sender whose congestion control
@@ -875,6 +884,12 @@ size_t xstate_conn_count(const struct xstate_model *m)
 const struct xstate_conn *xstate_conn_at(const struct xstate_model *m, size_t i)
 {
 	return i < m->n ? &m->conns[i].info : NULL;
+}
+
+const struct xstate_conn *xstate_conn_find(struct xstate_model *m, uint32_t id)
+{
+	struct cstate *c = conn_of(m, id, false);
+	return c ? &c->info : NULL;
 }
 
 const struct xstate_conn *xstate_all(const struct xstate_model *m)

@@ -196,6 +196,11 @@ void xstate_finish(struct xstate_model *m);
 /* Connections in order of id, valid after xstate_finish. */
 size_t xstate_conn_count(const struct xstate_model *m);
 const struct xstate_conn *xstate_conn_at(const struct xstate_model *m, size_t i);
+/* What the model knows of connection id so far (its RTT and side while
+   records are still coming; the totals only after xstate_finish), or
+   NULL when it has not seen it.  The pointer is good until the next
+   record. */
+const struct xstate_conn *xstate_conn_find(struct xstate_model *m, uint32_t id);
 /* All connections taken together: a moment is in a state when any
    connection's direction is (the same precedence as above), and the span
    runs from the trace's first packet to its last. */

@@ -91,7 +91,7 @@ static void delay_rows(struct out_table *t, const char *conn, const char *client
 		       const struct xstate_conn *c)
 {
 	/* People see the connection once, on its first row; programs on every row. */
-	bool repeat = t->fmt == OUT_CSV || t->fmt == OUT_JSON;
+	bool repeat = out_for_programs(t->fmt);
 	static const char *const dirs[] = { "request", "reply", "total" };
 	for (int r = 0; r < 3; r++) {
 		uint64_t v[XSTATE_N];

@@ -34,4 +34,23 @@ struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_fo
 				  struct sites *sites);
 void trips_view_finish(struct trips_view *v, const struct xstate_model *m);
 
+/* --responses (one row per input) or, when summary, --responses-summary.
+   Feed it every record after the model has it; finish after
+   xstate_finish (it prints and frees).  -1 when out of memory. */
+struct xresp_options;
+struct responses_view;
+struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enum out_format fmt,
+					  const struct xresp_options *opt, bool summary);
+int responses_view_record(struct responses_view *v, const struct xrec *rec);
+int responses_view_finish(struct responses_view *v);
+
+/* --updates: per connection, RFB FramebufferUpdates per second, their
+   rectangles and pixels, bytes, and the longest gap between updates,
+   inside [from, to) ns after the first packet (--range).  Feed it every
+   record; finish after xstate_finish (it prints and frees). */
+struct updates_view;
+struct updates_view *updates_view_new(struct xstate_model *m, uint64_t from, uint64_t to);
+int updates_view_record(struct updates_view *v, const struct xrec *rec);
+void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt);
+
 #endif

@@ -13,14 +13,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "compare.h"
 #include "dump.h"
 #include "events.h"
 #include "messages.h"
-#include "predict_view.h"
 #include "output.h"
+#include "predict_view.h"
 #include "progress.h"
 #include "report.h"
+#include "responses.h"
 #include "sites.h"
 #include "source.h"
 #include "state.h"
@@ -28,14 +35,15 @@
 
 const char program_name[] = "xcapanalyse";
 
-enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2, EXIT_WORSE = 3 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS, MODE_PREDICT, MODE_PREDICT_TRIPS, MODE_ADDED };
+	    MODE_SITES, MODE_EVENTS, MODE_MARKS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY,
+	    MODE_UPDATES, MODE_COMPARE, MODE_PREDICT, MODE_PREDICT_TRIPS, MODE_ADDED };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: xcapanalyse [VIEW] [--format FMT] [--conn N,...] [--range T0:T1] FILE...\n"
+"usage: xcapanalyse [VIEW] [--format FMT] [-j N] [--conn N,...] [--range T0:T1] FILE...\n"
 "       xcapanalyse --predict|--added-delay [--rates LIST] [--latencies LIST] FILE...\n"
 "\n"
 "Read .xcap traces, .pcap or .pcapng captures and tell where the time went.\n"
@@ -53,9 +61,21 @@ static void usage(FILE *f)
 "                    seconds added per 100 ms of RTT; avoidable round trips\n"
 "  --trace-events    round trips (with their stacks) and blocked intervals as\n"
 "                    Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+"  --responses       one row per input (key, button, motion): the response\n"
+"                    time as the display saw it, messages and bytes each way,\n"
+"                    round trips inside it, RFB updates, rectangles, pixels\n"
+"  --responses-summary  per connection and All: inputs, response time\n"
+"                    percentiles 50/90/95/99, the share over 50, 100 and\n"
+"                    150 ms, input rate\n"
+"  --updates         continuous updates (video, animation, scrolling) inside\n"
+"                    --range: RFB updates per second, rectangles, pixels,\n"
+"                    bytes, the longest gap between updates\n"
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
+"  --marks           the marks in order: time, connection, client, source\n"
+"                    (signal, atom, property, match, round-trip, window-start,\n"
+"                    window-end) and text\n"
 "  --dump            every record as one line of key=value text\n"
 "  --predict         the trace replayed over each link of --rates x\n"
 "                    --latencies: span, Total Network Delay, Block Send,\n"
@@ -64,11 +84,24 @@ static void usage(FILE *f)
 "  --added-delay     SLIM's experiment: the trace's packets at their times\n"
 "                    through a link of each of --rates; percentiles of the\n"
 "                    delay each packet gains\n"
-
+"  --compare         FILE A and the others side by side: delays, round trips\n"
+"                    by request, response times, each with its difference\n"
+"                    and ratio to A; inputs matched with A's in order and kind\n"
 "\n"
 "Options:\n"
+"  --fail-if-worse [METRIC=]LIMIT  with --compare: exit 3 when a run is\n"
+"                    worse than A by more than LIMIT (P%%, Nms, Ns, a count N,\n"
+"                    or P%%+Nms); METRIC is network-delay, block-reply,\n"
+"                    block-send, block-recv, span, round-trips,\n"
+"                    response-p50, -p90, -p95, -p99 or over-100ms; none\n"
+"                    meaning network-delay, block-reply and (where A had\n"
+"                    inputs) response-p50 and -p95; repeatable\n"
 "  --sites-file PATH the call sites (default: FILE.sites when it exists)\n"
-"  --format FMT      text (aligned table), csv, json or markdown\n"
+"  --format FMT      text (aligned table), csv, json, ndjson (one JSON object\n"
+"                    a line: file, table, then the columns) or markdown;\n"
+"                    with several FILEs csv and json name each row's file\n"
+"  -j, --jobs N      read N traces at a time, in as many processes; the\n"
+"                    output still comes in the order of the FILEs\n"
 "  --conn N,...      only these connections\n"
 "  --range T0:T1     only time between T0 and T1 seconds after the first\n"
 "                    packet (either may be left out)\n"
@@ -92,6 +125,11 @@ static void usage(FILE *f)
 "  --split-fraction F  a reply at least F (default 0.5) times the RTT ...\n"
 "  --split-min MS    ... and MS (default 3) after the one before it, in one\n"
 "                    silence, is a wait of its own (F 0: never)\n"
+"  --quiet-ms MS     a response ends after MS (default 100) without a message\n"
+"                    and with no reply outstanding, or at the next input\n"
+"  --synthetic-inputs  count X11 input events sent with SendEvent as inputs\n"
+"  --no-fold-motion  motion while a button is held is an input of its own,\n"
+"                    not part of the press's response\n"
 "  --rates LIST      link rates in bit/s, suffix k, M or G (default\n"
 "                    100M,10M,1M,100k,10k)\n"
 "  --latencies LIST  one-way delays in ms (default 0.1,1,10,100)\n"
@@ -107,12 +145,19 @@ static void usage(FILE *f)
 "  -V, --version     show the version\n"
 "\n"
 "Exit status: 0 success, 1 an input was unreadable or damaged (what could\n"
-"be read was still printed), 2 usage error.\n"
+"be read was still printed), 2 usage error, 3 --fail-if-worse: a run was\n"
+"worse than A by more than allowed.\n"
 "\n"
 "Examples:\n"
 "  xcapanalyse app.xcap                           where the time went\n"
 "  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
 "  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
+"  xcapanalyse --compare --format markdown old.xcap new.xcap   for a merge request\n"
+"  xcapanalyse --compare --fail-if-worse 10%%+5ms old.xcap new.xcap   a CI gate\n"
+"  xcapanalyse --responses-summary session.pcap   how fast each input was answered\n"
+"  xcapanalyse --responses --quiet-ms 50 --format csv session.pcap   per input, for a plot\n"
+"  xcapanalyse --updates --range 2:7 video.pcap   updates per second while a video played\n"
+"  xcapanalyse -j 2 --format ndjson a.xcap b.pcap > all.ndjson   many traces, for a database\n"
 "  xcapanalyse --predict --rates 10M,1M --latencies 10,50 app.xcap   the same on four links\n"
 "  xcapanalyse --added-delay --rates 10M,1M,100k app.xcap   delay slower links add per packet\n"
 "More in man xcap-tutorial.\n");
@@ -226,6 +271,37 @@ static const struct out_column conn_cols[] = {
 	{ "gap_bytes", "Gap Bytes", OUT_COL_UINT, 9, 0 },
 };
 
+/* ---- --marks ---- */
+
+static const struct out_column mark_cols[] = {
+	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
+	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
+	{ "client", "Client", OUT_COL_STR, -16, 0 },
+	{ "source", "Source", OUT_COL_STR, -12, 0 },
+	{ "text", "Text", OUT_COL_STR, -1, 0 },
+};
+
+/* A mark's row as it comes: the time after the trace's first record, and
+   the name of its client when the trace gave one. */
+static void mark_row(struct out_table *out, const struct conn_table *t, uint64_t first,
+		     const struct xrec_mark *m, enum out_format fmt)
+{
+	bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
+	const struct conn_row *r = NULL;
+	for (size_t i = 0; m->conn && i < t->n && !r; i++)
+		if (t->rows[i].id == m->conn)
+			r = &t->rows[i];
+	const char *client = r && r->name[0] ? r->name : people && m->conn ? "-" : "";
+	struct out_cell cells[] = {
+		{ .ns = m->ts > first ? (int64_t)(m->ts - first) : 0 },
+		{ .u = m->conn, .empty = !m->conn },
+		{ .s = client },
+		{ .s = xmark_source_name(m->source) },
+		{ .s = m->text },
+	};
+	out_table_row(out, cells);
+}
+
 static void print_connections(const struct conn_table *t, enum out_format fmt)
 {
 	char cl[64], sv[64];
@@ -275,6 +351,7 @@ static bool conn_wanted(const struct conn_set *cs, const struct xrec *rec)
 	case XREC_NAME: id = rec->u.name.conn; break;
 	case XREC_GAP: id = rec->u.gap.conn; break;
 	case XREC_NOTE: id = rec->u.note.conn; if (!id) return true; break;
+	case XREC_MARK: id = rec->u.mark.conn; if (!id) return true; break;
 	default: return true;
 	}
 	for (size_t i = 0; i < cs->n; i++)
@@ -337,6 +414,363 @@ static uint64_t parse_ms(const char *arg, const char *what)
 	return (uint64_t)(v * 1e6 + 0.5);
 }
 
+/* What to do with each trace, the same for all. */
+struct run {
+	enum mode mode;
+	enum out_format fmt;
+	struct conn_set conns;
+	bool per_conn;
+	struct xstate_options sopt;
+	const char *sites_file;
+	struct xresp_options ropt;
+	size_t ninputs;
+	bool quiet;		/* no progress meter: several traces at once */
+	/* --predict, --predict-round-trips, --added-delay */
+	struct predict_options popt;
+	const uint64_t *rates, *delays;
+	size_t nrates, ndelays;
+	uint64_t trace_rate;
+};
+
+/* Read one trace and print its view; the exit status it deserves.  index
+   is its place among the inputs. */
+static int analyse(const struct run *r, const char *path, size_t index, struct compare_run **cmp)
+{
+	enum mode mode = r->mode;
+	enum out_format fmt = r->fmt;
+	bool per_conn = r->per_conn;
+	const char *sites_file = r->sites_file;
+	struct xstate_options so = r->sopt;
+	struct conn_table table = { 0 };
+	char err[1024];
+	struct xsource *src = xsource_open(path, NULL, NULL, err, sizeof err);
+	if (!src) {
+		/* A comparison without one of its runs would name the others wrongly. */
+		if (mode == MODE_COMPARE)
+			die(EXIT_DAMAGED, "%s", err);
+		complain("%s", err);
+		return EXIT_DAMAGED;
+	}
+	if (r->ninputs > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN) && mode != MODE_COMPARE)
+		printf("%s%s%s\n\n", index ? "\n" : "", fmt == OUT_MARKDOWN ? "### " : "== ", path);
+	/* --compare names the runs in its own columns. */
+	if (mode != MODE_COMPARE)
+		out_set_source(path, r->ninputs > 1 || fmt == OUT_NDJSON, index == 0);
+	xsource_on_warning(src, warn_cb, NULL);
+	/* The views that print as they read keep a terminal to themselves. */
+	progress_begin(&meter, program_name, path,
+		       r->quiet || mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS ||
+		       mode == MODE_RESPONSES);
+	unsigned long nrec = 0;
+	struct xrec rec;
+	struct msg_view *mv = NULL;
+	struct xstate_model *model = NULL;
+	struct requests_view *rv = NULL;
+	struct trips_view *tv = NULL;
+	struct sites *sites = NULL;
+	struct events_view *ev = NULL;
+	struct responses_view *resv = NULL;
+	struct updates_view *updv = NULL;
+	struct predict_trace *pt = NULL;
+	if (mode == MODE_PREDICT || mode == MODE_PREDICT_TRIPS || mode == MODE_ADDED) {
+		struct predict_options po = r->popt;
+		po.model = so;
+		po.model.only = r->conns.ids;
+		po.model.n_only = r->conns.n;
+		if (!(pt = predict_new(&po)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+	}
+	if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
+		/* The call sites: xcap-run writes them beside the trace. */
+		char beside[4096], serr[1024];
+		snprintf(beside, sizeof beside, "%s.sites", path);
+		const char *sp = sites_file ? sites_file : beside;
+		if (!(sites = sites_load(sp, serr, sizeof serr)) &&
+		    (mode == MODE_SITES || sites_file)) {
+			complain("%s", serr);
+			xsource_close(src);
+			return EXIT_DAMAGED;
+		}
+		if (sites && sites_resolve_sources(sites) < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", sp);
+		if (sites && sites_bad_lines(sites))
+			complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(sites), sp);
+	}
+	if (mode == MODE_DUMP)
+		trace_info_dump(stdout, xsource_info(src));
+	struct out_table marks;
+	uint64_t first_ts = 0;
+	if (mode == MODE_MARKS) {
+		out_json_open(stdout, fmt);
+		out_table_begin(&marks, stdout, fmt, mark_cols, sizeof mark_cols / sizeof mark_cols[0],
+				"marks");
+	}
+	if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
+		die(EXIT_DAMAGED, "out of memory: '%s'", path);
+	if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
+	    mode == MODE_EVENTS || mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY ||
+	    mode == MODE_UPDATES || mode == MODE_COMPARE) {
+		so.only = r->conns.ids;
+		so.n_only = r->conns.n;
+		if (!(model = xstate_new(&so)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if ((mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY) &&
+		    !(resv = responses_view_new(model, stdout, fmt, &r->ropt,
+						mode == MODE_RESPONSES_SUMMARY)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_UPDATES &&
+		    !(updv = updates_view_new(model, so.range_start, so.range_end)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_COMPARE && !(*cmp = compare_run_new(path, model, &r->ropt)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+	}
+	int more;
+	while ((more = xsource_next(src, &rec)) == 1) {
+		if ((++nrec & 1023) == 0)
+			progress_at(&meter, xsource_offset(src));
+		/* The model narrows by itself, as it needs every packet's time. */
+		if (!model && !conn_wanted(&r->conns, &rec))
+			continue;
+		switch (mode) {
+		case MODE_DUMP: xrec_dump(stdout, &rec); break;
+		case MODE_MESSAGES: msg_view_record(mv, &rec); break;
+		case MODE_CONNECTIONS: account(&table, &rec); break;
+		case MODE_PREDICT:
+		case MODE_PREDICT_TRIPS:
+		case MODE_ADDED:
+			if (predict_record(pt, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			break;
+		case MODE_MARKS:
+			if (!first_ts)
+				first_ts = xrec_time(&rec);
+			account(&table, &rec);
+			if (rec.type == XREC_MARK)
+				mark_row(&marks, &table, first_ts, &rec.u.mark, fmt);
+			break;
+		default:
+			if (sites && sites_record(sites, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			if (xstate_record(model, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			if (mode == MODE_COMPARE && compare_run_record(*cmp, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			/* The model narrows by --conn itself; the responses
+			   follow it. */
+			if (resv && conn_wanted(&r->conns, &rec) &&
+			    responses_view_record(resv, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			if (updv && conn_wanted(&r->conns, &rec) && updates_view_record(updv, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			break;
+		}
+	}
+	progress_end(&meter);
+	if (more < 0)
+		die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
+	msg_view_finish(mv);
+	if (pt) {
+		int rc = predict_finish(pt);
+		if (rc == 0 && mode == MODE_PREDICT)
+			rc = predict_view_print(stdout, fmt, pt, r->rates, r->nrates, r->delays, r->ndelays);
+		else if (rc == 0 && mode == MODE_PREDICT_TRIPS)
+			rc = predict_trips_print(stdout, fmt, pt, r->rates, r->nrates, r->delays, r->ndelays);
+		else if (rc == 0)
+			rc = added_delay_view_print(stdout, fmt, pt, r->rates, r->nrates, r->trace_rate);
+		if (rc < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		predict_free(pt);
+	}
+	if (mode == MODE_MARKS) {
+		out_table_end(&marks);
+		out_json_close(stdout, fmt);
+	}
+	if (model) {
+		xstate_finish(model);
+		if (mode == MODE_DELAYS)
+			delays_print(stdout, fmt, model);
+		else if (mode == MODE_REQUESTS)
+			requests_view_print(rv, stdout, fmt, model);
+		else if (mode == MODE_SITES)
+			sites_view_print(sites, stdout, fmt);
+		else if (mode == MODE_EVENTS)
+			events_view_finish(ev, model);
+		else if (mode == MODE_COMPARE) {
+			if (compare_run_finish(*cmp, model) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		} else if (updv)
+			updates_view_finish(updv, stdout, fmt);
+		else if (resv) {
+			if (responses_view_finish(resv) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		} else
+			trips_view_finish(tv, model);
+		requests_view_free(rv);
+		sites_free(sites);
+		xstate_free(model);
+	}
+	int status = xsource_problems(src) ? EXIT_DAMAGED : EXIT_OK;
+	xsource_close(src);
+	if (mode == MODE_CONNECTIONS)
+		print_connections(&table, fmt);
+	free(table.rows);
+	return status;
+}
+
+/* -j: njobs worker processes, started once, take the traces in turn
+   (a counter they share) and write each trace's output after the last
+   into a file of their own; a pipe tells the parent which trace is done,
+   and the parent copies the outputs to stdout in argument order.  Each
+   trace is streamed as it would be alone, so memory stays flat in the
+   number and length of the traces; a process per trace would cost more
+   than a small trace's analysis on machines where starting one is slow. */
+struct slot {
+	int worker;		/* which worker took it, -1 none yet */
+	int done;
+	int status;
+	off_t start, end;	/* its output in that worker's file */
+};
+
+struct shared {
+	size_t next;		/* the next trace to take */
+	struct slot slot[];
+};
+
+static void copy_out(int fd, off_t start, off_t end)
+{
+	char buf[65536];
+	fflush(stdout);
+	while (start < end) {
+		size_t want = (size_t)(end - start) < sizeof buf ? (size_t)(end - start) : sizeof buf;
+		ssize_t got = pread(fd, buf, want, start);
+		if (got <= 0)
+			die(EXIT_DAMAGED, "cannot read back an output: 'jobs'");
+		if (fwrite(buf, 1, (size_t)got, stdout) != (size_t)got)
+			die(EXIT_DAMAGED, "cannot write output: 'stdout'");
+		start += got;
+	}
+}
+
+static void worker(const struct run *r, char **paths, size_t n, struct shared *sh, int id,
+		   int outfd, int donefd)
+{
+	if (dup2(outfd, STDOUT_FILENO) < 0)
+		_exit(EXIT_DAMAGED);
+	for (;;) {
+		size_t i = __atomic_fetch_add(&sh->next, 1, __ATOMIC_SEQ_CST);
+		if (i >= n)
+			break;
+		struct slot *s = &sh->slot[i];
+		s->start = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+		__atomic_store_n(&s->worker, id, __ATOMIC_SEQ_CST);
+		int st = analyse(r, paths[i], i, NULL);
+		if (fflush(stdout) != 0)
+			st = EXIT_DAMAGED;
+		s->status = st;
+		s->end = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+		uint32_t idx = (uint32_t)i;
+		if (write(donefd, &idx, sizeof idx) != sizeof idx)
+			_exit(EXIT_DAMAGED);
+	}
+	_exit(EXIT_OK);
+}
+
+static int analyse_parallel(const struct run *r, char **paths, size_t n, size_t njobs)
+{
+	if (njobs > n)
+		njobs = n;
+	size_t size = sizeof(struct shared) + n * sizeof(struct slot);
+	struct shared *sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		die(EXIT_DAMAGED, "out of memory: 'jobs'");
+	sh->next = 0;
+	for (size_t i = 0; i < n; i++)
+		sh->slot[i] = (struct slot){ .worker = -1 };
+	int *outfd = calloc(njobs, sizeof *outfd);
+	pid_t *pid = calloc(njobs, sizeof *pid);
+	int donep[2];
+	if (!outfd || !pid)
+		die(EXIT_DAMAGED, "out of memory: 'jobs'");
+	if (pipe(donep) < 0)
+		die(EXIT_DAMAGED, "cannot make a pipe: 'jobs'");
+	fflush(stdout);
+	fflush(stderr);
+	for (size_t k = 0; k < njobs; k++) {
+		FILE *f = tmpfile();
+		if (!f || (outfd[k] = dup(fileno(f))) < 0)
+			die(EXIT_DAMAGED, "cannot make a temporary file: 'jobs'");
+		fclose(f);
+		if ((pid[k] = fork()) < 0)
+			die(EXIT_DAMAGED, "cannot start a process: 'jobs'");
+		if (pid[k] == 0) {
+			close(donep[0]);
+			worker(r, paths, n, sh, (int)k, outfd[k], donep[1]);
+		}
+	}
+	close(donep[1]);
+	int status = EXIT_OK;
+	size_t printed = 0;
+	uint32_t idx;
+	ssize_t got;
+	for (;;) {
+		while ((got = read(donep[0], &idx, sizeof idx)) < 0 && errno == EINTR)
+			;
+		if (got != sizeof idx)
+			break;	/* every worker has ended */
+		if (idx < n)
+			sh->slot[idx].done = 1;
+		for (; printed < n && sh->slot[printed].done; printed++) {
+			struct slot *s = &sh->slot[printed];
+			copy_out(outfd[s->worker], s->start, s->end);
+			if (s->status != EXIT_OK)
+				status = EXIT_DAMAGED;
+		}
+	}
+	close(donep[0]);
+	for (size_t k = 0; k < njobs; k++) {
+		int wst;
+		while (waitpid(pid[k], &wst, 0) < 0 && errno == EINTR)
+			;
+		if (WIFSIGNALED(wst))
+			complain("a worker ended by signal %d: 'jobs'", WTERMSIG(wst));
+	}
+	/* A worker that died (out of memory, an unreadable trace) leaves the
+	   trace it had taken unfinished: print what it wrote, as one process
+	   alone would have, and read whatever nobody took here. */
+	for (; printed < n; printed++) {
+		struct slot *s = &sh->slot[printed];
+		if (!s->done && s->worker >= 0) {
+			struct stat sb;
+			if (fstat(outfd[s->worker], &sb) == 0)
+				copy_out(outfd[s->worker], s->start, sb.st_size);
+			complain("analysis did not finish: '%s'", paths[printed]);
+			status = EXIT_DAMAGED;
+		} else if (!s->done) {
+			fflush(stdout);
+			if (analyse(r, paths[printed], printed, NULL) != EXIT_OK)
+				status = EXIT_DAMAGED;
+		} else {
+			copy_out(outfd[s->worker], s->start, s->end);
+			if (s->status != EXIT_OK)
+				status = EXIT_DAMAGED;
+		}
+	}
+	for (size_t k = 0; k < njobs; k++)
+		close(outfd[k]);
+	free(outfd);
+	free(pid);
+	munmap(sh, size);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	pipeline_steady_heap(0);
@@ -348,9 +782,15 @@ int main(int argc, char **argv)
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
-	       OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS, OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION,
-	       OPT_PREDICT_TRIPS };
+	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD,
+	       OPT_COMPARE, OPT_FAIL_IF_WORSE, OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS,
+	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS };
+	struct compare_gate gates[64];
+	size_t n_gates = 0;
+	struct xresp_options ropt;
+	xresp_options_default(&ropt);
 	const char *sites_file = NULL;
+	size_t njobs = 1;
 	struct predict_options popt;
 	predict_options_default(&popt);
 	uint64_t rates[64], delays[64], trace_rate = 0;
@@ -360,6 +800,7 @@ int main(int argc, char **argv)
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
 		{ "messages", no_argument, NULL, 'm' },
+		{ "marks", no_argument, NULL, 'M' },
 		{ "delays", no_argument, NULL, 'D' },
 		{ "requests", no_argument, NULL, 'R' },
 		{ "round-trips", no_argument, NULL, 'T' },
@@ -367,6 +808,14 @@ int main(int argc, char **argv)
 		{ "sites", no_argument, NULL, OPT_SITES },
 		{ "trace-events", no_argument, NULL, OPT_EVENTS },
 		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
+		{ "compare", no_argument, NULL, OPT_COMPARE },
+		{ "fail-if-worse", required_argument, NULL, OPT_FAIL_IF_WORSE },
+		{ "responses", no_argument, NULL, OPT_RESPONSES },
+		{ "responses-summary", no_argument, NULL, OPT_RESPONSES_SUMMARY },
+		{ "updates", no_argument, NULL, OPT_UPDATES },
+		{ "quiet-ms", required_argument, NULL, OPT_QUIET },
+		{ "synthetic-inputs", no_argument, NULL, OPT_SYNTHETIC },
+		{ "no-fold-motion", no_argument, NULL, OPT_NO_FOLD },
 		{ "format", required_argument, NULL, 'f' },
 		{ "conn", required_argument, NULL, OPT_CONN },
 		{ "range", required_argument, NULL, OPT_RANGE },
@@ -379,6 +828,7 @@ int main(int argc, char **argv)
 		{ "wait-on", required_argument, NULL, OPT_WAIT_ON },
 		{ "split-fraction", required_argument, NULL, OPT_SPLIT_FRACTION },
 		{ "split-min", required_argument, NULL, OPT_SPLIT_MIN },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "predict", no_argument, NULL, OPT_PREDICT },
 		{ "added-delay", no_argument, NULL, OPT_ADDED },
 		{ "predict-round-trips", no_argument, NULL, OPT_PREDICT_TRIPS },
@@ -394,17 +844,38 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
-	while ((opt = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hVj:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': mode = MODE_DUMP; break;
 		case 'C': mode = MODE_CONNECTIONS; break;
 		case 'm': mode = MODE_MESSAGES; break;
+		case 'M': mode = MODE_MARKS; break;
 		case 'D': mode = MODE_DELAYS; break;
 		case 'R': mode = MODE_REQUESTS; break;
 		case 'T': mode = MODE_TRIPS; break;
 		case OPT_SITES: mode = MODE_SITES; break;
 		case OPT_EVENTS: mode = MODE_EVENTS; break;
 		case OPT_SITES_FILE: sites_file = optarg; break;
+		case OPT_COMPARE: mode = MODE_COMPARE; break;
+		case OPT_FAIL_IF_WORSE: {
+			char err[512];
+			size_t got;
+			if (compare_gate_parse(optarg, gates + n_gates, sizeof gates / sizeof gates[0] - n_gates,
+					       &got, err, sizeof err) < 0)
+				die(EXIT_USAGE, "%s", err);
+			n_gates += got;
+			break;
+		}
+		case OPT_RESPONSES: mode = MODE_RESPONSES; break;
+		case OPT_RESPONSES_SUMMARY: mode = MODE_RESPONSES_SUMMARY; break;
+		case OPT_UPDATES: mode = MODE_UPDATES; break;
+		case OPT_QUIET:
+			ropt.quiet = parse_ms(optarg, "quiet period");
+			if (!ropt.quiet)
+				die(EXIT_USAGE, "bad quiet period, want more than 0 ms: '%s'", optarg);
+			break;
+		case OPT_SYNTHETIC: ropt.synthetic = true; break;
+		case OPT_NO_FOLD: ropt.fold_motion = false; break;
 		case OPT_PREDICT: mode = MODE_PREDICT; break;
 		case OPT_ADDED: mode = MODE_ADDED; break;
 		case OPT_PREDICT_TRIPS: mode = MODE_PREDICT_TRIPS; break;
@@ -440,7 +911,7 @@ int main(int argc, char **argv)
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
-				die(EXIT_USAGE, "unknown format, want text, csv, json or markdown: '%s'",
+				die(EXIT_USAGE, "unknown format, want text, csv, json, ndjson or markdown: '%s'",
 				    optarg);
 			fmt = (enum out_format)f;
 			break;
@@ -488,6 +959,14 @@ int main(int argc, char **argv)
 				die(EXIT_USAGE, "bad elicit fraction: '%s'", optarg);
 			break;
 		}
+		case 'j': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || v < 1 || v > 1024)
+				die(EXIT_USAGE, "bad number of jobs, want 1 to 1024: '%s'", optarg);
+			njobs = v;
+			break;
+		}
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V': printf("xcapanalyse %s\n", PACKAGE_VERSION); return EXIT_OK;
 		default: usage(stderr); return EXIT_USAGE;
@@ -501,142 +980,45 @@ int main(int argc, char **argv)
 	if (fmt == OUT_MARKDOWN && (mode == MODE_DUMP || mode == MODE_MESSAGES))
 		die(EXIT_USAGE, "markdown is for the tables, not this view: '%s'",
 		    mode == MODE_DUMP ? "--dump" : "--messages");
+	if (n_gates && mode != MODE_COMPARE)
+		die(EXIT_USAGE, "--fail-if-worse compares runs, it wants --compare: '%s'", argv[optind]);
+	if (mode == MODE_COMPARE && (argc - optind < 2 || argc - optind > COMPARE_RUNS_MAX))
+		die(EXIT_USAGE, "--compare wants 2 to %d files: '%s'", COMPARE_RUNS_MAX, argv[optind]);
 
+	struct run run = {
+		.mode = mode, .fmt = fmt, .conns = conns, .per_conn = per_conn, .sopt = sopt,
+		.sites_file = sites_file, .ropt = ropt, .ninputs = (size_t)(argc - optind),
+		.popt = popt, .rates = rates, .delays = delays, .nrates = (size_t)nrates,
+		.ndelays = (size_t)ndelays, .trace_rate = trace_rate,
+		/* --compare holds every run until it prints: one process */
+		.quiet = njobs > 1 && argc - optind > 1 && mode != MODE_COMPARE,
+	};
 	int status = EXIT_OK;
-	struct conn_table table = { 0 };
-	for (int i = optind; i < argc; i++) {
-		char err[1024];
-		struct xsource *src = xsource_open(argv[i], NULL, NULL, err, sizeof err);
-		if (!src) {
-			complain("%s", err);
-			status = EXIT_DAMAGED;
-			continue;
-		}
-		if (argc - optind > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN))
-			printf("%s%s%s\n\n", i > optind ? "\n" : "",
-			       fmt == OUT_MARKDOWN ? "### " : "== ", argv[i]);
-		xsource_on_warning(src, warn_cb, NULL);
-		/* The views that print as they read keep a terminal to themselves. */
-		progress_begin(&meter, program_name, argv[i],
-			       mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS);
-		unsigned long nrec = 0;
-		struct xrec rec;
-		struct msg_view *mv = NULL;
-		struct xstate_model *model = NULL;
-		struct requests_view *rv = NULL;
-		struct trips_view *tv = NULL;
-		struct sites *sites = NULL;
-		struct events_view *ev = NULL;
-		struct predict_trace *pt = NULL;
-		if (mode == MODE_PREDICT || mode == MODE_PREDICT_TRIPS || mode == MODE_ADDED) {
-			popt.model = sopt;
-			popt.model.only = conns.ids;
-			popt.model.n_only = conns.n;
-			if (!(pt = predict_new(&popt)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-		}
-		if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
-			/* The call sites: xcap-run writes them beside the trace. */
-			char path[4096], serr[1024];
-			snprintf(path, sizeof path, "%s.sites", argv[i]);
-			const char *sp = sites_file ? sites_file : path;
-			if (!(sites = sites_load(sp, serr, sizeof serr)) &&
-			    (mode == MODE_SITES || sites_file)) {
-				complain("%s", serr);
+	struct compare_run *runs[COMPARE_RUNS_MAX] = { 0 };
+	size_t n_runs = 0;
+	if (run.quiet)
+		status = analyse_parallel(&run, argv + optind, run.ninputs, njobs);
+	else
+		for (int i = optind; i < argc; i++)
+			if (analyse(&run, argv[i], (size_t)(i - optind),
+				    mode == MODE_COMPARE ? &runs[n_runs++] : NULL) != EXIT_OK)
 				status = EXIT_DAMAGED;
-				xsource_close(src);
-				continue;
-			}
-			if (sites && sites_bad_lines(sites))
-				complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(sites), sp);
+	if (mode == MODE_COMPARE) {
+		int broken = compare_print(stdout, fmt, runs, n_runs, gates, n_gates);
+		if (broken < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", "--compare");
+		if (fflush(stdout) != 0)
+			die(EXIT_DAMAGED, "cannot write output: 'stdout'");
+		for (size_t k = 0; k < n_runs; k++) {
+			if (compare_run_worse(runs[k]))
+				complain("worse than the first run by more than --fail-if-worse allows: '%s'",
+					 compare_run_name(runs[k]));
+			compare_run_free(runs[k]);
 		}
-		if (mode == MODE_DUMP)
-			trace_info_dump(stdout, xsource_info(src));
-		if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-		if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
-		    mode == MODE_EVENTS) {
-			sopt.only = conns.ids;
-			sopt.n_only = conns.n;
-			if (!(model = xstate_new(&sopt)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-		}
-		int more;
-		while ((more = xsource_next(src, &rec)) == 1) {
-			if ((++nrec & 1023) == 0)
-				progress_at(&meter, xsource_offset(src));
-			/* The model narrows by itself, as it needs every packet's time. */
-			if (!model && !conn_wanted(&conns, &rec))
-				continue;
-			switch (mode) {
-			case MODE_DUMP: xrec_dump(stdout, &rec); break;
-			case MODE_MESSAGES: msg_view_record(mv, &rec); break;
-			case MODE_CONNECTIONS: account(&table, &rec); break;
-			case MODE_PREDICT:
-			case MODE_PREDICT_TRIPS:
-			case MODE_ADDED:
-				if (predict_record(pt, &rec) < 0)
-					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-				break;
-			default:
-				if (sites && sites_record(sites, &rec) < 0)
-					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-				if (xstate_record(model, &rec) < 0)
-					die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-				break;
-			}
-		}
-		progress_end(&meter);
-		if (more < 0)
-			die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
-		msg_view_finish(mv);
-		if (pt) {
-			int rc = predict_finish(pt);
-			if (rc == 0 && mode == MODE_PREDICT)
-				rc = predict_view_print(stdout, fmt, pt, rates, (size_t)nrates, delays,
-							(size_t)ndelays);
-			else if (rc == 0 && mode == MODE_PREDICT_TRIPS)
-				rc = predict_trips_print(stdout, fmt, pt, rates, (size_t)nrates, delays,
-							 (size_t)ndelays);
-			else if (rc == 0)
-				rc = added_delay_view_print(stdout, fmt, pt, rates, (size_t)nrates, trace_rate);
-			if (rc < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", argv[i]);
-			predict_free(pt);
-		}
-		if (model) {
-			xstate_finish(model);
-			if (mode == MODE_DELAYS)
-				delays_print(stdout, fmt, model);
-			else if (mode == MODE_REQUESTS)
-				requests_view_print(rv, stdout, fmt, model);
-			else if (mode == MODE_SITES)
-				sites_view_print(sites, stdout, fmt);
-			else if (mode == MODE_EVENTS)
-				events_view_finish(ev, model);
-			else
-				trips_view_finish(tv, model);
-			requests_view_free(rv);
-			sites_free(sites);
-			xstate_free(model);
-		}
-		if (xsource_problems(src))
-			status = EXIT_DAMAGED;
-		xsource_close(src);
-		if (mode == MODE_CONNECTIONS) {
-			print_connections(&table, fmt);
-			table.n = 0;
-		}
+		/* A damaged input says more than the verdict on it. */
+		if (broken && status == EXIT_OK)
+			status = EXIT_WORSE;
 	}
-	free(table.rows);
 	free(conns.ids);
 	if (fflush(stdout) != 0)
 		die(EXIT_DAMAGED, "cannot write output: 'stdout'");

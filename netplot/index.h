@@ -1,0 +1,91 @@
+/*
+ * index.h — the side index of a huge trace (TRACE.idx): per connection
+ * and direction, time buckets at several levels of detail (each level's
+ * buckets 16 times wider than the level below) holding what a column of
+ * the graph needs — extremes of the data's and the acknowledgements'
+ * sequence numbers, bytes, packets, messages, time in each blocked state
+ * — and the offset of the trace block where the bucket's first packet
+ * is.  Built once in two streaming passes over the trace, written beside
+ * it, read through mmap: opening it costs no pass over the trace, and a
+ * picture at any zoom touches only the buckets of the level that fits its
+ * pixel columns.  The format is in man/xcap.5 (INDEX FILES).
+ *
+ * The file is an input like any other: every read of it is checked
+ * against its length (np_index_from_bytes), and a stale index (the trace
+ * changed since: size, time of change or first bytes differ) is rebuilt.
+ */
+#ifndef NETPLOT_INDEX_H
+#define NETPLOT_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cairo.h>
+
+#define NP_INDEX_VERSION 1
+#define NP_INDEX_FANOUT 16
+#define NP_INDEX_PER_BUCKET 64	/* level 0: about this many packets a bucket */
+
+/* One bucket, as stored (80 bytes, little-endian).  A pair lo > hi: none. */
+struct np_ibucket {
+	int64_t dlo, dhi;	/* data of the direction: lowest seq, highest seq + len */
+	int64_t alo, ahi;	/* acknowledgements of that data (sent by the peer) */
+	uint64_t bytes;
+	uint32_t npkt, nmsg;
+	uint64_t block;		/* trace offset of the block of its first packet; 0 none */
+	uint64_t state[3];	/* ns of Block Send, Block Recv, Block Reply in it */
+};
+
+struct np_index;
+
+/* Build the index of the .xcap trace at path into out_path (written to a
+   temporary name and renamed, so a reader never sees half of one). */
+int np_index_build(const char *path, const char *out_path, char *err, size_t errlen);
+
+/* Open path's index, TRACE.idx beside it, building it first when it is
+   missing or stale (built says which).  NULL with err filled. */
+struct np_index *np_index_open(const char *path, bool *built, char *err, size_t errlen);
+
+/* An index from bytes already in memory (the checked parser: the fuzz
+   entry point and np_index_open use it).  The bytes must outlive it. */
+struct np_index *np_index_from_bytes(const uint8_t *p, size_t len, char *err, size_t errlen);
+void np_index_free(struct np_index *ix);
+
+size_t np_index_conns(const struct np_index *ix);
+/* Connection i: id, its span (ns since t0) and packets each way. */
+void np_index_conn(const struct np_index *ix, size_t i, uint32_t *id, uint64_t *first,
+		   uint64_t *last, uint64_t npkt[2]);
+uint64_t np_index_packets(const struct np_index *ix);
+
+/* The aggregate of direction dir of connection i over [t0, t1) (ns since
+   the trace's first record), from the coarsest level whose buckets fit in
+   width ns (at least one level-0 bucket).  Returns the number of buckets
+   read. */
+size_t np_index_range(const struct np_index *ix, size_t i, int dir, uint64_t t0, uint64_t t1,
+		      uint64_t width, struct np_ibucket *out);
+
+/* A model of connection i holding only the packets, messages and gaps of
+   [t0, t1] (ns since t0 of the trace), read from the trace blocks the
+   index names for that span: the whole renderer (packets one by one,
+   labels, hit tests) at a zoom fine enough, for the cost of the blocks
+   read.  Times and sequence numbers are those of the whole trace's
+   graph.  It has no state intervals (a wait may have begun before the
+   span): the state band comes from the index.  NULL with err filled. */
+struct np_model;
+struct np_model *np_index_window(const struct np_index *ix, const char *trace, size_t i,
+				 uint64_t t0, uint64_t t1, char *err, size_t errlen);
+
+/* Draw the graph of direction dir of connection i for the time [t0, t1]
+   and sequence numbers [y0, y1] into the w by h surface of cr, a column at
+   a time from the index: the data's extent, the acknowledgements', and
+   the most blocked state along the bottom.  Returns the buckets read. */
+size_t np_index_render(cairo_t *cr, const struct np_index *ix, size_t i, int dir, double t0,
+		       double t1, double y0, double y1, int w, int h);
+
+/* The same columns into the plot rectangle (x, y, w, h) of a picture the
+   caller has drawn (axes and all), without painting over the rest. */
+size_t np_index_draw(cairo_t *cr, const struct np_index *ix, size_t i, int dir, double t0,
+		     double t1, double y0, double y1, double x, double y, double w, double h);
+
+#endif

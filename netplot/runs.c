@@ -1,0 +1,147 @@
+/*
+ * runs.c — a run's values for the CDF pictures, from its responses.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runs.h"
+#include "source.h"
+#include "state.h"
+
+struct collect {
+	enum np_cdf_metric m;
+	double *v;
+	size_t n, cap;
+	size_t inputs, rfb;
+	int oom;
+};
+
+static void put(struct collect *c, double x)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		double *p = realloc(c->v, cap * sizeof *p);
+		if (!p) {
+			c->oom = 1;
+			return;
+		}
+		c->v = p;
+		c->cap = cap;
+	}
+	c->v[c->n++] = x;
+}
+
+static void on_response(void *ctx, const struct xresponse *r)
+{
+	struct collect *c = ctx;
+	c->inputs++;
+	bool rfb = r->proto && strcmp(r->proto, "rfb") == 0;
+	c->rfb += rfb;
+	switch (c->m) {
+	case NP_CDF_RESPONSE:
+		if (!(r->flags & XRESP_F_NO_RESPONSE))
+			put(c, (double)r->response / 1e6);
+		break;
+	case NP_CDF_BYTES:
+		put(c, (double)(r->bytes[0] + r->bytes[1]));
+		break;
+	case NP_CDF_PIXELS:
+		if (rfb)
+			put(c, (double)r->pixels);
+		break;
+	case NP_CDF_INTER:
+		/* The input times, turned into gaps once all are in. */
+		put(c, (double)r->input_ts);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The reader's warnings (a damaged block, a cut-short tail) in the
+   suite's form, as the graph's loader gives them (model.c). */
+static void warn_cb(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "netplot: %s\n", msg);
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_options *ropt,
+		 struct np_cdf_series *s, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof *s);
+	const char *base = strrchr(path, '/');
+	snprintf(s->label, sizeof s->label, "%s", base ? base + 1 : path);
+	struct xsource *src = xsource_open(path, NULL, NULL, err, errlen);
+	if (!src)
+		return -1;
+	xsource_on_warning(src, warn_cb, NULL);
+	struct xstate_options so;
+	xstate_options_default(&so);
+	struct collect c = { .m = m };
+	struct xstate_model *sm = xstate_new(&so);
+	struct xresp_model *rm = sm ? xresp_new(ropt, sm, on_response, &c) : NULL;
+	int status = 0, more = 0;
+	struct xrec rec;
+	if (!rm) {
+		snprintf(err, errlen, "out of memory: '%s'", path);
+		status = -1;
+	}
+	while (!status && (more = xsource_next(src, &rec)) == 1)
+		if (xstate_record(sm, &rec) < 0 || xresp_record(rm, &rec) < 0 || c.oom) {
+			snprintf(err, errlen, "out of memory: '%s'", path);
+			status = -1;
+		}
+	if (!status && more < 0) {
+		snprintf(err, errlen, "%s", xsource_error(src));
+		status = -1;
+	}
+	if (!status) {
+		xstate_finish(sm);
+		xresp_finish(rm);
+		if (c.oom) {
+			snprintf(err, errlen, "out of memory: '%s'", path);
+			status = -1;
+		} else if (xsource_problems(src)) {
+			status = 1;
+		}
+	}
+	xresp_free(rm);
+	xstate_free(sm);
+	xsource_close(src);
+	if (status < 0) {
+		free(c.v);
+		return -1;
+	}
+	if (m == NP_CDF_INTER && c.n) {
+		/* Inputs of all connections, in time order: the gaps between. */
+		qsort(c.v, c.n, sizeof *c.v, by_value);
+		for (size_t i = 1; i < c.n; i++)
+			c.v[i - 1] = (c.v[i] - c.v[i - 1]) / 1e6;
+		c.n--;
+	}
+	s->v = c.v;
+	s->n = c.n;
+	if (!c.n)
+		snprintf(s->why_empty, sizeof s->why_empty, "%s",
+			 !c.inputs ? "no inputs" :
+			 m == NP_CDF_PIXELS && !c.rfb ? "no RFB inputs: X11 counts no pixels" :
+			 m == NP_CDF_INTER ? "one input" : "no input had a response");
+	return status;
+}
+
+void np_runs_series_free(struct np_cdf_series *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}

@@ -1,0 +1,24 @@
+/*
+ * runs.h — the values of netplot's CDF pictures (cdf.h), read from a
+ * trace through the state model and the response model: one series per
+ * run.
+ */
+#ifndef NETPLOT_RUNS_H
+#define NETPLOT_RUNS_H
+
+#include "cdf.h"
+#include "responses.h"
+
+/* Read path and fill s with the values of metric m, labelled with the
+   file's name: response times of the inputs that had a response (ms),
+   bytes each input's response moved both ways, pixels it updated (RFB
+   connections only: X11 responses carry no pixel count), or the time
+   from each input to the next (ms).  A trace without such values gives
+   an empty series with why_empty said.  Returns 0; 1 when the trace was
+   damaged (what could be read is in s); -1 with err filled when it
+   could not be read or memory ran out. */
+int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_options *ropt,
+		 struct np_cdf_series *s, char *err, size_t errlen);
+void np_runs_series_free(struct np_cdf_series *s);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * check_responses.c — the response model on hand-made records whose
+ * answer is known: quiet ends a response and the next input cuts one; a
+ * client waiting for a reply is not quiet; only requests that draw end
+ * a response; motion while a button is held
+ * belongs to the press; the round trip added for a capture beside the X
+ * client and nothing for one beside the RFB viewer; RFB updates counted
+ * from their detail; the summary's percentiles.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "responses.h"
+
+#define MS 1000000ull
+#define T0 1000000000000ull
+
+static struct xresponse got[32];
+static size_t n_got;
+
+static void on_response(void *ctx, const struct xresponse *r)
+{
+	(void)ctx;
+	ck_assert_uint_lt(n_got, 32);
+	got[n_got++] = *r;
+}
+
+struct sim {
+	struct xstate_model *m;
+	struct xresp_model *r;
+	uint32_t seq[2];
+};
+
+static void feed(struct sim *s, const struct xrec *rec)
+{
+	ck_assert_int_eq(xstate_record(s->m, rec), 0);
+	ck_assert_int_eq(xresp_record(s->r, rec), 0);
+}
+
+static void sim_init(struct sim *s, const char *proto, uint64_t rtt_ms, uint64_t quiet_ms)
+{
+	memset(s, 0, sizeof *s);
+	n_got = 0;
+	struct xstate_options so;
+	xstate_options_default(&so);
+	so.rtt = rtt_ms * MS;
+	so.capture_side = XSIDE_CLIENT;
+	s->m = xstate_new(&so);
+	struct xresp_options ro;
+	xresp_options_default(&ro);
+	if (quiet_ms)
+		ro.quiet = quiet_ms * MS;
+	s->r = xresp_new(&ro, s->m, on_response, NULL);
+	ck_assert_ptr_nonnull(s->r);
+	s->seq[0] = 1000;
+	s->seq[1] = 5000;
+	struct xrec c = { .type = XREC_CONN };
+	c.u.conn.id = 1;
+	c.u.conn.ts = T0;
+	c.u.conn.proto = proto;
+	feed(s, &c);
+}
+
+static void sim_end(struct sim *s)
+{
+	xstate_finish(s->m);
+	xresp_finish(s->r);
+	xresp_free(s->r);
+	xstate_free(s->m);
+}
+
+/* One message in a packet of its own at T0 + t ms. */
+static void msg(struct sim *s, uint64_t t_us, int dir, int kind, const char *name, uint16_t flags,
+		const char *detail, uint32_t len)
+{
+	struct xrec p = { .type = XREC_PKT };
+	p.u.pkt = (struct xrec_pkt){ .ts = T0 + t_us * 1000, .conn = 1, .dir = (uint8_t)dir,
+		.tcp_flags = XTCP_ACK | XTCP_PSH, .seq = s->seq[dir], .ack = s->seq[!dir],
+		.raw_win = 512, .win = 65536, .len = len };
+	feed(s, &p);
+	s->seq[dir] += len;
+	struct xrec r = { .type = XREC_MSG };
+	r.u.msg = (struct xrec_msg){ .ts = T0 + t_us * 1000, .conn = 1, .dir = (uint8_t)dir,
+		.kind = (uint8_t)kind, .flags = flags, .length = len, .tcp_end = s->seq[dir],
+		.name = name, .ext = "", .detail = detail };
+	if (kind == XMSG_REPLY)
+		r.u.msg.req_ts = T0;	/* answers something */
+	feed(s, &r);
+}
+
+#define KEY "key=38 time=1 root=0x1 event=0x200001 root_xy=5,6 event_xy=1,2 state=0x0"
+#define BUTTON "button=1 time=2 root=0x1 event=0x200001 root_xy=5,6 event_xy=3,4 state=0x0"
+#define MOTION "time=3 root=0x1 event=0x200001 root_xy=5,6 event_xy=7,8 state=0x100"
+
+START_TEST(x11_quiet_cut_and_round_trips)
+{
+	struct sim s;
+	sim_init(&s, "x11", 60, 100);
+	/* a key: a request at +1 ms that waits 200 ms for its reply (not
+	   quiet, though longer than the quiet period), then two requests */
+	msg(&s, 0, XDIR_S2C, XMSG_EVENT, "KeyPress", 0, KEY, 32);
+	msg(&s, 1000, XDIR_C2S, XMSG_REQUEST, "GetInputFocus", XMSG_F_WANTS_REPLY, "", 4);
+	msg(&s, 201000, XDIR_S2C, XMSG_REPLY, "GetInputFocus", 0, "", 32);
+	msg(&s, 202000, XDIR_C2S, XMSG_REQUEST, "PolyText8", 0, "", 20);
+	msg(&s, 203000, XDIR_C2S, XMSG_REQUEST, "PolyText8", 0, "", 24);
+	/* quiet, then a release nothing answers, cut by a click 50 ms on */
+	msg(&s, 500000, XDIR_S2C, XMSG_EVENT, "KeyRelease", 0, KEY, 32);
+	msg(&s, 550000, XDIR_S2C, XMSG_EVENT, "ButtonPress", 0, BUTTON, 32);
+	/* a drag: motion while the button is held, its drawing */
+	msg(&s, 560000, XDIR_S2C, XMSG_EVENT, "MotionNotify", 0, MOTION, 32);
+	msg(&s, 561000, XDIR_C2S, XMSG_REQUEST, "PolyLine", 0, "", 16);
+	msg(&s, 570000, XDIR_S2C, XMSG_EVENT, "MotionNotify", 0, MOTION, 32);
+	msg(&s, 575000, XDIR_C2S, XMSG_REQUEST, "PolyLine", 0, "", 16);
+	msg(&s, 900000, XDIR_S2C, XMSG_EVENT, "ButtonRelease", 0, BUTTON, 32);
+	/* a request that draws nothing: counted, but nothing visible */
+	msg(&s, 901000, XDIR_C2S, XMSG_REQUEST, "ChangeProperty", 0, "", 28);
+	/* the same event sent by another client is no input */
+	msg(&s, 1200000, XDIR_S2C, XMSG_EVENT, "KeyPress", XMSG_F_SYNTHETIC, KEY, 32);
+	sim_end(&s);
+	ck_assert_uint_eq(n_got, 4);
+	ck_assert_int_eq(got[0].kind, XINPUT_KEY_PRESS);
+	ck_assert_str_eq(got[0].what, "key=38");
+	ck_assert_uint_eq(got[0].window, 0x200001);
+	ck_assert_int_eq(got[0].x, 1);
+	ck_assert_uint_eq(got[0].end_ts, T0 + 203 * MS);
+	/* beside the X client: a round trip is added (--rtt 60 here, and the
+	   one wait took 200 ms, longer) */
+	ck_assert_uint_eq(got[0].display_delay, 60 * MS);
+	ck_assert_uint_eq(got[0].response, 263 * MS);
+	ck_assert_uint_eq(got[0].msgs[0], 3);
+	ck_assert_uint_eq(got[0].msgs[1], 1);
+	ck_assert_uint_eq(got[0].bytes[0], 48);
+	ck_assert_uint_eq(got[0].trips, 1);
+	ck_assert_uint_eq(got[0].trip_wait, 200 * MS);
+	ck_assert_uint_eq(got[0].flags, 0);
+	ck_assert_int_eq(got[1].kind, XINPUT_KEY_RELEASE);
+	ck_assert_uint_eq(got[1].flags, XRESP_F_NO_RESPONSE | XRESP_F_CUT);
+	ck_assert_int_eq(got[2].kind, XINPUT_BUTTON_PRESS);
+	ck_assert_uint_eq(got[2].motions, 2);
+	ck_assert_uint_eq(got[2].end_ts, T0 + 575 * MS);
+	ck_assert_uint_eq(got[2].flags, 0);
+	ck_assert_int_eq(got[3].kind, XINPUT_BUTTON_RELEASE);
+	ck_assert_uint_eq(got[3].flags, XRESP_F_NO_RESPONSE);
+	ck_assert_uint_eq(got[3].msgs[0], 1);
+}
+END_TEST
+
+START_TEST(rfb_updates_beside_the_viewer)
+{
+	struct sim s;
+	sim_init(&s, "rfb", 40, 100);
+	msg(&s, 0, XDIR_C2S, XMSG_REQUEST, "PointerEvent", 0, "40,40 buttons 0x01", 6);
+	msg(&s, 1000, XDIR_C2S, XMSG_REQUEST, "FramebufferUpdateRequest", XMSG_F_WANTS_REPLY, "", 10);
+	msg(&s, 30000, XDIR_S2C, XMSG_REPLY, "FramebufferUpdate", 0,
+	    "3 rects; Raw 2 100px 400B; Hextile 1 50px 20B", 436);
+	/* the viewer asks again at once: that neither extends nor ends it */
+	msg(&s, 30100, XDIR_C2S, XMSG_REQUEST, "FramebufferUpdateRequest", XMSG_F_WANTS_REPLY, "", 10);
+	msg(&s, 80000, XDIR_S2C, XMSG_REPLY, "FramebufferUpdate", 0, "1 rect; Tight 1 7px 9B", 25);
+	msg(&s, 120000, XDIR_C2S, XMSG_REQUEST, "FramebufferUpdateRequest", XMSG_F_WANTS_REPLY, "", 10);
+	msg(&s, 400000, XDIR_C2S, XMSG_REQUEST, "KeyEvent", 0, "down keysym 0x61", 8);
+	sim_end(&s);
+	ck_assert_uint_eq(n_got, 2);
+	ck_assert_int_eq(got[0].kind, XINPUT_BUTTON_PRESS);
+	ck_assert_str_eq(got[0].what, "button=1");
+	ck_assert_uint_eq(got[0].updates, 2);
+	ck_assert_uint_eq(got[0].rects, 4);
+	ck_assert_uint_eq(got[0].pixels, 157);
+	/* beside the viewer, the display: nothing added */
+	ck_assert_uint_eq(got[0].display_delay, 0);
+	ck_assert_uint_eq(got[0].response, 80 * MS);
+	ck_assert_int_eq(got[1].kind, XINPUT_KEY_PRESS);
+	ck_assert_str_eq(got[1].what, "keysym=0x61 (a)");
+	ck_assert_uint_eq(got[1].flags, XRESP_F_NO_RESPONSE);
+}
+END_TEST
+
+START_TEST(summary_percentiles)
+{
+	struct xresp_summary *s = xresp_summary_new();
+	ck_assert_ptr_nonnull(s);
+	struct xresponse r = { 0 };
+	for (unsigned i = 1; i <= 100; i++) {
+		r.input_ts = T0 + i * 1000 * MS;
+		r.response = i * MS;	/* 1 .. 100 ms */
+		xresp_summary_add(s, &r);
+	}
+	r.flags = XRESP_F_NO_RESPONSE;
+	xresp_summary_add(s, &r);
+	struct xresp_stats st;
+	xresp_summary_stats(s, &st);
+	ck_assert_uint_eq(st.count, 101);
+	ck_assert_uint_eq(st.responded, 100);
+	ck_assert_uint_eq(st.no_response, 1);
+	/* nearest rank, exact here: each value has a bucket of its own */
+	ck_assert_uint_eq(st.p50, 50 * MS);
+	ck_assert_uint_eq(st.p90, 90 * MS);
+	ck_assert_uint_eq(st.p99, 99 * MS);
+	ck_assert_uint_eq(st.max, 100 * MS);
+	ck_assert_uint_eq(st.over50, 50);
+	ck_assert_uint_eq(st.over100, 0);
+	xresp_summary_free(s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("responses");
+	TCase *tc = tcase_create("model");
+	tcase_add_test(tc, x11_quiet_cut_and_round_trips);
+	tcase_add_test(tc, rfb_updates_beside_the_viewer);
+	tcase_add_test(tc, summary_percentiles);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,38 @@
+# Responses to input (xcapanalyse --responses): the golden capture and
+# outputs, the ground truth against a server-side clock, the benchmark.
+EXTRA_DIST += tests/captures/xterm-input.pcap \
+	tests/golden/xterm-input-responses.out \
+	tests/golden/xterm-input-responses-csv.out \
+	tests/golden/xterm-input-responses-json.out \
+	tests/golden/xterm-input-summary.out \
+	tests/golden/xterm-input-summary-md.out \
+	tests/golden/xterm-input-responses-quiet.out \
+	tests/golden/rfb-xvnc-responses.out \
+	tests/golden/rfb-xvnc-summary-json.out \
+	tests/golden/rfb-xvnc-updates.out \
+	tests/golden/xterm-input-updates-json.out
+dist_check_SCRIPTS += tests/responses-truth.sh
+TESTS += tests/responses-truth.sh
+EXTRA_DIST += tests/xinput-truth.c
+
+# The benchmark: a million inputs of a synthetic session.
+check_PROGRAMS += tests/responses-synth
+tests_responses_synth_SOURCES = tests/responses-synth.c
+tests_responses_synth_CPPFLAGS = $(INC_TESTS)
+tests_responses_synth_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+tests_responses_synth_LDADD = $(XCAP_LIBS)
+EXTRA_DIST += tests/bench-responses.sh
+bench: bench-responses
+bench-responses: all tests/responses-synth$(EXEEXT)
+	$(SHELL) $(top_srcdir)/tests/bench-responses.sh $(abs_top_builddir)
+.PHONY: bench-responses
+dist_check_SCRIPTS += tests/responses-truth-rfb.sh
+TESTS += tests/responses-truth-rfb.sh
+EXTRA_DIST += tests/rfbtruth.py
+
+check_PROGRAMS += tests/check_responses
+tests_check_responses_SOURCES = tests/check_responses.c
+tests_check_responses_CPPFLAGS = $(INC_TESTS)
+tests_check_responses_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
+tests_check_responses_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
+TESTS += tests/check_responses
