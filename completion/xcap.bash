@@ -12,6 +12,8 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
 	--split-min --sites --sites-file --trace-events --responses --responses-summary --updates
 	--quiet-ms --synthetic-inputs --no-fold-motion --compare --fail-if-worse -j --jobs
+	--predict --predict-round-trips --added-delay --rates --latencies --mss
+	--initial-window --no-idle-restart --trace-rate --time-dilation
 	-h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 	--cdf --no-inputs -b --benchmark -i --index -f --follow -h --help -V --version --display'
@@ -90,8 +92,11 @@ _xcap_xcapanalyse() {
 	--capture-side) COMPREPLY=($(compgen -W 'auto client server' -- "$cur")); return ;;
 	--wait-on) COMPREPLY=($(compgen -W 'earliest latest last' -- "$cur")); return ;;
 	--sites-file) _filedir sites; return ;;
+	--rates) COMPREPLY=($(compgen -W '100M,10M,1M,100k,10k' -- "$cur")); return ;;
+	--latencies) COMPREPLY=($(compgen -W '0.1,1,10,100' -- "$cur")); return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
-	--split-fraction | --split-min | --quiet-ms | -j | --jobs) return ;;
+	--split-fraction | --split-min | --quiet-ms | -j | --jobs | --mss | --initial-window | \
+	--trace-rate | --time-dilation) return ;;
 	--fail-if-worse)
 		COMPREPLY=($(compgen -W 'network-delay= block-reply= block-send= block-recv= span=
 			round-trips= response-p50= response-p90= response-p95= response-p99=

@@ -10,6 +10,7 @@ include tests/x11.mk
 include tests/link.mk
 include tests/state.mk
 include tests/sweep.mk
+include tests/predict.mk
 include tests/netplot.mk
 include tests/run.mk
 include tests/rfb.mk

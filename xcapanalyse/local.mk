@@ -10,7 +10,8 @@ xcapanalyse_libanalyse_a_CPPFLAGS = $(INC_ANALYSE)
 xcapanalyse_libanalyse_a_SOURCES = xcapanalyse/state.c xcapanalyse/state.h \
 	xcapanalyse/responses.c xcapanalyse/responses.h \
 	xcapanalyse/sites.c xcapanalyse/sites.h \
-	xcapanalyse/output.c xcapanalyse/output.h
+	xcapanalyse/output.c xcapanalyse/output.h \
+	xcapanalyse/predict.c xcapanalyse/predict.h
 xcapanalyse_libanalyse_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
 
 bin_PROGRAMS += xcapanalyse/xcapanalyse
@@ -19,7 +20,8 @@ xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/xcapanalyse.c xcap/report.c xcap/p
 	xcapanalyse/views.c xcapanalyse/views.h \
 	xcapanalyse/events.c xcapanalyse/events.h \
 	xcapanalyse/compare.c xcapanalyse/compare.h \
-	xcapanalyse/responses_view.c
+	xcapanalyse/responses_view.c \
+	xcapanalyse/predict_view.c xcapanalyse/predict_view.h
 xcapanalyse_xcapanalyse_CPPFLAGS = $(INC_ANALYSE)
 xcapanalyse_xcapanalyse_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
 xcapanalyse_xcapanalyse_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(LIBDW_LIBS)

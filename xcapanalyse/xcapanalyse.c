@@ -24,6 +24,7 @@
 #include "events.h"
 #include "messages.h"
 #include "output.h"
+#include "predict_view.h"
 #include "progress.h"
 #include "report.h"
 #include "responses.h"
@@ -37,12 +38,13 @@ const char program_name[] = "xcapanalyse";
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2, EXIT_WORSE = 3 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
 	    MODE_SITES, MODE_EVENTS, MODE_MARKS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY,
-	    MODE_UPDATES, MODE_COMPARE };
+	    MODE_UPDATES, MODE_COMPARE, MODE_PREDICT, MODE_PREDICT_TRIPS, MODE_ADDED };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: xcapanalyse [VIEW] [--format FMT] [-j N] [--conn N,...] [--range T0:T1] FILE...\n"
+"       xcapanalyse --predict|--added-delay [--rates LIST] [--latencies LIST] FILE...\n"
 "\n"
 "Read .xcap traces, .pcap or .pcapng captures and tell where the time went.\n"
 "\n"
@@ -75,6 +77,13 @@ static void usage(FILE *f)
 "                    (signal, atom, property, match, round-trip, window-start,\n"
 "                    window-end) and text\n"
 "  --dump            every record as one line of key=value text\n"
+"  --predict         the trace replayed over each link of --rates x\n"
+"                    --latencies: span, Total Network Delay, Block Send,\n"
+"                    Block Reply, round trips, as xcap-sweep measures them\n"
+"  --predict-round-trips  each predicted blocking round trip, link by link\n"
+"  --added-delay     SLIM's experiment: the trace's packets at their times\n"
+"                    through a link of each of --rates; percentiles of the\n"
+"                    delay each packet gains\n"
 "  --compare         FILE A and the others side by side: delays, round trips\n"
 "                    by request, response times, each with its difference\n"
 "                    and ratio to A; inputs matched with A's in order and kind\n"
@@ -121,6 +130,17 @@ static void usage(FILE *f)
 "  --synthetic-inputs  count X11 input events sent with SendEvent as inputs\n"
 "  --no-fold-motion  motion while a button is held is an input of its own,\n"
 "                    not part of the press's response\n"
+"  --rates LIST      link rates in bit/s, suffix k, M or G (default\n"
+"                    100M,10M,1M,100k,10k)\n"
+"  --latencies LIST  one-way delays in ms (default 0.1,1,10,100)\n"
+"  --mss BYTES       segment payload on the predicted link (default 1448)\n"
+"  --initial-window SEGMENTS  TCP's initial window (default 10)\n"
+"  --no-idle-restart  TCP keeps its window when idle (Linux's\n"
+"                    tcp_slow_start_after_idle=0)\n"
+"  --trace-rate RATE  rate of the link the trace was taken on, for\n"
+"                    --added-delay (default: none, loopback)\n"
+"  --time-dilation K  the trace was taken with its clocks and link slowed K\n"
+"                    times: divide its times by K (default 1)\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -138,6 +158,8 @@ static void usage(FILE *f)
 "  xcapanalyse --responses --quiet-ms 50 --format csv session.pcap   per input, for a plot\n"
 "  xcapanalyse --updates --range 2:7 video.pcap   updates per second while a video played\n"
 "  xcapanalyse -j 2 --format ndjson a.xcap b.pcap > all.ndjson   many traces, for a database\n"
+"  xcapanalyse --predict --rates 10M,1M --latencies 10,50 app.xcap   the same on four links\n"
+"  xcapanalyse --added-delay --rates 10M,1M,100k app.xcap   delay slower links add per packet\n"
 "More in man xcap-tutorial.\n");
 }
 
@@ -403,6 +425,11 @@ struct run {
 	struct xresp_options ropt;
 	size_t ninputs;
 	bool quiet;		/* no progress meter: several traces at once */
+	/* --predict, --predict-round-trips, --added-delay */
+	struct predict_options popt;
+	const uint64_t *rates, *delays;
+	size_t nrates, ndelays;
+	uint64_t trace_rate;
 };
 
 /* Read one trace and print its view; the exit status it deserves.  index
@@ -444,6 +471,15 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 	struct events_view *ev = NULL;
 	struct responses_view *resv = NULL;
 	struct updates_view *updv = NULL;
+	struct predict_trace *pt = NULL;
+	if (mode == MODE_PREDICT || mode == MODE_PREDICT_TRIPS || mode == MODE_ADDED) {
+		struct predict_options po = r->popt;
+		po.model = so;
+		po.model.only = r->conns.ids;
+		po.model.n_only = r->conns.n;
+		if (!(pt = predict_new(&po)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+	}
 	if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
 		/* The call sites: xcap-run writes them beside the trace. */
 		char beside[4096], serr[1024];
@@ -507,6 +543,12 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 		case MODE_DUMP: xrec_dump(stdout, &rec); break;
 		case MODE_MESSAGES: msg_view_record(mv, &rec); break;
 		case MODE_CONNECTIONS: account(&table, &rec); break;
+		case MODE_PREDICT:
+		case MODE_PREDICT_TRIPS:
+		case MODE_ADDED:
+			if (predict_record(pt, &rec) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			break;
 		case MODE_MARKS:
 			if (!first_ts)
 				first_ts = xrec_time(&rec);
@@ -535,6 +577,18 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 	if (more < 0)
 		die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
 	msg_view_finish(mv);
+	if (pt) {
+		int rc = predict_finish(pt);
+		if (rc == 0 && mode == MODE_PREDICT)
+			rc = predict_view_print(stdout, fmt, pt, r->rates, r->nrates, r->delays, r->ndelays);
+		else if (rc == 0 && mode == MODE_PREDICT_TRIPS)
+			rc = predict_trips_print(stdout, fmt, pt, r->rates, r->nrates, r->delays, r->ndelays);
+		else if (rc == 0)
+			rc = added_delay_view_print(stdout, fmt, pt, r->rates, r->nrates, r->trace_rate);
+		if (rc < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		predict_free(pt);
+	}
 	if (mode == MODE_MARKS) {
 		out_table_end(&marks);
 		out_json_close(stdout, fmt);
@@ -729,13 +783,19 @@ int main(int argc, char **argv)
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
 	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD,
-	       OPT_COMPARE, OPT_FAIL_IF_WORSE };
+	       OPT_COMPARE, OPT_FAIL_IF_WORSE, OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS,
+	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS };
 	struct compare_gate gates[64];
 	size_t n_gates = 0;
 	struct xresp_options ropt;
 	xresp_options_default(&ropt);
 	const char *sites_file = NULL;
 	size_t njobs = 1;
+	struct predict_options popt;
+	predict_options_default(&popt);
+	uint64_t rates[64], delays[64], trace_rate = 0;
+	int nrates = predict_parse_rates("100M,10M,1M,100k,10k", rates, 64);
+	int ndelays = predict_parse_delays("0.1,1,10,100", delays, 64);
 	static const struct option longopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "connections", no_argument, NULL, 'C' },
@@ -769,6 +829,16 @@ int main(int argc, char **argv)
 		{ "split-fraction", required_argument, NULL, OPT_SPLIT_FRACTION },
 		{ "split-min", required_argument, NULL, OPT_SPLIT_MIN },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "predict", no_argument, NULL, OPT_PREDICT },
+		{ "added-delay", no_argument, NULL, OPT_ADDED },
+		{ "predict-round-trips", no_argument, NULL, OPT_PREDICT_TRIPS },
+		{ "rates", required_argument, NULL, OPT_RATES },
+		{ "latencies", required_argument, NULL, OPT_DELAYS },
+		{ "mss", required_argument, NULL, OPT_MSS },
+		{ "initial-window", required_argument, NULL, OPT_IW },
+		{ "no-idle-restart", no_argument, NULL, OPT_NO_IDLE },
+		{ "trace-rate", required_argument, NULL, OPT_TRACE_RATE },
+		{ "time-dilation", required_argument, NULL, OPT_DILATION },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -806,6 +876,38 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SYNTHETIC: ropt.synthetic = true; break;
 		case OPT_NO_FOLD: ropt.fold_motion = false; break;
+		case OPT_PREDICT: mode = MODE_PREDICT; break;
+		case OPT_ADDED: mode = MODE_ADDED; break;
+		case OPT_PREDICT_TRIPS: mode = MODE_PREDICT_TRIPS; break;
+		case OPT_RATES:
+			if ((nrates = predict_parse_rates(optarg, rates, 64)) < 0)
+				die(EXIT_USAGE, "bad rate list, want up to 64 rates like 10M,1M,100k: '%s'", optarg);
+			break;
+		case OPT_DELAYS:
+			if ((ndelays = predict_parse_delays(optarg, delays, 64)) < 0)
+				die(EXIT_USAGE, "bad delay list, want up to 64 delays in ms like 0.1,10: '%s'", optarg);
+			break;
+		case OPT_TRACE_RATE:
+			if (predict_parse_rates(optarg, &trace_rate, 1) != 1)
+				die(EXIT_USAGE, "bad trace rate, want one rate like 1G: '%s'", optarg);
+			break;
+		case OPT_MSS:
+		case OPT_IW: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || v == 0 || v > 65495)
+				die(EXIT_USAGE, "bad %s: '%s'", opt == OPT_MSS ? "segment size" : "initial window", optarg);
+			*(opt == OPT_MSS ? &popt.mss : &popt.initial_window) = (uint32_t)v;
+			break;
+		}
+		case OPT_NO_IDLE: popt.idle_restart = false; break;
+		case OPT_DILATION: {
+			char *end;
+			popt.dilation = strtod(optarg, &end);
+			if (end == optarg || *end || !(popt.dilation >= 1) || popt.dilation > 1000)
+				die(EXIT_USAGE, "bad time dilation, want a factor from 1 to 1000: '%s'", optarg);
+			break;
+		}
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
@@ -886,6 +988,8 @@ int main(int argc, char **argv)
 	struct run run = {
 		.mode = mode, .fmt = fmt, .conns = conns, .per_conn = per_conn, .sopt = sopt,
 		.sites_file = sites_file, .ropt = ropt, .ninputs = (size_t)(argc - optind),
+		.popt = popt, .rates = rates, .delays = delays, .nrates = (size_t)nrates,
+		.ndelays = (size_t)ndelays, .trace_rate = trace_rate,
 		/* --compare holds every run until it prints: one process */
 		.quiet = njobs > 1 && argc - optind > 1 && mode != MODE_COMPARE,
 	};

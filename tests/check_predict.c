@@ -1,0 +1,229 @@
+/*
+ * check_predict.c — the predictor and SLIM's added-delay replay on
+ * hand-made traces whose answers are worked out by hand:
+ *  - the added delay of each packet through a slower first-in first-out
+ *    link, to the nanosecond, and all zeros at the trace's own rate;
+ *  - N blocking round trips replayed over a link of rate W and delay L
+ *    wait 2L, the serialisation of request and reply, and the server's
+ *    think time each;
+ *  - the rate and delay lists of the command line.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "predict.h"
+
+#define US 1000ull
+#define MS 1000000ull
+#define T0 1000000000000ull
+
+static void feed(struct predict_trace *t, const struct xrec *r)
+{
+	ck_assert_int_eq(predict_record(t, r), 0);
+}
+
+static void conn(struct predict_trace *t)
+{
+	struct xrec r = { .type = XREC_CONN };
+	r.u.conn = (struct xrec_conn){ .ts = T0, .id = 1, .flags = XCONN_SAW_SYN,
+				       .wscale = { 7, 7 }, .proto = "x11" };
+	r.u.conn.client.family = r.u.conn.server.family = 4;
+	r.u.conn.server.port = 6000;
+	feed(t, &r);
+}
+
+static void pkt(struct predict_trace *t, uint64_t ts, int dir, uint8_t flags, uint32_t seq,
+		uint32_t ack, uint32_t len)
+{
+	struct xrec r = { .type = XREC_PKT };
+	r.u.pkt = (struct xrec_pkt){ .ts = ts, .conn = 1, .dir = (uint8_t)dir, .tcp_flags = flags,
+				     .seq = seq, .ack = ack, .raw_win = 512, .win = 65536,
+				     .len = len };
+	feed(t, &r);
+}
+
+static void msg(struct predict_trace *t, uint64_t ts, int dir, uint8_t kind, uint16_t flags,
+		uint64_t seq, uint32_t len, uint32_t tcp_end, uint64_t req_ts, uint32_t req_end)
+{
+	struct xrec r = { .type = XREC_MSG };
+	r.u.msg = (struct xrec_msg){ .ts = ts, .conn = 1, .dir = (uint8_t)dir, .kind = kind,
+				     .flags = flags, .seq = seq, .length = len, .tcp_end = tcp_end,
+				     .name = "GetInputFocus", .ext = "", .detail = "",
+				     .req_ts = req_ts, .req_end = req_end };
+	feed(t, &r);
+}
+
+/* Four packets; overhead 52 bytes; at 8 Mbit/s a byte takes 1 us. */
+static struct predict_trace *slim_trace(const uint64_t *ts)
+{
+	struct predict_options o;
+	predict_options_default(&o);
+	struct predict_trace *t = predict_new(&o);
+	ck_assert_ptr_nonnull(t);
+	conn(t);
+	pkt(t, T0 + ts[0], 0, XTCP_ACK | XTCP_PSH, 1, 1, 948);		/* wire 1000 */
+	pkt(t, T0 + ts[1], 1, XTCP_ACK | XTCP_PSH, 1, 949, 1948);	/* wire 2000, other way */
+	pkt(t, T0 + ts[2], 0, XTCP_ACK | XTCP_PSH, 949, 1949, 448);	/* wire 500 */
+	pkt(t, T0 + ts[3], 0, XTCP_ACK, 1397, 1949, 0);			/* wire 52 */
+	ck_assert_int_eq(predict_finish(t), 0);
+	ck_assert_uint_eq(predict_packets(t), 4);
+	return t;
+}
+
+START_TEST(test_added_delay_by_hand)
+{
+	static const uint64_t ts[] = { 0, 100 * US, 200 * US, 5000 * US };
+	struct predict_trace *t = slim_trace(ts);
+	int64_t d[4];
+	/* 8 Mbit/s from loopback: the first waits its own 1000 us; the
+	   third starts when the first ends (1000 us) and ends 500 us later,
+	   1300 us after it was sent; the other direction has its own queue. */
+	ck_assert_int_eq(predict_added_delays(t, 8000000, 0, d), 0);
+	ck_assert_int_eq(d[0], 1000 * US);
+	ck_assert_int_eq(d[1], 2000 * US);
+	ck_assert_int_eq(d[2], 1300 * US);
+	ck_assert_int_eq(d[3], 52 * US);
+	/* 4 Mbit/s, against a trace taken at 8 Mbit/s: 2 us a byte, less
+	   the 1 us a byte the trace's own link took. */
+	ck_assert_int_eq(predict_added_delays(t, 4000000, 8000000, d), 0);
+	ck_assert_int_eq(d[0], 2000 * US - 1000 * US);
+	ck_assert_int_eq(d[1], 4000 * US - 2000 * US);
+	ck_assert_int_eq(d[2], (2000 + 1000 - 200) * US - 500 * US);
+	ck_assert_int_eq(d[3], 104 * US - 52 * US);
+	/* 3 Mbit/s: 8/3 us a byte, so 2666.667 us for the first: rounded
+	   to the ns. */
+	ck_assert_int_eq(predict_added_delays(t, 3000000, 0, d), 0);
+	ck_assert_int_eq(d[0], 2666667);
+	ck_assert_int_eq(d[2], 2666667 + 1333333 - 200000);
+	ck_assert_int_eq(predict_added_delays(t, 0, 0, d), -1);
+	predict_free(t);
+}
+END_TEST
+
+START_TEST(test_added_delay_own_rate)
+{
+	/* Taken at 8 Mbit/s: each packet leaves when the one before it of
+	   its direction has crossed.  Replayed at that rate, nothing is
+	   added. */
+	static const uint64_t ts[] = { 0, 0, 1000 * US, 1500 * US };
+	struct predict_trace *t = slim_trace(ts);
+	int64_t d[4];
+	ck_assert_int_eq(predict_added_delays(t, 8000000, 8000000, d), 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(d[i], 0);
+	predict_free(t);
+}
+END_TEST
+
+static unsigned waits_heard;
+static void count_wait(void *ctx, const struct xstate_wait *w)
+{
+	(void)ctx;
+	(void)w;
+	waits_heard++;
+}
+
+START_TEST(test_round_trips_replayed)
+{
+	/* On loopback: a handshake, then N GetInputFocus, each answered 50 us
+	   later, the client thinking 1 ms after each reply. */
+	enum { N = 5 };
+	struct predict_options o;
+	predict_options_default(&o);
+	struct predict_trace *t = predict_new(&o);
+	ck_assert_ptr_nonnull(t);
+	conn(t);
+	uint32_t cs = 1000, ss = 5000;	/* initial sequence numbers */
+	pkt(t, T0, 0, XTCP_SYN, cs, 0, 0);
+	pkt(t, T0 + 10 * US, 1, XTCP_SYN | XTCP_ACK, ss, cs + 1, 0);
+	pkt(t, T0 + 20 * US, 0, XTCP_ACK, cs + 1, ss + 1, 0);
+	uint64_t now = T0 + 1 * MS;
+	uint32_t c = cs + 1, s = ss + 1;
+	for (int k = 0; k < N; k++) {
+		pkt(t, now, 0, XTCP_ACK | XTCP_PSH, c, s, 4);
+		msg(t, now, 0, XMSG_REQUEST, XMSG_F_WANTS_REPLY, (uint64_t)k + 1, 4, c + 4, 0, 0);
+		uint64_t req = now;
+		c += 4;
+		now += 50 * US;
+		pkt(t, now, 1, XTCP_ACK | XTCP_PSH, s, c, 32);
+		msg(t, now, 1, XMSG_REPLY, 0, (uint64_t)k + 1, 32, s + 32, req, c);
+		s += 32;
+		pkt(t, now + 5 * US, 0, XTCP_ACK, c, s, 0);
+		now += 1 * MS;
+	}
+	ck_assert_int_eq(predict_finish(t), 0);
+	ck_assert_uint_eq(predict_measured(t)->waits, N);
+	ck_assert_uint_eq(predict_writes(t), 3 + 2 * N - 1);	/* SYN, SYN/ACK, data */
+
+	/* 8 Mbit/s (1 us a byte), 10 ms each way: a wait is the request's
+	   56 bytes, 10 ms, the server's 50 us, the reply's 84 bytes, 10 ms. */
+	struct predict_link link = { 8000000, 10 * MS };
+	struct predict_result r;
+	waits_heard = 0;
+	ck_assert_int_eq(predict_run(t, &link, &r, count_wait, NULL), 0);
+	ck_assert_uint_eq(r.waits, N);
+	ck_assert_uint_eq(waits_heard, N);
+	uint64_t one = 56 * US + 10 * MS + 50 * US + 84 * US + 10 * MS;
+	ck_assert_uint_eq(r.block_reply, N * one);
+	ck_assert_uint_eq(r.block_send, 0);
+	ck_assert_uint_eq(r.network_delay, N * one);
+	ck_assert_uint_eq(r.segments, 2 * N);
+	/* The span: the handshake (SYN 52 bytes and back, then 1 ms of the
+	   client's think time, as in the trace, after the SYN/ACK came), the
+	   waits and the client's 1 ms after each of the first N-1 replies;
+	   the replay acknowledges the last reply as it comes. */
+	uint64_t handshake = 52 * US + 10 * MS + 10 * US + 52 * US + 10 * MS;
+	uint64_t span = handshake + (1 * MS - 10 * US) + N * one + (N - 1) * 1 * MS;
+	ck_assert_uint_eq(r.span, span);
+	predict_free(t);
+}
+END_TEST
+
+START_TEST(test_lists)
+{
+	uint64_t v[8];
+	ck_assert_int_eq(predict_parse_rates("100M,10M,1.5M,100k,64,1G", v, 8), 6);
+	ck_assert_uint_eq(v[0], 100000000);
+	ck_assert_uint_eq(v[2], 1500000);
+	ck_assert_uint_eq(v[3], 100000);
+	ck_assert_uint_eq(v[4], 64);
+	ck_assert_uint_eq(v[5], 1000000000);
+	ck_assert_int_eq(predict_parse_delays("0.1,0,50", v, 8), 3);
+	ck_assert_uint_eq(v[0], 100000);
+	ck_assert_uint_eq(v[1], 0);
+	ck_assert_uint_eq(v[2], 50000000);
+	static const char *const bad_rates[] = { "", ",", "10M,", "0", "10X", "-1M", "1e13", "M", "nan" };
+	for (size_t i = 0; i < sizeof bad_rates / sizeof bad_rates[0]; i++)
+		ck_assert_msg(predict_parse_rates(bad_rates[i], v, 8) < 0, "%s", bad_rates[i]);
+	static const char *const bad_delays[] = { "", "1,,2", "-1", "fast", "1ms", "2e6" };
+	for (size_t i = 0; i < sizeof bad_delays / sizeof bad_delays[0]; i++)
+		ck_assert_msg(predict_parse_delays(bad_delays[i], v, 8) < 0, "%s", bad_delays[i]);
+	ck_assert_int_eq(predict_parse_rates("1,2,3", v, 2), -1);
+	char buf[32];
+	predict_format_rate(buf, sizeof buf, 1500000);
+	ck_assert_str_eq(buf, "1.5M");
+	predict_format_rate(buf, sizeof buf, 100000);
+	ck_assert_str_eq(buf, "100k");
+	predict_format_rate(buf, sizeof buf, 64);
+	ck_assert_str_eq(buf, "64");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("predict");
+	TCase *tc = tcase_create("predict");
+	tcase_add_test(tc, test_added_delay_by_hand);
+	tcase_add_test(tc, test_added_delay_own_rate);
+	tcase_add_test(tc, test_round_trips_replayed);
+	tcase_add_test(tc, test_lists);
+	suite_add_tcase(su, tc);
+	SRunner *sr = srunner_create(su);
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

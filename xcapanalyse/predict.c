@@ -1,0 +1,1024 @@
+/*
+ * predict.c — a trace replayed over another link (predict.h).
+ *
+ * The structure.  Every packet that carries data (or a SYN or FIN) is a
+ * write of its side; pure acknowledgements and retransmissions are
+ * dropped, as the replay makes its own.  A write is ready
+ *
+ *   after the previous write of its side, by the same gap as in the trace
+ *   (what the side did in between: its think time, and on the fast link
+ *   of the trace, the transfers, which the replay redoes);
+ *   server: after the client's write it answers arrived, by the same gap
+ *   (the server's think time) — the write holding the request of its last
+ *   reply, or, when it holds no reply, the client's last write before it;
+ *   client: after the reply that ended a blocking round trip of the state
+ *   model arrived, by the same gap (the client's think time), for the
+ *   first write after the wait; its first data after the SYN/ACK came.
+ *
+ * whichever is later.  Writes of a new connection follow the trace's
+ * previous packet by the same gap.
+ *
+ * The link.  Each side's TCP cuts a write into segments of the MSS and
+ * sends them while fewer than its congestion window are unacknowledged;
+ * each acknowledgement (one per segment, a round trip after it left)
+ * grows the window by one segment (slow start, no loss: a prediction
+ * for links whose queue holds the bursts).  The receiver acknowledges
+ * every second full-sized segment and the last of a write (a delayed
+ * ACK ended at once), and every segment in its quick-ACK mode (the first
+ * 16 of a connection, and 16 after it was idle for a timeout).  Idle for longer than the
+ * retransmission timeout (the round trip plus rto_min), the window halves
+ * once per timeout, down to the initial window (Linux's
+ * tcp_cwnd_restart).  Each direction of the link is a queue drained at
+ * the rate, then the delay, as xcap-link does:
+ *
+ *   start = max(sent, end of the previous segment)
+ *   end   = start + (payload + overhead) * 8 / rate
+ *   arrival = end + delay
+ *
+ * Acknowledgements take the delay back and the time of their own
+ * headers; they do not queue behind the data of the other direction.
+ *
+ * The replayed packets, with the times a capture beside the client would
+ * give them (the client's segments as they leave, the server's as they
+ * arrive), and the trace's messages at the segment holding their last
+ * byte, go through the state model in time order.
+ */
+#include "config.h"
+
+#include "predict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+#define PREDICT_WIN (4u << 20)	/* the window acknowledgements advertise */
+#define PREDICT_QUICKACKS 16	/* Linux's TCP_MAX_QUICKACKS */
+
+/* A write: one data packet of the trace, or a SYN or FIN. */
+struct write {
+	uint64_t ts;
+	uint64_t req_ts;		/* latest request its replies answer, 0 none */
+	uint32_t conn;
+	uint32_t seq, ack, len;
+	uint32_t req_end;
+	uint32_t prev;			/* previous write of its side */
+	uint32_t cause;			/* write of the other side it waited for */
+	uint8_t dir, flags;
+};
+
+/* A message, at the write holding its last byte. */
+struct pmsg {
+	uint32_t w, off;
+	uint32_t ord;			/* in the order read */		/* write, and bytes into it of the end */
+	uint32_t conn;
+	uint16_t flags, minor;
+	uint8_t dir, kind, major;
+	uint32_t name, ext;		/* interned */
+	uint64_t seq, length;
+};
+
+struct orec;
+struct scratch {
+	struct orec *o;
+	uint32_t *next;
+	size_t cap;
+	uint64_t *ready, *arrive;
+};
+
+/* A packet for the added-delay experiment. */
+struct spkt {
+	uint64_t ts;
+	uint32_t wire;
+	uint8_t dir;
+};
+
+struct pconn {
+	bool seen;
+	struct xrec_conn rec;
+	char proto[16];
+	char name[128], name_source[16];
+	uint32_t last_w[2];		/* while loading */
+	uint64_t wait_reply;		/* while loading: a wait's reply to attach */
+	uint32_t pending_cause;		/* while loading: the reply write it ended at */
+};
+
+struct wait_end {
+	uint32_t conn;
+	uint64_t reply_ts;
+};
+
+struct predict_trace {
+	struct predict_options opt;
+	struct write *w;
+	size_t nw, capw;
+	struct pmsg *m;
+	size_t nm, capm;
+	struct spkt *p;
+	size_t np, capp;
+	struct pconn *c;
+	size_t nc;			/* ids 0..nc-1 */
+	struct wait_end *waits;
+	size_t nwaits, capwaits;
+	char **str;
+	size_t nstr, capstr;
+	struct xstate_model *model;	/* the trace as it is */
+	struct predict_result measured;
+	uint64_t t0;			/* first record's time, for dilation */
+	/* The replays' big buffers, kept from one link to the next: fresh
+	   memory costs a page fault per page, more than the replay itself. */
+	struct scratch *scratch;
+	bool oom;
+};
+
+/* Nearest integer, halves away from zero (no libm for the library's users). */
+static int64_t round_ns(double x)
+{
+	return x < 0 ? -(int64_t)(-x + 0.5) : (int64_t)(x + 0.5);
+}
+
+static bool grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return true;
+	size_t nc = *cap ? *cap * 2 : 1024;
+	void *p = realloc(*v, nc * size);
+	if (!p)
+		return false;
+	*v = p;
+	*cap = nc;
+	return true;
+}
+
+/* Names and extensions of messages: few, kept once.  Index 0 is "". */
+static uint32_t intern(struct predict_trace *t, const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (size_t i = t->nstr; i-- > 1;)	/* recent ones first */
+		if (strcmp(t->str[i], s) == 0)
+			return (uint32_t)i;
+	if (!grow((void **)&t->str, &t->capstr, t->nstr, sizeof *t->str) ||
+	    !(t->str[t->nstr] = strdup(s))) {
+		t->oom = true;
+		return 0;
+	}
+	return (uint32_t)t->nstr++;
+}
+
+void predict_options_default(struct predict_options *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->mss = 1448;
+	opt->initial_window = 10;
+	opt->idle_restart = true;
+	opt->rto_min = 200000000;
+	opt->overhead = 52;
+	opt->dilation = 1;
+	xstate_options_default(&opt->model);
+}
+
+static void wait_heard(void *ctx, const struct xstate_wait *w)
+{
+	struct predict_trace *t = ctx;
+	if (!grow((void **)&t->waits, &t->capwaits, t->nwaits, sizeof *t->waits)) {
+		t->oom = true;
+		return;
+	}
+	t->waits[t->nwaits++] = (struct wait_end){ w->conn, w->reply_ts };
+}
+
+struct predict_trace *predict_new(const struct predict_options *opt)
+{
+	struct predict_trace *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->opt = *opt;
+	if (!t->opt.mss)
+		t->opt.mss = 1448;
+	if (!t->opt.initial_window)
+		t->opt.initial_window = 1;
+	if (!(t->opt.dilation > 0))
+		t->opt.dilation = 1;
+	t->str = malloc(16 * sizeof *t->str);
+	t->capstr = 16;
+	if (!t->str || !(t->str[0] = strdup("")) || !(t->model = xstate_new(&t->opt.model)) ||
+	    xstate_on_wait(t->model, wait_heard, t) < 0) {
+		predict_free(t);
+		return NULL;
+	}
+	t->nstr = 1;
+	if (!(t->scratch = calloc(1, sizeof *t->scratch))) {
+		predict_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void predict_free(struct predict_trace *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nstr; i++)
+		free(t->str[i]);
+	free(t->str);
+	free(t->w);
+	free(t->m);
+	free(t->p);
+	free(t->c);
+	free(t->waits);
+	xstate_free(t->model);
+	if (t->scratch) {
+		free(t->scratch->o);
+		free(t->scratch->next);
+		free(t->scratch->ready);
+		free(t->scratch->arrive);
+		free(t->scratch);
+	}
+	free(t);
+}
+
+static struct pconn *conn_get(struct predict_trace *t, uint32_t id, bool create)
+{
+	if (id < t->nc && t->c[id].seen)
+		return &t->c[id];
+	if (!create || id > 1u << 24)
+		return NULL;
+	if (id >= t->nc) {
+		size_t nc = id + 16;
+		struct pconn *c = realloc(t->c, nc * sizeof *c);
+		if (!c) {
+			t->oom = true;
+			return NULL;
+		}
+		memset(c + t->nc, 0, (nc - t->nc) * sizeof *c);
+		t->c = c;
+		t->nc = nc;
+	}
+	struct pconn *c = &t->c[id];
+	c->seen = true;
+	c->last_w[0] = c->last_w[1] = NONE;
+	c->pending_cause = NONE;
+	return c;
+}
+
+static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
+{
+	if (!grow((void **)&t->p, &t->capp, t->np, sizeof *t->p)) {
+		t->oom = true;
+		return;
+	}
+	t->p[t->np++] = (struct spkt){ p->ts, p->len + t->opt.overhead, p->dir & 1 };
+	struct pconn *c = conn_get(t, p->conn, false);
+	bool control = p->tcp_flags & (XTCP_SYN | XTCP_FIN);
+	if (!c || (!p->len && !control) || (p->events & XPKT_RETRANS))
+		return;
+	if (!grow((void **)&t->w, &t->capw, t->nw, sizeof *t->w)) {
+		t->oom = true;
+		return;
+	}
+	int d = p->dir & 1;
+	struct write *w = &t->w[t->nw];
+	memset(w, 0, sizeof *w);
+	w->ts = p->ts;
+	w->conn = p->conn;
+	w->seq = p->seq;
+	w->ack = p->ack;
+	w->len = p->len;
+	w->dir = (uint8_t)d;
+	w->flags = p->tcp_flags;
+	w->prev = c->last_w[d];
+	w->cause = NONE;
+	c->last_w[d] = (uint32_t)t->nw++;
+}
+
+static void take_message(struct predict_trace *t, const struct xrec_msg *g)
+{
+	struct pconn *c = conn_get(t, g->conn, false);
+	if (!c)
+		return;
+	int d = g->dir & 1;
+	uint32_t wi = c->last_w[d];
+	/* The write holding its last byte: the side's latest, or one shortly
+	   before it when the pipeline reported late. */
+	for (int k = 0; wi != NONE && k < 8; k++, wi = t->w[wi].prev) {
+		const struct write *w = &t->w[wi];
+		uint32_t start = w->seq + ((w->flags & XTCP_SYN) ? 1 : 0);
+		uint32_t off = g->tcp_end - start;
+		if (off >= 1 && off <= w->len)
+			break;
+	}
+	if (wi == NONE || !grow((void **)&t->m, &t->capm, t->nm, sizeof *t->m)) {
+		t->oom = t->oom || wi != NONE;
+		return;
+	}
+	struct write *w = &t->w[wi];
+	struct pmsg *m = &t->m[t->nm++];
+	m->w = wi;
+	m->ord = (uint32_t)(t->nm - 1);
+	m->off = g->tcp_end - (w->seq + ((w->flags & XTCP_SYN) ? 1 : 0));
+	m->conn = g->conn;
+	m->flags = g->flags;
+	m->minor = g->minor;
+	m->dir = (uint8_t)d;
+	m->kind = g->kind;
+	m->major = g->major;
+	m->name = intern(t, g->name);
+	m->ext = intern(t, g->ext);
+	m->seq = g->seq;
+	m->length = g->length;
+	if (d == XDIR_S2C && g->req_ts && g->req_ts >= w->req_ts) {
+		w->req_ts = g->req_ts;
+		w->req_end = g->req_end;
+	}
+}
+
+/* A time of a dilated trace, as the undilated clock would have read it. */
+static uint64_t undilate(struct predict_trace *t, uint64_t ts)
+{
+	if (!t->t0)
+		t->t0 = ts;
+	if (!ts || ts < t->t0)
+		return ts;
+	return t->t0 + (uint64_t)round_ns((double)(ts - t->t0) / t->opt.dilation);
+}
+
+int predict_record(struct predict_trace *t, const struct xrec *in)
+{
+	struct pconn *c;
+	struct xrec scaled;
+	const struct xrec *rec = in;
+	if (t->opt.dilation != 1) {
+		scaled = *in;
+		switch (scaled.type) {
+		case XREC_CONN: scaled.u.conn.ts = undilate(t, scaled.u.conn.ts); break;
+		case XREC_PKT: scaled.u.pkt.ts = undilate(t, scaled.u.pkt.ts); break;
+		case XREC_MSG:
+			scaled.u.msg.ts = undilate(t, scaled.u.msg.ts);
+			scaled.u.msg.req_ts = undilate(t, scaled.u.msg.req_ts);
+			break;
+		case XREC_NAME: scaled.u.name.ts = undilate(t, scaled.u.name.ts); break;
+		case XREC_GAP: scaled.u.gap.ts = undilate(t, scaled.u.gap.ts); break;
+		case XREC_NOTE: scaled.u.note.ts = undilate(t, scaled.u.note.ts); break;
+		case XREC_STATS: scaled.u.stats.ts = undilate(t, scaled.u.stats.ts); break;
+		default: break;
+		}
+		rec = &scaled;
+	}
+	switch (rec->type) {
+	case XREC_CONN:
+		if ((c = conn_get(t, rec->u.conn.id, true))) {
+			c->rec = rec->u.conn;
+			snprintf(c->proto, sizeof c->proto, "%s", rec->u.conn.proto ? rec->u.conn.proto : "");
+		}
+		break;
+	case XREC_PKT:
+		take_packet(t, &rec->u.pkt);
+		break;
+	case XREC_MSG:
+		take_message(t, &rec->u.msg);
+		break;
+	case XREC_NAME:
+		if ((c = conn_get(t, rec->u.name.conn, false)) &&
+		    (!c->name[0] || (strcmp(rec->u.name.source, "WM_CLASS") == 0 &&
+				     strcmp(c->name_source, "WM_CLASS") != 0))) {
+			snprintf(c->name, sizeof c->name, "%s", rec->u.name.text);
+			snprintf(c->name_source, sizeof c->name_source, "%s", rec->u.name.source);
+		}
+		break;
+	default:
+		break;
+	}
+	if (xstate_record(t->model, rec) < 0)
+		t->oom = true;
+	return t->oom ? -1 : 0;
+}
+
+static int wait_cmp(const void *a, const void *b)
+{
+	const struct wait_end *x = a, *y = b;
+	if (x->conn != y->conn)
+		return x->conn < y->conn ? -1 : 1;
+	return x->reply_ts < y->reply_ts ? -1 : x->reply_ts > y->reply_ts;
+}
+
+/* Messages in the order of their writes, in the order read within one. */
+static int msg_cmp(const void *a, const void *b)
+{
+	const struct pmsg *x = a, *y = b;
+	if (x->w != y->w)
+		return x->w < y->w ? -1 : 1;
+	return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+static void result_of(const struct xstate_model *m, struct predict_result *r)
+{
+	const struct xstate_conn *all = xstate_all(m);
+	r->span = all->span;
+	r->network_delay = xstate_network_delay(all);
+	r->block_reply = all->time[XDIR_C2S][XSTATE_BLOCK_REPLY];
+	r->block_send = r->network_delay - r->block_reply;
+	r->waits = all->waits;
+}
+
+int predict_finish(struct predict_trace *t)
+{
+	xstate_finish(t->model);
+	result_of(t->model, &t->measured);
+	if (t->oom)
+		return -1;
+	if (t->nm)
+		qsort(t->m, t->nm, sizeof *t->m, msg_cmp);
+	/* The waits by connection and time, each with a cursor. */
+	if (t->nwaits)
+		qsort(t->waits, t->nwaits, sizeof *t->waits, wait_cmp);
+	size_t *cursor = calloc(t->nc + 1, sizeof *cursor);
+	if (!cursor)
+		return -1;
+	/* (A connection the trace never announced has no writes here.) */
+	for (size_t i = t->nwaits; i-- > 0;)
+		if (t->waits[i].conn < t->nc)
+			cursor[t->waits[i].conn] = i;
+	for (size_t i = 0; i < t->nc; i++) {
+		t->c[i].last_w[0] = t->c[i].last_w[1] = NONE;
+		t->c[i].pending_cause = NONE;
+	}
+	for (size_t i = 0; i < t->nw; i++) {
+		struct write *w = &t->w[i];
+		struct pconn *c = &t->c[w->conn];
+		if (w->dir == XDIR_S2C) {
+			/* Which of the client's writes it answers. */
+			uint32_t k = c->last_w[XDIR_C2S];
+			if (w->req_ts)
+				while (k != NONE && t->w[k].ts > w->req_ts)
+					k = t->w[k].prev;
+			w->cause = k;
+			/* Does a wait of the client end with it? */
+			size_t *cur = &cursor[w->conn];
+			while (*cur < t->nwaits && t->waits[*cur].conn == w->conn &&
+			       t->waits[*cur].reply_ts <= w->ts) {
+				c->pending_cause = (uint32_t)i;
+				++*cur;
+			}
+		} else if (c->pending_cause != NONE) {
+			w->cause = c->pending_cause;
+			c->pending_cause = NONE;
+		} else if (w->prev != NONE && (t->w[w->prev].flags & XTCP_SYN) &&
+			   c->last_w[XDIR_S2C] != NONE) {
+			/* The client's first data waits for the handshake. */
+			w->cause = c->last_w[XDIR_S2C];
+		}
+		c->last_w[w->dir] = (uint32_t)i;
+	}
+	free(cursor);
+	return 0;
+}
+
+const struct predict_result *predict_measured(const struct predict_trace *t)
+{
+	return &t->measured;
+}
+
+uint64_t predict_first_ts(const struct predict_trace *t)
+{
+	return t->nw ? t->w[0].ts : 0;
+}
+
+size_t predict_writes(const struct predict_trace *t)
+{
+	return t->nw;
+}
+
+size_t predict_packets(const struct predict_trace *t)
+{
+	return t->np;
+}
+
+/* ---- the replay ---- */
+
+/* A replayed record: a packet, or a message (len is its index). */
+struct orec {
+	uint64_t ts;
+	uint32_t order;
+	uint8_t type, dir, flags;
+	uint32_t conn, seq, ack, len;
+};
+
+/* A side's sender during a replay. */
+struct sender {
+	uint64_t *acks;			/* when each unacknowledged segment's
+					   acknowledgement arrives */
+	size_t head, n, cap;
+	double cwnd;
+	uint64_t seg_last;		/* its latest segment left */
+	bool sent;
+	bool held;			/* the peer holds the newest segment's
+					   acknowledgement for the next one */
+	unsigned quick;			/* segments the peer still acknowledges
+					   at once (its quick-ACK mode) */
+	uint64_t last_arrival;		/* of its latest segment at the peer */
+};
+
+struct replay {
+	const struct predict_trace *t;
+	const struct predict_link *link;
+	struct orec *o;
+	size_t no, capo;
+	struct sender *s;		/* 2 per connection */
+	double free_at[2];		/* the link's queue empties */
+	uint64_t *ready, *arrive;	/* per write */
+	uint64_t *seg_ts;		/* client-side time of each segment of a write */
+	size_t cap_seg;
+	uint64_t max_queue;
+	uint64_t segments;
+	/* The records form streams whose times never go back (see
+	   STREAM_*): each a list through next[], merged at the end instead of
+	   sorted. */
+	uint32_t *next;
+	uint32_t *head, *tail;		/* per stream */
+	size_t nstreams;
+	size_t mi;			/* the next message to place */
+	bool oom;
+};
+
+/* Streams of replayed records, each in time order as the replay makes
+   it: what arrives at the client (the server's segments through the
+   first-in first-out link, the client's acknowledgements of them, their
+   messages); the server's acknowledgements of the client's segments
+   (which arrive through the other link, in order); and per connection,
+   the client's own segments and messages as they leave. */
+enum { STREAM_AT_CLIENT, STREAM_SERVER_ACKS, STREAM_CLIENT_SENDS };
+
+static void emit(struct replay *r, size_t stream, uint64_t ts, uint8_t type, uint8_t dir,
+		 uint8_t flags, uint32_t conn, uint32_t seq, uint32_t ack, uint32_t len)
+{
+	if (r->no == r->capo) {		/* cannot be: capo is counted */
+		r->oom = true;
+		return;
+	}
+	uint32_t i = (uint32_t)r->no++;
+	r->o[i] = (struct orec){ ts, i, type, dir, flags, conn, seq, ack, len };
+	r->next[i] = NONE;
+	if (r->tail[stream] == NONE)
+		r->head[stream] = i;
+	else
+		r->next[r->tail[stream]] = i;
+	r->tail[stream] = i;
+}
+
+/* The write's messages whose last byte is in segments up to k, at the
+   time segment k is seen beside the client. */
+static void emit_messages(struct replay *r, uint32_t i, uint32_t k, uint64_t here, bool all)
+{
+	const struct predict_trace *t = r->t;
+	for (; r->mi < t->nm && t->m[r->mi].w == i && !r->oom; r->mi++) {
+		const struct pmsg *g = &t->m[r->mi];
+		uint32_t seg = g->off ? (g->off - 1) / t->opt.mss : 0;
+		if (seg > k && !all)
+			break;
+		emit(r, g->dir == XDIR_C2S ? STREAM_CLIENT_SENDS + g->conn : STREAM_AT_CLIENT, here,
+		     XREC_MSG, g->dir, 0, g->conn, 0, 0, (uint32_t)r->mi);
+	}
+}
+
+static bool ack_push(struct sender *s, uint64_t ts)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		uint64_t *v = malloc(cap * sizeof *v);
+		if (!v)
+			return false;
+		for (size_t i = 0; i < s->n; i++)
+			v[i] = s->acks[(s->head + i) % s->cap];
+		free(s->acks);
+		s->acks = v;
+		s->head = 0;
+		s->cap = cap;
+	}
+	s->acks[(s->head + s->n) % s->cap] = ts;
+	s->n++;
+	return true;
+}
+
+/* The acknowledgement of the segment before the newest one (held back)
+   comes with the newest one's. */
+static void ack_release_held(struct sender *s)
+{
+	if (s->n >= 2) {
+		size_t newest = (s->head + s->n - 1) % s->cap, before = (s->head + s->n - 2) % s->cap;
+		s->acks[before] = s->acks[newest];
+	}
+	s->held = false;
+}
+
+static uint64_t ack_front(const struct sender *s)
+{
+	return s->acks[s->head];
+}
+
+static void ack_pop(struct sender *s)
+{
+	s->head = (s->head + 1) % s->cap;
+	s->n--;
+	s->cwnd += 1;		/* slow start */
+}
+
+/* Serialisation of bytes at the rate, in ns. */
+static double ser(const struct predict_link *l, uint64_t bytes)
+{
+	return l->rate ? (double)bytes * 8e9 / (double)l->rate : 0;
+}
+
+/* When a segment of n payload bytes that may leave at ts (not before the
+   sender's window lets it) leaves, and when it arrives.  hold: the
+   receiver acknowledges it only with the next one. */
+static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64_t ts, uint32_t n,
+			     bool hold, uint64_t *arrival)
+{
+	const struct predict_options *o = &r->t->opt;
+	const struct predict_link *l = r->link;
+	if (ts < s->seg_last)
+		ts = s->seg_last;
+	if (n) {
+		while (s->n && ack_front(s) <= ts)
+			ack_pop(s);
+		uint64_t rto = 2 * l->delay + o->rto_min;
+		if (o->idle_restart && s->sent && !s->n && ts - s->seg_last > rto) {
+			/* tcp_cwnd_restart: halve once per timeout idle. */
+			double restart = o->initial_window < s->cwnd ? o->initial_window : s->cwnd;
+			uint64_t idle = ts - s->seg_last - rto;
+			while (idle > rto && s->cwnd > restart) {
+				s->cwnd = (double)(uint64_t)(s->cwnd / 2);
+				idle -= rto;
+			}
+			if (s->cwnd < restart)
+				s->cwnd = restart;
+		}
+		while ((double)s->n >= s->cwnd && ack_front(s) != UINT64_MAX) {
+			if (ack_front(s) > ts)
+				ts = ack_front(s);
+			ack_pop(s);
+		}
+	}
+	double start = (double)ts > r->free_at[dir] ? (double)ts : r->free_at[dir];
+	if (l->rate && r->free_at[dir] > (double)ts) {
+		uint64_t q = (uint64_t)((r->free_at[dir] - (double)ts) * (double)l->rate / 8e9);
+		if (q > r->max_queue)
+			r->max_queue = q;
+	}
+	double end = start + ser(l, (uint64_t)n + o->overhead);
+	r->free_at[dir] = end;
+	*arrival = (uint64_t)round_ns(end) + l->delay;
+	if (n) {
+		uint64_t acked = *arrival + l->delay + (uint64_t)round_ns(ser(l, o->overhead));
+		if (!ack_push(s, hold ? UINT64_MAX : acked))
+			r->oom = true;
+		else if (s->held && !hold)
+			ack_release_held(s);
+		s->held = hold;
+		r->segments++;
+	}
+	s->seg_last = ts;
+	s->sent = true;
+	return ts;
+}
+
+static void replay_write(struct replay *r, uint32_t i)
+{
+	const struct predict_trace *t = r->t;
+	const struct write *w = &t->w[i];
+	const struct write *wp = w->prev != NONE ? &t->w[w->prev] : NULL;
+	const struct write *wc = w->cause != NONE ? &t->w[w->cause] : NULL;
+	uint64_t ready = w->ts;
+	if (wp)
+		ready = r->ready[w->prev] + (w->ts - wp->ts);
+	if (wc) {
+		uint64_t c = r->arrive[w->cause] + (w->ts >= wc->ts ? w->ts - wc->ts : 0);
+		if (!wp || c > ready)
+			ready = c;
+	}
+	if (!wp && !wc && i > 0) {
+		/* A new connection: after the trace's previous write, as there. */
+		const struct write *q = &t->w[i - 1];
+		uint64_t qt = q->dir == XDIR_C2S ? r->ready[i - 1] : r->arrive[i - 1];
+		ready = qt + (w->ts - q->ts);
+	}
+	r->ready[i] = ready;
+
+	int d = w->dir;
+	struct sender *s = &r->s[2 * w->conn + d];
+	uint32_t mss = t->opt.mss;
+	uint32_t nseg = w->len ? (w->len + mss - 1) / mss : 1;
+	if (nseg > r->cap_seg) {
+		uint64_t *v = realloc(r->seg_ts, nseg * sizeof *v);
+		if (!v) {
+			r->oom = true;
+			return;
+		}
+		r->seg_ts = v;
+		r->cap_seg = nseg;
+	}
+	bool syn = w->flags & XTCP_SYN;
+	uint32_t base = w->seq + (syn ? 1 : 0);
+	uint64_t ts = ready, arrival = ready;
+	for (uint32_t k = 0; k < nseg; k++) {
+		uint32_t off = k * mss;
+		uint32_t n = w->len - off < mss ? w->len - off : mss;
+		uint8_t flags = w->flags;
+		if (k > 0)
+			flags &= (uint8_t)~XTCP_SYN;
+		if (k + 1 < nseg)
+			flags &= (uint8_t)~(XTCP_FIN | XTCP_PSH);
+		/* The receiver acknowledges every second full-sized segment, and
+		   at once the end of a write (Linux's delayed ACK, which the
+		   application's answer or the timer ends soon after). */
+		/* Linux acknowledges at once the first 16 segments of a
+		   connection, and again after the receiver was idle longer
+		   than its retransmission timeout (quick-ACK mode). */
+		uint64_t rto = 2 * r->link->delay + t->opt.rto_min;
+		if (n && s->last_arrival && ts > s->last_arrival + rto)
+			s->quick = PREDICT_QUICKACKS;
+		bool hold = n == mss && k + 1 < nseg && !s->held && !s->quick;
+		if (n && s->quick)
+			s->quick--;
+		ts = send_segment(r, s, d, ts, n, hold, &arrival);
+		if (n)
+			s->last_arrival = arrival;
+		/* The capture is beside the client. */
+		uint64_t here = d == XDIR_C2S ? ts : arrival;
+		r->seg_ts[k] = here;
+		uint32_t seq = k ? base + off : w->seq;
+		/* Data carries no acknowledgement here: the replay's own
+		   acknowledgements say what was received, and when. */
+		if (!(flags & (XTCP_SYN | XTCP_FIN | XTCP_RST)))
+			flags &= (uint8_t)~XTCP_ACK;
+		size_t here_stream = d == XDIR_C2S ? STREAM_CLIENT_SENDS + w->conn : STREAM_AT_CLIENT;
+		emit(r, here_stream, here, XREC_PKT, (uint8_t)d, flags, w->conn, seq, w->ack, n);
+		uint32_t acked = base + off + n + ((flags & XTCP_FIN) ? 1 : 0);
+		if (n && !hold && d == XDIR_C2S)
+			emit(r, STREAM_SERVER_ACKS, arrival + r->link->delay, XREC_PKT, XDIR_S2C, XTCP_ACK,
+			     w->conn, 0, acked, 0);
+		else if ((n && !hold) || (!n && d == XDIR_S2C))
+			emit(r, STREAM_AT_CLIENT, arrival, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0, acked, 0);
+		emit_messages(r, i, k, here, k + 1 == nseg);
+	}
+	r->arrive[i] = arrival;
+}
+
+static bool orec_before(const struct orec *x, const struct orec *y)
+{
+	return x->ts != y->ts ? x->ts < y->ts : x->order < y->order;
+}
+
+/* The records in time order (ties in the order made): a heap of the
+   streams' heads.  NULL when out of memory. */
+static uint32_t *merge_streams(struct replay *r)
+{
+	uint32_t *order = malloc((r->no + 1) * sizeof *order);
+	uint32_t *heap = malloc((r->nstreams + 1) * sizeof *heap);	/* record indices */
+	if (!order || !heap) {
+		free(order);
+		free(heap);
+		return NULL;
+	}
+	size_t n = 0;
+	for (size_t s = 0; s < r->nstreams; s++) {
+		if (r->head[s] == NONE)
+			continue;
+		/* sift up */
+		size_t c = n++;
+		heap[c] = r->head[s];
+		while (c > 0 && orec_before(&r->o[heap[c]], &r->o[heap[(c - 1) / 2]])) {
+			uint32_t tmp = heap[c];
+			heap[c] = heap[(c - 1) / 2];
+			heap[(c - 1) / 2] = tmp;
+			c = (c - 1) / 2;
+		}
+	}
+	size_t q = 0;
+	while (n) {
+		uint32_t top = heap[0];
+		order[q++] = top;
+		if (r->next[top] != NONE)
+			heap[0] = r->next[top];
+		else
+			heap[0] = heap[--n];
+		/* sift down */
+		size_t c = 0;
+		for (;;) {
+			size_t a = 2 * c + 1, b = a + 1, m = c;
+			if (a < n && orec_before(&r->o[heap[a]], &r->o[heap[m]]))
+				m = a;
+			if (b < n && orec_before(&r->o[heap[b]], &r->o[heap[m]]))
+				m = b;
+			if (m == c)
+				break;
+			uint32_t tmp = heap[c];
+			heap[c] = heap[m];
+			heap[m] = tmp;
+			c = m;
+		}
+	}
+	free(heap);
+	return order;
+}
+
+int predict_run(const struct predict_trace *t, const struct predict_link *link,
+		struct predict_result *res,
+		void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx)
+{
+	memset(res, 0, sizeof *res);
+	struct replay r = { .t = t, .link = link };
+	r.s = calloc(2 * (t->nc + 1), sizeof *r.s);
+	struct scratch *sc = t->scratch;
+	if (!sc->ready)
+		sc->ready = malloc((t->nw + 1) * sizeof *sc->ready);
+	if (!sc->arrive)
+		sc->arrive = malloc((t->nw + 1) * sizeof *sc->arrive);
+	r.ready = sc->ready;
+	r.arrive = sc->arrive;
+	r.nstreams = STREAM_CLIENT_SENDS + t->nc + 1;
+	r.head = malloc(r.nstreams * sizeof *r.head);
+	r.tail = malloc(r.nstreams * sizeof *r.tail);
+	int rc = -1;
+	uint32_t *order = NULL;
+	struct xstate_model *m = NULL;
+	if (!r.s || !r.ready || !r.arrive || !r.head || !r.tail)
+		goto out;
+	for (size_t i = 0; i < r.nstreams; i++)
+		r.head[i] = r.tail[i] = NONE;
+	/* At most a packet and an acknowledgement per segment, and the
+	   messages: allocated once. */
+	size_t most = t->nm + 1;
+	for (size_t i = 0; i < t->nw; i++)
+		most += 2 * (t->w[i].len ? (t->w[i].len + t->opt.mss - 1) / t->opt.mss : 1);
+	if (sc->cap < most) {
+		free(sc->o);
+		free(sc->next);
+		sc->next = NULL;
+		sc->cap = 0;
+		if (!(sc->o = malloc(most * sizeof *sc->o)) || !(sc->next = malloc(most * sizeof *sc->next)))
+			goto out;
+		sc->cap = most;
+	}
+	r.o = sc->o;
+	r.next = sc->next;
+	r.capo = sc->cap;
+	for (size_t i = 0; i < 2 * (t->nc + 1); i++) {
+		r.s[i].cwnd = t->opt.initial_window;
+		r.s[i].quick = PREDICT_QUICKACKS;
+	}
+	for (uint32_t i = 0; i < t->nw && !r.oom; i++)
+		replay_write(&r, i);
+	if (r.oom || !(order = merge_streams(&r)))
+		goto out;
+
+	if (!(m = xstate_new(&t->opt.model)) || (on_wait && xstate_on_wait(m, on_wait, ctx) < 0))
+		goto out;
+	struct xrec rec;
+	bool *announced = calloc(t->nc + 1, sizeof *announced);
+	if (!announced)
+		goto out;
+	for (size_t q = 0; q < r.no; q++) {
+		const struct orec *o = &r.o[order[q]];
+		if (o->conn < t->nc && !announced[o->conn] && t->c[o->conn].seen) {
+			/* The connection, and its name, before its first packet, as
+			   in a trace: the model's horizon for the All rows starts
+			   there. */
+			const struct pconn *pc = &t->c[o->conn];
+			announced[o->conn] = true;
+			rec.type = XREC_CONN;
+			rec.u.conn = pc->rec;
+			rec.u.conn.id = o->conn;
+			rec.u.conn.ts = o->ts;
+			rec.u.conn.proto = pc->proto;
+			if (xstate_record(m, &rec) < 0) {
+				free(announced);
+				goto out;
+			}
+			if (pc->name[0]) {
+				rec.type = XREC_NAME;
+				rec.u.name = (struct xrec_name){ o->ts, o->conn, pc->name_source, pc->name };
+				xstate_record(m, &rec);
+			}
+		}
+		if (o->type == XREC_PKT) {
+			rec.type = XREC_PKT;
+			rec.u.pkt = (struct xrec_pkt){ .ts = o->ts, .conn = o->conn, .dir = o->dir,
+						       .tcp_flags = o->flags, .seq = o->seq, .ack = o->ack,
+						       .raw_win = 0xffff, .win = PREDICT_WIN, .len = o->len };
+		} else {
+			const struct pmsg *g = &t->m[o->len];
+			rec.type = XREC_MSG;
+			rec.u.msg = (struct xrec_msg){ .ts = o->ts, .conn = g->conn, .dir = g->dir,
+						       .kind = g->kind, .flags = g->flags, .major = g->major,
+						       .minor = g->minor, .seq = g->seq, .length = g->length,
+						       .name = t->str[g->name], .ext = t->str[g->ext],
+						       .detail = "" };
+		}
+		if (xstate_record(m, &rec) < 0) {
+			free(announced);
+			goto out;
+		}
+	}
+	free(announced);
+	xstate_finish(m);
+	result_of(m, res);
+	res->segments = r.segments;
+	res->max_queue = r.max_queue;
+	rc = 0;
+out:
+	xstate_free(m);
+	if (r.s)
+		for (size_t i = 0; i < 2 * (t->nc + 1); i++)
+			free(r.s[i].acks);
+	free(r.s);
+	free(r.seg_ts);
+	free(r.head);
+	free(r.tail);
+	free(order);
+	return rc;
+}
+
+/* ---- SLIM's experiment ---- */
+
+int predict_added_delays(const struct predict_trace *t, uint64_t rate, uint64_t trace_rate,
+			 int64_t *out)
+{
+	if (!rate)
+		return -1;
+	/* Exact in integers: end times in units of 1/rate ns, so that a hand
+	   computation agrees to the ns. */
+	unsigned __int128 end[2] = { 0, 0 };	/* ns * rate */
+	for (size_t i = 0; i < t->np; i++) {
+		const struct spkt *p = &t->p[i];
+		unsigned __int128 ts = (unsigned __int128)p->ts * rate;
+		unsigned __int128 start = ts > end[p->dir] ? ts : end[p->dir];
+		end[p->dir] = start + (unsigned __int128)p->wire * 8 * 1000000000u;
+		/* added = (end - ts) / rate - wire * 8 / trace_rate, in ns */
+		double added = (double)(end[p->dir] - ts) / (double)rate;
+		if (trace_rate)
+			added -= (double)p->wire * 8e9 / (double)trace_rate;
+		out[i] = (int64_t)round_ns(added);
+	}
+	return 0;
+}
+
+/* ---- lists ---- */
+
+static int parse_list(const char *s, uint64_t *out, size_t max, bool rates)
+{
+	size_t n = 0;
+	const char *p = s;
+	if (!*p)
+		return -1;
+	while (*p) {
+		char *end;
+		double v = strtod(p, &end);
+		if (end == p || !(v >= 0))
+			return -1;
+		if (rates) {
+			if (*end == 'k') v *= 1e3, end++;
+			else if (*end == 'M') v *= 1e6, end++;
+			else if (*end == 'G') v *= 1e9, end++;
+			if (!(v >= 1) || v > 1e12)
+				return -1;
+		} else {
+			if (v > 1e6)	/* ms: about 17 minutes */
+				return -1;
+			v *= 1e6;
+		}
+		if (*end && *end != ',')
+			return -1;
+		if (n == max)
+			return -1;
+		out[n++] = (uint64_t)round_ns(v);
+		p = *end ? end + 1 : end;
+		if (*end == ',' && !*p)
+			return -1;
+	}
+	return (int)n;
+}
+
+int predict_parse_rates(const char *s, uint64_t *out, size_t max)
+{
+	return parse_list(s, out, max, true);
+}
+
+int predict_parse_delays(const char *s, uint64_t *out, size_t max)
+{
+	return parse_list(s, out, max, false);
+}
+
+void predict_format_rate(char *buf, size_t len, uint64_t rate)
+{
+	static const struct { uint64_t unit; const char *suffix; } units[] = {
+		{ 1000000000, "G" }, { 1000000, "M" }, { 1000, "k" },
+	};
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (rate >= units[i].unit) {
+			snprintf(buf, len, "%g%s", (double)rate / (double)units[i].unit, units[i].suffix);
+			return;
+		}
+	snprintf(buf, len, "%llu", (unsigned long long)rate);
+}

@@ -1,0 +1,122 @@
+/*
+ * predict.h — what a trace would look like on another link
+ * (DESIGN.md, "Prediction"; xcapanalyse(1), PREDICTION).
+ *
+ * Two experiments over one trace, best taken on loopback or a link much
+ * faster than the ones asked about:
+ *
+ * The predictor keeps the trace's dependency structure — which write of
+ * either side had to wait for which earlier one, and how long each side
+ * took before it wrote (its think time) — and replays it over a modelled
+ * link of rate W and one-way delay L with a TCP sender on each side
+ * (segments of an MSS, an initial window, slow start, the restart of slow
+ * start after idle).  The replayed trace, as a capture beside the client
+ * would see it, goes through the same state model (state.h) that
+ * measures a real trace, so the prediction is of what xcapanalyse would
+ * measure over that link: Total Network Delay, Block Send, Block Reply,
+ * each round trip.
+ *
+ * The added-delay experiment (SLIM's) keeps the trace's packets and their
+ * send times and pushes them through a first-in first-out queue drained
+ * at a lower rate: the delay each packet gains, as a distribution.
+ */
+#ifndef XCAPANALYSE_PREDICT_H
+#define XCAPANALYSE_PREDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"
+#include "state.h"
+
+struct predict_options {
+	uint32_t mss;			/* payload bytes per segment (default 1448) */
+	uint32_t initial_window;	/* segments (default 10, RFC 6928, Linux) */
+	/* Linux's net.ipv4.tcp_slow_start_after_idle (default on): a sender
+	   idle for longer than its retransmission timeout halves its window
+	   once per timeout idle, down to the initial window. */
+	bool idle_restart;
+	uint64_t rto_min;		/* ns (default 200 ms, Linux's TCP_RTO_MIN) */
+	/* Bytes of headers the link carries with every segment beside its
+	   payload: IPv4 (20) and TCP with timestamps (32) — what a tun
+	   device, and so xcap-link, counts.  Default 52. */
+	uint32_t overhead;
+	/* The trace was taken with every clock and the link slowed this many
+	   times (time dilation): its times, counted from its first record,
+	   are divided by it as they are read.  Default 1. */
+	double dilation;
+	struct xstate_options model;	/* for the state model, both runs */
+};
+
+void predict_options_default(struct predict_options *opt);
+
+/* A link: rate in bit/s (0: no limit) and one-way delay. */
+struct predict_link {
+	uint64_t rate;
+	uint64_t delay;			/* ns */
+};
+
+/* What the replay over one link gives, as the state model measures it. */
+struct predict_result {
+	uint64_t span;			/* first to last packet, ns */
+	uint64_t network_delay;		/* Block Send + Block Recv + Block Reply */
+	uint64_t block_send;		/* both directions, Block Recv included */
+	uint64_t block_reply;
+	uint64_t waits;			/* blocking round trips */
+	uint64_t segments;		/* data segments the replay sent */
+	uint64_t max_queue;		/* most bytes waiting at the link, either way */
+};
+
+struct predict_trace;
+
+/* A trace's structure, fed record by record as the trace holds them.
+   NULL when out of memory. */
+struct predict_trace *predict_new(const struct predict_options *opt);
+void predict_free(struct predict_trace *t);
+/* 0, or -1 when out of memory. */
+int predict_record(struct predict_trace *t, const struct xrec *rec);
+/* The input ended: works out the dependencies.  0, or -1 when out of
+   memory. */
+int predict_finish(struct predict_trace *t);
+
+/* The trace as it is (the state model over the records as read). */
+const struct predict_result *predict_measured(const struct predict_trace *t);
+/* The time of the trace's first packet (the replays start there). */
+uint64_t predict_first_ts(const struct predict_trace *t);
+/* Data packets (writes) and blocking round trips the structure holds. */
+size_t predict_writes(const struct predict_trace *t);
+
+/* Replay over link; on_wait (may be NULL) hears every predicted round
+   trip.  0, or -1 when out of memory. */
+int predict_run(const struct predict_trace *t, const struct predict_link *link,
+		struct predict_result *res,
+		void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx);
+
+/* ---- SLIM's experiment ---- */
+
+/* Every packet of the trace (pure acknowledgements too) at its time
+   through a first-in first-out queue per direction drained at rate bit/s;
+   out[i] (n = predict_packets()) is the delay packet i gains over the
+   link the trace was taken on, of rate trace_rate (0: no limit, as on
+   loopback):
+     start_i  = max(ts_i, end_{i-1})     end_i = start_i + wire_i * 8 / rate
+     added_i  = end_i - ts_i - wire_i * 8 / trace_rate
+   where wire_i is the payload plus the overhead.  Rounded to the ns.
+   0, or -1 when rate is 0. */
+size_t predict_packets(const struct predict_trace *t);
+int predict_added_delays(const struct predict_trace *t, uint64_t rate, uint64_t trace_rate,
+			 int64_t *out);
+
+/* ---- lists on the command line ---- */
+
+/* "100M,10M,1M,100k,10k": bit/s, suffixes k, M, G in powers of 1000,
+   decimals allowed ("1.5M").  Fills at most max; returns the count, or
+   -1 when a member is not a positive rate or there are more than max. */
+int predict_parse_rates(const char *s, uint64_t *out, size_t max);
+/* "0.1,1,10,100": one-way delays in ms, 0 allowed, into ns; as above. */
+int predict_parse_delays(const char *s, uint64_t *out, size_t max);
+/* A rate the way the lists write it: "10M", "1.5M", "100k", "64". */
+void predict_format_rate(char *buf, size_t len, uint64_t rate);
+
+#endif
