@@ -33,7 +33,7 @@ expect() {
 ifaces=$( (echo any; ls /sys/class/net) | sort -u | tr '\n' ' ' | sed 's/ $//')
 expect "$ifaces" xcap -i ''
 expect "csv json markdown ndjson text" xcapanalyse --format ''
-expect "--range --requests --responses --responses-summary --round-trips --rtt" xcapanalyse --r
+expect "--range --rates --requests --responses --responses-summary --round-trips --rtt" xcapanalyse --r
 expect "auto client server" xcapanalyse --capture-side ''
 expect "reply request" netplot --direction ''
 

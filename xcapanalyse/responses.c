@@ -48,6 +48,7 @@ void xresp_options_default(struct xresp_options *opt)
 {
 	memset(opt, 0, sizeof *opt);
 	opt->quiet = 100 * 1000000ull;
+	opt->first = 1000 * 1000000ull;
 	opt->synthetic = false;
 	opt->fold_motion = true;
 }
@@ -397,6 +398,10 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		if (sc && sc->side == XSIDE_SERVER)
 			quiet += sc->rtt;
 	}
+	/* Nothing has answered the input yet: wait for its beginning longer. */
+	if (c->open && quiet < r->opt.first &&
+	    (c->proto == RP_RFB ? c->cur.updates == 0 : c->cur.msgs[XDIR_C2S] == 0))
+		quiet = r->opt.first;
 	if (c->open && c->pending == 0 && g->ts > c->last_activity &&
 	    g->ts - c->last_activity >= quiet)
 		emit_close(r, c, false);

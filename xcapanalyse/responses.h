@@ -98,6 +98,12 @@ struct xresp_options {
 	   default 100 ms, the middle of the 50-150 ms a person starts to
 	   notice; a pause the person could see is the end of a response. */
 	uint64_t quiet;
+	/* Until something answers the input (an X11 client's first request
+	   after it, an RFB server's first update), the response waits this
+	   long (ns), not only the quiet period: default 1 s, so that a
+	   server slower than the quiet period to begin (x11vnc polls its
+	   screen; a slow link) is measured, not called no response. */
+	uint64_t first;
 	/* X11 events sent with SendEvent count as inputs (default no: no
 	   person made them). */
 	bool synthetic;

@@ -127,6 +127,8 @@ static void usage(FILE *f)
 "                    silence, is a wait of its own (F 0: never)\n"
 "  --quiet-ms MS     a response ends after MS (default 100) without a message\n"
 "                    and with no reply outstanding, or at the next input\n"
+"  --first-ms MS     ... but waits MS (default 1000) for the response to\n"
+"                    begin: an X11 client's first request, an RFB update\n"
 "  --synthetic-inputs  count X11 input events sent with SendEvent as inputs\n"
 "  --no-fold-motion  motion while a button is held is an input of its own,\n"
 "                    not part of the press's response\n"
@@ -782,7 +784,7 @@ int main(int argc, char **argv)
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
-	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_SYNTHETIC, OPT_NO_FOLD,
+	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_FIRST, OPT_SYNTHETIC, OPT_NO_FOLD,
 	       OPT_COMPARE, OPT_FAIL_IF_WORSE, OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS,
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS };
 	struct compare_gate gates[64];
@@ -814,6 +816,7 @@ int main(int argc, char **argv)
 		{ "responses-summary", no_argument, NULL, OPT_RESPONSES_SUMMARY },
 		{ "updates", no_argument, NULL, OPT_UPDATES },
 		{ "quiet-ms", required_argument, NULL, OPT_QUIET },
+		{ "first-ms", required_argument, NULL, OPT_FIRST },
 		{ "synthetic-inputs", no_argument, NULL, OPT_SYNTHETIC },
 		{ "no-fold-motion", no_argument, NULL, OPT_NO_FOLD },
 		{ "format", required_argument, NULL, 'f' },
@@ -874,6 +877,7 @@ int main(int argc, char **argv)
 			if (!ropt.quiet)
 				die(EXIT_USAGE, "bad quiet period, want more than 0 ms: '%s'", optarg);
 			break;
+		case OPT_FIRST: ropt.first = parse_ms(optarg, "first response wait"); break;
 		case OPT_SYNTHETIC: ropt.synthetic = true; break;
 		case OPT_NO_FOLD: ropt.fold_motion = false; break;
 		case OPT_PREDICT: mode = MODE_PREDICT; break;
