@@ -123,6 +123,27 @@ for d in 0.1 100; do
 	say "$d ms one way, quiet pace: $got inputs arrived, the same as recorded; window identical; $unsettled responses unsettled"
 done
 
+# The two quiet replays side by side: the same inputs, each response
+# moved by the link.  A response as the display sees it holds at least one
+# exchange over the link (the event to the client, its drawing back), and
+# one more for each round trip inside it, each 2 x (100 - 0.1) ms longer:
+# the median shift must be a whole number of those exchanges, within
+# 2 ms + 5 %.
+xcapanalyse --compare --format csv "$workdir/q01.xcap" "$workdir/q100.xcap" >"$workdir/cmp.csv" ||
+	fail "--compare of the two replays failed"
+python3 - "$workdir/cmp.csv" <<'EOF' || fail "--compare: the response shift is not the link's (above)"
+import csv, sys
+rows = {(r['view'], r['row'], r['metric']): r for r in csv.DictReader(open(sys.argv[1]))}
+matched = int(rows[('matching', 'inputs', 'matched')]['b'])
+shift = float(rows[('matching', 'inputs', 'shift_p50')]['b'])
+exchange = 2 * (100 - 0.1) / 1e3
+k = max(1, round(shift / exchange))
+ok = abs(shift - k * exchange) <= 0.002 + 0.05 * k * exchange and matched >= 20
+print('replay: --compare: %d inputs matched, median response shift %.1f ms, %d exchange%s of %.1f ms'
+      % (matched, shift * 1e3, k, '' if k == 1 else 's', exchange * 1e3))
+sys.exit(0 if ok else 1)
+EOF
+
 run r100 100 "xcap-replay --pace recorded '$workdir/rec.session'"
 xcap-replay record "$workdir/r100.xcap" -o "$workdir/r100.session" 2>/dev/null
 inputs "$workdir/r100.session" >"$workdir/r100.inputs" 2>/dev/null
