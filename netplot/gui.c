@@ -263,20 +263,11 @@ static bool open_index(struct win *w, const char *path)
 		fprintf(stderr, "netplot: cannot index: %s: '%s'\n", err, path);
 		return false;
 	}
-	size_t best = 0;
-	uint64_t most = 0, first = 0;
+	size_t best = np_index_busiest(ix);
 	uint32_t best_id = 0;
-	for (size_t i = 0; i < np_index_conns(ix); i++) {
-		uint32_t id;
-		uint64_t a, b, n[2];
-		np_index_conn(ix, i, &id, &a, &b, n);
-		if (n[0] + n[1] > most) {
-			most = n[0] + n[1];
-			best = i;
-			best_id = id;
-			first = a;
-		}
-	}
+	uint64_t first = 0, last, npkt[2];
+	if (np_index_conns(ix))
+		np_index_conn(ix, best, &best_id, &first, &last, npkt);
 	/* An empty window: the connections, no packets yet. */
 	struct np_model *m = np_index_window(ix, path, best, first, first, err, sizeof err);
 	if (!m) {

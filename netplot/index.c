@@ -694,6 +694,22 @@ void np_index_conn(const struct np_index *ix, size_t i, uint32_t *id, uint64_t *
 		npkt[k] = rdc(ix, c + DIR_AT + (uint64_t)k * DIR, 8);
 }
 
+size_t np_index_busiest(const struct np_index *ix)
+{
+	size_t best = 0;
+	uint64_t most = 0;
+	for (size_t i = 0; i < np_index_conns(ix); i++) {
+		uint32_t id;
+		uint64_t a, b, n[2];
+		np_index_conn(ix, i, &id, &a, &b, n);
+		if (n[0] + n[1] > most) {
+			most = n[0] + n[1];
+			best = i;
+		}
+	}
+	return best;
+}
+
 static void bucket_read(const struct np_index *ix, uint64_t off, struct np_ibucket *k)
 {
 	k->dlo = (int64_t)rdc(ix, off, 8);

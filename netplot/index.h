@@ -56,6 +56,8 @@ size_t np_index_conns(const struct np_index *ix);
 /* Connection i: id, its span (ns since t0) and packets each way. */
 void np_index_conn(const struct np_index *ix, size_t i, uint32_t *id, uint64_t *first,
 		   uint64_t *last, uint64_t npkt[2]);
+/* The connection with the most packets (0 when there is none). */
+size_t np_index_busiest(const struct np_index *ix);
 uint64_t np_index_packets(const struct np_index *ix);
 
 /* The aggregate of direction dir of connection i over [t0, t1) (ns since

@@ -233,19 +233,11 @@ static int benchmark_index(const char *path, int w, int h)
 	}
 	printf("open: %.1f ms (index mapped and checked)\n", ms);
 	/* The busiest connection's request direction. */
-	size_t best = 0;
-	uint64_t most = 0, first = 0, last = 0;
-	for (size_t i = 0; i < np_index_conns(ix); i++) {
-		uint32_t id;
-		uint64_t a, b, n[2];
-		np_index_conn(ix, i, &id, &a, &b, n);
-		if (n[0] + n[1] > most) {
-			most = n[0] + n[1];
-			best = i;
-			first = a;
-			last = b;
-		}
-	}
+	size_t best = np_index_busiest(ix);
+	uint64_t first = 0, last = 0, npkt[2];
+	uint32_t id;
+	if (np_index_conns(ix))
+		np_index_conn(ix, best, &id, &first, &last, npkt);
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
 	cairo_t *cr = cairo_create(s);
 	double tc = ((double)first + (double)last) / 2, span = (double)(last - first) + 1;
@@ -279,9 +271,6 @@ static int benchmark_index(const char *path, int w, int h)
 		if (!wm)
 			die_err(1, err, path);
 		double load_ms = now_ms() - a;
-		uint32_t id;
-		uint64_t cf, cl, cn[2];
-		np_index_conn(ix, best, &id, &cf, &cl, cn);
 		struct np_view v;
 		np_view_init(&v, wm, id - 1, 0, w, h);
 		v.t0 = t0;

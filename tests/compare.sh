@@ -40,21 +40,7 @@ gate="--fail-if-worse 50%+50ms"
 over_link() {
 	_tag=$1 _delay=$2; shift 2
 	make_link "$_tag" 0 0 "$_delay"
-	n=$(( ($$ % 40) + 20 ))
-	tries=0
-	while :; do
-		if [ ! -e "/tmp/.X$n-lock" ]; then
-			ip netns exec "$link_ns_s" Xvfb ":$n" -listen tcp -nolisten unix -ac \
-				-screen 0 640x480x24 >"$workdir/xvfb-$_tag.log" 2>&1 &
-			xpid=$!
-			if wait_for ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$n"; then
-				break
-			fi
-			kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
-		fi
-		n=$((n + 1)); [ $n -gt 63 ] && n=20
-		tries=$((tries + 1)); [ $tries -gt 40 ] && fail "no Xvfb in $link_ns_s"
-	done
+	start_xvfb_ns 640x480x24 "$workdir/xvfb-$_tag.log"
 	for _name in "$@"; do
 		start_capture "cap_$_name" ip netns exec "$link_ns_c" \
 			xcap -i "$link_dev_c" -w "$workdir/$_name.xcap"

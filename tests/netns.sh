@@ -43,6 +43,29 @@ link_down() {
 	return $_ld_status
 }
 
+
+# start_xvfb_ns GEOMETRY LOG [PREFIX...]: an Xvfb on TCP in the link's
+# server namespace (after make_link), on the first free display from one
+# this test's pid picks (the lock files are shared with the host), started
+# under PREFIX (chrt, say) when given; waits until the client's side can
+# reach it.  Sets n (the display) and xpid.
+start_xvfb_ns() {
+	_xn_geometry=$1 _xn_log=$2; shift 2
+	n=$(( ($$ % 40) + 20 ))
+	_xn_tries=0
+	while :; do
+		if [ ! -e "/tmp/.X$n-lock" ]; then
+			"$@" ip netns exec "$link_ns_s" Xvfb ":$n" -listen tcp -nolisten unix -ac \
+				-screen 0 "$_xn_geometry" >"$_xn_log" 2>&1 &
+			xpid=$!
+			wait_for ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$n" && return 0
+			kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
+		fi
+		n=$((n + 1)); [ $n -gt 63 ] && n=20
+		_xn_tries=$((_xn_tries + 1)); [ $_xn_tries -gt 40 ] && fail "no Xvfb in $link_ns_s"
+	done
+}
+
 make_link() {
 	[ $# -ge 4 ] || fail "make_link NAME RATE_A2B RATE_B2A DELAY_MS [QUEUE [OPTION...]]"
 	_ml_name=$1 _ml_ab=$2 _ml_ba=$3 _ml_delay=$4

@@ -73,22 +73,8 @@ for r in $rates; do
 		cell=$((cell + 1))
 		tag=xpa$$$cell
 		make_link "$tag" "$r" "$r" "$d"
-		n=$(( ($$ % 40) + 20 ))
-		tries=0
-		while :; do
-			if [ ! -e "/tmp/.X$n-lock" ]; then
-				$rt ip netns exec "$link_ns_s" Xvfb ":$n" -listen tcp -nolisten unix -ac \
-					-screen 0 640x480x24 >"$workdir/xvfb-$tag.log" 2>&1 &
-				xpid=$!
-				if wait_for ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$n"; then
-					pids="$pids $xpid"
-					break
-				fi
-				kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
-			fi
-			n=$((n + 1)); [ $n -gt 63 ] && n=20
-			tries=$((tries + 1)); [ $tries -gt 40 ] && fail "no Xvfb in $link_ns_s"
-		done
+		start_xvfb_ns 640x480x24 "$workdir/xvfb-$tag.log" $rt
+		pids="$pids $xpid"
 		ci=0
 		# Not a pipe: the captures' pids are this shell's.  (ci, as lib.sh's
 		# helpers use i.)

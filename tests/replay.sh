@@ -42,21 +42,7 @@ inputs() { awk '$1 ~ /^[0-9]/ { print $2, $3 }' "$1"; }
 run() {
 	_name=$1 _delay=$2; shift 2
 	make_link "$tag$_name" 0 0 "$_delay"
-	n=$(( ($$ % 40) + 20 ))
-	_tries=0
-	while :; do
-		if [ ! -e "/tmp/.X$n-lock" ]; then
-			ip netns exec "$link_ns_s" Xvfb ":$n" -listen tcp -nolisten unix -ac \
-				-screen 0 800x600x24 >"$workdir/xvfb-$_name.log" 2>&1 &
-			_xpid=$!
-			if wait_for ip netns exec "$link_ns_s" xdpyinfo -display "127.0.0.1:$n"; then
-				break
-			fi
-			kill "$_xpid" 2>/dev/null; wait "$_xpid" 2>/dev/null
-		fi
-		n=$((n + 1)); [ $n -gt 63 ] && n=20
-		_tries=$((_tries + 1)); [ $_tries -gt 40 ] && fail "no Xvfb in $link_ns_s"
-	done
+	start_xvfb_ns 800x600x24 "$workdir/xvfb-$_name.log"
 	start_capture "cap_$_name" ip netns exec "$link_ns_c" \
 		xcap -i "$link_dev_c" -w "$workdir/$_name.xcap" "tcp port $((6000 + n))"
 	ip netns exec "$link_ns_c" env DISPLAY="$link_addr_s:$n" HOME="$workdir" PS1='$ ' \
@@ -75,7 +61,7 @@ run() {
 	kill "$_tpid" 2>/dev/null; wait "$_tpid" 2>/dev/null
 	sleep 0.5
 	stop_capture "cap_$_name"
-	kill "$_xpid" 2>/dev/null; wait "$_xpid" 2>/dev/null
+	kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
 	link_down "$tag$_name" || fail "$_name: xcap-link did not end cleanly"
 }
 

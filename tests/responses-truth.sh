@@ -45,22 +45,8 @@ cc -O2 -o "$workdir/xinput-truth" "$top_srcdir/tests/xinput-truth.c" \
 	skip "cannot compile the truth client: $(head -3 "$workdir/cc.err")"
 
 make_link "$tag" 0 0 "$delay_ms"
-n=$(( ($$ % 40) + 20 ))
-tries=0
-while :; do
-	if [ ! -e "/tmp/.X$n-lock" ]; then
-		ip netns exec "$link_ns_s" Xvfb ":$n" -listen tcp -nolisten unix -ac \
-			-screen 0 800x600x24 >"$workdir/xvfb.log" 2>&1 &
-		xpid=$!
-		if wait_for ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$n"; then
-			pids="$pids $xpid"
-			break
-		fi
-		kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
-	fi
-	n=$((n + 1)); [ $n -gt 63 ] && n=20
-	tries=$((tries + 1)); [ $tries -gt 40 ] && fail "no Xvfb in $link_ns_s"
-done
+start_xvfb_ns 800x600x24 "$workdir/xvfb.log"
+pids="$pids $xpid"
 local_display=127.0.0.1:$n
 
 # session NAME CLASS SETTLE_S CLIENT-CMD -- ACTIONS...: start the client in the

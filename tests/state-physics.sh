@@ -61,22 +61,8 @@ within() {
 
 make_link "$tag" "$rate" "$rate" "$delay_ms" "$queue"
 # Xvfb in the server namespace (lock files are shared with the host).
-n=$(( ($$ % 40) + 20 ))
-tries=0
-while :; do
-	if [ ! -e "/tmp/.X$n-lock" ]; then
-		ip netns exec "$link_ns_s" Xvfb ":$n" -listen tcp -nolisten unix -ac \
-			-screen 0 640x480x24 >"$workdir/xvfb-ns.log" 2>&1 &
-		xpid=$!
-		if wait_for ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$n"; then
-			pids="$pids $xpid"
-			break
-		fi
-		kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
-	fi
-	n=$((n + 1)); [ $n -gt 63 ] && n=20
-	tries=$((tries + 1)); [ $tries -gt 40 ] && fail "no Xvfb in $link_ns_s"
-done
+start_xvfb_ns 640x480x24 "$workdir/xvfb-ns.log"
+pids="$pids $xpid"
 
 captured "$link_ns_c" "$link_dev_c" trips "" \
 	ip netns exec "$link_ns_c" $py "$client" "$link_addr_s" "$n" trips "$trips"

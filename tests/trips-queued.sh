@@ -24,22 +24,8 @@ cc -shared -fPIC -o "$workdir/xcbwaits.so" "$top_srcdir/tests/xcbwaits.c" -ldl 2
 	skip "cannot build the libxcb interposer: $(head -3 "$workdir/cc.err")"
 
 make_link "xq$$" 10M 10M 20
-n=$(( ($$ % 40) + 20 ))
-tries=0
-while :; do
-	if [ ! -e "/tmp/.X$n-lock" ]; then
-		ip netns exec "$link_ns_s" Xvfb ":$n" -listen tcp -nolisten unix -ac \
-			-screen 0 800x600x24 >"$workdir/xvfb.log" 2>&1 &
-		xpid=$!
-		if wait_for ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$n"; then
-			pids="$pids $xpid"
-			break
-		fi
-		kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
-	fi
-	n=$((n + 1)); [ $n -gt 63 ] && n=20
-	tries=$((tries + 1)); [ $tries -gt 40 ] && fail "no Xvfb in $link_ns_s"
-done
+start_xvfb_ns 800x600x24 "$workdir/xvfb.log"
+pids="$pids $xpid"
 
 start_capture cap ip netns exec "$link_ns_c" xcap -i "$link_dev_c" -w "$workdir/gears.xcap"
 ip netns exec "$link_ns_c" env LD_PRELOAD="$workdir/xcbwaits.so" XCBWAITS_LOG="$workdir/gears.truth" \
