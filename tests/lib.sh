@@ -22,6 +22,19 @@ need() {
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root to capture"; }
 
+# timing_alone: this test holds a measurement to physics (an emulated
+# link's or a relay's delay and rate) or loads the CPU on purpose (at
+# real-time priority, or with a soak's traffic).  Such tests take turns,
+# through a lock in the build tree, so that make check running tests side
+# by side does not read one test's load as another's delay.  The lock is
+# waited for 20 minutes at most (a stray process of a killed run may still
+# hold it), then the test goes on and says so.
+timing_alone() {
+	command -v flock >/dev/null 2>&1 || return 0
+	exec 9>"$top_builddir/tests/.timing-lock"
+	flock -w 1200 9 || say "the timing lock was not free after 20 minutes: measuring beside another test"
+}
+
 # by_conn_dir [FILE]: dump lines in a stable order per record type,
 # connection and direction.  Two packet sockets may see packets sent from
 # two CPUs in either order; only the order within a direction must agree.

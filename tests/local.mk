@@ -22,6 +22,9 @@ include tests/compare.mk
 include tests/responses.mk
 include tests/soak.mk
 
+# The lock the timing tests take turns with (timing_alone in tests/lib.sh).
+CLEANFILES += tests/.timing-lock
+
 # The layers: no directory includes a header of a layer above it.
 dist_check_SCRIPTS += tests/layers.sh tests/exit-status.sh
 TESTS += tests/layers.sh tests/exit-status.sh

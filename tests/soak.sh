@@ -22,6 +22,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
 need tcpdump x11perf xterm xdpyinfo gtk3-demo
+timing_alone
 seconds=${SOAK_SECONDS:-75}
 [ "$seconds" -ge 40 ] || fail "SOAK_SECONDS=$seconds: at least 40 s, to have a first and a second half"
 rotate=$((seconds / 8))
