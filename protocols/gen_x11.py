@@ -9,8 +9,9 @@ description (the core protocol and each extension); this script walks what
 it resolved and writes, per extension, the requests indexed by opcode, the
 events and GenericEvents indexed by number, and the errors.  For requests
 and replies it also records the fields a detail line wants: atoms at fixed
-offsets and the first counted string.  The structs are declared in
-protocols/x11_tables.h.
+offsets and the first counted string, and for the few messages named in
+CHOSEN the fields chosen there (the window of the property requests and
+of PropertyNotify).  The structs are declared in protocols/x11_tables.h.
 
 With --names it writes instead the names the decoder's code uses, so that
 it never spells an opcode or event code as a number: the core requests
@@ -33,7 +34,26 @@ from xcbgen.state import Module  # noqa: E402  (needs output above)
 from xcbgen.xtypes import ListType, SwitchType  # noqa: E402
 
 # Field kinds, as in enum x11_field_kind
-FK_ATOM, FK_STRING = 1, 2
+FK_ATOM, FK_STRING, FK_XID, FK_NONZERO = 1, 2, 3, 4
+
+# Fields shown beyond the atoms and the first string, by (xcb-proto file,
+# request or event) and field name.  Kept to the messages that need them:
+# a detail is a column of tables and of golden files, so it stays short.
+# The property requests name their window, so that a GetProperty read twice
+# can be told from one of another window's property (xcapanalyse's
+# avoidable round trips), and so do the requests and the event that tell
+# of a change between; GetProperty's delete and long_offset, shown only
+# when not 0, tell a read that deletes the property, or reads on where the
+# last one stopped, from a repeat.  An event has no detail fields but
+# these.
+CHOSEN = {
+    ('xproto', 'GetProperty'): {'delete': FK_NONZERO, 'window': FK_XID,
+                                'long_offset': FK_NONZERO},
+    ('xproto', 'ChangeProperty'): {'window': FK_XID},
+    ('xproto', 'DeleteProperty'): {'window': FK_XID},
+    ('xproto', 'RotateProperties'): {'window': FK_XID},
+    ('xproto', 'PropertyNotify'): {'window': FK_XID, 'atom': FK_ATOM},
+}
 # Request shapes, as in enum x11_shape
 SHAPE_FIXED, SHAPE_LIST, SHAPE_MASK, SHAPE_OTHER = 0, 1, 2, 3
 
@@ -46,12 +66,15 @@ def ident(s):
     return ''.join(c if c.isalnum() else '_' for c in s)
 
 
-def interesting_fields(fields):
-    """The atom fields at fixed offsets and the first counted string.
+def interesting_fields(fields, chosen=None, only_chosen=False):
+    """The atom fields at fixed offsets and the first counted string, and
+    the fields chosen ({name: kind}, at fixed offsets); with only_chosen,
+    those alone.
 
     Offsets are known up to the first field whose size varies; a string
     counts only if it starts there and its length is a plain reference to
     a field at a known offset."""
+    chosen = chosen or {}
     out = []
     offsets = {}   # field name -> (offset, size)
     offset = 0
@@ -62,8 +85,8 @@ def interesting_fields(fields):
         if isinstance(t, ListType) and not t.fixed_size():
             member = t.member
             expr = t.expr
-            if (getattr(member, 'name', None) == ('char',) and expr.op is None
-                    and expr.lenfield_name in offsets):
+            if (not only_chosen and getattr(member, 'name', None) == ('char',)
+                    and expr.op is None and expr.lenfield_name in offsets):
                 lo, ls = offsets[expr.lenfield_name]
                 out.append((f.field_name, FK_STRING, offset, ls, lo))
             break
@@ -72,8 +95,15 @@ def interesting_fields(fields):
             break
         if f.field_name:
             offsets[f.field_name] = (offset, size)
-        if f.field_type and f.field_type[-1] == 'ATOM' and size == 4:
-            out.append((f.field_name, FK_ATOM, offset, 4, 0))
+        kind = chosen.get(f.field_name)
+        if kind is None and not only_chosen and f.field_type and f.field_type[-1] == 'ATOM':
+            kind = FK_ATOM
+        if kind in (FK_ATOM, FK_XID) and size != 4:
+            raise SystemExit('gen_x11.py: %s is %d bytes, not an atom or XID' % (f.field_name, size))
+        if kind == FK_NONZERO and size not in (1, 2, 4):
+            raise SystemExit('gen_x11.py: %s is %d bytes, not a number' % (f.field_name, size))
+        if kind:
+            out.append((f.field_name, kind, offset, size, 0))
         offset += size
     return out, offset
 
@@ -127,7 +157,7 @@ class Extension:
         self.name = ns.ext_name if ns.is_ext else 'core'
         self.header = ns.header
         self.requests = {}   # opcode -> (name, has_reply, fields, reply_fields, layout, reply_layout)
-        self.events = {}     # number -> (name, has_seq)
+        self.events = {}     # number -> (name, has_seq, fields)
         self.generic = {}    # event type -> name
         self.errors = {}     # number -> name
         self.atoms = {}      # predefined atom number -> name (core only)
@@ -148,7 +178,7 @@ def collect(path):
                 if value and int(value, 0) > 0:
                     ext.atoms[int(value, 0)] = aname
         elif kind == 'Request':
-            fields, _ = interesting_fields(item.fields)
+            fields, _ = interesting_fields(item.fields, CHOSEN.get((ext.header, name[-1])))
             reply_fields = []
             reply_layout = (0, SHAPE_OTHER, 0, 0, 0)
             if item.reply:
@@ -161,7 +191,9 @@ def collect(path):
             if item.is_ge_event:
                 ext.generic[number] = name[-1]
             else:
-                ext.events[number] = (name[-1], item.has_seq)
+                chosen = CHOSEN.get((ext.header, name[-1]))
+                fields = interesting_fields(item.fields, chosen, True)[0] if chosen else []
+                ext.events[number] = (name[-1], item.has_seq, fields)
     for name, item in module.errors.values():
         if name[:-1] != prefix:
             continue
@@ -200,10 +232,14 @@ def emit(ext, out):
         out.append('};')
     nev = max(ext.events) + 1 if ext.events else 0
     if nev:
-        out.append('static const struct x11_event %s_events[%d] = {' % (base, nev))
+        rows = []
         for n in sorted(ext.events):
-            name, has_seq = ext.events[n]
-            out.append('\t[%d] = { %s, %d },' % (n, c_string(name), int(has_seq)))
+            name, has_seq, fields = ext.events[n]
+            fsym = emit_fields(out, '%s_%s_event_fields' % (base, ident(name)), fields)
+            rows.append('\t[%d] = { %s, %d, %d, %s },' % (n, c_string(name), int(has_seq),
+                                                        len(fields), fsym))
+        out.append('static const struct x11_event %s_events[%d] = {' % (base, nev))
+        out.extend(rows)
         out.append('};')
     ngen = max(ext.generic) + 1 if ext.generic else 0
     if ngen:

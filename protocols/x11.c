@@ -641,6 +641,16 @@ static void put_fields(const struct proto_decoder *d, struct proto_msg *m,
 						      : cursor_peek_u32(b, f[i].len_offset, big, &ok);
 			if (ok && f[i].offset < b->len)	/* as much of it as was kept */
 				put_string(m, f[i].name, b, f[i].offset, len);
+		} else if (f[i].kind == X11_FIELD_XID) {
+			uint32_t xid = cursor_peek_u32(b, f[i].offset, big, &ok);
+			if (ok)
+				detail_add(m, "%s=0x%x", f[i].name, xid);
+		} else if (f[i].kind == X11_FIELD_NONZERO) {
+			uint32_t v = f[i].size == 1 ? cursor_peek_u8(b, f[i].offset, &ok)
+				   : f[i].size == 2 ? cursor_peek_u16(b, f[i].offset, big, &ok)
+						    : cursor_peek_u32(b, f[i].offset, big, &ok);
+			if (ok && v)
+				detail_add(m, "%s=%u", f[i].name, v);
 		}
 	}
 }
@@ -1132,6 +1142,8 @@ static void decode_event(struct proto_decoder *d, struct stream_dir *h, const st
 		core_input_detail(d, &m, b, code);
 	else if (code == X11_EVENT_GeGeneric && m.ext && strcmp(m.ext, X11_XNAME_xinput) == 0)
 		xi2_input_detail(d, &m, b, m.minor);
+	else if (ev && ev->nfields)
+		put_fields(d, &m, ev->fields, ev->nfields, b);
 	emit(d, h, &m);
 }
 

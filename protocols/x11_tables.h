@@ -12,14 +12,18 @@
 enum x11_field_kind {
 	X11_FIELD_ATOM = 1,	/* a CARD32 atom at offset */
 	X11_FIELD_STRING = 2,	/* bytes at offset, count in the size-byte field at len_offset */
+	X11_FIELD_XID = 3,	/* a CARD32 window or other resource id at offset: name=0x... */
+	X11_FIELD_NONZERO = 4,	/* a size-byte number at offset, shown only when not 0 */
 };
 
-/* A field worth showing in a detail: atoms and the first counted string. */
+/* A field worth showing in a detail: atoms and the first counted string,
+   and the few fields gen_x11.py's CHOSEN names (a property request's
+   window). */
 struct x11_field {
 	const char *name;	/* xcb-proto's field name: "property", "name" */
 	uint8_t kind;		/* enum x11_field_kind */
 	uint16_t offset;
-	uint8_t size;		/* bytes of the atom, or of the string's length field */
+	uint8_t size;		/* bytes of the atom, XID or number, or of the string's length field */
 	uint16_t len_offset;
 };
 
@@ -57,6 +61,8 @@ struct x11_request {
 struct x11_event {
 	const char *name;	/* NULL: no event has this number */
 	uint8_t has_seq;	/* 0 for KeymapNotify, which has no sequence number */
+	uint8_t nfields;	/* detail fields: only those gen_x11.py's CHOSEN names */
+	const struct x11_field *fields;
 };
 
 struct x11_extension {

@@ -3,8 +3,10 @@
  * (xcapanalyse/sites.c) on hand-made stacks and waits whose answer is
  * known: a wait takes the call that blocked across it even when Xlib
  * blocked on an earlier sequence number; libxcb and Xlib frames are
- * folded; the second InternAtom of a name, the second QueryExtension and
- * a GetInputFocus after nothing are avoidable; a stack is used once.
+ * folded; the second InternAtom of a name, the second QueryExtension, a
+ * GetInputFocus after nothing and the same property of the same window
+ * fetched again with no change between are avoidable; a stack is used
+ * once.
  */
 #include "config.h"
 
@@ -58,6 +60,19 @@ static void reply(struct sites *s, uint64_t seq)
 	r.u.msg.name = "x";
 	r.u.msg.ext = "";
 	r.u.msg.detail = "";
+	ck_assert_int_eq(sites_record(s, &r), 0);
+}
+
+static void event(struct sites *s, uint64_t seq, const char *name, const char *detail)
+{
+	struct xrec r = { .type = XREC_MSG };
+	r.u.msg.conn = 1;
+	r.u.msg.dir = XDIR_S2C;
+	r.u.msg.kind = XMSG_EVENT;
+	r.u.msg.seq = seq;
+	r.u.msg.name = name;
+	r.u.msg.ext = "";
+	r.u.msg.detail = detail;
 	ck_assert_int_eq(sites_record(s, &r), 0);
 }
 
@@ -198,6 +213,82 @@ START_TEST(avoidable_round_trips)
 }
 END_TEST
 
+/* GetProperty fetched, answered and waited on, as Xlib's
+   XGetWindowProperty does. */
+static void fetch(struct sites *s, uint64_t seq, const char *detail)
+{
+	request(s, seq, "GetProperty", detail);
+	reply(s, seq);
+}
+
+#define WM_NAME "window=0x200003 property=WM_NAME type=STRING"
+
+START_TEST(property_fetched_again)
+{
+	struct sites *s = load("wait 5000 2 2.0 2.5\tapp:read_title+0x1\n"
+			       "wait 5000 7 7.0 7.5\tapp:poll_title+0x1\n");
+	ck_assert_ptr_nonnull(s);
+	conn(s, 1, 5000);
+	fetch(s, 1, WM_NAME);
+	fetch(s, 2, WM_NAME);					/* again: avoidable */
+	request(s, 3, "ChangeProperty", "window=0x200003 property=WM_NAME type=UTF8_STRING");
+	fetch(s, 4, WM_NAME);					/* changed between */
+	fetch(s, 5, "window=0x200004 property=WM_NAME type=STRING");	/* another window */
+	event(s, 5, "PropertyNotify", "window=0x200003 atom=WM_NAME");
+	fetch(s, 6, WM_NAME);					/* notified between */
+	fetch(s, 7, WM_NAME);					/* again: avoidable */
+	event(s, 7, "PropertyNotify", "window=0x200003 atom=WM_ICON_NAME");
+	event(s, 7, "PropertyNotify", "window=0x200004 atom=WM_NAME");
+	fetch(s, 8, WM_NAME);			/* only other properties changed: avoidable */
+	request(s, 9, "DeleteProperty", "window=0x200003 property=WM_NAME");
+	fetch(s, 10, WM_NAME);					/* deleted between */
+	fetch(s, 11, "delete=1 " WM_NAME);			/* reads and deletes */
+	fetch(s, 12, WM_NAME);					/* deleted by 11 */
+	fetch(s, 13, WM_NAME " long_offset=16");		/* the rest of it */
+	fetch(s, 14, "window=0x200003 property=WM_NAME type=UTF8_STRING");	/* other type */
+	request(s, 15, "RotateProperties", "window=0x200003");
+	fetch(s, 16, WM_NAME);					/* rotated between */
+	/* A trace whose details lack the window tells no repeat. */
+	fetch(s, 17, "property=WM_CLASS type=STRING");
+	fetch(s, 18, "property=WM_CLASS type=STRING");
+	for (uint64_t seq = 2; seq <= 18; seq++) {
+		if (seq == 3 || seq == 9 || seq == 15)
+			continue;
+		struct xstate_wait w = wait_on(seq, seq * S + 1, seq * S + S / 2);
+		w.name = "GetProperty";
+		w.detail = seq == 2 ? WM_NAME : "";	/* the one whose text is checked */
+		sites_wait(s, &w);
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	sites_view_print(s, out, OUT_TEXT);
+	fclose(out);
+	/* The rows of the second table, by sequence number. */
+	char seqs[64] = "";
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		double t, wait;
+		unsigned c, seq;
+		if (strstr(line, "property fetched again") &&
+		    sscanf(line, "%lf %u %u %lf", &t, &c, &seq, &wait) == 4)
+			snprintf(seqs + strlen(seqs), sizeof seqs - strlen(seqs), "%u ", seq);
+		if (strstr(line, " avoidable ("))
+			ck_assert_ptr_nonnull(strstr(line, "3 avoidable"));
+	}
+	ck_assert_str_eq(seqs, "2 7 8 ");
+	free(text);
+	out = open_memstream(&text, &len);
+	sites_view_print(s, out, OUT_TEXT);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(text, "app:read_title+0x1"));
+	ck_assert_ptr_nonnull(strstr(text, "GetProperty " WM_NAME ": property fetched again (first #1)"));
+	ck_assert_ptr_nonnull(strstr(text, "app:poll_title+0x1"));
+	ck_assert_ptr_nonnull(strstr(text, "property fetched again (first #6)"));
+	free(text);
+	sites_free(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("sites");
@@ -207,6 +298,7 @@ int main(void)
 	tcase_add_test(tc, bad_lines_are_counted);
 	tcase_add_test(tc, addresses_and_modules);
 	tcase_add_test(tc, avoidable_round_trips);
+	tcase_add_test(tc, property_fetched_again);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_ENV);

@@ -215,12 +215,12 @@ START_TEST(setup_both_orders)
 	ck_assert_ptr_nonnull(m);
 	ck_assert_uint_eq(m->seq, 2);
 	/* issued before the reply was seen: the atom was not known yet */
-	ck_assert_str_eq(m->detail, "property=300 type=STRING");
+	ck_assert_str_eq(m->detail, "window=0x400001 property=300 type=STRING");
 	u8(&b, 20); u8(&b, 0); u16(&b, 6); u32(&b, 0x400001); u32(&b, 300); u32(&b, 0);
 	u32(&b, 0); u32(&b, 100);
 	feed(PROTO_C2S, &b);
 	m = find(PROTO_REQUEST, "GetProperty", 1);
-	ck_assert_str_eq(m->detail, "property=WM_PROTOCOLS type=None");
+	ck_assert_str_eq(m->detail, "window=0x400001 property=WM_PROTOCOLS type=None");
 	ck_assert_str_eq(notes, "");
 }
 END_TEST
@@ -385,7 +385,55 @@ START_TEST(client_names)
 	u8(&b, 8); zeros(&b, 3); u32(&b, 12); bytes(&b, "xterm\0XTerm\0", 12);
 	feed(PROTO_C2S, &b);
 	ck_assert_str_eq(names, "WM_CLASS=xterm XTerm;");
-	ck_assert_str_eq(msgs[n_msgs - 1].detail, "property=WM_CLASS type=STRING");
+	ck_assert_str_eq(msgs[n_msgs - 1].detail, "window=0x400001 property=WM_CLASS type=STRING");
+}
+END_TEST
+
+/* The property requests and PropertyNotify name their window, so that a
+   property read twice can be told from one of another window's property;
+   GetProperty's delete and long_offset show only when not 0. */
+START_TEST(property_details)
+{
+	msb = _i;
+	handshake();
+	struct buf b = { .n = 0 };
+	/* 1 GetProperty delete=1 window 0x1200034 WM_NAME (39) STRING (31), from
+	   long 16 on */
+	u8(&b, 20); u8(&b, 1); u16(&b, 6); u32(&b, 0x1200034); u32(&b, 39); u32(&b, 31);
+	u32(&b, 16); u32(&b, 100);
+	/* 2 DeleteProperty window 0x1200034 WM_NAME */
+	u8(&b, 19); u8(&b, 0); u16(&b, 3); u32(&b, 0x1200034); u32(&b, 39);
+	/* 3 RotateProperties window 0xfe, two atoms, delta 1 */
+	u8(&b, 114); u8(&b, 0); u16(&b, 5); u32(&b, 0xfe); u16(&b, 2); u16(&b, 1);
+	u32(&b, 39); u32(&b, 37);
+	/* 4 a GetProperty cut short after its window (length 2 says so): the
+	   fields it lacks are left out, never read as 0 */
+	u8(&b, 20); u8(&b, 0); u16(&b, 2); u32(&b, 0xabcdef01);
+	feed(PROTO_C2S, &b);
+	/* PropertyNotify window 0x1200034 WM_NAME time 5000 Deleted */
+	u8(&b, 28); u8(&b, 0); u16(&b, 2); u32(&b, 0x1200034); u32(&b, 39); u32(&b, 5000);
+	u8(&b, 1); zeros(&b, 15);
+	/* one the server sent for another client (SendEvent), atom not known */
+	u8(&b, 0x80 | 28); u8(&b, 0); u16(&b, 4); u32(&b, 0x7); u32(&b, 4000); u32(&b, 0);
+	zeros(&b, 16);
+	feed(PROTO_S2C, &b);
+	ck_assert_str_eq(find(PROTO_REQUEST, "GetProperty", 0)->detail,
+			 "delete=1 window=0x1200034 property=WM_NAME type=STRING long_offset=16");
+	ck_assert_str_eq(find(PROTO_REQUEST, "DeleteProperty", 0)->detail,
+			 "window=0x1200034 property=WM_NAME");
+	ck_assert_str_eq(find(PROTO_REQUEST, "RotateProperties", 0)->detail, "window=0xfe");
+	const struct seen *cut = find(PROTO_REQUEST, "GetProperty", 1);
+	ck_assert_ptr_nonnull(cut);
+	ck_assert_str_eq(cut->detail, "window=0xabcdef01");
+	const struct seen *e = find(PROTO_EVENT, "PropertyNotify", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(e->seq, 2);
+	ck_assert_str_eq(e->detail, "window=0x1200034 atom=WM_NAME");
+	ck_assert_str_eq(find(PROTO_EVENT, "PropertyNotify", 1)->detail, "window=0x7 atom=4000");
+	/* other events keep no detail: only the chosen ones have fields */
+	event(&b, 22, 0, 4);	/* ConfigureNotify */
+	feed(PROTO_S2C, &b);
+	ck_assert_str_eq(find(PROTO_EVENT, "ConfigureNotify", 0)->detail, "");
 }
 END_TEST
 
@@ -677,6 +725,7 @@ static Suite *x11_suite(void)
 	tcase_add_loop_test(tc, big_requests_and_extensions, 0, 2);
 	tcase_add_loop_test(tc, several_replies_and_errors, 0, 2);
 	tcase_add_loop_test(tc, client_names, 0, 2);
+	tcase_add_loop_test(tc, property_details, 0, 2);
 	tcase_add_test(tc, byte_at_a_time);
 	tcase_add_test(tc, holes);
 	tcase_add_test(tc, image_after_hole);

@@ -12,5 +12,7 @@ printf 'wait 64 1 1.0 2.0\tlibQt5XcbQpa.so.5:QXcbConnection::sync+0x1a\tlibstdc+
 	>"$workdir/seeds/qt"
 printf 'module app /usr/bin/app\nmodule libc.so.6 /lib/libc.so.6\nwait 40000 5 1.0 2.0\tapp+0x1226@0x1226\tapp:main+0x30@0x1336\tlibc.so.6+0x2724a@0x2724a\nmodule x\n' \
 	>"$workdir/seeds/lines"
+printf 'wait 40000 4 1.0 2.0\tapp:title+0x1\nwait 40000 11 3.0 4.0\tapp:title+0x1\ndelete=1 window=0x1 property=WM_NAME type=STRING long_offset=16 atom=WM_NAME' \
+	>"$workdir/seeds/property"
 "$top_builddir/tests/fuzz/fuzz-sites" -runs="${FUZZ_RUNS:-3000}" -seed=11 -max_len=4096 \
 	"$workdir/seeds" || fail "fuzz-sites found a problem"

@@ -9,6 +9,8 @@
 #    own functions: GDK's gdk_x11_* helpers, Qt's QXcb* classes, and for
 #    gtk3-demo every named site is a function gdb's backtrace shows when
 #    breaking in libxcb's waits of the same program;
+#  - each property --sites says was fetched again with no change between
+#    is one by the trace's own messages (checked from --dump);
 #  - the round trips the relay records match those of the same clients
 #    run over TCP and captured with xcap -i lo (as root; skipped without);
 #  - --delay 50 adds 100 ms to each round trip's wait.
@@ -125,6 +127,58 @@ else
 	say "qterminal or dbus-run-session not installed: not tried"
 fi
 [ -n "$clients" ] || skip "no GUI client installed (xterm, gtk3-demo, qterminal)"
+
+# ---- a property fetched again is one, by the trace's own messages ----
+# Each GetProperty --sites calls fetched again is checked against the
+# dump: its first fetch is the same window, property, type and offset, and
+# nothing between changed it (a ChangeProperty, DeleteProperty,
+# RotateProperties or delete=1 read by the client, a PropertyNotify to it).
+for c in $clients; do
+	xcapanalyse --sites --format json "$runs/$c.xcap" >"$workdir/$c.sites.json" 2>/dev/null ||
+		fail "$c: xcapanalyse --sites --format json failed"
+	xcapanalyse --dump "$runs/$c.xcap" >"$workdir/$c.dump" || fail "$c: xcapanalyse --dump failed"
+	repeats=$(/usr/bin/python3 - "$workdir/$c.sites.json" "$workdir/$c.dump" <<-'EOF'
+	import json, re, shlex, sys
+	rows = [r for r in json.load(open(sys.argv[1]))["avoidable"]
+	        if "property fetched again" in r["why"]]
+	msgs = {}   # conn -> [(kind, seq, name, fields)]
+	for line in open(sys.argv[2]):
+	    if not line.startswith("msg "):
+	        continue
+	    f = dict(w.split("=", 1) for w in shlex.split(line)[1:] if "=" in w)
+	    if f["kind"] not in ("request", "event"):
+	        continue
+	    d = dict(w.split("=", 1) for w in f.get("detail", "-").split() if "=" in w)
+	    msgs.setdefault(f["conn"], []).append((f["kind"], int(f["seq"]), f["name"], d))
+	def key(d):
+	    return (d.get("window"), d.get("property"), d.get("type"), d.get("long_offset", "0"))
+	for r in rows:
+	    first = int(re.search(r"first #(\d+)", r["why"]).group(1))
+	    ms = msgs[str(r["conn"])]
+	    req = {m[1]: m for m in ms if m[0] == "request"}
+	    a, b = req[first], req[r["seq"]]
+	    assert a[2] == b[2] == "GetProperty" and key(a[3]) == key(b[3]) and a[3].get("window"), (a, b)
+	    win, prop = b[3]["window"], b[3]["property"]
+	    started = False
+	    for kind, seq, name, d in ms:
+	        if (kind, seq) == ("request", first):
+	            started = True
+	            continue
+	        if (kind, seq) == ("request", r["seq"]):
+	            break
+	        if not started or d.get("window") != win:
+	            continue
+	        changed = (name in ("ChangeProperty", "DeleteProperty") and d.get("property") == prop or
+	                   name == "RotateProperties" or
+	                   name == "PropertyNotify" and d.get("atom") == prop or
+	                   name == "GetProperty" and d.get("delete") and d.get("property") == prop)
+	        assert not changed, ("changed between", first, r["seq"], kind, seq, name, d)
+	props = sorted({re.search(r"property=(\S+)", r["why"]).group(1) for r in rows})
+	print(len(rows), "(%s)" % " ".join(props)) if props else print(len(rows))
+	EOF
+	) || fail "$c: a property fetched again that the trace says changed between"
+	say "$c: property fetched again with no change between: $repeats"
+done
 
 # ---- the named sites are frames gdb shows ----
 if command -v gdb >/dev/null && command -v gtk3-demo >/dev/null; then

@@ -471,13 +471,13 @@ static int remember(struct conn_seen *c, const char *key, uint64_t seq, uint64_t
 	return 0;
 }
 
-/* A property changed: every property fetched may be stale.  The trace
-   does not say which window a GetProperty read, so all are forgotten. */
-static void forget_properties(struct conn_seen *c)
+/* Forget the keys that begin with prefix: after a change, the properties
+   they fetched may hold something else ("P" forgets every property). */
+static void forget_keys(struct conn_seen *c, const char *prefix)
 {
-	size_t k = 0;
+	size_t k = 0, pl = strlen(prefix);
 	for (size_t i = 0; i < c->nkeys; i++) {
-		if (c->keys[i][0] == 'P') {
+		if (strncmp(c->keys[i], prefix, pl) == 0) {
 			free(c->keys[i]);
 			continue;
 		}
@@ -485,6 +485,64 @@ static void forget_properties(struct conn_seen *c)
 		c->key_seq[k++] = c->key_seq[i];
 	}
 	c->nkeys = k;
+}
+
+/* The value of the field name= of a detail, up to the next space, into
+   out; false when the detail has no such field (or a longer value). */
+static bool detail_field(const char *detail, const char *name, char *out, size_t size)
+{
+	size_t nl = strlen(name);
+	for (const char *p = detail; p && *p; p = strchr(p, ' '), p = p ? p + 1 : NULL) {
+		if (strncmp(p, name, nl) != 0 || p[nl] != '=')
+			continue;
+		const char *v = p + nl + 1;
+		size_t vl = strcspn(v, " ");
+		if (vl >= size)
+			return false;
+		memcpy(out, v, vl);
+		out[vl] = '\0';
+		return true;
+	}
+	return false;
+}
+
+/* A property of a window changed, or every property of the window when
+   atom is NULL, or every property when the detail does not say which
+   window (a trace older than the window in property details). */
+static void property_changed(struct conn_seen *c, const char *detail, const char *atom_field)
+{
+	char window[32], atom[XMSG_DETAIL_MAX], prefix[sizeof window + sizeof atom + 4];
+	if (!detail_field(detail, "window", window, sizeof window))
+		snprintf(prefix, sizeof prefix, "P");
+	else if (!atom_field)
+		snprintf(prefix, sizeof prefix, "P%s ", window);
+	else if (detail_field(detail, atom_field, atom, sizeof atom))
+		snprintf(prefix, sizeof prefix, "P%s %s\t", window, atom);
+	else
+		snprintf(prefix, sizeof prefix, "P%s ", window);
+	forget_keys(c, prefix);
+}
+
+/* The key of a GetProperty: "P", window, property, then what else makes
+   it the same fetch (type and offset); false when the detail does not
+   name the window and property.  A GetProperty that deletes what it
+   read is a change, never a repeat. */
+static bool property_key(struct conn_seen *c, const char *detail, char *key, size_t size)
+{
+	char window[32], prop[XMSG_DETAIL_MAX], type[XMSG_DETAIL_MAX], offset[16] = "0";
+	if (!detail_field(detail, "window", window, sizeof window) ||
+	    !detail_field(detail, "property", prop, sizeof prop))
+		return false;
+	if (detail_field(detail, "delete", type, sizeof type)) {
+		property_changed(c, detail, "property");
+		return false;
+	}
+	if (!detail_field(detail, "type", type, sizeof type))
+		type[0] = '\0';
+	detail_field(detail, "long_offset", offset, sizeof offset);
+	/* the parts come from one detail: they fit in a key of its size */
+	int n = snprintf(key, size, "P%s %s\t%s %s", window, prop, type, offset);
+	return n > 0 && (size_t)n < size;
 }
 
 int sites_record(struct sites *s, const struct xrec *rec)
@@ -516,7 +574,7 @@ int sites_record(struct sites *s, const struct xrec *rec)
 		if (m->kind == XMSG_REPLY || m->kind == XMSG_ERROR || m->kind == XMSG_SETUP)
 			c->sent_since_answer = false;
 		if (m->kind == XMSG_EVENT && strcmp(m->name, "PropertyNotify") == 0)
-			forget_properties(c);
+			property_changed(c, m->detail, "atom");
 		return 0;
 	}
 	if (m->kind != XMSG_REQUEST)
@@ -527,10 +585,12 @@ int sites_record(struct sites *s, const struct xrec *rec)
 		snprintf(key, sizeof key, "A%s", m->detail);
 	else if (strcmp(m->name, "QueryExtension") == 0)
 		snprintf(key, sizeof key, "E%s", m->detail);
-	else if (strcmp(m->name, "GetProperty") == 0 && strstr(m->detail, "window="))
-		snprintf(key, sizeof key, "P%s", m->detail);
+	else if (strcmp(m->name, "GetProperty") == 0 && !property_key(c, m->detail, key, sizeof key))
+		key[0] = '\0';
 	else if (strcmp(m->name, "ChangeProperty") == 0 || strcmp(m->name, "DeleteProperty") == 0)
-		forget_properties(c);
+		property_changed(c, m->detail, "property");
+	else if (strcmp(m->name, "RotateProperties") == 0)
+		property_changed(c, m->detail, NULL);
 	if (strcmp(m->name, "GetInputFocus") == 0 && !c->sent_since_answer &&
 	    mark(s, m->conn, m->seq, "GetInputFocus as a sync after nothing") < 0)
 		goto oom;
