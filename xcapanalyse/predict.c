@@ -770,17 +770,64 @@ static bool orec_before(const struct orec *x, const struct orec *y)
 	return x->ts != y->ts ? x->ts < y->ts : x->order < y->order;
 }
 
-/* The records in time order (ties in the order made): a heap of the
-   streams' heads.  NULL when out of memory. */
-static uint32_t *merge_streams(struct replay *r)
+/* What the replayed records are fed to, in time order. */
+struct feed {
+	const struct predict_trace *t;
+	struct xstate_model *m;
+	bool *announced;		/* per connection */
+};
+
+/* One replayed record into the state model, as a trace would hold it.
+   0, or -1 when out of memory. */
+static int feed_record(struct feed *f, const struct orec *o)
 {
-	uint32_t *order = malloc((r->no + 1) * sizeof *order);
-	uint32_t *heap = malloc((r->nstreams + 1) * sizeof *heap);	/* record indices */
-	if (!order || !heap) {
-		free(order);
-		free(heap);
-		return NULL;
+	const struct predict_trace *t = f->t;
+	struct xrec rec;
+	if (o->conn < t->nc && !f->announced[o->conn] && t->c[o->conn].seen) {
+		/* The connection, and its name, before its first packet, as
+		   in a trace: the model's horizon for the All rows starts
+		   there. */
+		const struct pconn *pc = &t->c[o->conn];
+		f->announced[o->conn] = true;
+		rec.type = XREC_CONN;
+		rec.u.conn = pc->rec;
+		rec.u.conn.id = o->conn;
+		rec.u.conn.ts = o->ts;
+		rec.u.conn.proto = pc->proto;
+		if (xstate_record(f->m, &rec) < 0)
+			return -1;
+		if (pc->name[0]) {
+			rec.type = XREC_NAME;
+			rec.u.name = (struct xrec_name){ o->ts, o->conn, pc->name_source, pc->name };
+			xstate_record(f->m, &rec);
+		}
 	}
+	if (o->type == XREC_PKT) {
+		rec.type = XREC_PKT;
+		rec.u.pkt = (struct xrec_pkt){ .ts = o->ts, .conn = o->conn, .dir = o->dir,
+					       .tcp_flags = o->flags, .seq = o->seq, .ack = o->ack,
+					       .raw_win = 0xffff, .win = PREDICT_WIN, .len = o->len };
+	} else {
+		const struct pmsg *g = &t->m[o->len];
+		rec.type = XREC_MSG;
+		rec.u.msg = (struct xrec_msg){ .ts = o->ts, .conn = g->conn, .dir = g->dir,
+					       .kind = g->kind, .flags = g->flags, .major = g->major,
+					       .minor = g->minor, .seq = g->seq, .length = g->length,
+					       .name = t->str[g->name], .ext = t->str[g->ext],
+					       .detail = "" };
+	}
+	return xstate_record(f->m, &rec);
+}
+
+/* The records in time order (ties in the order made), straight into the
+   model: a heap of the streams' heads.  No array of the order is made:
+   a fresh one per link cost a page fault per page, more than the merge.
+   0, or -1 when out of memory. */
+static int merge_streams(struct replay *r, struct feed *f)
+{
+	uint32_t *heap = malloc((r->nstreams + 1) * sizeof *heap);	/* record indices */
+	if (!heap)
+		return -1;
 	size_t n = 0;
 	for (size_t s = 0; s < r->nstreams; s++) {
 		if (r->head[s] == NONE)
@@ -795,10 +842,13 @@ static uint32_t *merge_streams(struct replay *r)
 			c = (c - 1) / 2;
 		}
 	}
-	size_t q = 0;
+	int rc = 0;
 	while (n) {
 		uint32_t top = heap[0];
-		order[q++] = top;
+		if (feed_record(f, &r->o[top]) < 0) {
+			rc = -1;
+			break;
+		}
 		if (r->next[top] != NONE)
 			heap[0] = r->next[top];
 		else
@@ -820,7 +870,7 @@ static uint32_t *merge_streams(struct replay *r)
 		}
 	}
 	free(heap);
-	return order;
+	return rc;
 }
 
 int predict_run(const struct predict_trace *t, const struct predict_link *link,
@@ -841,7 +891,6 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 	r.head = malloc(r.nstreams * sizeof *r.head);
 	r.tail = malloc(r.nstreams * sizeof *r.tail);
 	int rc = -1;
-	uint32_t *order = NULL;
 	struct xstate_model *m = NULL;
 	if (!r.s || !r.ready || !r.arrive || !r.head || !r.tail)
 		goto out;
@@ -870,56 +919,18 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 	}
 	for (uint32_t i = 0; i < t->nw && !r.oom; i++)
 		replay_write(&r, i);
-	if (r.oom || !(order = merge_streams(&r)))
+	if (r.oom)
 		goto out;
 
 	if (!(m = xstate_new(&t->opt.model)) || (on_wait && xstate_on_wait(m, on_wait, ctx) < 0))
 		goto out;
-	struct xrec rec;
-	bool *announced = calloc(t->nc + 1, sizeof *announced);
+	struct feed f = { t, m, calloc(t->nc + 1, sizeof *f.announced) };
+	bool *announced = f.announced;
 	if (!announced)
 		goto out;
-	for (size_t q = 0; q < r.no; q++) {
-		const struct orec *o = &r.o[order[q]];
-		if (o->conn < t->nc && !announced[o->conn] && t->c[o->conn].seen) {
-			/* The connection, and its name, before its first packet, as
-			   in a trace: the model's horizon for the All rows starts
-			   there. */
-			const struct pconn *pc = &t->c[o->conn];
-			announced[o->conn] = true;
-			rec.type = XREC_CONN;
-			rec.u.conn = pc->rec;
-			rec.u.conn.id = o->conn;
-			rec.u.conn.ts = o->ts;
-			rec.u.conn.proto = pc->proto;
-			if (xstate_record(m, &rec) < 0) {
-				free(announced);
-				goto out;
-			}
-			if (pc->name[0]) {
-				rec.type = XREC_NAME;
-				rec.u.name = (struct xrec_name){ o->ts, o->conn, pc->name_source, pc->name };
-				xstate_record(m, &rec);
-			}
-		}
-		if (o->type == XREC_PKT) {
-			rec.type = XREC_PKT;
-			rec.u.pkt = (struct xrec_pkt){ .ts = o->ts, .conn = o->conn, .dir = o->dir,
-						       .tcp_flags = o->flags, .seq = o->seq, .ack = o->ack,
-						       .raw_win = 0xffff, .win = PREDICT_WIN, .len = o->len };
-		} else {
-			const struct pmsg *g = &t->m[o->len];
-			rec.type = XREC_MSG;
-			rec.u.msg = (struct xrec_msg){ .ts = o->ts, .conn = g->conn, .dir = g->dir,
-						       .kind = g->kind, .flags = g->flags, .major = g->major,
-						       .minor = g->minor, .seq = g->seq, .length = g->length,
-						       .name = t->str[g->name], .ext = t->str[g->ext],
-						       .detail = "" };
-		}
-		if (xstate_record(m, &rec) < 0) {
-			free(announced);
-			goto out;
-		}
+	if (merge_streams(&r, &f) < 0) {
+		free(announced);
+		goto out;
 	}
 	free(announced);
 	xstate_finish(m);
@@ -936,7 +947,6 @@ out:
 	free(r.seg_ts);
 	free(r.head);
 	free(r.tail);
-	free(order);
 	return rc;
 }
 
