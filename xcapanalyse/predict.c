@@ -308,11 +308,22 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 		if (off >= 1 && off <= w->len)
 			break;
 	}
-	if (wi == NONE || !grow((void **)&t->m, &t->capm, t->nm, sizeof *t->m)) {
-		t->oom = t->oom || wi != NONE;
+	if (wi == NONE)
+		return;
+	struct write *w = &t->w[wi];
+	if (d == XDIR_S2C && g->req_ts && g->req_ts >= w->req_ts) {
+		w->req_ts = g->req_ts;
+		w->req_end = g->req_end;
+	}
+	/* The replays feed messages to the state model only: the ones it
+	   never looks at (events, most of a busy trace's messages) are not
+	   kept. */
+	if (!xstate_uses_message((uint8_t)d, g->kind))
+		return;
+	if (!grow((void **)&t->m, &t->capm, t->nm, sizeof *t->m)) {
+		t->oom = true;
 		return;
 	}
-	struct write *w = &t->w[wi];
 	struct pmsg *m = &t->m[t->nm++];
 	m->w = wi;
 	m->ord = (uint32_t)(t->nm - 1);
@@ -327,10 +338,6 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 	m->ext = intern(t, g->ext);
 	m->seq = g->seq;
 	m->length = g->length;
-	if (d == XDIR_S2C && g->req_ts && g->req_ts >= w->req_ts) {
-		w->req_ts = g->req_ts;
-		w->req_end = g->req_end;
-	}
 }
 
 /* A time of a dilated trace, as the undilated clock would have read it. */

@@ -794,15 +794,23 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 	me->last_data_ts = p->ts;
 }
 
+bool xstate_uses_message(uint8_t dir, uint8_t kind)
+{
+	if (dir == XDIR_C2S)
+		return kind == XMSG_REQUEST || kind == XMSG_SETUP;
+	return dir == XDIR_S2C && (kind == XMSG_REPLY || kind == XMSG_ERROR || kind == XMSG_SETUP);
+}
+
 static void message(struct xstate_model *m, const struct xrec_msg *g)
 {
 	struct cstate *c = selected(m, g->conn) ? conn_of(m, g->conn, false) : NULL;
 	if (!c)
 		return;
-	if (g->dir == XDIR_C2S && (g->kind == XMSG_REQUEST || g->kind == XMSG_SETUP))
+	if (!xstate_uses_message(g->dir, g->kind))
+		return;
+	if (g->dir == XDIR_C2S)
 		request(m, c, g);
-	else if (g->dir == XDIR_S2C &&
-		 (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR || g->kind == XMSG_SETUP))
+	else
 		answer(m, c, g->seq, g->ts, g->kind == XMSG_ERROR);
 }
 
