@@ -47,9 +47,13 @@
 
 #include "predict.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NONE UINT32_MAX
 #define PREDICT_WIN (4u << 20)	/* the window acknowledgements advertise */
@@ -215,6 +219,17 @@ struct predict_trace *predict_new(const struct predict_options *opt)
 	return t;
 }
 
+static void scratch_free(struct scratch *sc)
+{
+	if (!sc)
+		return;
+	free(sc->o);
+	free(sc->next);
+	free(sc->ready);
+	free(sc->arrive);
+	free(sc);
+}
+
 void predict_free(struct predict_trace *t)
 {
 	if (!t)
@@ -228,13 +243,7 @@ void predict_free(struct predict_trace *t)
 	free(t->c);
 	free(t->waits);
 	xstate_free(t->model);
-	if (t->scratch) {
-		free(t->scratch->o);
-		free(t->scratch->next);
-		free(t->scratch->ready);
-		free(t->scratch->arrive);
-		free(t->scratch);
-	}
+	scratch_free(t->scratch);
 	free(t);
 }
 
@@ -880,14 +889,14 @@ static int merge_streams(struct replay *r, struct feed *f)
 	return rc;
 }
 
-int predict_run(const struct predict_trace *t, const struct predict_link *link,
-		struct predict_result *res,
-		void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx)
+/* One link's replay with the buffers of sc. */
+static int run_with(const struct predict_trace *t, struct scratch *sc,
+		    const struct predict_link *link, struct predict_result *res,
+		    void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx)
 {
 	memset(res, 0, sizeof *res);
 	struct replay r = { .t = t, .link = link };
 	r.s = calloc(2 * (t->nc + 1), sizeof *r.s);
-	struct scratch *sc = t->scratch;
 	if (!sc->ready)
 		sc->ready = malloc((t->nw + 1) * sizeof *sc->ready);
 	if (!sc->arrive)
@@ -955,6 +964,84 @@ out:
 	free(r.head);
 	free(r.tail);
 	return rc;
+}
+
+int predict_run(const struct predict_trace *t, const struct predict_link *link,
+		struct predict_result *res,
+		void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx)
+{
+	return run_with(t, t->scratch, link, res, on_wait, ctx);
+}
+
+/* ---- many links at once ---- */
+
+struct run_all {
+	const struct predict_trace *t;
+	const struct predict_link *links;
+	struct predict_result *res;
+	size_t n;
+	atomic_size_t next;		/* the next link to take */
+	atomic_bool failed;
+};
+
+/* A worker: links from the shared counter until none is left, with its
+   own buffers (sc), or the trace's for the calling thread. */
+static void run_links(struct run_all *a, struct scratch *sc)
+{
+	for (;;) {
+		size_t k = atomic_fetch_add(&a->next, 1);
+		if (k >= a->n || atomic_load(&a->failed))
+			return;
+		if (run_with(a->t, sc, &a->links[k], &a->res[k], NULL, NULL) < 0)
+			atomic_store(&a->failed, true);
+	}
+}
+
+static void *run_links_thread(void *arg)
+{
+	struct run_all *a = arg;
+	struct scratch *sc = calloc(1, sizeof *sc);
+	if (!sc)
+		atomic_store(&a->failed, true);
+	else
+		run_links(a, sc);
+	scratch_free(sc);
+	return NULL;
+}
+
+/* The processors this process may run on. */
+static unsigned cpus_available(void)
+{
+#ifdef CPU_COUNT
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+#endif
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+int predict_run_all(const struct predict_trace *t, const struct predict_link *links, size_t n,
+		    struct predict_result *res, unsigned threads)
+{
+	if (!threads)
+		threads = cpus_available();
+	if (threads > n)
+		threads = n ? (unsigned)n : 1;
+	if (threads > PREDICT_THREADS_MAX)
+		threads = PREDICT_THREADS_MAX;
+	struct run_all a = { .t = t, .links = links, .res = res, .n = n };
+	atomic_init(&a.next, 0);
+	atomic_init(&a.failed, false);
+	pthread_t tid[PREDICT_THREADS_MAX];
+	unsigned started = 0;
+	/* Threads that cannot start leave their links to the others. */
+	while (started + 1 < threads && pthread_create(&tid[started], NULL, run_links_thread, &a) == 0)
+		started++;
+	run_links(&a, t->scratch);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	return atomic_load(&a.failed) ? -1 : 0;
 }
 
 /* ---- SLIM's experiment ---- */
