@@ -85,6 +85,7 @@ struct pmsg {
 struct orec;
 struct scratch {
 	struct orec *o;
+	uint64_t *ts;			/* each record's time, beside it */
 	uint32_t *next;
 	size_t cap;
 	uint64_t *ready, *arrive;
@@ -224,6 +225,7 @@ static void scratch_free(struct scratch *sc)
 	if (!sc)
 		return;
 	free(sc->o);
+	free(sc->ts);
 	free(sc->next);
 	free(sc->ready);
 	free(sc->arrive);
@@ -517,10 +519,12 @@ size_t predict_packets(const struct predict_trace *t)
 
 /* ---- the replay ---- */
 
-/* A replayed record: a packet, or a message (len is its index). */
+/* A replayed record: a packet, or a message (len is its index).  Its
+   time is in an array of its own (struct replay, ts), which the merge
+   reads alone: the records are the memory a replay walks through, and
+   20 bytes rather than 32 with the time and an order (the index is
+   the order). */
 struct orec {
-	uint64_t ts;
-	uint32_t order;
 	uint8_t type, dir, flags;
 	uint32_t conn, seq, ack, len;
 };
@@ -544,6 +548,7 @@ struct replay {
 	const struct predict_trace *t;
 	const struct predict_link *link;
 	struct orec *o;
+	uint64_t *ts;			/* per record */
 	size_t no, capo;
 	struct sender *s;		/* 2 per connection */
 	double free_at[2];		/* the link's queue empties */
@@ -578,7 +583,8 @@ static void emit(struct replay *r, size_t stream, uint64_t ts, uint8_t type, uin
 		return;
 	}
 	uint32_t i = (uint32_t)r->no++;
-	r->o[i] = (struct orec){ ts, i, type, dir, flags, conn, seq, ack, len };
+	r->o[i] = (struct orec){ type, dir, flags, conn, seq, ack, len };
+	r->ts[i] = ts;
 	r->next[i] = NONE;
 	if (r->tail[stream] == NONE)
 		r->head[stream] = i;
@@ -786,9 +792,10 @@ static void replay_write(struct replay *r, uint32_t i)
 	r->arrive[i] = arrival;
 }
 
-static bool orec_before(const struct orec *x, const struct orec *y)
+/* Record x before record y: by time, ties in the order made. */
+static bool orec_before(const struct replay *r, uint32_t x, uint32_t y)
 {
-	return x->ts != y->ts ? x->ts < y->ts : x->order < y->order;
+	return r->ts[x] != r->ts[y] ? r->ts[x] < r->ts[y] : x < y;
 }
 
 /* What the replayed records are fed to, in time order. */
@@ -800,7 +807,7 @@ struct feed {
 
 /* One replayed record into the state model, as a trace would hold it.
    0, or -1 when out of memory. */
-static int feed_record(struct feed *f, const struct orec *o)
+static int feed_record(struct feed *f, const struct orec *o, uint64_t ts)
 {
 	const struct predict_trace *t = f->t;
 	struct xrec rec;
@@ -813,25 +820,25 @@ static int feed_record(struct feed *f, const struct orec *o)
 		rec.type = XREC_CONN;
 		rec.u.conn = pc->rec;
 		rec.u.conn.id = o->conn;
-		rec.u.conn.ts = o->ts;
+		rec.u.conn.ts = ts;
 		rec.u.conn.proto = pc->proto;
 		if (xstate_record(f->m, &rec) < 0)
 			return -1;
 		if (pc->name[0]) {
 			rec.type = XREC_NAME;
-			rec.u.name = (struct xrec_name){ o->ts, o->conn, pc->name_source, pc->name };
+			rec.u.name = (struct xrec_name){ ts, o->conn, pc->name_source, pc->name };
 			xstate_record(f->m, &rec);
 		}
 	}
 	if (o->type == XREC_PKT) {
 		rec.type = XREC_PKT;
-		rec.u.pkt = (struct xrec_pkt){ .ts = o->ts, .conn = o->conn, .dir = o->dir,
+		rec.u.pkt = (struct xrec_pkt){ .ts = ts, .conn = o->conn, .dir = o->dir,
 					       .tcp_flags = o->flags, .seq = o->seq, .ack = o->ack,
 					       .raw_win = 0xffff, .win = PREDICT_WIN, .len = o->len };
 	} else {
 		const struct pmsg *g = &t->m[o->len];
 		rec.type = XREC_MSG;
-		rec.u.msg = (struct xrec_msg){ .ts = o->ts, .conn = g->conn, .dir = g->dir,
+		rec.u.msg = (struct xrec_msg){ .ts = ts, .conn = g->conn, .dir = g->dir,
 					       .kind = g->kind, .flags = g->flags, .major = g->major,
 					       .minor = g->minor, .seq = g->seq, .length = g->length,
 					       .name = t->str[g->name], .ext = t->str[g->ext],
@@ -856,7 +863,7 @@ static int merge_streams(struct replay *r, struct feed *f)
 		/* sift up */
 		size_t c = n++;
 		heap[c] = r->head[s];
-		while (c > 0 && orec_before(&r->o[heap[c]], &r->o[heap[(c - 1) / 2]])) {
+		while (c > 0 && orec_before(r, heap[c], heap[(c - 1) / 2])) {
 			uint32_t tmp = heap[c];
 			heap[c] = heap[(c - 1) / 2];
 			heap[(c - 1) / 2] = tmp;
@@ -866,7 +873,7 @@ static int merge_streams(struct replay *r, struct feed *f)
 	int rc = 0;
 	while (n) {
 		uint32_t top = heap[0];
-		if (feed_record(f, &r->o[top]) < 0) {
+		if (feed_record(f, &r->o[top], r->ts[top]) < 0) {
 			rc = -1;
 			break;
 		}
@@ -878,9 +885,9 @@ static int merge_streams(struct replay *r, struct feed *f)
 		size_t c = 0;
 		for (;;) {
 			size_t a = 2 * c + 1, b = a + 1, m = c;
-			if (a < n && orec_before(&r->o[heap[a]], &r->o[heap[m]]))
+			if (a < n && orec_before(r, heap[a], heap[m]))
 				m = a;
-			if (b < n && orec_before(&r->o[heap[b]], &r->o[heap[m]]))
+			if (b < n && orec_before(r, heap[b], heap[m]))
 				m = b;
 			if (m == c)
 				break;
@@ -924,14 +931,18 @@ static int run_with(const struct predict_trace *t, struct scratch *sc,
 		most += 2 * (t->w[i].len ? (t->w[i].len + t->opt.mss - 1) / t->opt.mss : 1);
 	if (sc->cap < most) {
 		free(sc->o);
+		free(sc->ts);
 		free(sc->next);
+		sc->ts = NULL;
 		sc->next = NULL;
 		sc->cap = 0;
-		if (!(sc->o = malloc(most * sizeof *sc->o)) || !(sc->next = malloc(most * sizeof *sc->next)))
+		if (!(sc->o = malloc(most * sizeof *sc->o)) || !(sc->ts = malloc(most * sizeof *sc->ts)) ||
+		    !(sc->next = malloc(most * sizeof *sc->next)))
 			goto out;
 		sc->cap = most;
 	}
 	r.o = sc->o;
+	r.ts = sc->ts;
 	r.next = sc->next;
 	r.capo = sc->cap;
 	for (size_t i = 0; i < 2 * (t->nc + 1); i++) {
