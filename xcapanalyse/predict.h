@@ -96,7 +96,7 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 /* Replays over links[0..n-1] into res[0..n-1], the same as predict_run
    link by link, on up to threads threads (0: one per processor this
    process may run on, as taskset or a cpuset allows), each with buffers
-   of its own: a replay's memory (some 170 bytes per packet of a busy
+   of its own: a replay's memory (some 150 bytes per packet of a busy
    X11 trace) once per thread.  The links are independent; the order they finish in does not
    show.  0, or -1 when out of memory. */
 enum { PREDICT_THREADS_MAX = 64 };
