@@ -126,11 +126,10 @@ static void count_wait(void *ctx, const struct xstate_wait *w)
 	waits_heard++;
 }
 
-START_TEST(test_round_trips_replayed)
+/* On loopback: a handshake, then n GetInputFocus, each answered 50 us
+   later, the client thinking 1 ms after each reply. */
+static struct predict_trace *round_trip_trace(int n)
 {
-	/* On loopback: a handshake, then N GetInputFocus, each answered 50 us
-	   later, the client thinking 1 ms after each reply. */
-	enum { N = 5 };
 	struct predict_options o;
 	predict_options_default(&o);
 	struct predict_trace *t = predict_new(&o);
@@ -142,7 +141,7 @@ START_TEST(test_round_trips_replayed)
 	pkt(t, T0 + 20 * US, 0, XTCP_ACK, cs + 1, ss + 1, 0);
 	uint64_t now = T0 + 1 * MS;
 	uint32_t c = cs + 1, s = ss + 1;
-	for (int k = 0; k < N; k++) {
+	for (int k = 0; k < n; k++) {
 		pkt(t, now, 0, XTCP_ACK | XTCP_PSH, c, s, 4);
 		msg(t, now, 0, XMSG_REQUEST, XMSG_F_WANTS_REPLY, (uint64_t)k + 1, 4, c + 4, 0, 0);
 		uint64_t req = now;
@@ -155,6 +154,13 @@ START_TEST(test_round_trips_replayed)
 		now += 1 * MS;
 	}
 	ck_assert_int_eq(predict_finish(t), 0);
+	return t;
+}
+
+START_TEST(test_round_trips_replayed)
+{
+	enum { N = 5 };
+	struct predict_trace *t = round_trip_trace(N);
 	ck_assert_uint_eq(predict_measured(t)->waits, N);
 	ck_assert_uint_eq(predict_writes(t), 3 + 2 * N - 1);	/* SYN, SYN/ACK, data */
 
@@ -178,6 +184,39 @@ START_TEST(test_round_trips_replayed)
 	uint64_t handshake = 52 * US + 10 * MS + 10 * US + 52 * US + 10 * MS;
 	uint64_t span = handshake + (1 * MS - 10 * US) + N * one + (N - 1) * 1 * MS;
 	ck_assert_uint_eq(r.span, span);
+	predict_free(t);
+}
+END_TEST
+
+/* Many links on several threads give what they give one by one, in the
+   order of the links, however many threads share them. */
+START_TEST(test_run_all_threads)
+{
+	struct predict_trace *t = round_trip_trace(40);
+	static const struct predict_link links[] = {
+		{ 100000000, 100000 }, { 10000000, 1 * MS }, { 1000000, 10 * MS },
+		{ 100000, 100 * MS }, { 10000, 0 }, { 0, 5 * MS }, { 64000, 1 * MS },
+	};
+	enum { NL = sizeof links / sizeof links[0] };
+	struct predict_result one[NL], all[NL];
+	for (size_t k = 0; k < NL; k++)
+		ck_assert_int_eq(predict_run(t, &links[k], &one[k], NULL, NULL), 0);
+	/* The links differ: a mix-up of results would show. */
+	ck_assert_uint_ne(one[0].network_delay, one[3].network_delay);
+	static const unsigned threads[] = { 0, 1, 2, 3, NL + 5 };
+	for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+		memset(all, 0xa5, sizeof all);
+		ck_assert_int_eq(predict_run_all(t, links, NL, all, threads[i]), 0);
+		for (size_t k = 0; k < NL; k++) {
+			ck_assert_uint_eq(all[k].span, one[k].span);
+			ck_assert_uint_eq(all[k].network_delay, one[k].network_delay);
+			ck_assert_uint_eq(all[k].block_send, one[k].block_send);
+			ck_assert_uint_eq(all[k].block_reply, one[k].block_reply);
+			ck_assert_uint_eq(all[k].waits, one[k].waits);
+			ck_assert_uint_eq(all[k].segments, one[k].segments);
+			ck_assert_uint_eq(all[k].max_queue, one[k].max_queue);
+		}
+	}
 	predict_free(t);
 }
 END_TEST
@@ -219,6 +258,7 @@ int main(void)
 	tcase_add_test(tc, test_added_delay_by_hand);
 	tcase_add_test(tc, test_added_delay_own_rate);
 	tcase_add_test(tc, test_round_trips_replayed);
+	tcase_add_test(tc, test_run_all_threads);
 	tcase_add_test(tc, test_lists);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);

@@ -47,9 +47,14 @@
 
 #include "predict.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define NONE UINT32_MAX
 #define PREDICT_WIN (4u << 20)	/* the window acknowledgements advertise */
@@ -81,6 +86,7 @@ struct pmsg {
 struct orec;
 struct scratch {
 	struct orec *o;
+	uint64_t *ts;			/* each record's time, beside it */
 	uint32_t *next;
 	size_t cap;
 	uint64_t *ready, *arrive;
@@ -215,6 +221,38 @@ struct predict_trace *predict_new(const struct predict_options *opt)
 	return t;
 }
 
+/* A replay's buffer: large, kept from one link to the next, and walked
+   through once per link.  Where the system has transparent huge pages
+   on request, asked for them: its first filling then costs a fault per
+   2 MB rather than per 4 kB, which was a tenth of a matrix's time.  Freed
+   with free(). */
+static void *big_alloc(size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	enum { HUGE = 2u << 20 };
+	if (size >= 4 * (size_t)HUGE) {
+		void *p = NULL;
+		if (posix_memalign(&p, HUGE, size) != 0)
+			return NULL;
+		madvise(p, size, MADV_HUGEPAGE);	/* a hint: failure is fine */
+		return p;
+	}
+#endif
+	return malloc(size);
+}
+
+static void scratch_free(struct scratch *sc)
+{
+	if (!sc)
+		return;
+	free(sc->o);
+	free(sc->ts);
+	free(sc->next);
+	free(sc->ready);
+	free(sc->arrive);
+	free(sc);
+}
+
 void predict_free(struct predict_trace *t)
 {
 	if (!t)
@@ -228,13 +266,7 @@ void predict_free(struct predict_trace *t)
 	free(t->c);
 	free(t->waits);
 	xstate_free(t->model);
-	if (t->scratch) {
-		free(t->scratch->o);
-		free(t->scratch->next);
-		free(t->scratch->ready);
-		free(t->scratch->arrive);
-		free(t->scratch);
-	}
+	scratch_free(t->scratch);
 	free(t);
 }
 
@@ -308,11 +340,22 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 		if (off >= 1 && off <= w->len)
 			break;
 	}
-	if (wi == NONE || !grow((void **)&t->m, &t->capm, t->nm, sizeof *t->m)) {
-		t->oom = t->oom || wi != NONE;
+	if (wi == NONE)
+		return;
+	struct write *w = &t->w[wi];
+	if (d == XDIR_S2C && g->req_ts && g->req_ts >= w->req_ts) {
+		w->req_ts = g->req_ts;
+		w->req_end = g->req_end;
+	}
+	/* The replays feed messages to the state model only: the ones it
+	   never looks at (events, most of a busy trace's messages) are not
+	   kept. */
+	if (!xstate_uses_message((uint8_t)d, g->kind))
+		return;
+	if (!grow((void **)&t->m, &t->capm, t->nm, sizeof *t->m)) {
+		t->oom = true;
 		return;
 	}
-	struct write *w = &t->w[wi];
 	struct pmsg *m = &t->m[t->nm++];
 	m->w = wi;
 	m->ord = (uint32_t)(t->nm - 1);
@@ -327,10 +370,6 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 	m->ext = intern(t, g->ext);
 	m->seq = g->seq;
 	m->length = g->length;
-	if (d == XDIR_S2C && g->req_ts && g->req_ts >= w->req_ts) {
-		w->req_ts = g->req_ts;
-		w->req_end = g->req_end;
-	}
 }
 
 /* A time of a dilated trace, as the undilated clock would have read it. */
@@ -427,7 +466,12 @@ int predict_finish(struct predict_trace *t)
 	result_of(t->model, &t->measured);
 	if (t->oom)
 		return -1;
-	if (t->nm)
+	/* Almost always in that order already (the pipeline reports a
+	   message with its packet); the sort is for the exceptions. */
+	size_t unsorted = 1;
+	while (unsorted < t->nm && msg_cmp(&t->m[unsorted - 1], &t->m[unsorted]) < 0)
+		unsorted++;
+	if (unsorted < t->nm)
 		qsort(t->m, t->nm, sizeof *t->m, msg_cmp);
 	/* The waits by connection and time, each with a cursor. */
 	if (t->nwaits)
@@ -496,10 +540,12 @@ size_t predict_packets(const struct predict_trace *t)
 
 /* ---- the replay ---- */
 
-/* A replayed record: a packet, or a message (len is its index). */
+/* A replayed record: a packet, or a message (len is its index).  Its
+   time is in an array of its own (struct replay, ts), which the merge
+   reads alone: the records are the memory a replay walks through, and
+   20 bytes rather than 32 with the time and an order (the index is
+   the order). */
 struct orec {
-	uint64_t ts;
-	uint32_t order;
 	uint8_t type, dir, flags;
 	uint32_t conn, seq, ack, len;
 };
@@ -523,6 +569,7 @@ struct replay {
 	const struct predict_trace *t;
 	const struct predict_link *link;
 	struct orec *o;
+	uint64_t *ts;			/* per record */
 	size_t no, capo;
 	struct sender *s;		/* 2 per connection */
 	double free_at[2];		/* the link's queue empties */
@@ -557,7 +604,8 @@ static void emit(struct replay *r, size_t stream, uint64_t ts, uint8_t type, uin
 		return;
 	}
 	uint32_t i = (uint32_t)r->no++;
-	r->o[i] = (struct orec){ ts, i, type, dir, flags, conn, seq, ack, len };
+	r->o[i] = (struct orec){ type, dir, flags, conn, seq, ack, len };
+	r->ts[i] = ts;
 	r->next[i] = NONE;
 	if (r->tail[stream] == NONE)
 		r->head[stream] = i;
@@ -765,22 +813,70 @@ static void replay_write(struct replay *r, uint32_t i)
 	r->arrive[i] = arrival;
 }
 
-static bool orec_before(const struct orec *x, const struct orec *y)
+/* Record x before record y: by time, ties in the order made. */
+static bool orec_before(const struct replay *r, uint32_t x, uint32_t y)
 {
-	return x->ts != y->ts ? x->ts < y->ts : x->order < y->order;
+	return r->ts[x] != r->ts[y] ? r->ts[x] < r->ts[y] : x < y;
 }
 
-/* The records in time order (ties in the order made): a heap of the
-   streams' heads.  NULL when out of memory. */
-static uint32_t *merge_streams(struct replay *r)
+/* What the replayed records are fed to, in time order. */
+struct feed {
+	const struct predict_trace *t;
+	struct xstate_model *m;
+	bool *announced;		/* per connection */
+};
+
+/* One replayed record into the state model, as a trace would hold it.
+   0, or -1 when out of memory. */
+static int feed_record(struct feed *f, const struct orec *o, uint64_t ts)
 {
-	uint32_t *order = malloc((r->no + 1) * sizeof *order);
-	uint32_t *heap = malloc((r->nstreams + 1) * sizeof *heap);	/* record indices */
-	if (!order || !heap) {
-		free(order);
-		free(heap);
-		return NULL;
+	const struct predict_trace *t = f->t;
+	struct xrec rec;
+	if (o->conn < t->nc && !f->announced[o->conn] && t->c[o->conn].seen) {
+		/* The connection, and its name, before its first packet, as
+		   in a trace: the model's horizon for the All rows starts
+		   there. */
+		const struct pconn *pc = &t->c[o->conn];
+		f->announced[o->conn] = true;
+		rec.type = XREC_CONN;
+		rec.u.conn = pc->rec;
+		rec.u.conn.id = o->conn;
+		rec.u.conn.ts = ts;
+		rec.u.conn.proto = pc->proto;
+		if (xstate_record(f->m, &rec) < 0)
+			return -1;
+		if (pc->name[0]) {
+			rec.type = XREC_NAME;
+			rec.u.name = (struct xrec_name){ ts, o->conn, pc->name_source, pc->name };
+			xstate_record(f->m, &rec);
+		}
 	}
+	if (o->type == XREC_PKT) {
+		rec.type = XREC_PKT;
+		rec.u.pkt = (struct xrec_pkt){ .ts = ts, .conn = o->conn, .dir = o->dir,
+					       .tcp_flags = o->flags, .seq = o->seq, .ack = o->ack,
+					       .raw_win = 0xffff, .win = PREDICT_WIN, .len = o->len };
+	} else {
+		const struct pmsg *g = &t->m[o->len];
+		rec.type = XREC_MSG;
+		rec.u.msg = (struct xrec_msg){ .ts = ts, .conn = g->conn, .dir = g->dir,
+					       .kind = g->kind, .flags = g->flags, .major = g->major,
+					       .minor = g->minor, .seq = g->seq, .length = g->length,
+					       .name = t->str[g->name], .ext = t->str[g->ext],
+					       .detail = "" };
+	}
+	return xstate_record(f->m, &rec);
+}
+
+/* The records in time order (ties in the order made), straight into the
+   model: a heap of the streams' heads.  No array of the order is made:
+   a fresh one per link cost a page fault per page, more than the merge.
+   0, or -1 when out of memory. */
+static int merge_streams(struct replay *r, struct feed *f)
+{
+	uint32_t *heap = malloc((r->nstreams + 1) * sizeof *heap);	/* record indices */
+	if (!heap)
+		return -1;
 	size_t n = 0;
 	for (size_t s = 0; s < r->nstreams; s++) {
 		if (r->head[s] == NONE)
@@ -788,17 +884,20 @@ static uint32_t *merge_streams(struct replay *r)
 		/* sift up */
 		size_t c = n++;
 		heap[c] = r->head[s];
-		while (c > 0 && orec_before(&r->o[heap[c]], &r->o[heap[(c - 1) / 2]])) {
+		while (c > 0 && orec_before(r, heap[c], heap[(c - 1) / 2])) {
 			uint32_t tmp = heap[c];
 			heap[c] = heap[(c - 1) / 2];
 			heap[(c - 1) / 2] = tmp;
 			c = (c - 1) / 2;
 		}
 	}
-	size_t q = 0;
+	int rc = 0;
 	while (n) {
 		uint32_t top = heap[0];
-		order[q++] = top;
+		if (feed_record(f, &r->o[top], r->ts[top]) < 0) {
+			rc = -1;
+			break;
+		}
 		if (r->next[top] != NONE)
 			heap[0] = r->next[top];
 		else
@@ -807,9 +906,9 @@ static uint32_t *merge_streams(struct replay *r)
 		size_t c = 0;
 		for (;;) {
 			size_t a = 2 * c + 1, b = a + 1, m = c;
-			if (a < n && orec_before(&r->o[heap[a]], &r->o[heap[m]]))
+			if (a < n && orec_before(r, heap[a], heap[m]))
 				m = a;
-			if (b < n && orec_before(&r->o[heap[b]], &r->o[heap[m]]))
+			if (b < n && orec_before(r, heap[b], heap[m]))
 				m = b;
 			if (m == c)
 				break;
@@ -820,28 +919,27 @@ static uint32_t *merge_streams(struct replay *r)
 		}
 	}
 	free(heap);
-	return order;
+	return rc;
 }
 
-int predict_run(const struct predict_trace *t, const struct predict_link *link,
-		struct predict_result *res,
-		void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx)
+/* One link's replay with the buffers of sc. */
+static int run_with(const struct predict_trace *t, struct scratch *sc,
+		    const struct predict_link *link, struct predict_result *res,
+		    void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx)
 {
 	memset(res, 0, sizeof *res);
 	struct replay r = { .t = t, .link = link };
 	r.s = calloc(2 * (t->nc + 1), sizeof *r.s);
-	struct scratch *sc = t->scratch;
 	if (!sc->ready)
-		sc->ready = malloc((t->nw + 1) * sizeof *sc->ready);
+		sc->ready = big_alloc((t->nw + 1) * sizeof *sc->ready);
 	if (!sc->arrive)
-		sc->arrive = malloc((t->nw + 1) * sizeof *sc->arrive);
+		sc->arrive = big_alloc((t->nw + 1) * sizeof *sc->arrive);
 	r.ready = sc->ready;
 	r.arrive = sc->arrive;
 	r.nstreams = STREAM_CLIENT_SENDS + t->nc + 1;
 	r.head = malloc(r.nstreams * sizeof *r.head);
 	r.tail = malloc(r.nstreams * sizeof *r.tail);
 	int rc = -1;
-	uint32_t *order = NULL;
 	struct xstate_model *m = NULL;
 	if (!r.s || !r.ready || !r.arrive || !r.head || !r.tail)
 		goto out;
@@ -854,14 +952,19 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 		most += 2 * (t->w[i].len ? (t->w[i].len + t->opt.mss - 1) / t->opt.mss : 1);
 	if (sc->cap < most) {
 		free(sc->o);
+		free(sc->ts);
 		free(sc->next);
+		sc->ts = NULL;
 		sc->next = NULL;
 		sc->cap = 0;
-		if (!(sc->o = malloc(most * sizeof *sc->o)) || !(sc->next = malloc(most * sizeof *sc->next)))
+		if (!(sc->o = big_alloc(most * sizeof *sc->o)) ||
+		    !(sc->ts = big_alloc(most * sizeof *sc->ts)) ||
+		    !(sc->next = big_alloc(most * sizeof *sc->next)))
 			goto out;
 		sc->cap = most;
 	}
 	r.o = sc->o;
+	r.ts = sc->ts;
 	r.next = sc->next;
 	r.capo = sc->cap;
 	for (size_t i = 0; i < 2 * (t->nc + 1); i++) {
@@ -870,56 +973,18 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 	}
 	for (uint32_t i = 0; i < t->nw && !r.oom; i++)
 		replay_write(&r, i);
-	if (r.oom || !(order = merge_streams(&r)))
+	if (r.oom)
 		goto out;
 
 	if (!(m = xstate_new(&t->opt.model)) || (on_wait && xstate_on_wait(m, on_wait, ctx) < 0))
 		goto out;
-	struct xrec rec;
-	bool *announced = calloc(t->nc + 1, sizeof *announced);
+	struct feed f = { t, m, calloc(t->nc + 1, sizeof *f.announced) };
+	bool *announced = f.announced;
 	if (!announced)
 		goto out;
-	for (size_t q = 0; q < r.no; q++) {
-		const struct orec *o = &r.o[order[q]];
-		if (o->conn < t->nc && !announced[o->conn] && t->c[o->conn].seen) {
-			/* The connection, and its name, before its first packet, as
-			   in a trace: the model's horizon for the All rows starts
-			   there. */
-			const struct pconn *pc = &t->c[o->conn];
-			announced[o->conn] = true;
-			rec.type = XREC_CONN;
-			rec.u.conn = pc->rec;
-			rec.u.conn.id = o->conn;
-			rec.u.conn.ts = o->ts;
-			rec.u.conn.proto = pc->proto;
-			if (xstate_record(m, &rec) < 0) {
-				free(announced);
-				goto out;
-			}
-			if (pc->name[0]) {
-				rec.type = XREC_NAME;
-				rec.u.name = (struct xrec_name){ o->ts, o->conn, pc->name_source, pc->name };
-				xstate_record(m, &rec);
-			}
-		}
-		if (o->type == XREC_PKT) {
-			rec.type = XREC_PKT;
-			rec.u.pkt = (struct xrec_pkt){ .ts = o->ts, .conn = o->conn, .dir = o->dir,
-						       .tcp_flags = o->flags, .seq = o->seq, .ack = o->ack,
-						       .raw_win = 0xffff, .win = PREDICT_WIN, .len = o->len };
-		} else {
-			const struct pmsg *g = &t->m[o->len];
-			rec.type = XREC_MSG;
-			rec.u.msg = (struct xrec_msg){ .ts = o->ts, .conn = g->conn, .dir = g->dir,
-						       .kind = g->kind, .flags = g->flags, .major = g->major,
-						       .minor = g->minor, .seq = g->seq, .length = g->length,
-						       .name = t->str[g->name], .ext = t->str[g->ext],
-						       .detail = "" };
-		}
-		if (xstate_record(m, &rec) < 0) {
-			free(announced);
-			goto out;
-		}
+	if (merge_streams(&r, &f) < 0) {
+		free(announced);
+		goto out;
 	}
 	free(announced);
 	xstate_finish(m);
@@ -936,8 +1001,85 @@ out:
 	free(r.seg_ts);
 	free(r.head);
 	free(r.tail);
-	free(order);
 	return rc;
+}
+
+int predict_run(const struct predict_trace *t, const struct predict_link *link,
+		struct predict_result *res,
+		void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx)
+{
+	return run_with(t, t->scratch, link, res, on_wait, ctx);
+}
+
+/* ---- many links at once ---- */
+
+struct run_all {
+	const struct predict_trace *t;
+	const struct predict_link *links;
+	struct predict_result *res;
+	size_t n;
+	atomic_size_t next;		/* the next link to take */
+	atomic_bool failed;
+};
+
+/* A worker: links from the shared counter until none is left, with its
+   own buffers (sc), or the trace's for the calling thread. */
+static void run_links(struct run_all *a, struct scratch *sc)
+{
+	for (;;) {
+		size_t k = atomic_fetch_add(&a->next, 1);
+		if (k >= a->n || atomic_load(&a->failed))
+			return;
+		if (run_with(a->t, sc, &a->links[k], &a->res[k], NULL, NULL) < 0)
+			atomic_store(&a->failed, true);
+	}
+}
+
+static void *run_links_thread(void *arg)
+{
+	struct run_all *a = arg;
+	struct scratch *sc = calloc(1, sizeof *sc);
+	if (!sc)
+		atomic_store(&a->failed, true);
+	else
+		run_links(a, sc);
+	scratch_free(sc);
+	return NULL;
+}
+
+/* The processors this process may run on. */
+static unsigned cpus_available(void)
+{
+#ifdef CPU_COUNT
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+#endif
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+int predict_run_all(const struct predict_trace *t, const struct predict_link *links, size_t n,
+		    struct predict_result *res, unsigned threads)
+{
+	if (!threads)
+		threads = cpus_available();
+	if (threads > n)
+		threads = n ? (unsigned)n : 1;
+	if (threads > PREDICT_THREADS_MAX)
+		threads = PREDICT_THREADS_MAX;
+	struct run_all a = { .t = t, .links = links, .res = res, .n = n };
+	atomic_init(&a.next, 0);
+	atomic_init(&a.failed, false);
+	pthread_t tid[PREDICT_THREADS_MAX];
+	unsigned started = 0;
+	/* Threads that cannot start leave their links to the others. */
+	while (started + 1 < threads && pthread_create(&tid[started], NULL, run_links_thread, &a) == 0)
+		started++;
+	run_links(&a, t->scratch);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	return atomic_load(&a.failed) ? -1 : 0;
 }
 
 /* ---- SLIM's experiment ---- */

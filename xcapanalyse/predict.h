@@ -93,6 +93,16 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 		struct predict_result *res,
 		void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx);
 
+/* Replays over links[0..n-1] into res[0..n-1], the same as predict_run
+   link by link, on up to threads threads (0: one per processor this
+   process may run on, as taskset or a cpuset allows), each with buffers
+   of its own: a replay's memory (some 150 bytes per packet of a busy
+   X11 trace) once per thread.  The links are independent; the order they finish in does not
+   show.  0, or -1 when out of memory. */
+enum { PREDICT_THREADS_MAX = 64 };
+int predict_run_all(const struct predict_trace *t, const struct predict_link *links, size_t n,
+		    struct predict_result *res, unsigned threads);
+
 /* ---- SLIM's experiment ---- */
 
 /* Every packet of the trace (pure acknowledgements too) at its time

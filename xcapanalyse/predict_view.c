@@ -61,14 +61,20 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 	struct predict_result *res = calloc(n ? n : 1, sizeof *res);
 	if (!res)
 		return -1;
+	struct predict_link *links = calloc(n ? n : 1, sizeof *links);
+	if (!links) {
+		free(res);
+		return -1;
+	}
 	for (size_t i = 0; i < nrates; i++)
-		for (size_t j = 0; j < ndelays; j++) {
-			struct predict_link link = { rates[i], delays[j] };
-			if (predict_run(t, &link, &res[i * ndelays + j], NULL, NULL) < 0) {
-				free(res);
-				return -1;
-			}
-		}
+		for (size_t j = 0; j < ndelays; j++)
+			links[i * ndelays + j] = (struct predict_link){ rates[i], delays[j] };
+	int rc = predict_run_all(t, links, n, res, 0);
+	free(links);
+	if (rc < 0) {
+		free(res);
+		return -1;
+	}
 	size_t br, bd;
 	baseline(rates, nrates, delays, ndelays, &br, &bd);
 	uint64_t base = res[br * ndelays + bd].network_delay;

@@ -188,6 +188,12 @@ int xstate_on_interval(struct xstate_model *m,
 int xstate_on_wait(struct xstate_model *m,
 		   void (*fn)(void *ctx, const struct xstate_wait *w), void *ctx);
 
+/* Whether the model looks at a message of this direction and kind at all:
+   the client's requests and setup, the server's replies, errors and
+   setup.  A caller that keeps messages only to feed them to a model
+   (the predictor's replays) may leave the others out. */
+bool xstate_uses_message(uint8_t dir, uint8_t kind);
+
 /* Feed one record.  Returns 0, or -1 when out of memory. */
 int xstate_record(struct xstate_model *m, const struct xrec *rec);
 /* The input ended: close what is still open and fix the totals. */
