@@ -27,13 +27,29 @@ need_root() { [ "$(id -u)" = 0 ] || skip "needs root to capture"; }
 # real-time priority, or with a soak's traffic).  Such tests take turns,
 # through a lock in the build tree, so that make check running tests side
 # by side does not read one test's load as another's delay.  The lock is
-# waited for 20 minutes at most (a stray process of a killed run may still
-# hold it), then the test goes on and says so.
+# waited for 20 minutes at most, then the test goes on and says so.  A
+# process of its own holds the lock until the test's shell is gone, so
+# that nothing the test starts (an X server that outlives it) inherits it.
 timing_alone() {
 	command -v flock >/dev/null 2>&1 || return 0
-	exec 9>"$top_builddir/tests/.timing-lock"
-	flock -w 1200 9 || say "the timing lock was not free after 20 minutes: measuring beside another test"
+	_ta_held=$workdir/timing-lock.held
+	flock -w 1200 "$top_builddir/tests/.timing-lock" sh -c \
+		'touch "$1"; while kill -0 "$2" 2>/dev/null; do sleep 0.5; done' sh "$_ta_held" $$ \
+		</dev/null >/dev/null 2>&1 &
+	_ta_pid=$!
+	while [ ! -e "$_ta_held" ]; do
+		if ! kill -0 "$_ta_pid" 2>/dev/null; then
+			say "the timing lock was not free after 20 minutes: measuring beside another test"
+			return 0
+		fi
+		sleep 0.2
+	done
 }
+
+# display_pid N: the pid of display N's X server, from its lock file (for
+# a server a wrapper such as faketime started, which killing the wrapper
+# would leave running).
+display_pid() { tr -dc 0-9 <"/tmp/.X$1-lock" 2>/dev/null; }
 
 # by_conn_dir [FILE]: dump lines in a stable order per record type,
 # connection and direction.  Two packet sockets may see packets sent from

@@ -53,6 +53,9 @@ over() {
 	_xp=$!
 	pids="$pids $_xp"
 	wait_for ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$_n" || fail "no Xvfb in $link_ns_s"
+	# faketime waits for its child: killing it would leave Xvfb running
+	_xs=$(display_pid "$_n")
+	pids="$pids $_xs"
 	start_capture "cap_$_name" ip netns exec "$link_ns_c" xcap -i "$link_dev_c" -w "$workdir/$_name.xcap"
 	sleep 0.3
 	# shellcheck disable=SC2086
@@ -60,7 +63,7 @@ over() {
 		fail "xdpyinfo failed over $_rate / $_delay ms"
 	sleep 0.5
 	stop_capture "cap_$_name"
-	kill "$_xp" 2>/dev/null; wait "$_xp" 2>/dev/null
+	kill "$_xs" "$_xp" 2>/dev/null; wait "$_xp" 2>/dev/null
 	link_down "$_name" || fail "xcap-link did not end cleanly"
 }
 
