@@ -60,32 +60,6 @@ static char *dup_str(const char *s)
 	return d;
 }
 
-static uint32_t rec_conn(const struct xrec *r)
-{
-	switch (r->type) {
-	case XREC_CONN: return r->u.conn.id;
-	case XREC_PKT: return r->u.pkt.conn;
-	case XREC_MSG: return r->u.msg.conn;
-	case XREC_EXT: return r->u.ext.conn;
-	case XREC_NAME: return r->u.name.conn;
-	case XREC_GAP: return r->u.gap.conn;
-	default: return 0;
-	}
-}
-
-static uint64_t rec_ts(const struct xrec *r)
-{
-	switch (r->type) {
-	case XREC_CONN: return r->u.conn.ts;
-	case XREC_PKT: return r->u.pkt.ts;
-	case XREC_MSG: return r->u.msg.ts;
-	case XREC_EXT: return r->u.ext.ts;
-	case XREC_NAME: return r->u.name.ts;
-	case XREC_GAP: return r->u.gap.ts;
-	default: return 0;
-	}
-}
-
 static void keep(struct tmpl *t, const struct xrec *r)
 {
 	if (t->n == t->cap) {
@@ -261,7 +235,8 @@ int main(int argc, char **argv)
 		size_t base = ntm;
 		struct xrec r;
 		while (xsource_next(src, &r) == 1) {
-			uint32_t id = rec_conn(&r);
+			/* a connection's dialogue: not the capture's notes and marks */
+			uint32_t id = r.type == XREC_NOTE || r.type == XREC_MARK ? 0 : xrec_conn(&r);
 			if (!id)
 				continue;
 			if (r.type == XREC_CONN) {
@@ -324,7 +299,7 @@ int main(int argc, char **argv)
 	while (packets < want) {
 		size_t best = nlanes;
 		for (size_t j = 0; j < nlanes; j++)
-			if (live[j] && (best == nlanes || rec_ts(&head[j]) < rec_ts(&head[best])))
+			if (live[j] && (best == nlanes || xrec_time(&head[j]) < xrec_time(&head[best])))
 				best = j;
 		if (best == nlanes)
 			break;
@@ -345,8 +320,8 @@ int main(int argc, char **argv)
 	}
 	uint64_t tend = 0;
 	for (size_t j = 0; j < nlanes; j++)
-		if (rec_ts(&head[j]) > tend)
-			tend = rec_ts(&head[j]);
+		if (xrec_time(&head[j]) > tend)
+			tend = xrec_time(&head[j]);
 	fprintf(stderr, "trace-stretch: %llu packets, %zu connections from %zu templates, %.0f s\n",
 		packets, nlanes, good, (double)(tend - t0) / 1e9);
 	return 0;

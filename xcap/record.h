@@ -247,6 +247,23 @@ static inline uint64_t xrec_time(const struct xrec *r)
 	return 0;
 }
 
+/* The connection a record is of, 0 for none (statistics, a note or mark
+   of the whole capture). */
+static inline uint32_t xrec_conn(const struct xrec *r)
+{
+	switch (r->type) {
+	case XREC_CONN: return r->u.conn.id;
+	case XREC_PKT: return r->u.pkt.conn;
+	case XREC_MSG: return r->u.msg.conn;
+	case XREC_EXT: return r->u.ext.conn;
+	case XREC_NAME: return r->u.name.conn;
+	case XREC_GAP: return r->u.gap.conn;
+	case XREC_NOTE: return r->u.note.conn;
+	case XREC_MARK: return r->u.mark.conn;
+	default: return 0;
+	}
+}
+
 /* Where records go: the trace writer, a dump printer, an analysis. */
 typedef void (*xrec_emit_fn)(void *ctx, const struct xrec *rec);
 

@@ -344,18 +344,9 @@ static bool conn_wanted(const struct conn_set *cs, const struct xrec *rec)
 {
 	if (!cs->n)
 		return true;
-	uint32_t id;
-	switch (rec->type) {
-	case XREC_CONN: id = rec->u.conn.id; break;
-	case XREC_PKT: id = rec->u.pkt.conn; break;
-	case XREC_MSG: id = rec->u.msg.conn; break;
-	case XREC_EXT: id = rec->u.ext.conn; break;
-	case XREC_NAME: id = rec->u.name.conn; break;
-	case XREC_GAP: id = rec->u.gap.conn; break;
-	case XREC_NOTE: id = rec->u.note.conn; if (!id) return true; break;
-	case XREC_MARK: id = rec->u.mark.conn; if (!id) return true; break;
-	default: return true;
-	}
+	uint32_t id = xrec_conn(rec);
+	if (!id)	/* of the whole capture: statistics, a note, a mark */
+		return true;
 	for (size_t i = 0; i < cs->n; i++)
 		if (cs->ids[i] == id)
 			return true;
