@@ -87,6 +87,28 @@ static void keep(struct tmpl *t, const struct xrec *r)
 	t->rec[t->n++] = c;
 }
 
+static void tmpl_free(struct tmpl *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct xrec *c = &t->rec[i];
+		switch (c->type) {
+		case XREC_CONN: free((void *)c->u.conn.proto); break;
+		case XREC_MSG:
+			free((void *)c->u.msg.name);
+			free((void *)c->u.msg.ext);
+			free((void *)c->u.msg.detail);
+			break;
+		case XREC_EXT: free((void *)c->u.ext.name); break;
+		case XREC_NAME:
+			free((void *)c->u.name.source);
+			free((void *)c->u.name.text);
+			break;
+		default: break;
+		}
+	}
+	free(t->rec);
+}
+
 /* What one repetition of the body spans: time, each direction's sequence
    space (to the end of its last segment) and the protocol numbers. */
 static int measure(struct tmpl *t)
@@ -261,6 +283,8 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < ntm; k++)
 		if (measure(&tm[k]) == 0)
 			tm[good++] = tm[k];
+		else
+			tmpl_free(&tm[k]);
 	if (!good) {
 		fprintf(stderr, "trace-stretch: no connection with data in: '%s'\n", argv[3]);
 		return 1;
@@ -324,5 +348,11 @@ int main(int argc, char **argv)
 			tend = xrec_time(&head[j]);
 	fprintf(stderr, "trace-stretch: %llu packets, %zu connections from %zu templates, %.0f s\n",
 		packets, nlanes, good, (double)(tend - t0) / 1e9);
+	for (size_t k = 0; k < good; k++)
+		tmpl_free(&tm[k]);
+	free(tm);
+	free(ln);
+	free(head);
+	free(live);
 	return 0;
 }
