@@ -479,14 +479,8 @@ int np_model_add(struct np_model *m, const struct xrec *rec)
 		return 0;
 	}
 	case XREC_MARK: {
-		if (m->nmark == m->mark_cap) {
-			size_t cap = m->mark_cap ? m->mark_cap * 2 : 16;
-			struct np_mark *v = realloc(m->mark, cap * sizeof *v);
-			if (!v)
-				return -1;
-			m->mark = v;
-			m->mark_cap = cap;
-		}
+		if (grow((void **)&m->mark, &m->mark_cap, m->nmark, sizeof *m->mark) < 0)
+			return -1;
 		struct np_mark *k = &m->mark[m->nmark];
 		k->t = rel(m, rec->u.mark.ts);
 		k->conn = rec->u.mark.conn;
