@@ -71,7 +71,10 @@ typed() {
 		[ -n "$_wid" ] && break
 		sleep 0.1
 	done
-	[ -n "$_wid" ] || fail "$1: no xterm window"
+	if [ -z "$_wid" ]; then
+		kill -0 "$_xt" 2>/dev/null && _alive=running || _alive=exited
+		fail "$1: no xterm window after 30 s (xterm $_alive; its stderr: $(tail -3 "$workdir/$1.xterm.err"))"
+	fi
 	sleep 1		# mapped and drawn
 	# No window manager: keys go where the pointer is.
 	ip netns exec "$link_ns_s" env DISPLAY=127.0.0.1:$n xdotool mousemove --window "$_wid" 20 20 ||

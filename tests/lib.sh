@@ -22,6 +22,20 @@ need() {
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root to capture"; }
 
+# sanitized: the tools under test were built with ASan and UBSan (the
+# second pass of ./bootstrap check), which run them 2-3 times slower.
+sanitized() { [ -n "${XCAP_SANITIZERS:-}" ]; }
+
+# measures_physics: this test holds a delay or a rate it measured to what
+# an emulated link's configuration implies.  It runs in the plain build
+# only: under the sanitizers the tools' own slowdown would be read as the
+# link's delay, and the code it runs is covered there by the other tests.
+# It then takes its turn through timing_alone.
+measures_physics() {
+	sanitized && skip "measures time against a link's physics: checked in the plain build, not under the sanitizers' slowdown"
+	timing_alone
+}
+
 # timing_alone: this test holds a measurement to physics (an emulated
 # link's or a relay's delay and rate) or loads the CPU on purpose (at
 # real-time priority, or with a soak's traffic).  Such tests take turns,
@@ -88,6 +102,10 @@ no_kernel_cut() {
 		sed -n 's/.*\(cannot create a BPF map: [^:]*\).*/\1/p' "$1" | head -n 1
 }
 
+# When the test began, for the line that says how long it took (the
+# suite's running time is a budget: CI gives it 30 minutes).
+test_started=$(date +%s)
+
 # A scratch directory removed on exit, with everything started in it.
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/xcap-$test_name.XXXXXX")
 pids=
@@ -99,6 +117,7 @@ cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	for p in $pids; do wait "$p" 2>/dev/null; done
 	if [ -n "$keep_workdir" ]; then echo "$test_name: kept $workdir"; else rm -rf "$workdir"; fi
+	echo "$test_name: took $(($(date +%s) - test_started)) s"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM

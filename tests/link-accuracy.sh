@@ -14,7 +14,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
 need ip xcap-link
-timing_alone
+measures_physics
 [ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
 py=
 for p in /usr/bin/python3 python3; do

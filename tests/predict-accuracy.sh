@@ -23,7 +23,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
 need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo /usr/bin/python3
-timing_alone
+measures_physics
 [ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
 . "$top_srcdir/tests/netns.sh"
 link_opts=--realtime

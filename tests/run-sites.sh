@@ -16,7 +16,7 @@
 #  - --delay 50 adds 100 ms to each round trip's wait.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need Xvfb xdpyinfo xcap-run xcapanalyse xwininfo
-timing_alone
+measures_physics
 lib="$top_builddir/xcap/libxcapwait.so"
 [ -r "$lib" ] || skip "the call-site library is not built: $lib"
 XCAP_WAIT_LIB=$lib XCAP_BINDIR=$top_builddir/xcapanalyse

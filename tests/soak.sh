@@ -23,7 +23,8 @@
 need_root
 need tcpdump x11perf xterm xdpyinfo gtk3-demo
 timing_alone
-seconds=${SOAK_SECONDS:-75}
+# Under the sanitizers the shortest soak that still has two halves.
+if sanitized; then seconds=${SOAK_SECONDS:-40}; else seconds=${SOAK_SECONDS:-75}; fi
 [ "$seconds" -ge 40 ] || fail "SOAK_SECONDS=$seconds: at least 40 s, to have a first and a second half"
 rotate=$((seconds / 8))
 start_xvfb

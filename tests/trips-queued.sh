@@ -18,7 +18,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
 need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo glxgears cc
-timing_alone
+measures_physics
 [ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
 . "$top_srcdir/tests/netns.sh"
 cc -shared -fPIC -o "$workdir/xcbwaits.so" "$top_srcdir/tests/xcbwaits.c" -ldl 2>"$workdir/cc.err" ||
