@@ -442,6 +442,13 @@ size_t np_index_draw(cairo_t *cr, const struct np_index *ix, size_t i, int dir, 
 			cairo_fill(cr);
 		}
 	}
+	if (!ix->has_state) {
+		/* Said, not left blank: Idle would look the same. */
+		cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
+		cairo_set_font_size(cr, 10);
+		cairo_move_to(cr, px + 4, py + h - 2);
+		cairo_show_text(cr, "states not in this index (written while capturing)");
+	}
 	cairo_restore(cr);
 	return reads;
 }

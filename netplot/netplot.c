@@ -224,7 +224,7 @@ static int benchmark_index(const char *path, int w, int h)
 		die_err(1, err, path);
 	double ms = now_ms() - t;
 	if (built) {
-		printf("index: built in %.0f ms (two passes over the trace)\n", ms);
+		printf("index: built in %.0f ms (one pass over the trace)\n", ms);
 		np_index_free(ix);
 		t = now_ms();
 		if (!(ix = np_index_open(path, &built, err, sizeof err)))

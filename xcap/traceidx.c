@@ -37,7 +37,7 @@
 #include "traceidx.h"
 
 enum { HEADER = 72, CONN = 216, NAME_AT = 152, NAME = 64, DIR_AT = 24, DIR = 64, LEVEL = 24, BUCKET = 80, IVAL = 16,
-       MAXLEVEL = 24, MIN_BUCKETS = 1024 };
+       MAXLEVEL = 24, MIN_BUCKETS = 64 };
 
 struct bkt {
 	int64_t dlo, dhi, alo, ahi;
