@@ -28,11 +28,11 @@ before the next input (the kernel's receive stamp, SO_TIMESTAMPNS: when
 the viewer's host had it, however late this process was scheduled to
 read it; "-" when none came), COUNT the updates.  For a watch, the line is
 
-    INDEX watch - START_NS LAST_NS COUNT FIRST_NS
+    INDEX watch - START_NS LAST_NS COUNT END_NS
 
-START_NS just before the first signal, LAST_NS the receive stamp of the
-last update before the second, FIRST_NS that of the first update after
-the first signal, COUNT the updates between the two signals.
+START_NS just before the first signal, END_NS just before the second,
+LAST_NS the receive stamp of the last update between them, COUNT the
+updates between them.
 """
 import os
 import signal
@@ -106,7 +106,6 @@ def main():
     def drain(until):
         """Updates until the time given; the last one's end and how many."""
         last, count = None, 0
-        drain.first = None
         while True:
             left = until - time.monotonic()
             if left <= 0 and not c.buf:
@@ -118,8 +117,6 @@ def main():
                 return last, count
             if name == 'FramebufferUpdate':
                 last = c.stamp
-                if drain.first is None:
-                    drain.first = c.stamp
                 count += 1
                 request(1)
 
@@ -148,10 +145,11 @@ def main():
                 start = time.time_ns()
                 os.kill(int(pid), signal.SIGUSR2)
                 last, count = drain(time.monotonic() + float(seconds))
+                end = time.time_ns()
                 os.kill(int(pid), signal.SIGUSR2)
                 index += 1
-                f.write('%d watch - %d %s %d %s\n' % (index, start, last if last else '-', count,
-                                                      drain.first if drain.first else '-'))
+                f.write('%d watch - %d %s %d %d\n' % (index, start, last if last else '-', count,
+                                                      end))
                 f.flush()
                 continue
             if arg.startswith('click:'):
