@@ -18,10 +18,9 @@ need_root
 need xcap xcapanalyse Xvnc xterm /usr/bin/python3
 py=/usr/bin/python3
 gap_ms=500
-# a s d f g h j k, Return; then select from line 2 to line 9 and clear it,
-# twice (xterm's fixed font is 6x13)
-inputs="0x61 0x73 0x64 0x66 0x67 0x68 0x6a 0x6b 0xff0d
-	click:1:8,20 click:3:150,110 click:1:8,20 click:3:150,110 click:1:8,20"
+# a s d f g h j k, Return; then select from line 2 to line 9 and clear it
+# (xterm's fixed font is 6x13)
+inputs="0x61 0x73 0x64 0x66 0x67 0x68 0x6a 0x6b 0xff0d click:1:8,20 click:3:150,110 click:1:8,20"
 
 # judge NAME PORT: capture the viewer's session on PORT and compare.
 judge() {
