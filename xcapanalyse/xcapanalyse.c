@@ -577,7 +577,9 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 			if (resv && conn_wanted(&r->conns, &rec) &&
 			    responses_view_record(resv, &rec) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", path);
-			if (updv && conn_wanted(&r->conns, &rec) && updates_view_record(updv, &rec) < 0)
+			/* Marks name the span whichever connection made them. */
+			if (updv && (rec.type == XREC_MARK || conn_wanted(&r->conns, &rec)) &&
+			    updates_view_record(updv, &rec) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", path);
 			break;
 		}
