@@ -11,7 +11,7 @@
 # 15.7 Mbit/s of a 4 Mbit/s link.  xcapanalyse's video quality over the
 # marks must be
 #  - within 5 % of the client's own count: frames written / (30 x its
-#    playing time);
+#    playing time), over the same of the slow-motion run at 2 fps;
 #  - within 10 % of the link's configuration: its rate less the TCP/IP
 #    headers, over 30 frames a second of 65560 bytes;
 #  - and the slow-motion run must have dropped nothing.
@@ -22,7 +22,7 @@
 # count within one update and 5 %, their rate the rate the link allows (a
 # request crosses, then an update of the window's pixels) within 15 %, and
 # the video quality against a slow-motion run (2 fps) the viewer's count
-# over the ideal frames within 5 %.
+# over the ideal frames, over the same of the slow-motion run, within 5 %.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
 need ip xcap-link xcap xcapanalyse Xvfb /usr/bin/python3
@@ -84,7 +84,11 @@ xcapanalyse --updates --mark-span video-start:video-end --ideal-fps "$fps" \
 cat "$workdir/x11.csv" >&2
 vq=$(column "$workdir/x11.csv" video_quality)
 [ -n "$vq" ] || fail "no video quality for X11"
-truth=$($py -c "print('%.6f' % ($frames / ($fps * $secs)))")
+# The paper's quality is relative to the slow-motion run, so the client's
+# own figure is too: a loaded machine that plays the slow-motion clip in
+# 3.19 s where 3 s were asked makes every run's quality 6 % higher, on
+# the client's clock as in the capture.
+truth=$($py -c "print('%.6f' % (($frames / ($fps * $secs)) / ($slow_frames / ($slow_fps * $slow_secs))))")
 physics=$($py -c "
 frame = $size * $size * 4 + 24
 print('%.6f' % min(1, $rate / 8 * $mss / ($mss + 52) / ($fps * frame)))")
@@ -156,7 +160,11 @@ print('%.6f' % min($fps, 1 / (2 * $delay_ms / 1000 + wire * 8 / $rate)))")
 	# Each update carried one whole frame: the data form agrees with the
 	# viewer's count of updates over the ideal frames of the span.
 	vq=$(column "$workdir/rfb.csv" video_quality)
-	truth=$($py -c "print('%.6f' % ($vcount / ($fps * ($vend - $vstart) / 1e9)))")
+	read -r _ _ _ svstart _ svcount svend <<EOF
+$(grep watch "$workdir/rfbslow.truth")
+EOF
+	truth=$($py -c "print('%.6f' % (($vcount / ($fps * ($vend - $vstart) / 1e9)) /
+	    ($svcount / ($slow_fps * ($svend - $svstart) / 1e9))))")
 	say "RFB video quality against the slow-motion run: $vq, the viewer's count $truth"
 	close_to "$vq" "$truth" 0.05 || fail "RFB video quality $vq is not within 5 % of the viewer's $truth"
 	close_to "$rate_got" "$allowed" 0.15 ||
