@@ -59,8 +59,6 @@ struct win {
 	uint64_t win_t0, win_t1;
 };
 
-/* Views of more packets than this are drawn from the index's buckets. */
-enum { WINDOW_PACKETS = 200000 };
 
 /* NETPLOT_LOG=1: every view change, the plot's place on the screen and
    each tooltip go to stderr as one line, for scripts and the GUI test. */
@@ -222,16 +220,14 @@ static void index_sync(struct win *w)
 		return;
 	size_t i = ix_conn_of(w, w->v.conn);
 	double t0 = w->v.t0 < 0 ? 0 : w->v.t0, t1 = w->v.t1 < 0 ? 0 : w->v.t1;
-	struct np_ibucket k;
-	/* The count from a level a sixteenth of the view wide: a little over
-	   at the edges, and a few buckets read. */
-	np_index_range(w->ix, i, w->v.dir, (uint64_t)t0, (uint64_t)t1 + 1, (uint64_t)((t1 - t0) / 16), &k);
-	if (k.npkt > WINDOW_PACKETS)
-		return;
 	if (i == w->ix_conn && t0 >= (double)w->win_t0 && t1 <= (double)w->win_t1)
 		return;
 	double span = t1 - t0;
 	uint64_t a = t0 > span / 2 ? (uint64_t)(t0 - span / 2) : 0, b = (uint64_t)(t1 + span / 2);
+	/* What reading it would cost, from the index: a span too dear for
+	   one frame is drawn from the buckets (index_columns). */
+	if (np_index_window_cost(w->ix, i, a, b) > NP_INDEX_WINDOW_BYTES)
+		return;
 	char err[512];
 	struct np_model *m = np_index_window(w->ix, w->ix_path, i, a, b, err, sizeof err);
 	if (!m) {
@@ -280,11 +276,14 @@ static bool open_index(struct win *w, const char *path)
 		uint64_t a, b, n[2];
 		np_index_conn(ix, i, &id, &a, &b, n);
 		if (id >= 1 && id <= m->nconn) {
+			char name[80];
+			np_index_conn_name(ix, i, name, sizeof name);
 			m->conn[id - 1].first = a;
 			m->conn[id - 1].last = b;
+			if (!name[0])
+				snprintf(name, sizeof name, "connection %u", id);
 			snprintf(m->conn[id - 1].label, sizeof m->conn[id - 1].label,
-				 "connection %u (%llu packets, indexed)", id,
-				 (unsigned long long)(n[0] + n[1]));
+				 "%s (%llu packets, indexed)", name, (unsigned long long)(n[0] + n[1]));
 		}
 	}
 	np_index_free(w->ix);
@@ -628,12 +627,11 @@ static gboolean on_draw(GtkWidget *area, cairo_t *cr, gpointer data)
 	index_sync(w);
 	np_render(cr, &w->v, &w->ro, NULL);
 	if (w->ix) {
-		/* Too many packets to draw one by one: the index's columns. */
-		struct np_ibucket k;
+		/* The view's span not read (too dear for a frame): the index's
+		   columns. */
 		double a = w->v.t0 < 0 ? 0 : w->v.t0;
-		np_index_range(w->ix, ix_conn_of(w, w->v.conn), w->v.dir, (uint64_t)a,
-			       (uint64_t)w->v.t1 + 1, (uint64_t)((w->v.t1 - a) / 16), &k);
-		if (k.npkt > WINDOW_PACKETS)
+		if (ix_conn_of(w, w->v.conn) != w->ix_conn || a < (double)w->win_t0 ||
+		    w->v.t1 > (double)w->win_t1 || w->win_t0 == w->win_t1)
 			np_index_draw(cr, w->ix, ix_conn_of(w, w->v.conn), w->v.dir, w->v.t0, w->v.t1,
 				      w->v.y0, w->v.y1, w->v.px, w->v.py, w->v.pw, w->v.ph);
 	}

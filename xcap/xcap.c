@@ -40,6 +40,7 @@
 #include "pipeline.h"
 #include "response_model.h"
 #include "trace.h"
+#include "traceidx.h"
 #include "report.h"
 
 #ifndef DLT_LINUX_SLL2
@@ -208,6 +209,11 @@ struct capture {
 	uint64_t resp_now;
 	unsigned windows_written;
 	char out_name[PATH_MAX];
+	/* One trace file (no rotation, no windows): its side index, written
+	   beside it when it is closed, so that netplot opens a huge capture
+	   without a pass over it. */
+	bool want_index;
+	struct xidx *ix;
 };
 
 /* A record to the trace file open now. */
@@ -219,6 +225,14 @@ static void write_record(struct capture *cap, const struct xrec *rec)
 		cap->write_failed = 1;
 		if (cap->pcap)
 			pcap_breakloop(cap->pcap);
+		return;
+	}
+	/* Out of memory for the index: the trace goes on without one
+	   (netplot builds it when it needs it). */
+	if (cap->ix && xidx_record(cap->ix, rec, trace_writer_block_offset(cap->w)) < 0) {
+		complain("out of memory, no index written: '%s.idx'", cap->out_name);
+		xidx_free(cap->ix);
+		cap->ix = NULL;
 	}
 }
 
@@ -460,6 +474,8 @@ static void open_output(struct capture *cap, uint64_t ts)
 		die(EXIT_RUNTIME, "cannot start the trace: %s: '%s'", err, cap->out_name);
 	cap->file_start_ns = ts;
 	cap->files_opened++;
+	if (cap->want_index && cap->out != stdout && !(cap->ix = xidx_new()))
+		complain("out of memory, no index written: '%s.idx'", cap->out_name);
 }
 
 static void write_stats(struct capture *cap)
@@ -506,6 +522,15 @@ static int close_output(struct capture *cap)
 	if (rc < 0 && !close_why[0])
 		snprintf(close_why, sizeof close_why, "cannot write the trace");
 	cap->out = NULL;
+	/* The index only of a whole trace; a failed one is said, not fatal. */
+	if (cap->ix && rc == 0) {
+		char ipath[PATH_MAX + 8], err[256];
+		snprintf(ipath, sizeof ipath, "%s.idx", cap->out_name);
+		if (xidx_write(cap->ix, cap->out_name, ipath, err, sizeof err) < 0)
+			complain("%s: '%s'", err, ipath);
+	}
+	xidx_free(cap->ix);
+	cap->ix = NULL;
 	return rc;
 }
 
@@ -1038,6 +1063,7 @@ int main(int argc, char **argv)
 		if (!cap.flight)
 			die(EXIT_RUNTIME, "out of memory: 'flight recorder'");
 	} else {
+		cap.want_index = !cap.rotate_ns && !cap.size_limit;
 		open_output(&cap, now_ns());
 	}
 	if (cap.resp_over_ns) {
