@@ -5,9 +5,9 @@
 # tests/x-chatter.c talks to one Xvfb at a steady 20000 requests a second
 # for 14 s (about 600 KB of trace a second), while two xcap captures
 # rotate: every 2 s into g-YYYYmmdd-HHMMSS.xcap, and every million bytes
-# into c-0.xcap, c-1.xcap...  Once each has its first piece, a netplot
-# --follow on that first piece runs on an Xvfb of its own (its drawing is
-# not in the capture).  While xcap writes:
+# into c-0.xcap, c-1.xcap...  Before the client begins, a netplot
+# --follow on each set's first piece runs on an Xvfb of its own (its
+# drawing is not in the capture).  While xcap writes:
 #  - the session takes in the pieces as xcap opens them (NETPLOT_LOG's
 #    follow lines: files= grows by at least two);
 #  - the time range shown grows across the rotations (view lines: t1
@@ -27,22 +27,19 @@ clients=$DISPLAY
 port=$((6000 + display))
 start_capture bytime xcap -i lo -G 2 -w "$workdir/g.xcap" "tcp port $port"
 start_capture bysize xcap -i lo -C 1 -w "$workdir/c.xcap" "tcp port $port"
-"$workdir/x-chatter" "$clients" 20000 14 >"$workdir/chatter.out" 2>&1 &
-chatter=$!
-pids="$pids $chatter"
-
-first_piece() {	# PATTERN: the first piece of a set once it holds a trace
+first_piece() {	# PATTERN: the first piece of a set, once xcap has opened it
 	for f in $1; do
-		[ -s "$f" ] && { echo "$f"; return 0; }
+		[ -e "$f" ] && { echo "$f"; return 0; }
 		return 1
 	done
 	return 1
 }
-wait_for first_piece "$workdir/g-*.xcap" || fail "xcap -G wrote nothing: $(cat "$workdir/bytime.err")"
-wait_for first_piece "$workdir/c-0.xcap" || fail "xcap -C wrote nothing: $(cat "$workdir/bysize.err")"
+wait_for first_piece "$workdir/g-*.xcap" || fail "xcap -G opened nothing: $(cat "$workdir/bytime.err")"
+wait_for first_piece "$workdir/c-0.xcap" || fail "xcap -C opened nothing: $(cat "$workdir/bysize.err")"
 g_first=$(first_piece "$workdir/g-*.xcap")
 
-# One netplot per set, each on an Xvfb of its own.
+# One netplot per set, each on an Xvfb of its own, following from the
+# first piece before the client talks (a capture not begun yet).
 follow() {	# NAME FIRST-PIECE
 	start_xvfb
 	eval "${1}_display=\$DISPLAY"
@@ -52,6 +49,18 @@ follow() {	# NAME FIRST-PIECE
 }
 follow g "$g_first"
 follow c "$workdir/c-0.xcap"
+for s in g c; do
+	i=0
+	until grep -q '^netplot: follow /' "$workdir/$s.log" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 600 ] && fail "netplot did not start on $s in 60 s: $(cat "$workdir/$s.log")"
+		sleep 0.1
+	done
+done
+
+"$workdir/x-chatter" "$clients" 20000 14 >"$workdir/chatter.out" 2>&1 &
+chatter=$!
+pids="$pids $!"
 for s in g c; do
 	wait_for grep -q '^netplot: follow .*packets=[1-9]' "$workdir/$s.log" ||
 		fail "netplot showed nothing of $s: $(cat "$workdir/$s.log")"
