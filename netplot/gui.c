@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "cdfwin.h"
 #include "gui.h"
 #include "index.h"
 #include "render.h"
@@ -250,6 +251,13 @@ static void index_sync(struct win *w)
 			(unsigned long long)a, (unsigned long long)b, (unsigned long long)m->npkt);
 }
 
+/* The trace a window shows, for the CDF window (win.cdf), which draws
+   every trace open in the viewer. */
+static void set_trace(struct win *w, const char *path)
+{
+	g_object_set_data_full(G_OBJECT(w->window), "np-trace", g_strdup(path), g_free);
+}
+
 static bool open_index(struct win *w, const char *path)
 {
 	char err[512];
@@ -291,6 +299,7 @@ static bool open_index(struct win *w, const char *path)
 	np_model_free(w->m);
 	w->ix = ix;
 	w->ix_path = g_strdup(path);
+	set_trace(w, path);
 	w->ix_conn = best;
 	w->win_t0 = w->win_t1 = first;
 	w->m = m;
@@ -376,6 +385,7 @@ static bool open_file(struct win *w, const char *path)
 	np_model_free(w->m);
 	w->m = m;
 	w->v.m = m;
+	set_trace(w, path);
 	/* The stacks of the round trips, when xcap-run wrote them beside the
 	   trace: the tooltip and details of a request waited on show them. */
 	sites_free(w->sites);
@@ -584,6 +594,8 @@ static void follow_start(struct win *w, char **paths, size_t n)
 {
 	w->paths = paths;
 	w->npaths = n;
+	if (n == 1)
+		set_trace(w, paths[0]);
 	follow_find_pieces(w);	/* may move w->paths: paths is gone */
 	w->follow_stamp = follow_stamp(w);
 	char *base = g_path_get_basename(w->paths[0]);
@@ -932,6 +944,27 @@ ACTION(export)
 	gtk_widget_destroy(d);
 }
 
+ACTION(cdf)
+{
+	struct win *w = data;
+	GtkApplication *app = gtk_window_get_application(GTK_WINDOW(w->window));
+	/* This window's trace first, then the others open: a curve each. */
+	GPtrArray *paths = g_ptr_array_new();
+	const char *own = g_object_get_data(G_OBJECT(w->window), "np-trace");
+	if (own)
+		g_ptr_array_add(paths, (gpointer)own);
+	for (GList *l = app ? gtk_application_get_windows(app) : NULL; l; l = l->next) {
+		const char *trace = g_object_get_data(G_OBJECT(l->data), "np-trace");
+		if (trace && trace != own)
+			g_ptr_array_add(paths, (gpointer)trace);
+	}
+	if (!paths->len)
+		gtk_label_set_text(GTK_LABEL(w->status), "No trace open: no CDF to draw.");
+	else
+		np_cdf_window_open(app, (const char *const *)paths->pdata, paths->len, log_on);
+	g_ptr_array_free(paths, TRUE);
+}
+
 ACTION(close)
 {
 	struct win *w = data;
@@ -954,6 +987,7 @@ static const GActionEntry win_actions[] = {
 	{ "open", act_open, NULL, NULL, NULL, { 0 } },
 	{ "export", act_export, NULL, NULL, NULL, { 0 } },
 	{ "close", act_close, NULL, NULL, NULL, { 0 } },
+	{ "cdf", act_cdf, NULL, NULL, NULL, { 0 } },
 };
 
 static const struct { const char *action; const char *accels[4]; } accels[] = {
@@ -967,6 +1001,7 @@ static const struct { const char *action; const char *accels[4]; } accels[] = {
 	{ "win.pan-down", { "Down", "j", NULL } },
 	{ "win.direction", { "d", NULL } },
 	{ "win.inputs", { "i", NULL } },
+	{ "win.cdf", { "c", NULL } },
 	{ "win.next-conn", { "Page_Down", NULL } },
 	{ "win.prev-conn", { "Page_Up", NULL } },
 	{ "win.open", { "<Control>o", NULL } },
@@ -1118,6 +1153,7 @@ static void on_startup(GApplication *app, gpointer data)
 	g_menu_append(view, "Switch _direction", "win.direction");
 	g_menu_append(view, "_Next connection", "win.next-conn");
 	g_menu_append(view, "_Previous connection", "win.prev-conn");
+	g_menu_append(view, "_CDF of the inputs…", "win.cdf");
 	g_menu_append_submenu(bar, "_File", G_MENU_MODEL(file));
 	g_menu_append_submenu(bar, "_View", G_MENU_MODEL(view));
 	gtk_application_set_menubar(GTK_APPLICATION(app), G_MENU_MODEL(bar));
