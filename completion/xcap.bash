@@ -74,7 +74,7 @@ _xcap_xcap() {
 	-w) _filedir xcap; return ;;
 	-Z) COMPREPLY=($(compgen -u -- "$cur")); return ;;
 	-c | -G | -C | -W | -B | --ring | --before | --after) return ;;
-	--trigger) COMPREPLY=($(compgen -W 'request= event= wait\>' -- "$cur")); compopt -o nospace; return ;;
+	--trigger) COMPREPLY=($(compgen -W 'request= event= wait\> response\>' -- "$cur")); compopt -o nospace; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		_xcap_options "$_xcap_opts_xcap"

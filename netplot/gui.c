@@ -434,6 +434,27 @@ static int piece_cmp(const char *a, const char *b)
 	return la != lb ? (la < lb ? -1 : 1) : strcmp(a, b);
 }
 
+/* Where the part of a piece's name that xcap varies begins (its dash),
+   NULL when it has none: -G stamps PREFIX-YYYYmmdd-HHMMSS.EXT, so the
+   stamp's own dash is not the one (a capture that runs past midnight
+   goes on into pieces of the next day); -C numbers PREFIX-N.EXT, and
+   other -G patterns are taken to vary after their last dash. */
+static const char *piece_part(const char *base, const char *ext)
+{
+	const char *dash = strrchr(base, '-');
+	if (!dash || (*ext && ext < dash))
+		return NULL;
+	const char *stamp = dash - 9;	/* "-YYYYmmdd" before "-HHMMSS" */
+	if (dash - base >= 9 && stamp[0] == '-' && ext - dash == 7) {
+		bool digits = true;
+		for (const char *p = stamp + 1; p < ext && digits; p++)
+			digits = p == dash || (*p >= '0' && *p <= '9');
+		if (digits)
+			return stamp;
+	}
+	return dash;
+}
+
 /* A rotated capture's pieces that appeared since: files beside the last
    one named as xcap names them, PREFIX-PART.EXT with the first piece's
    PREFIX and EXT, after the last piece in that order. */
@@ -443,8 +464,8 @@ static void follow_find_pieces(struct win *w)
 		return;
 	char *dir = g_path_get_dirname(w->paths[0]), *base = g_path_get_basename(w->paths[0]);
 	const char *dot = strrchr(base, '.');
-	const char *dash = strrchr(base, '-');
-	if (!dash || (dot && dot < dash)) {
+	const char *dash = piece_part(base, dot ? dot : base + strlen(base));
+	if (!dash) {
 		g_free(dir);
 		g_free(base);
 		return;
@@ -507,8 +528,14 @@ static unsigned long long follow_stamp(const struct win *w)
 static bool follow_load(struct win *w)
 {
 	char err[512];
-	struct np_model *m = np_model_load_set((const char *const *)w->paths, w->npaths, true,
-					       err, sizeof err, NULL, NULL);
+	size_t loaded = w->npaths;
+	struct np_model *m = np_model_load_set((const char *const *)w->paths, loaded, true, err,
+					       sizeof err, NULL, NULL);
+	/* The newest piece may be one xcap has only just opened, its header
+	   still in xcap's buffer: the session goes on without it this time. */
+	if (!m && loaded > 1)
+		m = np_model_load_set((const char *const *)w->paths, --loaded, true, err,
+				      sizeof err, NULL, NULL);
 	if (!m)
 		return false;
 	bool had = w->m != NULL, whole = w->nstack == 0;
@@ -539,7 +566,7 @@ static bool follow_load(struct win *w)
 		redraw(w);
 	}
 	if (log_on)
-		fprintf(stderr, "netplot: follow files=%zu packets=%llu end=%.0f\n", w->npaths,
+		fprintf(stderr, "netplot: follow files=%zu packets=%llu end=%.0f\n", loaded,
 			(unsigned long long)m->npkt, (double)m->t_end);
 	return true;
 }
@@ -569,16 +596,16 @@ static void follow_start(struct win *w, char **paths, size_t n)
 	w->npaths = n;
 	if (n == 1)
 		set_trace(w, paths[0]);
-	follow_find_pieces(w);
+	follow_find_pieces(w);	/* may move w->paths: paths is gone */
 	w->follow_stamp = follow_stamp(w);
-	char *base = g_path_get_basename(paths[0]);
+	char *base = g_path_get_basename(w->paths[0]);
 	char title[512];
 	snprintf(title, sizeof title, "%s (following) — netplot", base);
 	g_free(base);
 	gtk_window_set_title(GTK_WINDOW(w->window), title);
 	/* An empty or header-less file is a capture not begun yet: wait. */
 	follow_load(w);
-	log_text("follow", paths[0]);
+	log_text("follow", w->paths[0]);
 	w->follow_source = g_timeout_add(500, follow_tick, w);
 }
 
