@@ -17,13 +17,18 @@ client="$top_srcdir/tests/rfbclient.py"
 # message and no note says something went unframed.
 framed() {
 	for d in c2s s2c; do
-		# the stream's extent (retransmissions counted once)
+		# the stream's extent (retransmissions counted once), from the
+		# lowest sequence number to the highest end: on a loaded machine
+		# the packet socket can see a direction's first segments out of
+		# order, so the first one listed is not always the stream's start
 		bytes=$(awk -v d="dir=$d" '$1 == "pkt" && index($0, d) {
 			for (i = 2; i <= NF; i++) { if ($i ~ /^seq=/) s = substr($i, 5); if ($i ~ /^len=/) l = substr($i, 5) }
 			if (l == 0) next
 			if (base == "") base = s
-			e = (s - base + 4294967296) % 4294967296 + l; if (e > end) end = e }
-			END { printf "%.0f\n", end }' "$1")
+			o = (s - base + 4294967296) % 4294967296; if (o >= 2147483648) o -= 4294967296
+			if (o < start) start = o
+			if (o + l > end) end = o + l }
+			END { printf "%.0f\n", end - start }' "$1")
 		msgs=$(awk -v d="dir=$d" '$1 == "msg" && index($0, d) {
 			for (i = 2; i <= NF; i++) if ($i ~ /^length=/) n += substr($i, 8) }
 			END { printf "%.0f\n", n }' "$1")
