@@ -13,7 +13,7 @@ CSV is `xcapanalyse --round-trips --format csv`.
 
 A truth wait shorter than --min-block-ms (default 0: all count) did not
 block (its reply was already read).  A truth wait that begins less than
-the model's split gap (max(3 ms, RTT/2), its defaults) after the
+the model's split gap (max(3 ms, min(RTT/2, 30 ms)), its defaults) after the
 client's previous wait ended, with nothing sent between, and lasts less
 than that gap, is a trickle: the client blocked again for the next
 segment of a burst of replies, which a passive capture folds into the
@@ -110,6 +110,10 @@ def main():
     ap.add_argument('--label', default='')
     ap.add_argument('--split-min-ms', type=float, default=3,
                     help="the model's --split-min (default 3)")
+    ap.add_argument('--split-fraction', type=float, default=0.5,
+                    help="the model's --split-fraction (default 0.5)")
+    ap.add_argument('--split-max-ms', type=float, default=30,
+                    help="the model's --split-max (default 30)")
     ap.add_argument('--min-block-ms', type=float, default=0)
     ap.add_argument('--conn', type=int)
     ap.add_argument('--dump', required=True,
@@ -126,7 +130,7 @@ def main():
     ap.add_argument('--no-setup', action='store_true',
                     help='the truth has no wait on the connection setup (xcb interposer)')
     a = ap.parse_args()
-    gap = max(a.split_min_ms / 1000, a.rtt_ms / 1000 / 2)
+    gap = max(a.split_min_ms / 1000, min(a.rtt_ms / 1000 * a.split_fraction, a.split_max_ms / 1000))
     waits = read_truth(a.truth, a.min_block_ms / 1000)
 
     rows = list(csv.DictReader(open(a.csv)))

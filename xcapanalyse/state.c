@@ -255,6 +255,7 @@ void xstate_options_default(struct xstate_options *opt)
 	opt->wait_rule = XWAIT_EARLIEST;
 	opt->split_min = 3000000;	/* 3 ms */
 	opt->split_fraction = 0.5;
+	opt->split_max = 30000000;	/* 30 ms */
 	opt->range_start = 0;
 	opt->range_end = UINT64_MAX;
 }
@@ -567,10 +568,14 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 		if (c->blocked_to == start && c->blocked_from < start)
 			queued = start - c->blocked_from;
 	} else {
+		/* The RTT's fraction, within [split_min, split_max]: how long
+		   a client works on a reply does not grow with the RTT. */
 		uint64_t gap = m->opt.split_min;
 		uint64_t by_rtt = (uint64_t)(m->opt.split_fraction * (double)c->info.rtt);
 		if (by_rtt > gap)
 			gap = by_rtt;
+		if (gap > m->opt.split_max)
+			gap = m->opt.split_max > m->opt.split_min ? m->opt.split_max : m->opt.split_min;
 		if (m->opt.split_fraction <= 0 || ts - since < gap) {
 			cur->reply_ts = ts;
 			cur->last = *r;
