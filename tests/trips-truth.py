@@ -50,6 +50,22 @@ def read_truth(path, min_block):
     return waits
 
 
+def stopped_in(path):
+    """(seq, start) of the call the client was stopped in, or None: a
+    "begin" line of the interposer after the last wait that returned, whose
+    call never returned (the client was ended inside it)."""
+    begun, ended, last_end = [], set(), 0.0
+    for line in open(path):
+        w = line.split()
+        if w and w[0] == 'begin':
+            begun.append((int(w[1]), w[2]))
+        elif w and w[0] == 'wait':
+            ended.add((int(w[1]), w[2]))
+            last_end = max(last_end, float(w[3]))
+    left = [(s, float(t)) for s, t in begun if (s, t) not in ended and float(t) >= last_end]
+    return min(left, key=lambda x: x[1]) if left else None
+
+
 def messages_of(path, conn):
     """(time, seq, is-error) of every reply and error of conn in a --dump,
     in order, and the times of its requests."""
@@ -200,13 +216,21 @@ def main():
     in_burst = sum(1 for s in required if any(s in b for _, b, _ in listed))
     want = 0 if a.exact else 1
     missing = [s for s in required if not any(s in (e, b)[want] for e, b, _ in listed)]
+    # A listed wait on a request at or after the one the client was
+    # stopped in (ended while it waited: that call left no record) cannot
+    # be judged.
+    stopped = stopped_in(a.truth)
+    after_stop = [r for _, _, r in listed if stopped and int(r['seq']) >= stopped[0]]
     extra = [r for e, b, r in listed if not ((e, b)[want] & truth_seqs) and
-             not any(lo < int(r['seq']) <= hi for lo, hi in unclear)]
+             not any(lo < int(r['seq']) <= hi for lo, hi in unclear) and r not in after_stop]
     print('%s: truth %d waits (%d trickle or short, %d ended by a later request\'s answer), listed %d; '
           'of the %d required, %d named exactly (%d as sync after a void request), %d within '
           'the burst listed; missing %d, extra %d; %d after a late wakeup not judged' %
           (a.label, len(waits), len(folded), relabelled, len(rows), len(required), named, by_sync,
            in_burst, len(missing), len(extra), len(unclear)))
+    if stopped:
+        print('  the client was stopped in its wait on request %d: %d listed from there on not judged' %
+              (stopped[0], len(after_stop)))
     # By the library whose call waited (the interposer's record): what a
     # passive capture lists the same for both, it cannot tell apart.
     libs = sorted({library[s] for s in required})

@@ -15,9 +15,11 @@
  * (the last it sent).  Xlib's _XReply blocks in libxcb on the head of its
  * pending requests first, one it may have read the reply to already but
  * libxcb does not yet know complete: that wait ends at the next answer of
- * any kind, and is a wait for TARGET.  A call whose reply was already read returns at once; the
- * reader tells blocking calls by their length.  Built by the tests:
- * cc -shared -fPIC -o xcbwaits.so xcbwaits.c -ldl
+ * any kind, and is a wait for TARGET.  A call whose reply was already
+ * read returns at once; the reader tells blocking calls by their length.
+ * Each call also writes "begin SEQ START" when it starts, so that a call
+ * that never returned (the client stopped in it) is known.  Built by the
+ * tests: cc -shared -fPIC -o xcbwaits.so xcbwaits.c -ldl
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -56,7 +58,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void record(uint64_t seq, double start, double end)
+static FILE *log_file(void)
 {
 	static FILE *log;
 	static int tried;
@@ -66,6 +68,22 @@ static void record(uint64_t seq, double start, double end)
 		if (path && (log = fopen(path, "a")))
 			setvbuf(log, NULL, _IOLBF, 0);
 	}
+	return log;
+}
+
+/* The call on seq starts: its time. */
+static double begin(uint64_t seq)
+{
+	double start = now();
+	FILE *log = log_file();
+	if (log)
+		fprintf(log, "begin %llu %.9f\n", (unsigned long long)seq, start);
+	return start;
+}
+
+static void record(uint64_t seq, double start, double end)
+{
+	FILE *log = log_file();
 	if (log && in_xlib && xlib_target)
 		fprintf(log, "wait %llu %.9f %.9f %s %lu\n", (unsigned long long)seq, start, end,
 			library[in_xlib], xlib_target);
@@ -91,7 +109,7 @@ void *xcb_wait_for_reply(xcb_connection_t *c, unsigned int request, xcb_generic_
 	static void *(*real)(xcb_connection_t *, unsigned int, xcb_generic_error_t **);
 	if (!real)
 		*(void **)&real = next("xcb_wait_for_reply");
-	double start = now();
+	double start = begin(request);
 	void *reply = real(c, request, e);
 	record(request, start, now());
 	return reply;
@@ -102,7 +120,7 @@ void *xcb_wait_for_reply64(xcb_connection_t *c, uint64_t request, xcb_generic_er
 	static void *(*real)(xcb_connection_t *, uint64_t, xcb_generic_error_t **);
 	if (!real)
 		*(void **)&real = next("xcb_wait_for_reply64");
-	double start = now();
+	double start = begin(request);
 	void *reply = real(c, request, e);
 	record(request, start, now());
 	return reply;
@@ -113,7 +131,7 @@ xcb_generic_error_t *xcb_request_check(xcb_connection_t *c, xcb_void_cookie_t co
 	static xcb_generic_error_t *(*real)(xcb_connection_t *, xcb_void_cookie_t);
 	if (!real)
 		*(void **)&real = next("xcb_request_check");
-	double start = now();
+	double start = begin(cookie.sequence);
 	xcb_generic_error_t *err = real(c, cookie);
 	record(cookie.sequence, start, now());
 	return err;
