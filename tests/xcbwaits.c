@@ -18,14 +18,18 @@
  * any kind, and is a wait for TARGET.  A call whose reply was already
  * read returns at once; the reader tells blocking calls by their length.
  * Each call also writes "begin SEQ START" when it starts, so that a call
- * that never returned (the client stopped in it) is known.  Built by the
- * tests: cc -shared -fPIC -o xcbwaits.so xcbwaits.c -ldl
+ * that never returned (the client stopped in it) is known.  A writev
+ * (libxcb's way of sending) that blocks for a millisecond or more, its
+ * output queued behind a full socket, is written as "write START END":
+ * time the client spends on its own queued output before a wait.
+ * Built by the tests: cc -shared -fPIC -o xcbwaits.so xcbwaits.c -ldl
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include <time.h>
 #if !__has_include(<X11/Xlibint.h>)
 typedef union _xReply xReply;
@@ -163,5 +167,19 @@ int XSync(Display *dpy, Bool discard)
 	in_xlib = 2;
 	int r = real(dpy, discard);
 	in_xlib = was;
+	return r;
+}
+
+ssize_t writev(int fd, const struct iovec *iov, int n)
+{
+	static ssize_t (*real)(int, const struct iovec *, int);
+	if (!real)
+		*(void **)&real = next("writev");
+	double start = now();
+	ssize_t r = real(fd, iov, n);
+	double end = now();
+	FILE *log = end - start >= 0.001 ? log_file() : NULL;
+	if (log)
+		fprintf(log, "write %.9f %.9f\n", start, end);
 	return r;
 }
