@@ -10,7 +10,7 @@ _xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --ring --before --after
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
 	--messages --marks --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
-	--split-min --sites --sites-file --trace-events --responses --responses-summary --updates
+	--split-min --split-max --sites --sites-file --trace-events --responses --responses-summary --updates
 	--mark-span --ideal-fps --slow-motion --slow-motion-fps
 	--quiet-ms --first-ms --synthetic-inputs --no-fold-motion --compare --fail-if-worse -j --jobs
 	--predict --predict-round-trips --added-delay --rates --latencies --mss
@@ -97,7 +97,7 @@ _xcap_xcapanalyse() {
 	--rates) COMPREPLY=($(compgen -W '100M,10M,1M,100k,10k' -- "$cur")); return ;;
 	--latencies) COMPREPLY=($(compgen -W '0.1,1,10,100' -- "$cur")); return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
-	--split-fraction | --split-min | --quiet-ms | --first-ms | -j | --jobs | --mss | --initial-window | \
+	--split-fraction | --split-min | --split-max | --quiet-ms | --first-ms | -j | --jobs | --mss | --initial-window | \
 	--trace-rate | --time-dilation | --mark-span | --ideal-fps | --slow-motion-fps) return ;;
 	--fail-if-worse)
 		COMPREPLY=($(compgen -W 'network-delay= block-reply= block-send= block-recv= span=

@@ -400,12 +400,18 @@ static void batch(struct sim *s, uint64_t t, uint64_t n)
 		msg(s, XDIR_C2S, XMSG_REQUEST, ++s->req, XMSG_F_WANTS_REPLY);
 }
 
-/* Replies to requests a..b in one packet at t. */
-static void replies(struct sim *s, uint64_t t, uint64_t a, uint64_t b)
+/* Replies to requests a..b in one packet at t, acknowledging ack (0: all
+   the client sent). */
+static void replies_ack(struct sim *s, uint64_t t, uint64_t a, uint64_t b, uint32_t ack)
 {
-	pkt(s, t, XDIR_S2C, XTCP_ACK | XTCP_PSH, (uint32_t)(32 * (b - a + 1)), 65535);
+	pkt_ack(s, t, XDIR_S2C, XTCP_ACK | XTCP_PSH, (uint32_t)(32 * (b - a + 1)), 65535, ack);
 	for (uint64_t q = a; q <= b; q++)
 		msg(s, XDIR_S2C, XMSG_REPLY, q, 0);
+}
+
+static void replies(struct sim *s, uint64_t t, uint64_t a, uint64_t b)
+{
+	replies_ack(s, t, a, b, 0);
 }
 
 static void assert_wait(const struct sim *s, unsigned i, uint64_t seq, uint64_t start,
@@ -457,16 +463,20 @@ START_TEST(test_lost_waits)
 	handshake_client_side(&s, 40 * MS);
 	batch(&s, 100 * MS, 5);
 	replies(&s, 140 * MS, 1, 1);
+	/* The server acknowledges request 6 with its reply, a round trip
+	   after it left, not with the replies sent before it came. */
+	uint32_t before = s.seq[XDIR_C2S];
 	batch(&s, 141 * MS, 1);		/* request 6 */
 	for (uint64_t q = 2; q <= 5; q++)
-		replies(&s, 140 * MS + q * 8 * MS, q, q);
+		replies_ack(&s, 140 * MS + q * 8 * MS, q, q, before);
 	replies(&s, 210 * MS, 6, 6);
 	pkt(&s, 211 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
 	batch(&s, 212 * MS, 3);		/* 7, 8, 9 */
 	replies(&s, 252 * MS, 7, 7);
 	pkt(&s, 253 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
+	before = s.seq[XDIR_C2S];
 	batch(&s, 254 * MS, 1);		/* 10 */
-	replies(&s, 254 * MS + 100000, 8, 9);
+	replies_ack(&s, 254 * MS + 100000, 8, 9, before);
 	replies(&s, 294 * MS, 10, 10);
 	pkt(&s, 295 * MS, XDIR_C2S, XTCP_ACK | XTCP_PSH, 8, 65535);
 	const struct xstate_conn *c = finish(&s);

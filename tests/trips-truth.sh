@@ -9,8 +9,10 @@
 #    50 ms one way, and over 10 Mb/s at 20 ms;
 #  - real xcb clients (xwininfo -root -tree, xlsatoms, and gtk3-demo and
 #    qterminal where installed) at 10 Mb/s and 20 ms, their truth from
-#    tests/xcbwaits.c, an LD_PRELOAD interposer on libxcb's reply waits
-#    (compiled here; skipped with the reason when that fails).
+#    tests/xcbwaits.c, an LD_PRELOAD interposer on libxcb's reply waits and
+#    Xlib's (_XReply, XSync: which library's call waited, and the request
+#    an Xlib call waits for), compiled here; skipped with the reason when
+#    that fails.
 # Per run, every wait the client blocked on must be listed with its
 # sequence number, and nothing else (tests/trips-truth.py; what a passive
 # capture folds is said there).  The capture is beside the client.
@@ -102,9 +104,9 @@ if cc -shared -fPIC -o "$workdir/xcbwaits.so" "$top_srcdir/tests/xcbwaits.c" -ld
 	2>"$workdir/cc.err"; then
 	# real CLIENT-NAME ALLOW CMD...: CMD with the interposer, in the client
 	# namespace.  The xcb tools must agree exactly, within the bursts of
-	# replies that come together.  GUI clients wait through Xlib too, whose
-	# waits on the head of its pending requests (woken by a later answer)
-	# leave the interposer's truth itself ambiguous now and then: ALLOW
+	# replies that come together.  GUI clients wait through Xlib too (the
+	# log prints the waits by library); on a loaded machine a GUI client
+	# may wake long after its reply, or be stopped inside a wait: ALLOW
 	# percent of their waits may disagree.
 	real() {
 		_r=$1 _allow=$2; shift 2

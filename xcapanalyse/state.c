@@ -255,6 +255,7 @@ void xstate_options_default(struct xstate_options *opt)
 	opt->wait_rule = XWAIT_EARLIEST;
 	opt->split_min = 3000000;	/* 3 ms */
 	opt->split_fraction = 0.5;
+	opt->split_max = 30000000;	/* 30 ms */
 	opt->range_start = 0;
 	opt->range_end = UINT64_MAX;
 }
@@ -400,7 +401,7 @@ static uint64_t elicit_delay(const struct cstate *c, int dir)
 
 static void update_rtt(const struct xstate_model *m, struct cstate *c)
 {
-	if (c->info.saw_handshake || m->opt.rtt)
+	if (m->opt.rtt)
 		return;
 	/* Beside one end, one direction's data is acknowledged after a round
 	   trip and the other's at once (give or take delayed ACKs), so the
@@ -408,7 +409,21 @@ static void update_rtt(const struct xstate_model *m, struct cstate *c)
 	uint64_t d0 = c->h[0].min_ack_delay, d1 = c->h[1].min_ack_delay;
 	if (d0 == UINT64_MAX && d1 == UINT64_MAX)
 		return;
-	c->info.rtt = (d0 == UINT64_MAX ? 0 : d0) + (d1 == UINT64_MAX ? 0 : d1);
+	uint64_t by_acks = (d0 == UINT64_MAX ? 0 : d0) + (d1 == UINT64_MAX ? 0 : d1);
+	/* The handshake's round trip may include a first packet's own delay
+	   (a neighbour lookup, a SYN queued behind others: 100 ms where the
+	   path takes 40 was seen), which would make the split gap of the
+	   waits longer than the gaps between a flush's replies.  Both are a
+	   round trip plus some delay, so the smaller is the better; but only
+	   once both directions have been timed (one alone is from beside its
+	   sender, near zero), and by more than the slack the timing itself
+	   has (on a loopback both are a few microseconds). */
+	if (c->info.saw_handshake) {
+		if (d0 != UINT64_MAX && d1 != UINT64_MAX && by_acks + m->opt.elicit_slack < c->info.rtt)
+			c->info.rtt = by_acks;
+		return;
+	}
+	c->info.rtt = by_acks;
 }
 
 static void handshake(struct xstate_model *m, struct cstate *c, const struct xrec_pkt *p)
@@ -553,10 +568,14 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 		if (c->blocked_to == start && c->blocked_from < start)
 			queued = start - c->blocked_from;
 	} else {
+		/* The RTT's fraction, within [split_min, split_max]: how long
+		   a client works on a reply does not grow with the RTT. */
 		uint64_t gap = m->opt.split_min;
 		uint64_t by_rtt = (uint64_t)(m->opt.split_fraction * (double)c->info.rtt);
 		if (by_rtt > gap)
 			gap = by_rtt;
+		if (gap > m->opt.split_max)
+			gap = m->opt.split_max > m->opt.split_min ? m->opt.split_max : m->opt.split_min;
 		if (m->opt.split_fraction <= 0 || ts - since < gap) {
 			cur->reply_ts = ts;
 			cur->last = *r;

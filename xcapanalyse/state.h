@@ -70,12 +70,17 @@ struct xstate_options {
 	   original rule, which loses waits of pipelining clients). */
 	enum xwait_rule { XWAIT_EARLIEST, XWAIT_LATEST, XWAIT_LAST } wait_rule;
 	/* Inside one silence, a reply that follows the previous one by at
-	   least split_min and split_fraction * RTT opens a wait of its own
-	   (the client had used up what came and blocked again).  Defaults
-	   3 ms and 0.5; split_fraction 0 turns splitting off.  Below a few
-	   ms a client still busy with the replies it has looks the same. */
+	   least split_min and split_fraction * RTT, or split_max whatever the
+	   RTT, opens a wait of its own (the client had used up what came and
+	   blocked again).  Defaults 3 ms, 0.5 and 30 ms; split_fraction 0
+	   turns splitting off.  Below a few ms a client still busy with the
+	   replies it has looks the same; how long a client works on a reply
+	   does not grow with the RTT, so on long links the 30 to 50 ms a
+	   window-limited server takes between its replies (GetImage over a
+	   100 ms round trip) is the client blocked, as it is on short ones. */
 	uint64_t split_min;		/* ns */
 	double split_fraction;
+	uint64_t split_max;		/* ns */
 	/* Only time inside [range_start, range_end) is counted, in ns since
 	   the first packet; packets outside it still drive the model.
 	   Default: 0 and UINT64_MAX, everything. */

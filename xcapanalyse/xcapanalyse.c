@@ -126,6 +126,8 @@ static void usage(FILE *f)
 "  --split-fraction F  a reply at least F (default 0.5) times the RTT ...\n"
 "  --split-min MS    ... and MS (default 3) after the one before it, in one\n"
 "                    silence, is a wait of its own (F 0: never)\n"
+"  --split-max MS    ... and so is one MS (default 30) after it, whatever\n"
+"                    the RTT\n"
 "  --quiet-ms MS     a response ends after MS (default 100) without a message\n"
 "                    and with no reply outstanding, or at the next input\n"
 "  --first-ms MS     ... but waits MS (default 1000) for the response to\n"
@@ -792,7 +794,7 @@ int main(int argc, char **argv)
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
-	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
+	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SPLIT_MAX, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
 	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_FIRST, OPT_SYNTHETIC, OPT_NO_FOLD,
 	       OPT_COMPARE, OPT_FAIL_IF_WORSE, OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS,
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS, OPT_MARK_SPAN,
@@ -847,6 +849,7 @@ int main(int argc, char **argv)
 		{ "wait-on", required_argument, NULL, OPT_WAIT_ON },
 		{ "split-fraction", required_argument, NULL, OPT_SPLIT_FRACTION },
 		{ "split-min", required_argument, NULL, OPT_SPLIT_MIN },
+		{ "split-max", required_argument, NULL, OPT_SPLIT_MAX },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "predict", no_argument, NULL, OPT_PREDICT },
 		{ "added-delay", no_argument, NULL, OPT_ADDED },
@@ -978,6 +981,7 @@ int main(int argc, char **argv)
 			else die(EXIT_USAGE, "bad wait rule, want earliest, latest or last: '%s'", optarg);
 			break;
 		case OPT_SPLIT_MIN: sopt.split_min = parse_ms(optarg, "split minimum"); break;
+		case OPT_SPLIT_MAX: sopt.split_max = parse_ms(optarg, "split maximum"); break;
 		case OPT_SPLIT_FRACTION: {
 			char *end;
 			sopt.split_fraction = strtod(optarg, &end);
