@@ -638,7 +638,62 @@ struct sender {
 	uint64_t last_arrival;		/* of its latest segment at the peer */
 	uint64_t gate;			/* ssh -C: nothing leaves before (the
 					   channel's confirmation is back) */
+	/* ssh -C: the channel's flow control, in X bytes.  The sender may
+	   have sent up to chan_limit; the receiver, having had chan_recv,
+	   grants more when half its window is used (chan_adjusted so far),
+	   and the grant arrives a one-way delay later (the queue). */
+	uint64_t chan_sent, chan_limit, chan_recv, chan_adjusted;
+	uint64_t *adj_ts, *adj_limit;
+	size_t adj_head, adj_n, adj_cap;
 };
+
+/* OpenSSH's X11 channels: a window of 64 KB (CHAN_X11_WINDOW_DEFAULT),
+   adjusted once less than half of it is left; an adjustment is an SSH
+   packet of some 40 bytes. */
+#define SSH_X11_WINDOW (64u << 10)
+#define SSH_ADJUST_WIRE 40
+
+static bool adjust_push(struct sender *s, uint64_t ts, uint64_t limit)
+{
+	if (s->adj_n == s->adj_cap) {
+		size_t cap = s->adj_cap ? s->adj_cap * 2 : 16;
+		uint64_t *a = malloc(cap * sizeof *a), *b = malloc(cap * sizeof *b);
+		if (!a || !b) {
+			free(a);
+			free(b);
+			return false;
+		}
+		for (size_t i = 0; i < s->adj_n; i++) {
+			a[i] = s->adj_ts[(s->adj_head + i) % s->adj_cap];
+			b[i] = s->adj_limit[(s->adj_head + i) % s->adj_cap];
+		}
+		free(s->adj_ts);
+		free(s->adj_limit);
+		s->adj_ts = a;
+		s->adj_limit = b;
+		s->adj_head = 0;
+		s->adj_cap = cap;
+	}
+	size_t k = (s->adj_head + s->adj_n++) % s->adj_cap;
+	s->adj_ts[k] = ts;
+	s->adj_limit[k] = limit;
+	return true;
+}
+
+/* The channel lets bytes from X byte `from` on leave at ts or later:
+   the time it does, having taken the adjustments arrived by then. */
+static uint64_t channel_wait(struct sender *s, uint64_t from, uint64_t ts)
+{
+	while (s->adj_n && (s->adj_ts[s->adj_head] <= ts || from >= s->chan_limit)) {
+		if (s->adj_ts[s->adj_head] > ts)
+			ts = s->adj_ts[s->adj_head];
+		if (s->adj_limit[s->adj_head] > s->chan_limit)
+			s->chan_limit = s->adj_limit[s->adj_head];
+		s->adj_head = (s->adj_head + 1) % s->adj_cap;
+		s->adj_n--;
+	}
+	return ts;
+}
 
 struct replay {
 	const struct predict_trace *t;
@@ -876,7 +931,25 @@ static void replay_write(struct replay *r, uint32_t i)
 		bool hold = n == mss && k + 1 < nseg && !s->held && !s->quick;
 		if (n && s->quick)
 			s->quick--;
+		/* The X bytes this segment carries, in proportion. */
+		uint64_t x_from = 0, x_to = 0;
+		if (tunnel && n) {
+			x_from = s->chan_sent + (uint64_t)off * w->olen / w->len;
+			x_to = s->chan_sent + (uint64_t)(off + n) * w->olen / w->len;
+			ts = channel_wait(s, x_from, ts);
+		}
 		ts = send_segment(r, s, d, ts, n, hold, &arrival);
+		if (tunnel && n) {
+			s->chan_recv += x_to - x_from;
+			if (s->chan_recv - s->chan_adjusted > SSH_X11_WINDOW / 2) {
+				s->chan_adjusted = s->chan_recv;
+				uint64_t back = arrival + r->link->delay +
+						(uint64_t)round_ns(ser(r->link, SSH_ADJUST_WIRE +
+									   t->opt.overhead));
+				if (!adjust_push(s, back, s->chan_adjusted + SSH_X11_WINDOW))
+					r->oom = true;
+			}
+		}
 		if (n)
 			s->last_arrival = arrival;
 		/* The capture is beside the client. */
@@ -907,6 +980,7 @@ static void replay_write(struct replay *r, uint32_t i)
 		emit_messages(r, i, k, here, k + 1 == nseg);
 	}
 	r->arrive[i] = arrival;
+	s->chan_sent += w->olen;
 	if (tunnel && d == XDIR_S2C && syn)
 		r->s[2 * w->conn + XDIR_C2S].gate = arrival;
 }
@@ -1068,6 +1142,7 @@ static int run_with(const struct predict_trace *t, struct scratch *sc,
 	for (size_t i = 0; i < 2 * (t->nc + 1); i++) {
 		r.s[i].cwnd = t->opt.initial_window;
 		r.s[i].quick = PREDICT_QUICKACKS;
+		r.s[i].chan_limit = SSH_X11_WINDOW;
 	}
 	for (uint32_t i = 0; i < t->nw && !r.oom; i++)
 		replay_write(&r, i);
@@ -1093,8 +1168,11 @@ static int run_with(const struct predict_trace *t, struct scratch *sc,
 out:
 	xstate_free(m);
 	if (r.s)
-		for (size_t i = 0; i < 2 * (t->nc + 1); i++)
+		for (size_t i = 0; i < 2 * (t->nc + 1); i++) {
 			free(r.s[i].acks);
+			free(r.s[i].adj_ts);
+			free(r.s[i].adj_limit);
+		}
 	free(r.s);
 	free(r.seg_ts);
 	free(r.head);
