@@ -1001,6 +1001,9 @@ int main(int argc, char **argv)
 		    mode == MODE_DUMP ? "--dump" : "--messages");
 	if (n_gates && mode != MODE_COMPARE)
 		die(EXIT_USAGE, "--fail-if-worse compares runs, it wants --compare: '%s'", argv[optind]);
+	if (popt.ssh_compression && mode != MODE_PREDICT && mode != MODE_PREDICT_TRIPS)
+		die(EXIT_USAGE, "--ssh-compression is a prediction's, it wants --predict or "
+			"--predict-round-trips: '%s'", argv[optind]);
 	if (mode == MODE_COMPARE && (argc - optind < 2 || argc - optind > COMPARE_RUNS_MAX))
 		die(EXIT_USAGE, "--compare wants 2 to %d files: '%s'", COMPARE_RUNS_MAX, argv[optind]);
 
