@@ -651,7 +651,22 @@ struct sender {
    adjusted once less than half of it is left; an adjustment is an SSH
    packet of some 40 bytes. */
 #define SSH_X11_WINDOW (64u << 10)
+#define SSH_X11_PACKET (16u << 10)	/* CHAN_X11_PACKET_DEFAULT */
 #define SSH_ADJUST_WIRE 40
+
+/* Of a write through the tunnel, cut in npk SSH packets: where packet
+   j begins among its bytes on the link, and among its X bytes (j = npk:
+   the end). */
+static uint32_t pk_wire(const struct write *w, uint32_t npk, uint32_t j)
+{
+	return (uint32_t)((uint64_t)j * w->len / npk);
+}
+
+static uint32_t pk_x(const struct write *w, uint32_t j)
+{
+	uint64_t x = (uint64_t)j * SSH_X11_PACKET;
+	return x < w->olen ? (uint32_t)x : w->olen;
+}
 
 static bool adjust_push(struct sender *s, uint64_t ts, uint64_t limit)
 {
@@ -680,11 +695,11 @@ static bool adjust_push(struct sender *s, uint64_t ts, uint64_t limit)
 	return true;
 }
 
-/* The channel lets bytes from X byte `from` on leave at ts or later:
-   the time it does, having taken the adjustments arrived by then. */
-static uint64_t channel_wait(struct sender *s, uint64_t from, uint64_t ts)
+/* The channel lets X bytes up to `upto` leave at ts or later: the time
+   it does, having taken the adjustments arrived by then. */
+static uint64_t channel_wait(struct sender *s, uint64_t upto, uint64_t ts)
 {
-	while (s->adj_n && (s->adj_ts[s->adj_head] <= ts || from >= s->chan_limit)) {
+	while (s->adj_n && (s->adj_ts[s->adj_head] <= ts || upto > s->chan_limit)) {
 		if (s->adj_ts[s->adj_head] > ts)
 			ts = s->adj_ts[s->adj_head];
 		if (s->adj_limit[s->adj_head] > s->chan_limit)
@@ -907,6 +922,8 @@ static void replay_write(struct replay *r, uint32_t i)
 	   X server's SYN/ACK); sshd sends the client's data after that. */
 	bool tunnel = t->opt.ssh_compression;
 	uint64_t local = ready;
+	uint32_t npk = tunnel && w->olen ? (w->olen + SSH_X11_PACKET - 1) / SSH_X11_PACKET : 0;
+	uint32_t pj = 0, pe = 0;	/* the next packet to begin, to end */
 	if (tunnel && d == XDIR_C2S && ts < s->gate)
 		ts = s->gate;
 	if (tunnel && d == XDIR_S2C && syn && w->cause != NONE)
@@ -931,17 +948,25 @@ static void replay_write(struct replay *r, uint32_t i)
 		bool hold = n == mss && k + 1 < nseg && !s->held && !s->quick;
 		if (n && s->quick)
 			s->quick--;
-		/* The X bytes this segment carries, in proportion. */
-		uint64_t x_from = 0, x_to = 0;
+		/* Through the tunnel the write is SSH packets of up to 16 KB of
+		   X data each, its segments' bytes shared evenly among them.  A
+		   segment leaves when the channel's window has room for every
+		   packet that begins in it; a packet that ends in it is counted
+		   by the receiver, which grants more window when half of it is
+		   used. */
 		if (tunnel && n) {
-			x_from = s->chan_sent + (uint64_t)off * w->olen / w->len;
-			x_to = s->chan_sent + (uint64_t)(off + n) * w->olen / w->len;
-			ts = channel_wait(s, x_from, ts);
+			while (pj < npk && pk_wire(w, npk, pj) < off + n) {
+				ts = channel_wait(s, s->chan_sent + pk_x(w, pj + 1), ts);
+				pj++;
+			}
 		}
 		ts = send_segment(r, s, d, ts, n, hold, &arrival);
 		if (tunnel && n) {
-			s->chan_recv += x_to - x_from;
-			if (s->chan_recv - s->chan_adjusted > SSH_X11_WINDOW / 2) {
+			while (pe < npk && pk_wire(w, npk, pe + 1) <= off + n) {
+				s->chan_recv += pk_x(w, pe + 1) - pk_x(w, pe);
+				pe++;
+				if (s->chan_recv - s->chan_adjusted <= SSH_X11_WINDOW / 2)
+					continue;
 				s->chan_adjusted = s->chan_recv;
 				uint64_t back = arrival + r->link->delay +
 						(uint64_t)round_ns(ser(r->link, SSH_ADJUST_WIRE +
