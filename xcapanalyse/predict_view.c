@@ -20,7 +20,7 @@ static const struct out_column predict_cols[] = {
 	{ "rate", "rate", OUT_COL_STR, -8, 0 },
 	{ "rate_bps", "rate_bps", OUT_COL_UINT, 11, 0 },
 	{ "delay_ms", "delay_ms", OUT_COL_STR, 9, 0 },
-	{ "via", "via", OUT_COL_STR, -4, 0 },
+	{ "via", "via", OUT_COL_STR, -5, 0 },	/* raw, ssh-C */
 	{ "span_s", "span_s", OUT_COL_SECONDS, 9, 3 },
 	{ "total_network_delay_s", "net_delay_s", OUT_COL_SECONDS, 12, 6 },
 	{ "block_send_s", "block_send_s", OUT_COL_SECONDS, 12, 6 },
