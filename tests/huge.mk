@@ -32,8 +32,8 @@ tests_fuzz_fuzz_index_SOURCES = tests/fuzz/fuzz_index.c tests/fuzz/driver.c
 tests_fuzz_fuzz_index_CPPFLAGS = $(INC_TESTS)
 tests_fuzz_fuzz_index_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
 tests_fuzz_fuzz_index_LDADD = $(NETPLOT_LIBS)
-dist_check_SCRIPTS += tests/fuzz-index.sh
-TESTS += tests/fuzz-index.sh
+dist_check_SCRIPTS += tests/fuzz-index.sh tests/index-capture.sh
+TESTS += tests/fuzz-index.sh tests/index-capture.sh
 endif
 
 # The benchmark of huge traces: netplot from the index on a hundred

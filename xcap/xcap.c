@@ -39,6 +39,7 @@
 #include "pcapfile.h"
 #include "pipeline.h"
 #include "trace.h"
+#include "traceidx.h"
 #include "report.h"
 
 #ifndef DLT_LINUX_SLL2
@@ -204,6 +205,11 @@ struct capture {
 	size_t n_labels;
 	unsigned windows_written;
 	char out_name[PATH_MAX];
+	/* One trace file (no rotation, no windows): its side index, written
+	   beside it when it is closed, so that netplot opens a huge capture
+	   without a pass over it. */
+	bool want_index;
+	struct xidx *ix;
 };
 
 /* A record to the trace file open now. */
@@ -215,6 +221,14 @@ static void write_record(struct capture *cap, const struct xrec *rec)
 		cap->write_failed = 1;
 		if (cap->pcap)
 			pcap_breakloop(cap->pcap);
+		return;
+	}
+	/* Out of memory for the index: the trace goes on without one
+	   (netplot builds it when it needs it). */
+	if (cap->ix && xidx_record(cap->ix, rec, trace_writer_block_offset(cap->w)) < 0) {
+		complain("out of memory, no index written: '%s.idx'", cap->out_name);
+		xidx_free(cap->ix);
+		cap->ix = NULL;
 	}
 }
 
@@ -414,6 +428,8 @@ static void open_output(struct capture *cap, uint64_t ts)
 		die(EXIT_RUNTIME, "cannot start the trace: %s: '%s'", err, cap->out_name);
 	cap->file_start_ns = ts;
 	cap->files_opened++;
+	if (cap->want_index && cap->out != stdout && !(cap->ix = xidx_new()))
+		complain("out of memory, no index written: '%s.idx'", cap->out_name);
 }
 
 static void write_stats(struct capture *cap)
@@ -460,6 +476,15 @@ static int close_output(struct capture *cap)
 	if (rc < 0 && !close_why[0])
 		snprintf(close_why, sizeof close_why, "cannot write the trace");
 	cap->out = NULL;
+	/* The index only of a whole trace; a failed one is said, not fatal. */
+	if (cap->ix && rc == 0) {
+		char ipath[PATH_MAX + 8], err[256];
+		snprintf(ipath, sizeof ipath, "%s.idx", cap->out_name);
+		if (xidx_write(cap->ix, cap->out_name, ipath, err, sizeof err) < 0)
+			complain("%s: '%s'", err, ipath);
+	}
+	xidx_free(cap->ix);
+	cap->ix = NULL;
 	return rc;
 }
 
@@ -984,6 +1009,7 @@ int main(int argc, char **argv)
 		if (!cap.flight)
 			die(EXIT_RUNTIME, "out of memory: 'flight recorder'");
 	} else {
+		cap.want_index = !cap.rotate_ns && !cap.size_limit;
 		open_output(&cap, now_ns());
 	}
 	struct pipeline_options popt;
