@@ -5,8 +5,8 @@
 # The option lists below are the commands' --help, word for word:
 # tests/help-man.sh checks each against --help and the man page.
 
-_xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --ring --before --after
-	--trigger -h --help -V --version'
+_xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --compressed-sizes --ring --before
+	--after --trigger -h --help -V --version'
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
 	--messages --marks --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
@@ -14,7 +14,7 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--mark-span --ideal-fps --slow-motion --slow-motion-fps
 	--quiet-ms --first-ms --synthetic-inputs --no-fold-motion --compare --fail-if-worse -j --jobs
 	--predict --predict-round-trips --added-delay --rates --latencies --mss
-	--initial-window --no-idle-restart --trace-rate --time-dilation
+	--initial-window --no-idle-restart --trace-rate --time-dilation --ssh-compression
 	-h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 	--cdf --no-inputs -b --benchmark -i --index -f --follow -h --help -V --version --display'

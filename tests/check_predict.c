@@ -6,11 +6,13 @@
  *  - N blocking round trips replayed over a link of rate W and delay L
  *    wait 2L, the serialisation of request and reply, and the server's
  *    think time each;
- *  - the rate and delay lists of the command line.
+ *  - the rate and delay lists of the command line;
+ *  - SSH packets' sizes, and the round trips through an ssh -C tunnel.
  */
 #include "config.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +37,9 @@ static void conn(struct predict_trace *t)
 	feed(t, &r);
 }
 
+/* zlen: the compressed size the pipeline measured, -1 none. */
+static long zlen_next = -1;
+
 static void pkt(struct predict_trace *t, uint64_t ts, int dir, uint8_t flags, uint32_t seq,
 		uint32_t ack, uint32_t len)
 {
@@ -42,6 +47,10 @@ static void pkt(struct predict_trace *t, uint64_t ts, int dir, uint8_t flags, ui
 	r.u.pkt = (struct xrec_pkt){ .ts = ts, .conn = 1, .dir = (uint8_t)dir, .tcp_flags = flags,
 				     .seq = seq, .ack = ack, .raw_win = 512, .win = 65536,
 				     .len = len };
+	if (len && zlen_next >= 0) {
+		r.u.pkt.has_zlen = 1;
+		r.u.pkt.zlen = (uint32_t)zlen_next;
+	}
 	feed(t, &r);
 }
 
@@ -127,11 +136,14 @@ static void count_wait(void *ctx, const struct xstate_wait *w)
 }
 
 /* On loopback: a handshake, then n GetInputFocus, each answered 50 us
-   later, the client thinking 1 ms after each reply. */
-static struct predict_trace *round_trip_trace(int n)
+   later, the client thinking 1 ms after each reply.  With ssh, for an
+   ssh -C prediction, the requests measured 6 bytes compressed and the
+   replies 100 (when zlen is set). */
+static struct predict_trace *round_trip_trace_via(int n, bool ssh, bool zlen)
 {
 	struct predict_options o;
 	predict_options_default(&o);
+	o.ssh_compression = ssh;
 	struct predict_trace *t = predict_new(&o);
 	ck_assert_ptr_nonnull(t);
 	conn(t);
@@ -142,19 +154,27 @@ static struct predict_trace *round_trip_trace(int n)
 	uint64_t now = T0 + 1 * MS;
 	uint32_t c = cs + 1, s = ss + 1;
 	for (int k = 0; k < n; k++) {
+		zlen_next = zlen ? 6 : -1;
 		pkt(t, now, 0, XTCP_ACK | XTCP_PSH, c, s, 4);
 		msg(t, now, 0, XMSG_REQUEST, XMSG_F_WANTS_REPLY, (uint64_t)k + 1, 4, c + 4, 0, 0);
 		uint64_t req = now;
 		c += 4;
 		now += 50 * US;
+		zlen_next = zlen ? 100 : -1;
 		pkt(t, now, 1, XTCP_ACK | XTCP_PSH, s, c, 32);
+		zlen_next = -1;
 		msg(t, now, 1, XMSG_REPLY, 0, (uint64_t)k + 1, 32, s + 32, req, c);
 		s += 32;
 		pkt(t, now + 5 * US, 0, XTCP_ACK, c, s, 0);
 		now += 1 * MS;
 	}
-	ck_assert_int_eq(predict_finish(t), 0);
+	ck_assert_int_eq(predict_finish(t), ssh && !zlen ? PREDICT_NO_ZLEN : 0);
 	return t;
+}
+
+static struct predict_trace *round_trip_trace(int n)
+{
+	return round_trip_trace_via(n, false, false);
 }
 
 START_TEST(test_round_trips_replayed)
@@ -184,6 +204,56 @@ START_TEST(test_round_trips_replayed)
 	uint64_t handshake = 52 * US + 10 * MS + 10 * US + 52 * US + 10 * MS;
 	uint64_t span = handshake + (1 * MS - 10 * US) + N * one + (N - 1) * 1 * MS;
 	ck_assert_uint_eq(r.span, span);
+	predict_free(t);
+}
+END_TEST
+
+/* SSH packets by hand: 4 bytes of length, 1 of padding length, the
+   channel data's 9 bytes and the compressed data, padding to a multiple
+   of 8 of all but the length (at least 4), a 16-byte tag; 16 KB of X
+   data a packet. */
+START_TEST(test_ssh_wire)
+{
+	/* 50 + 9 = 59; 1 + 59 = 60, padded by 4 to 64. */
+	ck_assert_uint_eq(predict_ssh_wire(100, 50), 4 + 1 + 59 + 4 + 16);
+	/* 6 + 9 = 15; 16 is a multiple already: 8 more. */
+	ck_assert_uint_eq(predict_ssh_wire(4, 6), 4 + 1 + 15 + 8 + 16);
+	/* 100 + 9 = 109; 110 needs 2, fewer than 4: 10. */
+	ck_assert_uint_eq(predict_ssh_wire(32, 100), 4 + 1 + 109 + 10 + 16);
+	/* 40000 bytes are three packets of 1000 compressed bytes each:
+	   1009, padded by 6. */
+	ck_assert_uint_eq(predict_ssh_wire(40000, 3000), 3 * (4 + 1 + 1009 + 6 + 16));
+}
+END_TEST
+
+/* Through ssh -C: the round trips of round_trip_trace at their SSH
+   packets' sizes; the handshake is with the local sshd, the SYN crossing
+   the link as the channel's opening, and the first request leaving when
+   the confirmation is back. */
+START_TEST(test_ssh_round_trips)
+{
+	enum { N = 5 };
+	struct predict_trace *bare = round_trip_trace_via(N, true, false);
+	predict_free(bare);	/* no compressed sizes: said, not guessed */
+	struct predict_trace *t = round_trip_trace_via(N, true, true);
+	size_t with_data;
+	ck_assert_uint_eq(predict_unmeasured(t, &with_data), 0);
+	ck_assert_uint_eq(with_data, 2 * N);
+	struct predict_link link = { 8000000, 10 * MS };
+	struct predict_result r;
+	ck_assert_int_eq(predict_run(t, &link, &r, NULL, NULL), 0);
+	ck_assert_uint_eq(r.waits, N);
+	/* A request is 44 bytes of SSH and 52 of headers, a reply 140 and
+	   52 (test_ssh_wire); 1 us a byte. */
+	uint64_t one = 96 * US + 10 * MS + 50 * US + 192 * US + 10 * MS;
+	/* The channel's opening (the SYN, 52 bytes) and its confirmation
+	   (after the server's 10 us) are back 20.114 ms after the SYN; the
+	   client wrote its first request 1 ms after it, which waited for
+	   that beside its round trip. */
+	uint64_t gate = 52 * US + 10 * MS + 10 * US + 52 * US + 10 * MS;
+	ck_assert_uint_eq(r.block_reply, N * one + gate - 1 * MS);
+	ck_assert_uint_eq(r.block_send, 0);
+	ck_assert_uint_eq(r.network_delay, r.block_reply);
 	predict_free(t);
 }
 END_TEST
@@ -260,6 +330,8 @@ int main(void)
 	tcase_add_test(tc, test_round_trips_replayed);
 	tcase_add_test(tc, test_run_all_threads);
 	tcase_add_test(tc, test_lists);
+	tcase_add_test(tc, test_ssh_wire);
+	tcase_add_test(tc, test_ssh_round_trips);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_ENV);

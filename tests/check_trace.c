@@ -42,7 +42,9 @@ static struct xrec sample(unsigned i)
 		r.u.pkt = (struct xrec_pkt){ .ts = ts - 5000, /* time goes back */
 			.conn = 1, .dir = XDIR_S2C, .tcp_flags = XTCP_ACK | XTCP_PSH,
 			.events = XPKT_RETRANS | XPKT_ZEROWIN, .seq = 0xffffffffu, .ack = i,
-			.raw_win = 65535, .win = 65535u << 7, .len = 1448 };
+			.raw_win = 65535, .win = 65535u << 7, .len = 1448,
+			/* format 1.3: a compressed size on some, 0 among them */
+			.has_zlen = (uint8_t)((i / 9) & 1), .zlen = (i / 9) & 1 ? i % 5 : 0 };
 		break;
 	case 2:
 		r.type = XREC_MSG;

@@ -224,6 +224,8 @@ void xrec_dump(FILE *f, const struct xrec *rec)
 		put_tcp_flags(f, p->tcp_flags);
 		fputs(" events=", f);
 		put_flag_list(f, p->events, pkt_events, N(pkt_events));
+		if (p->has_zlen)
+			fprintf(f, " zlen=%u", p->zlen);
 		break;
 	}
 	case XREC_MSG: {

@@ -17,11 +17,11 @@ xcap_libxcap_a_SOURCES = \
 	xcap/flight.c xcap/flight.h \
 	xcap/response_model.c xcap/response_model.h \
 	xcap/session.c xcap/session.h
-xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
+xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(ZLIB_CFLAGS)
 include xcap/trace.mk
 
 # Everything that links the capture layer links these, in this order.
-XCAP_LIBS = xcap/libxcap.a protocols/libprotocols.a $(PCAP_LIBS)
+XCAP_LIBS = xcap/libxcap.a protocols/libprotocols.a $(PCAP_LIBS) $(ZLIB_LIBS)
 
 bin_PROGRAMS += xcap/xcap
 # report.c is for commands only (die() ends the program): it is in no

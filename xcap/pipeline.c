@@ -20,6 +20,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "cut.h"
 #include "decode.h"
@@ -74,6 +75,10 @@ struct reassembly {
 	   transfer would otherwise cost a record each. */
 	uint32_t skipped_seq;
 	uint64_t skipped_len;
+	/* The direction's bytes as an ssh -C tunnel would compress them
+	   (options.compressed_sizes): made at its first payload. */
+	z_stream *z;
+	bool z_broken;		/* could not be made: sizes not measured */
 };
 
 struct saved_ext { char *name; uint8_t major, first_event, first_error; };
@@ -127,6 +132,7 @@ void pipeline_default_options(struct pipeline_options *opt)
 	opt->decoder = NULL;
 	opt->snaplen = 0;
 	opt->cut = NULL;
+	opt->compressed_sizes = false;
 }
 
 /* Library code does not end the program: a failure is kept for the
@@ -524,8 +530,19 @@ static void conn_free_open_state(struct conn *c)
 	pairing_free(&c->pairing);
 }
 
+static void compressor_free(struct reassembly *h)
+{
+	if (h->z) {
+		deflateEnd(h->z);
+		free(h->z);
+		h->z = NULL;
+	}
+}
+
 static void conn_free(struct conn *c)
 {
+	compressor_free(&c->h[0]);
+	compressor_free(&c->h[1]);
 	cut_stop(c);
 	if (c->dec)
 		c->ops->destroy(c->dec);
@@ -751,6 +768,8 @@ static void conn_close(struct conn *c, int reason)
 		c->ops->destroy(c->dec);
 		c->dec = NULL;
 	}
+	compressor_free(&c->h[0]);
+	compressor_free(&c->h[1]);
 	cut_stop(c);
 	/* A closed connection lingers (CLOSED_LINGER_NS) only to recognise
 	   its late segments: a capture that opens and closes connections all
@@ -795,6 +814,50 @@ static int src_is_server(const struct tcp_seg *s)
 	return s->src.port < s->dst.port;
 }
 
+/* OpenSSH's compression (packet.c, start_compression_out): one zlib
+   stream per direction of the ssh connection, deflateInit at level 6
+   with zlib's default window and memory, and each packet's payload
+   deflated with Z_PARTIAL_FLUSH, so that the peer can inflate it whole.
+   Here one stream per direction of each X connection, and a segment for
+   a packet: an X connection's bytes cross an ssh -X tunnel as channel
+   data messages of what sshd read from the socket, which on a fast link
+   is what the client wrote, a segment of the trace.  The deflated
+   length of the segment's new bytes, in the order they arrive; false
+   when it cannot be measured (bytes not all captured, no memory). */
+static bool compressed_size(struct reassembly *h, const uint8_t *data, uint32_t n,
+			    uint32_t *zlen)
+{
+	if (h->z_broken)
+		return false;
+	if (!h->z) {
+		z_stream *z = calloc(1, sizeof *z);
+		if (!z || deflateInit(z, 6) != Z_OK) {
+			free(z);
+			h->z_broken = true;
+			return false;
+		}
+		h->z = z;
+	}
+	uint8_t out[16384];
+	uint64_t total = 0;
+	h->z->next_in = (Bytef *)(uintptr_t)data;
+	h->z->avail_in = n;
+	do {
+		h->z->next_out = out;
+		h->z->avail_out = sizeof out;
+		int rc = deflate(h->z, Z_PARTIAL_FLUSH);
+		if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			h->z_broken = true;
+			return false;
+		}
+		total += sizeof out - h->z->avail_out;
+	} while (h->z->avail_out == 0);
+	if (total > UINT32_MAX)
+		return false;
+	*zlen = (uint32_t)total;
+	return true;
+}
+
 static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t events)
 {
 	struct reassembly *h = &c->h[dir];
@@ -814,6 +877,17 @@ static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t 
 		win <<= h->wscale;
 	r.u.pkt.win = win;
 	r.u.pkt.len = s->payload_len;
+	if (c->p->opt.compressed_sizes && s->payload_len && !(events & XPKT_RETRANS) &&
+	    s->payload_cap == s->payload_len && !c->closed) {
+		/* Only the bytes not seen before, as the tunnel sends each
+		   byte once. */
+		uint32_t data_seq = s->seq + ((s->flags & XTCP_SYN) ? 1 : 0), skip = 0;
+		if ((events & XPKT_OVERLAP) && h->started)
+			skip = (uint32_t)seq_diff(h->next, data_seq);
+		if (skip < s->payload_len &&
+		    compressed_size(h, s->payload + skip, s->payload_len - skip, &r.u.pkt.zlen))
+			r.u.pkt.has_zlen = 1;
+	}
 	c->p->emit(c->p->emit_ctx, &r);
 }
 

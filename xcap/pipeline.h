@@ -38,6 +38,10 @@ struct pipeline_options {
 	/* The kernel side of that cutting, told where each X11 direction's
 	   messages begin; NULL when not cutting. */
 	struct cut *cut;
+	/* Measure what each segment's payload takes in an ssh -C tunnel's
+	   compressed stream (xrec_pkt.zlen).  Costs a deflate of every byte
+	   and some 270 KB of zlib state per connection direction. */
+	bool compressed_sizes;
 };
 
 void pipeline_default_options(struct pipeline_options *opt);

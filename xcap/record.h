@@ -73,6 +73,13 @@ struct xrec_pkt {
 	uint16_t raw_win;	/* window field as on the wire */
 	uint32_t win;		/* scaled by the direction's window scale when known */
 	uint32_t len;		/* payload length on the wire */
+	/* What the payload takes in a deflate stream kept per connection
+	   direction, as an ssh -C tunnel compresses it (level 6, a partial
+	   flush per segment): measured only where the payload is (xcap
+	   --compressed-sizes, or a pcap read for a prediction that needs it;
+	   format 1.3).  zlen is meaningful only when has_zlen is set. */
+	uint8_t has_zlen;
+	uint32_t zlen;
 };
 
 /*

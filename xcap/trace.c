@@ -29,8 +29,11 @@ enum {
 	/* 1.1: msg records end with the request a reply answers (req_ts,
 	   req_end).  A 1.0 trace reads as before, its replies paired by the
 	   reader as the pipeline pairs them (xcap/pairing.h).
-	   1.2: mark records (type 9), which a 1.1 reader skips. */
-	TRACE_MINOR = 2,
+	   1.2: mark records (type 9), which a 1.1 reader skips.
+	   1.3: pkt records may end with the segment's compressed length
+	   (1 + zlen, left out when not measured), which a 1.2 reader
+	   ignores. */
+	TRACE_MINOR = 3,
 	BLOCK_HEADER = 16,		/* magic, type, flags, reserved, length, crc */
 	BLOCK_RECORDS = 1,		/* the only block type so far */
 	BLOCK_TARGET = 64 * 1024,	/* the writer closes a block past this */
@@ -277,6 +280,10 @@ static void encode_body(struct enc *e, const struct xrec *r)
 		enc_u(e, p->raw_win);
 		enc_u(e, p->win);
 		enc_u(e, p->len);
+		/* 1 + the compressed length: a field past a body's end reads
+		   as 0, which says not measured. */
+		if (p->has_zlen)
+			enc_u(e, (uint64_t)p->zlen + 1);
 		break;
 	}
 	case XREC_MSG: {
@@ -778,6 +785,11 @@ static int decode_record(struct trace_reader *r, uint8_t type, struct dec *d, st
 		p->raw_win = (uint16_t)dec_u(d);
 		p->win = (uint32_t)dec_u(d);
 		p->len = (uint32_t)dec_u(d);
+		uint64_t zlen = dec_u(d);
+		if (zlen && zlen - 1 <= UINT32_MAX) {
+			p->has_zlen = 1;
+			p->zlen = (uint32_t)(zlen - 1);
+		}
 		break;
 	}
 	case XREC_MSG: {

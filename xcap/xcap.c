@@ -60,8 +60,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: xcap [-i IFACE | -r FILE] -w OUT [-c COUNT] [-G SECONDS] [-C MB]\n"
 "            [-W COUNT] [-B KIB] [-Z USER] [-k] [-p] [-q]\n"
-"            [--ring SECONDS|SIZE] [--before SECONDS] [--after SECONDS]\n"
-"            [--trigger WHAT]... [FILTER...]\n"
+"            [--compressed-sizes] [--ring SECONDS|SIZE] [--before SECONDS]\n"
+"            [--after SECONDS] [--trigger WHAT]... [FILTER...]\n"
 "\n"
 "Capture TCP beside an X client and write an xcap trace (see xcap(5)).\n"
 "\n"
@@ -82,6 +82,10 @@ static void usage(FILE *f)
 "              only the headers of packets inside large X11 messages)\n"
 "  -p          do not put the interface into promiscuous mode\n"
 "  -q          do not print the summary at the end\n"
+"  --compressed-sizes  also record what each segment's payload takes in an\n"
+"              ssh -C tunnel (deflate level 6, a partial flush a segment),\n"
+"              for xcapanalyse's prediction of such a tunnel; keeps packets\n"
+"              whole (-k) and costs a deflate of every byte\n"
 "  --ring SECONDS|SIZE  flight recorder: keep the last SECONDS (30, 500ms,\n"
 "              2m) or SIZE (64M, 1G) of records in memory and write only\n"
 "              windows around triggers, one file per window named as -G\n"
@@ -107,6 +111,8 @@ static void usage(FILE *f)
 "Examples:\n"
 "  xcap -i lo -w app.xcap tcp port 6001    X display :1 over loopback (DISPLAY=127.0.0.1:1)\n"
 "  xcap -r session.pcapng -w session.xcap  convert a tcpdump or Wireshark capture\n"
+"  xcap -i lo --compressed-sizes -w app.xcap tcp port 6001\n"
+"              the same as the first, ready to predict an ssh -C tunnel\n"
 "  xcap -i eth0 -G 600 -w 'x-%%H%%M.xcap'     a new file every ten minutes\n"
 "  xcap -i lo --ring 60 --after 5 --trigger 'wait>200ms' -w slow.xcap\n"
 "              keep a minute in memory, write it and 5 s more around each\n"
@@ -901,8 +907,10 @@ int main(int argc, char **argv)
 	memset(&cap, 0, sizeof cap);
 	struct flight_options fopt = { 0, 0, 0, 10ull * 1000000000u };
 	int have_ring = 0, have_before = 0;
-	enum { OPT_RING = 256, OPT_BEFORE, OPT_AFTER, OPT_TRIGGER };
+	int compressed_sizes = 0;
+	enum { OPT_RING = 256, OPT_BEFORE, OPT_AFTER, OPT_TRIGGER, OPT_COMPRESSED_SIZES };
 	static const struct option longopts[] = {
+		{ "compressed-sizes", no_argument, NULL, OPT_COMPRESSED_SIZES },
 		{ "ring", required_argument, NULL, OPT_RING },
 		{ "before", required_argument, NULL, OPT_BEFORE },
 		{ "after", required_argument, NULL, OPT_AFTER },
@@ -944,6 +952,7 @@ int main(int argc, char **argv)
 				die(EXIT_USAGE, "bad time after a trigger: '%s'", optarg);
 			break;
 		case OPT_TRIGGER: parse_trigger(&cap, optarg); break;
+		case OPT_COMPRESSED_SIZES: compressed_sizes = 1; whole = 1; break;
 		case 'i': iface = optarg; break;
 		case 'r': rfile = optarg; break;
 		case 'w': wfile = optarg; break;
@@ -1083,6 +1092,7 @@ int main(int argc, char **argv)
 	   snaplen of a pcapng's interface as it was). */
 	popt.snaplen = cap.cut ? cap.info.snaplen : 0;
 	popt.cut = cap.cut;
+	popt.compressed_sizes = compressed_sizes;
 	cap.pipe = pipeline_new(cap.dlt, &popt, emit, &cap);
 	if (!cap.pipe)
 		die(EXIT_RUNTIME, "out of memory: 'pipeline'");

@@ -67,6 +67,7 @@ struct write {
 	uint32_t conn;
 	uint32_t seq, ack, len;
 	uint32_t req_end;
+	uint32_t oseq, olen;		/* in the trace (seq, len: on the link) */
 	uint32_t prev;			/* previous write of its side */
 	uint32_t cause;			/* write of the other side it waited for */
 	uint8_t dir, flags;
@@ -107,6 +108,8 @@ struct pconn {
 	uint32_t last_w[2];		/* while loading */
 	uint64_t wait_reply;		/* while loading: a wait's reply to attach */
 	uint32_t pending_cause;		/* while loading: the reply write it ended at */
+	uint32_t tseq[2];		/* while loading: the tunnel's sequence numbers */
+	bool tseq_set[2];
 };
 
 struct wait_end {
@@ -134,6 +137,7 @@ struct predict_trace {
 	/* The replays' big buffers, kept from one link to the next: fresh
 	   memory costs a page fault per page, more than the replay itself. */
 	struct scratch *scratch;
+	size_t unmeasured, with_data;	/* writes without a compressed size */
 	bool oom;
 };
 
@@ -314,11 +318,32 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 	memset(w, 0, sizeof *w);
 	w->ts = p->ts;
 	w->conn = p->conn;
-	w->seq = p->seq;
+	w->seq = w->oseq = p->seq;
 	w->ack = p->ack;
-	w->len = p->len;
+	w->len = w->olen = p->len;
 	w->dir = (uint8_t)d;
 	w->flags = p->tcp_flags;
+	if (t->opt.ssh_compression) {
+		/* The tunnel's bytes: the write's compressed size and framing,
+		   numbered on from the direction's first sequence number. */
+		if (p->len) {
+			t->with_data++;
+			if (p->has_zlen) {
+				w->len = predict_ssh_wire(p->len, p->zlen);
+			} else {
+				t->unmeasured++;
+				w->len = predict_ssh_wire(p->len, p->len);
+			}
+		}
+		if (!c->tseq_set[d]) {
+			c->tseq_set[d] = true;
+			c->tseq[d] = p->seq;
+		}
+		w->seq = c->tseq[d];
+		w->ack = c->tseq[!d];
+		c->tseq[d] += w->len + ((p->tcp_flags & XTCP_SYN) ? 1 : 0) +
+			      ((p->tcp_flags & XTCP_FIN) ? 1 : 0);
+	}
 	w->prev = c->last_w[d];
 	w->cause = NONE;
 	c->last_w[d] = (uint32_t)t->nw++;
@@ -335,9 +360,9 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 	   before it when the pipeline reported late. */
 	for (int k = 0; wi != NONE && k < 8; k++, wi = t->w[wi].prev) {
 		const struct write *w = &t->w[wi];
-		uint32_t start = w->seq + ((w->flags & XTCP_SYN) ? 1 : 0);
+		uint32_t start = w->oseq + ((w->flags & XTCP_SYN) ? 1 : 0);
 		uint32_t off = g->tcp_end - start;
-		if (off >= 1 && off <= w->len)
+		if (off >= 1 && off <= w->olen)
 			break;
 	}
 	if (wi == NONE)
@@ -359,7 +384,13 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 	struct pmsg *m = &t->m[t->nm++];
 	m->w = wi;
 	m->ord = (uint32_t)(t->nm - 1);
-	m->off = g->tcp_end - (w->seq + ((w->flags & XTCP_SYN) ? 1 : 0));
+	m->off = g->tcp_end - (w->oseq + ((w->flags & XTCP_SYN) ? 1 : 0));
+	if (w->len != w->olen && w->olen) {
+		/* Through the tunnel: as far into the write's bytes on the link
+		   as the message's end is into the write's X bytes. */
+		uint64_t off = ((uint64_t)m->off * w->len + w->olen - 1) / w->olen;
+		m->off = (uint32_t)(off ? off : 1);
+	}
 	m->conn = g->conn;
 	m->flags = g->flags;
 	m->minor = g->minor;
@@ -460,12 +491,46 @@ static void result_of(const struct xstate_model *m, struct predict_result *r)
 	r->waits = all->waits;
 }
 
+/* OpenSSH's SSH binary packet (RFC 4253, 6; OpenSSH packet.c) for its
+   default cipher, chacha20-poly1305: a 4-byte length, a padding length
+   byte, the payload, padding to a multiple of 8 of all but the length
+   (at least 4 bytes), a 16-byte tag.  The payload of channel data is a
+   message type, the channel and the data's length (9 bytes, counted
+   uncompressed here: deflated with the data they take a few bytes
+   less) and the data; X11 channels carry at most 16 KB of data a packet
+   (CHAN_X11_PACKET_DEFAULT), each its own partial flush. */
+uint32_t predict_ssh_wire(uint32_t n, uint32_t z)
+{
+	enum { CHANNEL_DATA = 9, PACKET_MAX = 16384, BLOCK = 8, TAG = 16 };
+	uint32_t packets = n ? (n + PACKET_MAX - 1) / PACKET_MAX : 1;
+	uint64_t wire = 0;
+	for (uint32_t i = 0; i < packets; i++) {
+		/* The compressed bytes shared out evenly among the packets. */
+		uint32_t share = z / packets + (i < z % packets ? 1 : 0);
+		uint32_t payload = share + CHANNEL_DATA;
+		uint32_t pad = BLOCK - (1 + payload) % BLOCK;
+		if (pad < 4)
+			pad += BLOCK;
+		wire += 4 + 1 + payload + pad + TAG;
+	}
+	return wire > UINT32_MAX ? UINT32_MAX : (uint32_t)wire;
+}
+
+size_t predict_unmeasured(const struct predict_trace *t, size_t *with_data)
+{
+	if (with_data)
+		*with_data = t->with_data;
+	return t->unmeasured;
+}
+
 int predict_finish(struct predict_trace *t)
 {
 	xstate_finish(t->model);
 	result_of(t->model, &t->measured);
 	if (t->oom)
 		return -1;
+	if (t->opt.ssh_compression && t->with_data && t->unmeasured == t->with_data)
+		return PREDICT_NO_ZLEN;
 	/* Almost always in that order already (the pipeline reports a
 	   message with its packet); the sort is for the exceptions. */
 	size_t unsorted = 1;
@@ -507,8 +572,11 @@ int predict_finish(struct predict_trace *t)
 		} else if (c->pending_cause != NONE) {
 			w->cause = c->pending_cause;
 			c->pending_cause = NONE;
-		} else if (w->prev != NONE && (t->w[w->prev].flags & XTCP_SYN) &&
-			   c->last_w[XDIR_S2C] != NONE) {
+		} else if (!t->opt.ssh_compression && w->prev != NONE &&
+			   (t->w[w->prev].flags & XTCP_SYN) && c->last_w[XDIR_S2C] != NONE) {
+			/* (Through a tunnel the handshake is with the local sshd,
+			   which holds the data until the channel is open: the
+			   replay's gate, not a wait of the client.) */
 			/* The client's first data waits for the handshake. */
 			w->cause = c->last_w[XDIR_S2C];
 		}
@@ -516,6 +584,11 @@ int predict_finish(struct predict_trace *t)
 	}
 	free(cursor);
 	return 0;
+}
+
+const struct predict_options *predict_options_of(const struct predict_trace *t)
+{
+	return &t->opt;
 }
 
 const struct predict_result *predict_measured(const struct predict_trace *t)
@@ -563,7 +636,79 @@ struct sender {
 	unsigned quick;			/* segments the peer still acknowledges
 					   at once (its quick-ACK mode) */
 	uint64_t last_arrival;		/* of its latest segment at the peer */
+	uint64_t gate;			/* ssh -C: nothing leaves before (the
+					   channel's confirmation is back) */
+	/* ssh -C: the channel's flow control, in X bytes.  The sender may
+	   have sent up to chan_limit; the receiver, having had chan_recv,
+	   grants more when half its window is used (chan_adjusted so far),
+	   and the grant arrives a one-way delay later (the queue). */
+	uint64_t chan_sent, chan_limit, chan_recv, chan_adjusted;
+	uint64_t *adj_ts, *adj_limit;
+	size_t adj_head, adj_n, adj_cap;
 };
+
+/* OpenSSH's X11 channels: a window of 64 KB (CHAN_X11_WINDOW_DEFAULT),
+   adjusted once less than half of it is left; an adjustment is an SSH
+   packet of some 40 bytes. */
+#define SSH_X11_WINDOW (64u << 10)
+#define SSH_X11_PACKET (16u << 10)	/* CHAN_X11_PACKET_DEFAULT */
+#define SSH_ADJUST_WIRE 40
+
+/* Of a write through the tunnel, cut in npk SSH packets: where packet
+   j begins among its bytes on the link, and among its X bytes (j = npk:
+   the end). */
+static uint32_t pk_wire(const struct write *w, uint32_t npk, uint32_t j)
+{
+	return (uint32_t)((uint64_t)j * w->len / npk);
+}
+
+static uint32_t pk_x(const struct write *w, uint32_t j)
+{
+	uint64_t x = (uint64_t)j * SSH_X11_PACKET;
+	return x < w->olen ? (uint32_t)x : w->olen;
+}
+
+static bool adjust_push(struct sender *s, uint64_t ts, uint64_t limit)
+{
+	if (s->adj_n == s->adj_cap) {
+		size_t cap = s->adj_cap ? s->adj_cap * 2 : 16;
+		uint64_t *a = malloc(cap * sizeof *a), *b = malloc(cap * sizeof *b);
+		if (!a || !b) {
+			free(a);
+			free(b);
+			return false;
+		}
+		for (size_t i = 0; i < s->adj_n; i++) {
+			a[i] = s->adj_ts[(s->adj_head + i) % s->adj_cap];
+			b[i] = s->adj_limit[(s->adj_head + i) % s->adj_cap];
+		}
+		free(s->adj_ts);
+		free(s->adj_limit);
+		s->adj_ts = a;
+		s->adj_limit = b;
+		s->adj_head = 0;
+		s->adj_cap = cap;
+	}
+	size_t k = (s->adj_head + s->adj_n++) % s->adj_cap;
+	s->adj_ts[k] = ts;
+	s->adj_limit[k] = limit;
+	return true;
+}
+
+/* The channel lets X bytes up to `upto` leave at ts or later: the time
+   it does, having taken the adjustments arrived by then. */
+static uint64_t channel_wait(struct sender *s, uint64_t upto, uint64_t ts)
+{
+	while (s->adj_n && (s->adj_ts[s->adj_head] <= ts || upto > s->chan_limit)) {
+		if (s->adj_ts[s->adj_head] > ts)
+			ts = s->adj_ts[s->adj_head];
+		if (s->adj_limit[s->adj_head] > s->chan_limit)
+			s->chan_limit = s->adj_limit[s->adj_head];
+		s->adj_head = (s->adj_head + 1) % s->adj_cap;
+		s->adj_n--;
+	}
+	return ts;
+}
 
 struct replay {
 	const struct predict_trace *t;
@@ -769,6 +914,20 @@ static void replay_write(struct replay *r, uint32_t i)
 	bool syn = w->flags & XTCP_SYN;
 	uint32_t base = w->seq + (syn ? 1 : 0);
 	uint64_t ts = ready, arrival = ready;
+	/* Through an ssh tunnel the capture is between the client and the
+	   local sshd: the client's bytes are seen, and acknowledged, as it
+	   writes them, and cross the link when sshd may send them.  The
+	   client's connection is accepted at once, while its SYN crosses the
+	   link as the channel's opening, answered by the confirmation (the
+	   X server's SYN/ACK); sshd sends the client's data after that. */
+	bool tunnel = t->opt.ssh_compression;
+	uint64_t local = ready;
+	uint32_t npk = tunnel && w->olen ? (w->olen + SSH_X11_PACKET - 1) / SSH_X11_PACKET : 0;
+	uint32_t pj = 0, pe = 0;	/* the next packet to begin, to end */
+	if (tunnel && d == XDIR_C2S && ts < s->gate)
+		ts = s->gate;
+	if (tunnel && d == XDIR_S2C && syn && w->cause != NONE)
+		local = r->ready[w->cause];
 	for (uint32_t k = 0; k < nseg; k++) {
 		uint32_t off = k * mss;
 		uint32_t n = w->len - off < mss ? w->len - off : mss;
@@ -789,11 +948,39 @@ static void replay_write(struct replay *r, uint32_t i)
 		bool hold = n == mss && k + 1 < nseg && !s->held && !s->quick;
 		if (n && s->quick)
 			s->quick--;
+		/* Through the tunnel the write is SSH packets of up to 16 KB of
+		   X data each, its segments' bytes shared evenly among them.  A
+		   segment leaves when the channel's window has room for every
+		   packet that begins in it; a packet that ends in it is counted
+		   by the receiver, which grants more window when half of it is
+		   used. */
+		if (tunnel && n) {
+			while (pj < npk && pk_wire(w, npk, pj) < off + n) {
+				ts = channel_wait(s, s->chan_sent + pk_x(w, pj + 1), ts);
+				pj++;
+			}
+		}
 		ts = send_segment(r, s, d, ts, n, hold, &arrival);
+		if (tunnel && n) {
+			while (pe < npk && pk_wire(w, npk, pe + 1) <= off + n) {
+				s->chan_recv += pk_x(w, pe + 1) - pk_x(w, pe);
+				pe++;
+				if (s->chan_recv - s->chan_adjusted <= SSH_X11_WINDOW / 2)
+					continue;
+				s->chan_adjusted = s->chan_recv;
+				uint64_t back = arrival + r->link->delay +
+						(uint64_t)round_ns(ser(r->link, SSH_ADJUST_WIRE +
+									   t->opt.overhead));
+				if (!adjust_push(s, back, s->chan_adjusted + SSH_X11_WINDOW))
+					r->oom = true;
+			}
+		}
 		if (n)
 			s->last_arrival = arrival;
 		/* The capture is beside the client. */
 		uint64_t here = d == XDIR_C2S ? ts : arrival;
+		if (tunnel && (d == XDIR_C2S || syn))
+			here = local;
 		r->seg_ts[k] = here;
 		uint32_t seq = k ? base + off : w->seq;
 		/* Data carries no acknowledgement here: the replay's own
@@ -801,9 +988,16 @@ static void replay_write(struct replay *r, uint32_t i)
 		if (!(flags & (XTCP_SYN | XTCP_FIN | XTCP_RST)))
 			flags &= (uint8_t)~XTCP_ACK;
 		size_t here_stream = d == XDIR_C2S ? STREAM_CLIENT_SENDS + w->conn : STREAM_AT_CLIENT;
+		if (tunnel && syn)
+			here_stream = STREAM_CLIENT_SENDS + w->conn;
 		emit(r, here_stream, here, XREC_PKT, (uint8_t)d, flags, w->conn, seq, w->ack, n);
 		uint32_t acked = base + off + n + ((flags & XTCP_FIN) ? 1 : 0);
-		if (n && !hold && d == XDIR_C2S)
+		if (tunnel && (d == XDIR_C2S || syn)) {
+			/* The local peer acknowledges at once. */
+			if (n || d == XDIR_S2C)
+				emit(r, here_stream, here, XREC_PKT, (uint8_t)!d, XTCP_ACK, w->conn, 0,
+				     acked, 0);
+		} else if (n && !hold && d == XDIR_C2S)
 			emit(r, STREAM_SERVER_ACKS, arrival + r->link->delay, XREC_PKT, XDIR_S2C, XTCP_ACK,
 			     w->conn, 0, acked, 0);
 		else if ((n && !hold) || (!n && d == XDIR_S2C))
@@ -811,6 +1005,9 @@ static void replay_write(struct replay *r, uint32_t i)
 		emit_messages(r, i, k, here, k + 1 == nseg);
 	}
 	r->arrive[i] = arrival;
+	s->chan_sent += w->olen;
+	if (tunnel && d == XDIR_S2C && syn)
+		r->s[2 * w->conn + XDIR_C2S].gate = arrival;
 }
 
 /* Record x before record y: by time, ties in the order made. */
@@ -970,6 +1167,7 @@ static int run_with(const struct predict_trace *t, struct scratch *sc,
 	for (size_t i = 0; i < 2 * (t->nc + 1); i++) {
 		r.s[i].cwnd = t->opt.initial_window;
 		r.s[i].quick = PREDICT_QUICKACKS;
+		r.s[i].chan_limit = SSH_X11_WINDOW;
 	}
 	for (uint32_t i = 0; i < t->nw && !r.oom; i++)
 		replay_write(&r, i);
@@ -995,8 +1193,11 @@ static int run_with(const struct predict_trace *t, struct scratch *sc,
 out:
 	xstate_free(m);
 	if (r.s)
-		for (size_t i = 0; i < 2 * (t->nc + 1); i++)
+		for (size_t i = 0; i < 2 * (t->nc + 1); i++) {
 			free(r.s[i].acks);
+			free(r.s[i].adj_ts);
+			free(r.s[i].adj_limit);
+		}
 	free(r.s);
 	free(r.seg_ts);
 	free(r.head);

@@ -46,6 +46,11 @@ struct predict_options {
 	   times (time dilation): its times, counted from its first record,
 	   are divided by it as they are read.  Default 1. */
 	double dilation;
+	/* Predict the trace's X connections carried by an ssh -C tunnel
+	   (ssh -X -C) instead of over the link themselves: each write crosses
+	   the link as SSH channel data at the size the trace measured for it
+	   compressed (xrec_pkt.zlen), plus ssh's per-packet framing. */
+	bool ssh_compression;
 	struct xstate_options model;	/* for the state model, both runs */
 };
 
@@ -77,9 +82,20 @@ void predict_free(struct predict_trace *t);
 /* 0, or -1 when out of memory. */
 int predict_record(struct predict_trace *t, const struct xrec *rec);
 /* The input ended: works out the dependencies.  0, or -1 when out of
-   memory. */
+   memory, or PREDICT_NO_ZLEN when ssh_compression was asked for and no
+   data segment of the trace has a compressed size. */
+enum { PREDICT_NO_ZLEN = -2 };
 int predict_finish(struct predict_trace *t);
+/* With ssh_compression: the writes with data but no compressed size
+   (bytes the capture did not have), which the replay counts at their
+   size uncompressed, and all writes with data. */
+size_t predict_unmeasured(const struct predict_trace *t, size_t *with_data);
+/* What an SSH binary packet carrying n bytes of X data compressed to z
+   bytes takes on the wire (ssh_compression). */
+uint32_t predict_ssh_wire(uint32_t n, uint32_t z);
 
+/* The options it was made with. */
+const struct predict_options *predict_options_of(const struct predict_trace *t);
 /* The trace as it is (the state model over the records as read). */
 const struct predict_result *predict_measured(const struct predict_trace *t);
 /* The time of the trace's first packet (the replays start there). */

@@ -20,7 +20,7 @@ static const struct out_column predict_cols[] = {
 	{ "rate", "rate", OUT_COL_STR, -8, 0 },
 	{ "rate_bps", "rate_bps", OUT_COL_UINT, 11, 0 },
 	{ "delay_ms", "delay_ms", OUT_COL_STR, 9, 0 },
-	{ "via", "via", OUT_COL_STR, -4, 0 },
+	{ "via", "via", OUT_COL_STR, -5, 0 },	/* raw, ssh-C */
 	{ "span_s", "span_s", OUT_COL_SECONDS, 9, 3 },
 	{ "total_network_delay_s", "net_delay_s", OUT_COL_SECONDS, 12, 6 },
 	{ "block_send_s", "block_send_s", OUT_COL_SECONDS, 12, 6 },
@@ -90,7 +90,7 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 			snprintf(delay, sizeof delay, "%g", (double)delays[j] / 1e6);
 			snprintf(rel, sizeof rel, "%.2f", base ? (double)r->network_delay / (double)base : 0);
 			struct out_cell cells[] = {
-				{ .s = rate }, { .u = rates[i] }, { .s = delay }, { .s = "raw" },
+				{ .s = rate }, { .u = rates[i] }, { .s = delay }, { .s = predict_options_of(t)->ssh_compression ? "ssh-C" : "raw" },
 				{ .ns = (int64_t)r->span }, { .ns = (int64_t)r->network_delay },
 				{ .ns = (int64_t)r->block_send }, { .ns = (int64_t)r->block_reply },
 				{ .u = r->waits }, { .s = rel, .empty = !base },
@@ -135,11 +135,14 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 			}
 		}
 	}
-	const char *notes[2] = {
+	const char *notes[3] = {
 		"predicted: the trace's dependencies replayed over a modelled link "
 		"(xcapanalyse(1), PREDICTION: what the model leaves out)",
 	};
 	size_t nnotes = 1;
+	if (predict_options_of(t)->ssh_compression)
+		notes[nnotes++] = "through an ssh -X -C tunnel: each write at its compressed size in "
+				  "SSH packets (xcapanalyse(1), PREDICTION: ssh -C)";
 	/* The replay never drops; say where a real link's queue would have. */
 	char qnote[256];
 	size_t worst = 0;

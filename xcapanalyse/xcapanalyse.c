@@ -155,6 +155,9 @@ static void usage(FILE *f)
 "                    --added-delay (default: none, loopback)\n"
 "  --time-dilation K  the trace was taken with its clocks and link slowed K\n"
 "                    times: divide its times by K (default 1)\n"
+"  --ssh-compression  predict the X connections in an ssh -X -C tunnel: each\n"
+"                    write at its deflated size (recorded by xcap, or measured\n"
+"                    here when FILE is a pcap) in SSH packets\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -175,6 +178,7 @@ static void usage(FILE *f)
 "  xcapanalyse -j 2 --format ndjson a.xcap b.pcap > all.ndjson   many traces, for a database\n"
 "  xcapanalyse --predict --rates 10M,1M --latencies 10,50 app.xcap   the same on four links\n"
 "  xcapanalyse --added-delay --rates 10M,1M,100k app.xcap   delay slower links add per packet\n"
+"  xcapanalyse --predict --ssh-compression --rates 1M --latencies 50 app.pcap   over ssh -C\n"
 "More in man xcap-tutorial.\n");
 }
 
@@ -450,7 +454,13 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 	struct xstate_options so = r->sopt;
 	struct conn_table table = { 0 };
 	char err[1024];
-	struct xsource *src = xsource_open(path, NULL, NULL, err, sizeof err);
+	/* A capture with payload: the compressed sizes are measured as it
+	   is read, as xcap --compressed-sizes would. */
+	struct pipeline_options pipe;
+	pipeline_default_options(&pipe);
+	pipe.compressed_sizes = (mode == MODE_PREDICT || mode == MODE_PREDICT_TRIPS) &&
+				r->popt.ssh_compression;
+	struct xsource *src = xsource_open(path, NULL, &pipe, err, sizeof err);
 	if (!src) {
 		/* A comparison without one of its runs would name the others wrongly. */
 		if (mode == MODE_COMPARE)
@@ -592,6 +602,17 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 	msg_view_finish(mv);
 	if (pt) {
 		int rc = predict_finish(pt);
+		if (rc == PREDICT_NO_ZLEN) {
+			complain("no compressed sizes to predict --ssh-compression from: capture with "
+				 "xcap --compressed-sizes, or give the pcap: '%s'", path);
+			predict_free(pt);
+			xsource_close(src);
+			return EXIT_DAMAGED;
+		}
+		size_t with_data, unmeasured = predict_unmeasured(pt, &with_data);
+		if (rc == 0 && unmeasured)
+			complain("%zu of %zu writes have no compressed size (bytes not captured), "
+				 "counted uncompressed: '%s'", unmeasured, with_data, path);
 		if (rc == 0 && mode == MODE_PREDICT)
 			rc = predict_view_print(stdout, fmt, pt, r->rates, r->nrates, r->delays, r->ndelays);
 		else if (rc == 0 && mode == MODE_PREDICT_TRIPS)
@@ -798,7 +819,7 @@ int main(int argc, char **argv)
 	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_FIRST, OPT_SYNTHETIC, OPT_NO_FOLD,
 	       OPT_COMPARE, OPT_FAIL_IF_WORSE, OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS,
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS, OPT_MARK_SPAN,
-	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS };
+	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION };
 	struct compare_gate gates[64];
 	size_t n_gates = 0;
 	struct xresp_options ropt;
@@ -861,6 +882,7 @@ int main(int argc, char **argv)
 		{ "no-idle-restart", no_argument, NULL, OPT_NO_IDLE },
 		{ "trace-rate", required_argument, NULL, OPT_TRACE_RATE },
 		{ "time-dilation", required_argument, NULL, OPT_DILATION },
+		{ "ssh-compression", no_argument, NULL, OPT_SSH_COMPRESSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -948,6 +970,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_NO_IDLE: popt.idle_restart = false; break;
+		case OPT_SSH_COMPRESSION: popt.ssh_compression = true; break;
 		case OPT_DILATION: {
 			char *end;
 			popt.dilation = strtod(optarg, &end);
@@ -1040,6 +1063,9 @@ int main(int argc, char **argv)
 		    "--slow-motion");
 	if (n_gates && mode != MODE_COMPARE)
 		die(EXIT_USAGE, "--fail-if-worse compares runs, it wants --compare: '%s'", argv[optind]);
+	if (popt.ssh_compression && mode != MODE_PREDICT && mode != MODE_PREDICT_TRIPS)
+		die(EXIT_USAGE, "--ssh-compression is a prediction's, it wants --predict or "
+			"--predict-round-trips: '%s'", argv[optind]);
 	if (mode == MODE_COMPARE && (argc - optind < 2 || argc - optind > COMPARE_RUNS_MAX))
 		die(EXIT_USAGE, "--compare wants 2 to %d files: '%s'", COMPARE_RUNS_MAX, argv[optind]);
 

@@ -38,6 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pipeline_options opt;
 	pipeline_default_options(&opt);
 	opt.snaplen = size & 1 ? 65535 : 0;
+	/* And half of them through the compressed sizes' deflate. */
+	opt.compressed_sizes = (size & 2) != 0;
 	FILE *f = fmemopen(copy, size ? size : 1, "rb");
 	if (f) {
 		char err[512];

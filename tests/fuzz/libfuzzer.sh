@@ -43,7 +43,7 @@ lf_build() {
 	clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-I"$top_builddir" -I"$top_builddir/protocols" -I"$top_srcdir/protocols" \
 		-I"$top_srcdir/xcap" -I"$top_srcdir/xcapanalyse" $(pkg-config --cflags libpcap 2>/dev/null) \
-		-o "$lf_bin" $srcs -lpcap -lm 2>"$workdir/lf-build.log" || {
+		-o "$lf_bin" $srcs -lpcap -lz $(pkg-config --libs libdw 2>/dev/null) -lm 2>"$workdir/lf-build.log" || {
 		echo "$test_name: libFuzzer build failed, using the plain mutator:"
 		sed 's/^/  /' "$workdir/lf-build.log" | head -20
 		rm -f "$lf_bin"

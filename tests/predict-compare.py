@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+"""predict-compare.py — a prediction beside its measurement, cell by cell.
+
+usage: predict-compare.py WORKDIR MEASURED
+
+WORKDIR holds `clients` (the clients' command lines, one a line) and
+predictedN.csv (`xcapanalyse --predict --format csv` of client N), or
+predictedN_K.csv of several loopback captures K, of which the median
+(by the sum over the matrix) is taken.
+MEASURED has a line per run, "N RATE DELAY_MS TOTAL_NETWORK_DELAY_S", and
+per cell "0 RATE DELAY_MS late US" (how late xcap-link released packets
+on average).  Prints each cell: the median of the runs, the runs, the
+prediction, the difference and the link's lateness.  A cell agrees when
+the prediction is within 15 % of the median or 20 ms, whichever is
+larger.  Exits 0 when every cell agrees, 1 when one is off on a punctual
+link (or was not predicted), 3 when the only cells off are on a link 0.5
+ms or more late (then MEASURED.late names them).
+"""
+import csv
+import glob
+import statistics
+import sys
+
+workdir, measured = sys.argv[1], sys.argv[2]
+clients = open(workdir + "/clients").read().splitlines()
+pred = {}
+for i in range(1, len(clients) + 1):
+    # Several loopback captures of a client (predictedN_K.csv): the one
+    # whose predictions add up to the median, as a run on a busy machine
+    # may have been stalled (a think time of 200 ms that was the load's).
+    runs = sorted(glob.glob("%s/predicted%d_*.csv" % (workdir, i)))
+    if runs:
+        rows = {f: list(csv.DictReader(open(f))) for f in runs}
+        total = {f: sum(float(r["total_network_delay_s"]) for r in rows[f]) for f in runs}
+        chosen = sorted(runs, key=lambda f: total[f])[(len(runs) - 1) // 2]
+        print("  %s: loopback captures predicted %s s over the matrix; took the median"
+              % (clients[i - 1], " ".join("%.4f" % total[f] for f in runs)))
+        table = rows[chosen]
+    else:
+        table = csv.DictReader(open("%s/predicted%d.csv" % (workdir, i)))
+    for r in table:
+        pred[(str(i), r["rate"], float(r["delay_ms"]))] = r
+meas, late = {}, {}
+for line in open(measured):
+    f = line.split()
+    if f[3] == "late":
+        late[(f[1], float(f[2]))] = float(f[4])
+    else:
+        meas.setdefault((f[0], f[1], float(f[2])), []).append(float(f[3]))
+bad, late_cells = 0, []
+for key, runs in meas.items():
+    p = pred.get(key)
+    cell_late = late.get(key[1:], 0)
+    if p is None:
+        print("  %s %s %g ms: not predicted" % key)
+        bad = 1
+        continue
+    mv, pv = statistics.median(runs), float(p["total_network_delay_s"])
+    tol = max(0.15 * mv, 0.020)
+    verdict = "ok"
+    if abs(pv - mv) > tol and cell_late >= 500:
+        verdict = "link late"
+        late_cells.append("%s/%g ms" % key[1:])
+    elif abs(pv - mv) > tol:
+        verdict, bad = "OFF", 1
+    print("  %-13s %-4s %4g ms  measured %.4f s (runs %s)  predicted %.4f s  %+.1f %%  "
+          "link %.0f us late  %s"
+          % (clients[int(key[0]) - 1][:13], key[1], key[2], mv, " ".join("%.4f" % x for x in runs),
+             pv, 100 * (pv - mv) / mv if mv else 0, cell_late, verdict))
+if bad:
+    sys.exit(1)
+if late_cells:
+    print(" ".join(late_cells), file=open(measured + ".late", "w"))
+    sys.exit(3)
