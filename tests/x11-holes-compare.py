@@ -9,8 +9,12 @@ a request ending at the same TCP position with the same opcode and length.
 Every client byte of the holed capture lies in a hole (gap record), in a
 reported message, or is counted undecoded by a note, except the first
 bytes of a message a hole cut while framing was known (the note says how
-long that message was, which bounds them).  Prints the figures; exit 1 on
-an invented request or a count that does not add up."""
+long that message was, which bounds them).  "The holed capture's bytes"
+are those between the first and the last byte of each client stream that
+its packets hold: a run of segments cut at the end of one connection and
+the start of the next leaves no hole that anything after it could show,
+and those bytes are simply not in the capture.  Prints the figures; exit 1
+on an invented request or a count that does not add up."""
 import re
 import sys
 
@@ -25,38 +29,44 @@ def records(path):
 
 def load(path):
     client = {}
-    msgs, gaps, undecoded, cut_max = {}, [], 0, 0
+    msgs, gaps, undecoded, cut_max, seen = {}, [], 0, 0, {}
     for kind, f in records(path):
         if kind == 'conn':
             client[f['id']] = f['client']
+        elif kind == 'pkt' and f['dir'] == 'c2s' and int(f['len']) > 0:
+            a, s = client[f['conn']], int(f['seq'])
+            lo, hi = seen.get(a, (s, s))
+            seen[a] = (min(lo, s), max(hi, s + int(f['len'])))
         elif kind == 'msg' and f['dir'] == 'c2s':
             msgs[(client[f['conn']], int(f['end']))] = (f['kind'], f['major'], int(f['length']))
         elif kind == 'gap' and f['dir'] == 'c2s':
             gaps.append((client[f['conn']], int(f['seq']), int(f['len'])))
         elif kind == 'note' and f['dir'] == 'c2s':
-            m = re.search(r'could not decode (\d+) bytes|stream ended with (\d+) bytes not decoded',
-                          f['text'])
+            m = re.search(r'could not decode (\d+) bytes|stream ended with (\d+) bytes not decoded'
+                          r'|stream ended (\d+) bytes into a message', f['text'])
             if m:
-                undecoded += int(m.group(1) or m.group(2))
+                undecoded += int(m.group(1) or m.group(2) or m.group(3))
             m = re.search(r'cut a (\d+)-byte message', f['text'])
             if m:
                 cut_max += int(m.group(1))
-    return msgs, gaps, undecoded, cut_max
+    return msgs, gaps, undecoded, cut_max, seen
 
 
-full, _, _, _ = load(sys.argv[1])
-holed, gaps, undecoded, cut_max = load(sys.argv[2])
+full, _, _, _, _ = load(sys.argv[1])
+holed, gaps, undecoded, cut_max, seen = load(sys.argv[2])
 invented = [(k, v) for k, v in holed.items() if v[0] == 'request' and full.get(k) != v]
 real = sum(1 for v in full.values() if v[0] == 'request')
 shown = sum(1 for v in holed.values() if v[0] == 'request')
 
-# Per client stream: the bytes the complete decode frames, less holes and
-# reported messages, is what the holed decode could not account for.
+# Per client stream: the bytes the complete decode frames, as far as the
+# holed capture holds the stream, less holes and reported messages, is what
+# the holed decode could not account for.
 unaccounted = 0
 for addr in {k[0] for k in holed} | {g[0] for g in gaps}:
     ends = [(e - v[2], e) for (a, e), v in full.items() if a == addr]
     lo, hi = min(s for s, _ in ends), max(e for _, e in ends)
-    covered = bytearray(hi - lo)
+    lo, hi = max(lo, seen[addr][0]), min(hi, seen[addr][1])
+    covered = bytearray(max(hi - lo, 0))
     spans = [(e - v[2], e) for (a, e), v in holed.items() if a == addr]
     spans += [(s, s + n) for a, s, n in gaps if a == addr]
     for s, e in spans:
