@@ -1863,6 +1863,9 @@ static void begin_midstream(struct proto_decoder *d, enum proto_dir dir)
 	for (int k = 0; k < 2; k++)
 		if (d->h[k].state != ST_RESYNC && !d->h[k].seen_data)
 			start_resync(&d->h[k]);
+	/* Framing found in the client's stream is a guess here as after a
+	   hole: the capture may begin inside a long request. */
+	d->h[PROTO_C2S].after_loss = true;
 }
 
 /* The client's first four bytes tell a setup request (and the byte order)

@@ -32,7 +32,7 @@ grep -q 'conn=2 dir=c2s text="no connection setup' "$workdir/holes.dump" ||
 cat "$workdir/cmp.out"
 grep -q ' 0 invented;' "$workdir/cmp.out" || fail "requests invented"
 
-# The same check fails when the decoder's count is short: drop the note
+# The same check fails when what the decoder says falls short: drop the note
 # that says the first stream ended inside a message.
 grep -v 'conn=1 dir=c2s text="stream ended' "$workdir/holes.dump" >"$workdir/short.dump"
 if /usr/bin/python3 "$cmp" "$workdir/full.dump" "$workdir/short.dump" >"$workdir/short.out"; then

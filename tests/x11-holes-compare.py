@@ -9,7 +9,9 @@ a request ending at the same TCP position with the same opcode and length.
 Every client byte of the holed capture lies in a hole (gap record), in a
 reported message, or is counted undecoded by a note, except the first
 bytes of a message a hole cut while framing was known (the note says how
-long that message was, which bounds them).  "The holed capture's bytes"
+long that message was, which bounds them), or are the start of a message
+the stream ended in (its note says how many: they are its last bytes).
+"The holed capture's bytes"
 are those between the first and the last byte of each client stream that
 its packets hold: a run of segments cut at the end of one connection and
 the start of the next leaves no hole that anything after it could show,
@@ -29,7 +31,7 @@ def records(path):
 
 def load(path):
     client = {}
-    msgs, gaps, undecoded, cut_max, seen = {}, [], 0, 0, {}
+    msgs, gaps, undecoded, cut_max, seen, tails = {}, [], 0, 0, {}, {}
     for kind, f in records(path):
         if kind == 'conn':
             client[f['id']] = f['client']
@@ -42,18 +44,24 @@ def load(path):
         elif kind == 'gap' and f['dir'] == 'c2s':
             gaps.append((client[f['conn']], int(f['seq']), int(f['len'])))
         elif kind == 'note' and f['dir'] == 'c2s':
-            m = re.search(r'could not decode (\d+) bytes|stream ended with (\d+) bytes not decoded'
-                          r'|stream ended (\d+) bytes into a message', f['text'])
+            m = re.search(r'could not decode (\d+) bytes|stream ended with (\d+) bytes not decoded',
+                          f['text'])
             if m:
-                undecoded += int(m.group(1) or m.group(2) or m.group(3))
+                undecoded += int(m.group(1) or m.group(2))
+            m = re.search(r'stream ended (\d+) bytes into a message', f['text'])
+            if m:
+                tails[client[f['conn']]] = int(m.group(1))
             m = re.search(r'cut a (\d+)-byte message', f['text'])
             if m:
                 cut_max += int(m.group(1))
-    return msgs, gaps, undecoded, cut_max, seen
+    # A stream that ended inside a message: the decoder says how many of
+    # the stream's last bytes that message had, which places them.
+    cut_tails = [(a, seen[a][1] - n, n) for a, n in tails.items()]
+    return msgs, gaps, undecoded, cut_max, seen, cut_tails
 
 
-full, _, _, _, _ = load(sys.argv[1])
-holed, gaps, undecoded, cut_max, seen = load(sys.argv[2])
+full = load(sys.argv[1])[0]
+holed, gaps, undecoded, cut_max, seen, tails = load(sys.argv[2])
 invented = [(k, v) for k, v in holed.items() if v[0] == 'request' and full.get(k) != v]
 real = sum(1 for v in full.values() if v[0] == 'request')
 shown = sum(1 for v in holed.values() if v[0] == 'request')
@@ -68,7 +76,7 @@ for addr in {k[0] for k in holed} | {g[0] for g in gaps}:
     lo, hi = max(lo, seen[addr][0]), min(hi, seen[addr][1])
     covered = bytearray(max(hi - lo, 0))
     spans = [(e - v[2], e) for (a, e), v in holed.items() if a == addr]
-    spans += [(s, s + n) for a, s, n in gaps if a == addr]
+    spans += [(s, s + n) for a, s, n in gaps + tails if a == addr]
     for s, e in spans:
         for i in range(max(s, lo) - lo, min(e, hi) - lo):
             covered[i] = 1
