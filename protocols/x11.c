@@ -131,6 +131,8 @@ struct proto_decoder {
 	bool seq_uncertain;	/* requests were lost or the capture began late */
 	uint64_t uncertain_after;	/* requests up to this one are numbered right */
 	uint64_t unseen_max;		/* at most this many requests went unseen since */
+	int64_t unseen_min;		/* a realignment since may have counted up to
+					   -unseen_min too many (0 or less) */
 	bool realigned;			/* numbers fixed by a reply, not yet confirmed */
 	uint64_t longest_request;	/* of those reported: the stream's scale */
 	uint64_t regular_length;	/* the last request reported, which a regular */
@@ -358,32 +360,54 @@ static bool answers(const struct proto_decoder *d, const struct pending *p, cons
    is not waiting: then nothing can be learned.) */
 static bool fit_tells(const struct pending *p);
 
+/* How far the count must move for the request numbered seq to be the one
+   the server numbers seq16: the server gives 16 bits, so every move that
+   many apart modulo 65536 would do.  The count can have missed at most
+   unseen_max requests, and counted at most -unseen_min too many (a
+   realignment that proved wrong); of the moves within those bounds, the
+   smallest.  False when none is within them. */
+static bool count_shift(const struct proto_decoder *d, uint16_t seq16, uint64_t seq,
+			int64_t *shift)
+{
+	int64_t up = (uint16_t)(seq16 - (uint16_t)seq), down = up - 0x10000;
+	bool up_ok = (uint64_t)up <= d->unseen_max, down_ok = down >= d->unseen_min;
+	if (!up_ok && !down_ok)
+		return false;
+	*shift = up_ok && (!down_ok || up <= -down) ? up : down;
+	return true;
+}
+
 static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->seq_uncertain)
 		return;
 	/* A late answer to a request numbered before the loss says nothing. */
 	size_t first = d->p_len;
-	uint64_t delta = 0;
+	int64_t delta = 0;
 	for (size_t i = 0; i < d->p_len; i++) {
 		struct pending *p = pending_at(d, i);
 		if (p->seq <= d->uncertain_after) {
 			if ((uint16_t)p->seq == seq16)
 				return;
-		} else if (first == d->p_len && answers(d, p, a)) {
-			delta = (uint16_t)(seq16 - (uint16_t)p->seq);
-			if (delta <= d->unseen_max)
-				first = i;
+		} else if (first == d->p_len && answers(d, p, a) &&
+			   count_shift(d, seq16, p->seq, &delta)) {
+			first = i;
 		}
 	}
 	if (first == d->p_len)
 		return;
 	for (size_t i = first; i < d->p_len; i++)
-		pending_at(d, i)->seq += delta;
-	d->requests += delta;
+		pending_at(d, i)->seq += (uint64_t)delta;
+	d->requests += (uint64_t)delta;
+	/* What the count may still be off by, now that it moved. */
+	d->unseen_min -= delta;
+	if (delta >= 0)
+		d->unseen_max = d->unseen_max == UINT64_MAX ? UINT64_MAX : d->unseen_max - (uint64_t)delta;
+	else if (d->unseen_max != UINT64_MAX)
+		d->unseen_max += (uint64_t)-delta;
 	struct stream_dir *c = &d->h[PROTO_C2S];
 	if (c->tentative) {
-		c->tent_requests += delta;	/* the unseen requests lie before the guess */
+		c->tent_requests += (uint64_t)delta;	/* the unseen requests lie before the guess */
 		/* When fewer requests can have gone unseen than 16 bits count,
 		   the answer's number names one request alone: an answer of a
 		   length only that request's reply has, to a request read from
@@ -396,8 +420,12 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 	}
 	d->seq_uncertain = false;
 	d->realigned = true;
-	note(d, PROTO_S2C, "request numbers taken from a reply: %llu requests were not seen",
-	     (unsigned long long)delta);
+	if (delta >= 0)
+		note(d, PROTO_S2C, "request numbers taken from a reply: %lld requests were not seen",
+		     (long long)delta);
+	else
+		note(d, PROTO_S2C, "request numbers taken from a reply: %lld requests fewer than counted",
+		     (long long)-delta);
 }
 
 /* Does a reply that fits p's say much?  Only one whose length the core
@@ -453,6 +481,7 @@ static void lose_count(struct proto_decoder *d, uint64_t bytes)
 	if (!d->seq_uncertain) {
 		d->uncertain_after = d->requests;
 		d->unseen_max = 0;
+		d->unseen_min = 0;
 	}
 	d->seq_uncertain = true;
 	uint64_t more = bytes == UINT64_MAX ? UINT64_MAX : bytes / 4;

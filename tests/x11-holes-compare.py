@@ -5,18 +5,22 @@ send, and does the decoder's count of undecoded client bytes account for
 the bytes it neither reported nor lost?
 
 A request in the holed decode is the client's when the complete decode has
-a request ending at the same TCP position with the same opcode and length.
-Every client byte of the holed capture lies in a hole (gap record), in a
-reported message, or is counted undecoded by a note, except the first
+a request ending at the same TCP position with the same opcode and length;
+unless flagged uncertain, it must carry the number the complete decode
+gives it (the server's).
+
+Every client byte the holed capture holds lies in a hole (gap record), in
+a reported message, or is counted undecoded by a note, except the first
 bytes of a message a hole cut while framing was known (the note says how
-long that message was, which bounds them), or are the start of a message
-the stream ended in (its note says how many: they are its last bytes).
-"The holed capture's bytes"
-are those between the first and the last byte of each client stream that
-its packets hold: a run of segments cut at the end of one connection and
-the start of the next leaves no hole that anything after it could show,
-and those bytes are simply not in the capture.  Prints the figures; exit 1
-on an invented request or a count that does not add up."""
+long that message was, which bounds them) and the start of a message the
+stream ended in (its note says how many: they are the stream's last
+bytes).  The bytes it holds of a stream are those from its first to its
+last captured byte: a run of segments cut from one connection's end into
+the next one's start leaves no hole that anything after it could show,
+and those bytes are simply not in the capture.
+
+Prints the figures; exit 1 on an invented or misnumbered request or a
+count that does not add up."""
 import re
 import sys
 
@@ -31,7 +35,7 @@ def records(path):
 
 def load(path):
     client = {}
-    msgs, gaps, undecoded, cut_max, seen, tails = {}, [], 0, 0, {}, {}
+    msgs, gaps, undecoded, cut_max, seen, tails, numbers = {}, [], 0, 0, {}, {}, {}
     for kind, f in records(path):
         if kind == 'conn':
             client[f['id']] = f['client']
@@ -41,6 +45,8 @@ def load(path):
             seen[a] = (min(lo, s), max(hi, s + int(f['len'])))
         elif kind == 'msg' and f['dir'] == 'c2s':
             msgs[(client[f['conn']], int(f['end']))] = (f['kind'], f['major'], int(f['length']))
+            numbers[(client[f['conn']], int(f['end']))] = (int(f['seq']),
+                                                           'uncertain' in f['flags'].split(','))
         elif kind == 'gap' and f['dir'] == 'c2s':
             gaps.append((client[f['conn']], int(f['seq']), int(f['len'])))
         elif kind == 'note' and f['dir'] == 'c2s':
@@ -57,14 +63,17 @@ def load(path):
     # A stream that ended inside a message: the decoder says how many of
     # the stream's last bytes that message had, which places them.
     cut_tails = [(a, seen[a][1] - n, n) for a, n in tails.items()]
-    return msgs, gaps, undecoded, cut_max, seen, cut_tails
+    return msgs, gaps, undecoded, cut_max, seen, cut_tails, numbers
 
 
-full = load(sys.argv[1])[0]
-holed, gaps, undecoded, cut_max, seen, tails = load(sys.argv[2])
+full, full_numbers = load(sys.argv[1])[0::6]
+holed, gaps, undecoded, cut_max, seen, tails, numbers = load(sys.argv[2])
 invented = [(k, v) for k, v in holed.items() if v[0] == 'request' and full.get(k) != v]
 real = sum(1 for v in full.values() if v[0] == 'request')
 shown = sum(1 for v in holed.values() if v[0] == 'request')
+# A request's number, unless flagged uncertain, is the one the server gave it.
+misnumbered = [(k, n[0], full_numbers[k][0]) for k, n in numbers.items()
+               if k in full_numbers and not n[1] and n[0] != full_numbers[k][0]]
 
 # Per client stream: the bytes the complete decode frames, as far as the
 # holed capture holds the stream, less holes and reported messages, is what
@@ -82,12 +91,16 @@ for addr in {k[0] for k in holed} | {g[0] for g in gaps}:
             covered[i] = 1
     unaccounted += covered.count(0)
 
-print('requests: %d sent, %d reported after the holes, %d invented; %d bytes in holes; '
-      'undecoded: %d counted by the decoder, %d neither reported nor lost (cut messages: %d)'
-      % (real, shown, len(invented), sum(g[2] for g in gaps), undecoded, unaccounted, cut_max))
+print('requests: %d sent, %d reported after the holes, %d invented, %d misnumbered; '
+      '%d bytes in holes; undecoded: %d counted by the decoder, %d neither reported nor lost '
+      '(cut messages: %d)' % (real, shown, len(invented), len(misnumbered),
+                              sum(g[2] for g in gaps), undecoded, unaccounted, cut_max))
 ok = True
 if invented:
     print('invented: %s' % invented[:10])
+    ok = False
+if misnumbered:
+    print('misnumbered (position, number, the server\'s): %s' % misnumbered[:10])
     ok = False
 if not (undecoded <= unaccounted <= undecoded + cut_max):
     print('the undecoded count does not account for the bytes not reported')
