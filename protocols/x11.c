@@ -1597,15 +1597,21 @@ static bool plausible_s2c_shape(const struct proto_decoder *d, const struct curs
 }
 
 /* Is this a plausible reply, event or error header?  Besides its shape,
-   its sequence number cannot be ahead of the requests the client has
-   sent, when they were all seen: the capture holds a request before the
+   when the client's requests were all seen its sequence number lies
+   between the last one the server gave and the requests sent: the server
+   numbers them in order, and the capture holds a request before the
    server's answer to it. */
 static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
 			  uint64_t *len, int *seq)
 {
 	if (!plausible_s2c_shape(d, b, len, seq))
 		return false;
-	return *seq < 0 || d->seq_uncertain || (int16_t)(*seq - (uint16_t)d->requests) <= 0;
+	if (*seq < 0 || d->seq_uncertain)
+		return true;
+	if (d->last_s2c_seq <= d->requests && d->requests - d->last_s2c_seq < 0x10000)
+		return (uint16_t)(*seq - (uint16_t)d->last_s2c_seq) <=
+		       (uint16_t)(d->requests - d->last_s2c_seq);
+	return (int16_t)(*seq - (uint16_t)d->requests) <= 0;
 }
 
 /* From pos, how many well-formed messages follow each other.  *ends says
@@ -1617,6 +1623,7 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 {
 	unsigned count = 0;
 	int last_seq = -1;
+	bool last_answer = false;	/* the last message was a reply or an error */
 	*ends = *undecided = false;
 	*alive = true;	/* not broken by bytes that start no message */
 	while (pos < n) {
@@ -1641,7 +1648,16 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 				*alive = false;
 				return count;
 			}
+			/* A request that failed has one error and no reply, so an
+			   error never shares its number with the answer before it
+			   (image data of zeros reads as errors, all numbered alike). */
+			bool error = (at8(&at, 0) & ~X11_SEND_EVENT) == X11_CODE_ERROR;
+			if (error && last_answer && seq == last_seq) {
+				*alive = false;
+				return count;
+			}
 			last_seq = seq;
+			last_answer = error || (at8(&at, 0) & ~X11_SEND_EVENT) == X11_CODE_REPLY;
 		}
 		if (pos + len > RESYNC_MAX) {
 			/* It could never be followed within the buffer, so it can

@@ -19,7 +19,11 @@ last captured byte: a run of segments cut from one connection's end into
 the next one's start leaves no hole that anything after it could show,
 and those bytes are simply not in the capture.
 
-Prints the figures; exit 1 on an invented or misnumbered request or a
+On the server's side, every reply, event or error reported is one the
+complete decode has at the same place, of the same kind and length, with
+the same number unless flagged uncertain.
+
+Prints the figures; exit 1 on an invented or misnumbered message or a
 count that does not add up."""
 import re
 import sys
@@ -36,6 +40,7 @@ def records(path):
 def load(path):
     client = {}
     msgs, gaps, undecoded, cut_max, seen, tails, numbers = {}, [], 0, 0, {}, {}, {}
+    server, server_gaps = {}, 0
     for kind, f in records(path):
         if kind == 'conn':
             client[f['id']] = f['client']
@@ -43,6 +48,11 @@ def load(path):
             a, s = client[f['conn']], int(f['seq'])
             lo, hi = seen.get(a, (s, s))
             seen[a] = (min(lo, s), max(hi, s + int(f['len'])))
+        elif kind == 'msg' and f['dir'] == 's2c':
+            server[(client[f['conn']], int(f['end']))] = (f['kind'], int(f['length']), int(f['seq']),
+                                                          'uncertain' in f['flags'].split(','))
+        elif kind == 'gap' and f['dir'] == 's2c':
+            server_gaps += 1
         elif kind == 'msg' and f['dir'] == 'c2s':
             msgs[(client[f['conn']], int(f['end']))] = (f['kind'], f['major'], int(f['length']))
             numbers[(client[f['conn']], int(f['end']))] = (int(f['seq']),
@@ -63,11 +73,12 @@ def load(path):
     # A stream that ended inside a message: the decoder says how many of
     # the stream's last bytes that message had, which places them.
     cut_tails = [(a, seen[a][1] - n, n) for a, n in tails.items()]
-    return msgs, gaps, undecoded, cut_max, seen, cut_tails, numbers
+    return msgs, gaps, undecoded, cut_max, seen, cut_tails, numbers, server, server_gaps
 
 
-full, full_numbers = load(sys.argv[1])[0::6]
-holed, gaps, undecoded, cut_max, seen, tails, numbers = load(sys.argv[2])
+reference = load(sys.argv[1])
+full, full_numbers, full_server = reference[0], reference[6], reference[7]
+holed, gaps, undecoded, cut_max, seen, tails, numbers, server, server_gaps = load(sys.argv[2])
 invented = [(k, v) for k, v in holed.items() if v[0] == 'request' and full.get(k) != v]
 real = sum(1 for v in full.values() if v[0] == 'request')
 shown = sum(1 for v in holed.values() if v[0] == 'request')
@@ -95,7 +106,20 @@ print('requests: %d sent, %d reported after the holes, %d invented, %d misnumber
       '%d bytes in holes; undecoded: %d counted by the decoder, %d neither reported nor lost '
       '(cut messages: %d)' % (real, shown, len(invented), len(misnumbered),
                               sum(g[2] for g in gaps), undecoded, unaccounted, cut_max))
+# The server's side: a reply, event or error the holed decode reports is
+# one the complete decode has at the same place, of the same kind and
+# length, and with the same number unless flagged uncertain.
+server_invented = [(k, v) for k, v in server.items()
+                   if k not in full_server or full_server[k][:2] != v[:2]]
+server_misnumbered = [(k, v[2], full_server[k][2]) for k, v in server.items()
+                      if k in full_server and not v[3] and v[2] != full_server[k][2]]
+print('server: %d messages sent, %d reported, %d invented, %d misnumbered; %d holes'
+      % (len(full_server), len(server), len(server_invented), len(server_misnumbered), server_gaps))
 ok = True
+if server_invented or server_misnumbered:
+    print('server messages invented: %s; misnumbered: %s'
+          % (server_invented[:5], server_misnumbered[:5]))
+    ok = False
 if invented:
     print('invented: %s' % invented[:10])
     ok = False
