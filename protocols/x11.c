@@ -821,11 +821,13 @@ static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h,
 {
 	uint64_t read = upto > h->tent_start + h->tent_holes ? upto - h->tent_start - h->tent_holes : 0;
 	uint64_t undecoded = h->tent_before + read;
-	d->requests = h->tent_requests;
-	pending_drop_after(d, h->tent_requests);
 	h->tentative = false;
 	h->tent_note = false;
-	lose_count(d, read);
+	if (h == &d->h[PROTO_C2S]) {
+		d->requests = h->tent_requests;
+		pending_drop_after(d, h->tent_requests);
+		lose_count(d, read);
+	}
 	return undecoded;
 }
 
@@ -865,6 +867,25 @@ static void emit(struct proto_decoder *d, struct stream_dir *h, struct proto_msg
 			d->regular_major = m->major;
 			d->regular_length = m->length;
 		}
+	}
+	if (h == &d->h[PROTO_S2C] && h->tentative) {
+		/* The server's framing found again is believed once a reply in
+		   it answers a request the client was seen to send (not one
+		   read from the client's framing while that is a guess), with a
+		   length that request's reply can have: pixel data inside a
+		   long reply reads as a run of events and errors, but not as
+		   the answer to a waiting request. */
+		const struct stream_dir *c = &d->h[PROTO_C2S];
+		if (m->kind != PROTO_REPLY || !m->name || (m->flags & PROTO_F_UNCERTAIN) ||
+		    (c->tentative && m->seq > c->tent_requests))
+			return;	/* a guess: counted as undecoded bytes */
+		h->tentative = false;
+		uint64_t start = h->offset - m->length;
+		uint64_t read = start > h->tent_start + h->tent_holes
+					? start - h->tent_start - h->tent_holes : 0;
+		note(d, PROTO_S2C, "could not decode %llu bytes; message boundaries found again",
+		     (unsigned long long)(h->tent_before + read));
+		h->after_gap = true;
 	}
 	if (h->after_gap) {
 		m->flags |= PROTO_F_AFTER_GAP;
@@ -1788,7 +1809,7 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 			 const uint8_t *p, size_t len)
 {
 	uint64_t skipped = h->rs_skipped + (uint64_t)pos;
-	bool guess = dir == PROTO_C2S && h->after_loss;	/* said when confirmed */
+	bool guess = h->after_loss;	/* said when confirmed */
 	if (skipped && !guess)
 		note(d, dir, "could not decode %llu bytes; message boundaries found again",
 		     (unsigned long long)skipped);
@@ -1804,10 +1825,9 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 	h->offset += (uint64_t)pos;
 	if (guess) {
 		h->after_loss = false;
-		/* Server messages seldom frame wrongly (their sequence numbers
-		   move with the requests); client bytes often do (image and
-		   rectangle data read as short requests): hold the client's
-		   framing as a guess. */
+		/* Bytes after a loss frame wrongly all too often (image and
+		   rectangle data read as short requests, a long reply's pixels
+		   as events): hold the framing as a guess. */
 		h->tentative = true;
 		h->tent_note = false;
 		h->tent_before = skipped;
@@ -1908,9 +1928,10 @@ static void begin_midstream(struct proto_decoder *d, enum proto_dir dir)
 	for (int k = 0; k < 2; k++)
 		if (d->h[k].state != ST_RESYNC && !d->h[k].seen_data)
 			start_resync(&d->h[k]);
-	/* Framing found in the client's stream is a guess here as after a
-	   hole: the capture may begin inside a long request. */
+	/* Framing found here is a guess as after a hole: the capture may
+	   begin inside a long request or reply. */
 	d->h[PROTO_C2S].after_loss = true;
+	d->h[PROTO_S2C].after_loss = true;
 }
 
 /* The client's first four bytes tell a setup request (and the byte order)

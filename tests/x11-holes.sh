@@ -14,7 +14,8 @@
 # and the second one's start are then not in the capture at all (no later
 # segment shows a hole), and the accounting spans what the capture holds
 # (tests/x11-holes-accounting.sh keeps such a case).  Last, copies begun
-# at four places inside the -rect10 stream, as captures started late are.
+# at four places inside the -rect10 stream and one inside -getimage10's, as
+# captures started late are.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
 need tcpdump tshark editcap x11perf /usr/bin/python3
@@ -75,8 +76,15 @@ grep -q '^gap .*dir=s2c.*reason=lost' "$workdir/holes.dump" || fail "no server h
 # middle of a request, and the framing found there is a guess until
 # confirmed.  Where the start falls decides what the first bytes read as,
 # so four starts.
-for pct in 3 6 9 12; do
-	late=$(sed -n "$((nseg * pct / 100))p" "$workdir/segs" | cut -f1)
+# And one begun halfway through -getimage10, inside its replies' pixels.
+half=$(awk -v last="$last" -F '\t' '$3 == last' "$workdir/all-segs" | wc -l)
+half=$(awk -v last="$last" -v n=$((half / 2)) -F '\t' '$3 == last && ++k == n { print $1 }' "$workdir/all-segs")
+for pct in 3 6 9 12 getimage; do
+	if [ $pct = getimage ]; then
+		late=$half
+	else
+		late=$(sed -n "$((nseg * pct / 100))p" "$workdir/segs" | cut -f1)
+	fi
 	editcap "$workdir/full.pcap" "$workdir/late.pcap" 1-$((late - 1)) || fail "editcap failed"
 	xcapanalyse --dump "$workdir/late.pcap" >"$workdir/late.dump" || fail "cannot decode the late capture"
 	grep -q 'dir=c2s text="no connection setup' "$workdir/late.dump" ||
