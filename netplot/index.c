@@ -1,21 +1,7 @@
 /*
- * index.c — TRACE.idx: building it from a trace, reading it back with
- * every offset checked, and drawing from it.
- *
- * Layout (little-endian; offsets from the start of the file):
- *   0  "XCAPIDX1"              8  version (u32), connections (u32)
- *  16  trace size (u64)       24  trace's time of change, ns (u64)
- *  32  hash of the trace's first 64 kB (u64, FNV-1a)
- *  40  t0: absolute ns of the trace's first record (u64)
- *  48  end: ns since t0 of its last record (u64)
- *  56  offset of the connection table (u64)
- * A connection, 128 bytes: id (u32), 0 (u32), first and last packet (ns
- * since t0, u64 each), then per direction (request, reply) 48 bytes:
- * packets (u64), messages (u64), the raw sequence number that is 0 on
- * the graph (u32), levels (u32), level-0 bucket width in ns (u64), offset
- * of the level table (u64), 0 (u64).  A level: number of its first bucket
- * counting from t0 (u64), buckets (u64), offset of its buckets (u64).
- * A bucket: struct np_ibucket, 80 bytes.
+ * index.c — TRACE.idx: building it when the trace has none (or a stale
+ * one), reading it back with every offset checked, and drawing from it.
+ * The layout is xcap/traceidx.c's (the writer, shared with xcap -w).
  */
 #include "config.h"
 
@@ -33,8 +19,10 @@
 #include "render.h"
 #include "state.h"
 #include "trace.h"
+#include "traceidx.h"
 
-enum { HEADER = 64, CONN = 128, DIR_AT = 24, DIR = 48, LEVEL = 24, BUCKET = 80, MAXLEVEL = 24 };
+enum { HEADER = 72, CONN = 216, DIR_AT = 24, DIR = 64, NAME_AT = 152, NAME = 64, LEVEL = 24,
+       BUCKET = 80, IVAL = 16, MAXLEVEL = 24 };
 static const char magic[8] = "XCAPIDX1";
 
 /* ---- checked little-endian reads: a read past the end gives 0 and
@@ -49,6 +37,7 @@ struct np_index {
 	uint32_t nconn;
 	uint64_t t0, t_end, npkt;
 	uint64_t conn_off;
+	bool has_state;
 };
 
 static uint64_t rd(struct np_index *ix, uint64_t off, int n)
@@ -69,105 +58,53 @@ static uint64_t rdc(const struct np_index *ix, uint64_t off, int n)
 	return rd((struct np_index *)ix, off, n);
 }
 
-static void wr(uint8_t *p, uint64_t v, int n)
+/* ---- building: one pass of the trace through the writer of
+   xcap/traceidx.c, with the state model's intervals ---- */
+
+static void on_interval(void *ctx, const struct xstate_interval *iv)
 {
-	for (int i = 0; i < n; i++, v >>= 8)
-		p[i] = (uint8_t)v;
+	xidx_interval(ctx, iv->conn, iv->dir, iv->state, iv->start, iv->end);
 }
 
-static uint64_t fnv(const uint8_t *p, size_t n)
+int np_index_build(const char *path, const char *out_path, char *err, size_t errlen)
 {
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 1099511628211u;
-	return h;
-}
-
-/* What the index records of its trace, to know it is still that trace. */
-static int trace_stamp(const char *path, uint64_t *size, uint64_t *mtime, uint64_t *hash)
-{
-	struct stat sb;
 	FILE *f = fopen(path, "rb");
-	if (!f)
+	if (!f) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
 		return -1;
-	if (fstat(fileno(f), &sb) < 0) {
+	}
+	struct trace_reader *r = trace_reader_new(f, err, errlen);
+	if (!r) {
 		fclose(f);
 		return -1;
 	}
-	uint8_t head[65536];
-	size_t n = fread(head, 1, sizeof head, f);
+	trace_reader_on_warning(r, NULL, NULL);
+	struct xidx *x = xidx_new();
+	struct xstate_model *sm = NULL;
+	struct xstate_options so;
+	xstate_options_default(&so);
+	int bad = !x || !(sm = xstate_new(&so)) || xstate_on_interval(sm, on_interval, x) < 0;
+	struct xrec rec;
+	while (!bad && trace_reader_next(r, &rec) == 1)
+		bad = xidx_record(x, &rec, trace_reader_block_offset(r)) < 0 ||
+		      xstate_record(sm, &rec) < 0;
+	if (!bad) {
+		xstate_finish(sm);
+		xidx_states(x);	/* even when every moment was Idle */
+	}
+	xstate_free(sm);
+	trace_reader_free(r);
 	fclose(f);
-	*size = (uint64_t)sb.st_size;
-	*mtime = (uint64_t)sb.st_mtim.tv_sec * 1000000000u + (uint64_t)sb.st_mtim.tv_nsec;
-	*hash = fnv(head, n);
-	return 0;
+	int ret = -1;
+	if (bad)
+		snprintf(err, errlen, "out of memory");
+	else
+		ret = xidx_write(x, path, out_path, err, errlen);
+	xidx_free(x);
+	return ret;
 }
 
-/* ---- building ---- */
-
-struct bdir {
-	uint64_t npkt, nmsg;
-	uint64_t first, last;	/* ns since t0 of its packets */
-	bool have_base, have_seq, have_ack;
-	uint32_t base, seq_raw, ack_raw;
-	int64_t seq_w, ack_w;
-	uint64_t w0, start;	/* level-0 bucket width, number of the first */
-	size_t nb;
-	struct np_ibucket *b;	/* level 0 */
-};
-
-struct bconn {
-	uint32_t id;
-	bool seen;
-	uint64_t first, last;
-	struct bdir d[2];
-};
-
-struct build {
-	struct bconn *c;
-	size_t n;		/* ids 1..n */
-	uint64_t t0, t_end;
-	bool have_t0;
-	int pass;
-	uint64_t block;		/* offset of the current record's block */
-	int oom;
-};
-
-static struct bconn *bconn_get(struct build *b, uint32_t id)
-{
-	if (id == 0 || id > 100000000u)
-		return NULL;
-	if (id > b->n) {
-		if (b->pass == 2)
-			return NULL;
-		size_t n = b->n ? b->n : 16;
-		while (n < id)
-			n *= 2;
-		struct bconn *c = realloc(b->c, n * sizeof *c);
-		if (!c) {
-			b->oom = 1;
-			return NULL;
-		}
-		memset(c + b->n, 0, (n - b->n) * sizeof *c);
-		for (size_t i = b->n; i < n; i++)
-			c[i].id = (uint32_t)i + 1;
-		b->c = c;
-		b->n = n;
-	}
-	return &b->c[id - 1];
-}
-
-static uint64_t brel(struct build *b, uint64_t ts)
-{
-	if (!b->have_t0) {
-		b->have_t0 = true;
-		b->t0 = ts;
-	}
-	uint64_t t = ts >= b->t0 ? ts - b->t0 : 0;
-	if (t > b->t_end)
-		b->t_end = t;
-	return t;
-}
+/* ---- reading ---- */
 
 static void bucket_empty(struct np_ibucket *k)
 {
@@ -191,366 +128,6 @@ static void bucket_merge(struct np_ibucket *a, const struct np_ibucket *k)
 		a->state[s] += k->state[s];
 }
 
-static struct np_ibucket *bucket_at(struct bdir *d, uint64_t t)
-{
-	if (!d->b || !d->w0)
-		return NULL;
-	uint64_t k = t / d->w0;
-	if (k < d->start || k - d->start >= d->nb)
-		return NULL;
-	return &d->b[k - d->start];
-}
-
-static int64_t unwrap(struct bdir *d, uint32_t raw, uint32_t *last_raw, int64_t *last_w, bool *have)
-{
-	if (!d->have_base) {
-		d->have_base = true;
-		d->base = raw;
-	}
-	int64_t w = *have ? *last_w + (int32_t)(raw - *last_raw) : (int32_t)(raw - d->base);
-	*have = true;
-	*last_raw = raw;
-	*last_w = w;
-	return w;
-}
-
-static void build_pkt(struct build *b, const struct xrec_pkt *p)
-{
-	struct bconn *c = bconn_get(b, p->conn);
-	if (!c)
-		return;
-	uint64_t t = brel(b, p->ts);
-	int dir = p->dir & 1;
-	struct bdir *d = &c->d[dir], *peer = &c->d[!dir];
-	if (b->pass == 1) {
-		if (!c->seen || t < c->first)
-			c->first = t;
-		if (t > c->last)
-			c->last = t;
-		if (!d->npkt || t < d->first)
-			d->first = t;
-		if (t > d->last)
-			d->last = t;
-		c->seen = true;
-		d->npkt++;
-		return;
-	}
-	struct np_ibucket *k = bucket_at(d, t);
-	if (k) {
-		uint32_t extent = p->len + !!(p->tcp_flags & XTCP_SYN) + !!(p->tcp_flags & XTCP_FIN);
-		int64_t s = unwrap(d, p->seq, &d->seq_raw, &d->seq_w, &d->have_seq);
-		if (extent) {
-			if (s < k->dlo)
-				k->dlo = s;
-			if (s + (int64_t)extent > k->dhi)
-				k->dhi = s + extent;
-		}
-		k->bytes += p->len;
-		k->npkt++;
-		if (!k->block)
-			k->block = b->block;
-	}
-	/* Its acknowledgement is of the peer's data: drawn on the peer's graph. */
-	if (p->tcp_flags & XTCP_ACK) {
-		int64_t a = unwrap(peer, p->ack, &peer->ack_raw, &peer->ack_w, &peer->have_ack);
-		struct np_ibucket *q = bucket_at(peer, t);
-		if (q) {
-			if (a < q->alo)
-				q->alo = a;
-			if (a > q->ahi)
-				q->ahi = a;
-		}
-	}
-}
-
-static void build_msg(struct build *b, const struct xrec_msg *m)
-{
-	struct bconn *c = bconn_get(b, m->conn);
-	uint64_t t = brel(b, m->ts);
-	if (!c)
-		return;
-	struct bdir *d = &c->d[m->dir & 1];
-	if (b->pass == 1) {
-		d->nmsg++;
-		return;
-	}
-	struct np_ibucket *k = bucket_at(d, t);
-	if (k)
-		k->nmsg++;
-}
-
-/* A blocked interval from the state model, spread over the buckets it
-   crosses. */
-static void on_interval(void *ctx, const struct xstate_interval *iv)
-{
-	struct build *b = ctx;
-	struct bconn *c = bconn_get(b, iv->conn);
-	if (!c || iv->state < 1 || iv->state > 3 || iv->end <= iv->start)
-		return;
-	struct bdir *d = &c->d[iv->dir & 1];
-	if (!d->w0 || !d->b)
-		return;
-	uint64_t s = iv->start >= b->t0 ? iv->start - b->t0 : 0;
-	uint64_t e = iv->end >= b->t0 ? iv->end - b->t0 : 0;
-	uint64_t lo = d->start * d->w0, hi = (d->start + d->nb) * d->w0;
-	if (s < lo)
-		s = lo;
-	if (e > hi)
-		e = hi;
-	while (s < e) {
-		uint64_t k = s / d->w0, kend = (k + 1) * d->w0;
-		uint64_t upto = e < kend ? e : kend;
-		d->b[k - d->start].state[iv->state - 1] += upto - s;
-		s = upto;
-	}
-}
-
-/* One pass over the trace; the state model too on the second. */
-static int build_pass(struct build *b, const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	struct trace_reader *r = trace_reader_new(f, err, errlen);
-	if (!r) {
-		fclose(f);
-		return -1;
-	}
-	trace_reader_on_warning(r, NULL, NULL);
-	struct xstate_model *sm = NULL;
-	if (b->pass == 2) {
-		struct xstate_options so;
-		xstate_options_default(&so);
-		if (!(sm = xstate_new(&so)) || xstate_on_interval(sm, on_interval, b) < 0) {
-			snprintf(err, errlen, "out of memory");
-			xstate_free(sm);
-			trace_reader_free(r);
-			fclose(f);
-			return -1;
-		}
-	}
-	b->have_t0 = false;
-	b->t_end = 0;
-	struct xrec rec;
-	while (trace_reader_next(r, &rec) == 1 && !b->oom) {
-		b->block = trace_reader_block_offset(r);
-		if (rec.type == XREC_PKT)
-			build_pkt(b, &rec.u.pkt);
-		else if (rec.type == XREC_MSG)
-			build_msg(b, &rec.u.msg);
-		else {
-			uint64_t ts = rec.type == XREC_CONN ? rec.u.conn.ts : 0;
-			if (ts)
-				brel(b, ts);
-		}
-		if (sm && xstate_record(sm, &rec) < 0)
-			b->oom = 1;
-	}
-	if (sm) {
-		xstate_finish(sm);
-		xstate_free(sm);
-	}
-	trace_reader_free(r);
-	fclose(f);
-	if (b->oom) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	return 0;
-}
-
-/* Levels of a direction's buckets, level 0 first, each 16 times coarser;
-   the last has one bucket. */
-static size_t levels_of(const struct bdir *d, struct np_ibucket **lv, uint64_t *start, size_t *count)
-{
-	size_t n = 0;
-	lv[0] = d->b;
-	start[0] = d->start;
-	count[0] = d->nb;
-	n = 1;
-	while (count[n - 1] > 1 && n < MAXLEVEL) {
-		uint64_t s = start[n - 1] / NP_INDEX_FANOUT;
-		uint64_t e = (start[n - 1] + count[n - 1] - 1) / NP_INDEX_FANOUT;
-		size_t c = (size_t)(e - s + 1);
-		struct np_ibucket *up = malloc(c * sizeof *up);
-		if (!up)
-			return 0;
-		for (size_t i = 0; i < c; i++)
-			bucket_empty(&up[i]);
-		for (size_t i = 0; i < count[n - 1]; i++)
-			bucket_merge(&up[(start[n - 1] + i) / NP_INDEX_FANOUT - s], &lv[n - 1][i]);
-		lv[n] = up;
-		start[n] = s;
-		count[n] = c;
-		n++;
-	}
-	return n;
-}
-
-static int put(FILE *f, const void *p, size_t n)
-{
-	return fwrite(p, 1, n, f) == n ? 0 : -1;
-}
-
-static void bucket_bytes(uint8_t *o, const struct np_ibucket *k)
-{
-	wr(o, (uint64_t)k->dlo, 8);
-	wr(o + 8, (uint64_t)k->dhi, 8);
-	wr(o + 16, (uint64_t)k->alo, 8);
-	wr(o + 24, (uint64_t)k->ahi, 8);
-	wr(o + 32, k->bytes, 8);
-	wr(o + 40, k->npkt, 4);
-	wr(o + 44, k->nmsg, 4);
-	wr(o + 48, k->block, 8);
-	for (int s = 0; s < 3; s++)
-		wr(o + 56 + 8 * s, k->state[s], 8);
-}
-
-int np_index_build(const char *path, const char *out_path, char *err, size_t errlen)
-{
-	uint64_t size, mtime, hash;
-	if (trace_stamp(path, &size, &mtime, &hash) < 0) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	struct build b = { .pass = 1 };
-	int ret = -1;
-	FILE *f = NULL;
-	char tmp[4096];
-	tmp[0] = '\0';
-	if (build_pass(&b, path, err, errlen) < 0)
-		goto out;
-	/* Level 0: about NP_INDEX_PER_BUCKET packets a bucket on average,
-	   a power of two of ns wide, at least a microsecond. */
-	for (size_t i = 0; i < b.n; i++)
-		for (int k = 0; k < 2; k++) {
-			struct bdir *d = &b.c[i].d[k];
-			if (!d->npkt)
-				continue;
-			uint64_t span = d->last - d->first + 1;
-			uint64_t want = span / (d->npkt / NP_INDEX_PER_BUCKET + 1) + 1;
-			uint64_t w = 1024;
-			while (w < want)
-				w <<= 1;
-			d->w0 = w;
-			d->start = d->first / w;
-			d->nb = (size_t)(d->last / w - d->start + 1);
-			if (!(d->b = malloc(d->nb * sizeof *d->b))) {
-				snprintf(err, errlen, "out of memory");
-				goto out;
-			}
-			for (size_t j = 0; j < d->nb; j++)
-				bucket_empty(&d->b[j]);
-		}
-	b.pass = 2;
-	if (build_pass(&b, path, err, errlen) < 0)
-		goto out;
-
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", out_path, (long)getpid());
-	if (!(f = fopen(tmp, "wb"))) {
-		snprintf(err, errlen, "cannot write the index: %s", strerror(errno));
-		goto out;
-	}
-	size_t nconn = 0;
-	for (size_t i = 0; i < b.n; i++)
-		nconn += b.c[i].seen;
-	uint8_t h[HEADER] = { 0 };
-	memcpy(h, magic, 8);
-	wr(h + 8, NP_INDEX_VERSION, 4);
-	wr(h + 12, nconn, 4);
-	wr(h + 16, size, 8);
-	wr(h + 24, mtime, 8);
-	wr(h + 32, hash, 8);
-	wr(h + 40, b.t0, 8);
-	wr(h + 48, b.t_end, 8);
-	wr(h + 56, HEADER, 8);
-	int bad = put(f, h, sizeof h);
-	/* The connection table, then each direction's level table and buckets. */
-	uint64_t at = HEADER + (uint64_t)nconn * CONN;
-	struct np_ibucket *lv[2][MAXLEVEL];
-	uint64_t lstart[2][MAXLEVEL];
-	size_t lcount[2][MAXLEVEL], nlv[2];
-	/* First the tables (offsets computed from the level sizes), then the data. */
-	for (int round = 0; round < 2 && !bad; round++) {
-		uint64_t data = at;
-		for (size_t i = 0; i < b.n && !bad; i++) {
-			struct bconn *c = &b.c[i];
-			if (!c->seen)
-				continue;
-			uint8_t ce[CONN] = { 0 };
-			wr(ce, c->id, 4);
-			wr(ce + 8, c->first, 8);
-			wr(ce + 16, c->last, 8);
-			for (int k = 0; k < 2; k++) {
-				struct bdir *d = &c->d[k];
-				nlv[k] = d->b ? levels_of(d, lv[k], lstart[k], lcount[k]) : 0;
-				if (d->b && !nlv[k]) {
-					snprintf(err, errlen, "out of memory");
-					bad = 1;
-					break;
-				}
-				uint8_t *de = ce + DIR_AT + k * DIR;
-				wr(de, d->npkt, 8);
-				wr(de + 8, d->nmsg, 8);
-				wr(de + 16, d->base, 4);
-				wr(de + 20, nlv[k], 4);
-				wr(de + 24, d->w0, 8);
-				wr(de + 32, data, 8);
-				uint64_t bat = data + nlv[k] * LEVEL;
-				for (size_t l = 0; l < nlv[k]; l++) {
-					if (round == 1) {
-						uint8_t le[LEVEL];
-						wr(le, lstart[k][l], 8);
-						wr(le + 8, lcount[k][l], 8);
-						wr(le + 16, bat, 8);
-						bad |= put(f, le, sizeof le);
-					}
-					bat += lcount[k][l] * BUCKET;
-				}
-				if (round == 1)
-					for (size_t l = 0; l < nlv[k] && !bad; l++)
-						for (size_t j = 0; j < lcount[k][l] && !bad; j++) {
-							uint8_t o[BUCKET];
-							bucket_bytes(o, &lv[k][l][j]);
-							bad |= put(f, o, sizeof o);
-						}
-				data = bat;
-				for (size_t l = 1; l < nlv[k]; l++)
-					free(lv[k][l]);
-			}
-			if (round == 0)
-				bad |= put(f, ce, sizeof ce);
-		}
-	}
-	if (bad || fclose(f) != 0) {
-		f = NULL;
-		if (!err[0] || strcmp(err, "out of memory") != 0)
-			snprintf(err, errlen, "cannot write the index: %s", strerror(errno));
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp, out_path) < 0) {
-		snprintf(err, errlen, "cannot write the index: %s", strerror(errno));
-		goto out;
-	}
-	tmp[0] = '\0';
-	ret = 0;
-out:
-	if (f)
-		fclose(f);
-	if (tmp[0])
-		unlink(tmp);
-	for (size_t i = 0; i < b.n; i++)
-		for (int k = 0; k < 2; k++)
-			free(b.c[i].d[k].b);
-	free(b.c);
-	return ret;
-}
-
-/* ---- reading ---- */
-
 static uint64_t conn_at(const struct np_index *ix, size_t i)
 {
 	return ix->conn_off + (uint64_t)i * CONN;
@@ -569,14 +146,15 @@ struct np_index *np_index_from_bytes(const uint8_t *p, size_t len, char *err, si
 		snprintf(err, errlen, "not a trace index");
 		goto bad;
 	}
-	if (rd(ix, 8, 4) != NP_INDEX_VERSION) {
-		snprintf(err, errlen, "index version %u, not %u", (unsigned)rd(ix, 8, 4), NP_INDEX_VERSION);
+	if (rd(ix, 8, 4) != XIDX_VERSION) {
+		snprintf(err, errlen, "index version %u, not %u", (unsigned)rd(ix, 8, 4), XIDX_VERSION);
 		goto bad;
 	}
 	ix->nconn = (uint32_t)rd(ix, 12, 4);
 	ix->t0 = rd(ix, 40, 8);
 	ix->t_end = rd(ix, 48, 8);
 	ix->conn_off = rd(ix, 56, 8);
+	ix->has_state = rd(ix, 64, 4) & XIDX_HAS_STATE;
 	/* Every table must lie inside the file and every level be as long
 	   as it says; after this, queries read only what was checked. */
 	if (ix->conn_off > len || (uint64_t)ix->nconn * CONN > len - ix->conn_off) {
@@ -599,6 +177,11 @@ struct np_index *np_index_from_bytes(const uint8_t *p, size_t len, char *err, si
 						 (unsigned)l);
 					goto bad;
 				}
+			}
+			uint64_t niv = rd(ix, de + 40, 8), ivo = rd(ix, de + 48, 8);
+			if (ix->bad || niv > len / IVAL || ivo > len || niv * IVAL > len - ivo) {
+				snprintf(err, errlen, "index damaged: connection %zu states", i + 1);
+				goto bad;
 			}
 		}
 	if (ix->bad) {
@@ -655,7 +238,7 @@ struct np_index *np_index_open(const char *path, bool *built, char *err, size_t 
 	snprintf(ipath, sizeof ipath, "%s.idx", path);
 	*built = false;
 	uint64_t size, mtime, hash;
-	if (trace_stamp(path, &size, &mtime, &hash) < 0) {
+	if (xidx_stamp(path, &size, &mtime, &hash) < 0) {
 		snprintf(err, errlen, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
@@ -692,6 +275,52 @@ void np_index_conn(const struct np_index *ix, size_t i, uint32_t *id, uint64_t *
 	*last = rdc(ix, c + 16, 8);
 	for (int k = 0; k < 2; k++)
 		npkt[k] = rdc(ix, c + DIR_AT + (uint64_t)k * DIR, 8);
+}
+
+bool np_index_has_state(const struct np_index *ix)
+{
+	return ix->has_state;
+}
+
+void np_index_conn_name(const struct np_index *ix, size_t i, char *buf, size_t len)
+{
+	size_t n = 0;
+	uint64_t at = conn_at(ix, i) + NAME_AT;
+	while (len && n + 1 < len && n < NAME) {
+		char ch = (char)rdc(ix, at + n, 1);
+		if (!ch)
+			break;
+		buf[n++] = ch;
+	}
+	if (len)
+		buf[n] = '\0';
+}
+
+/* The state intervals of direction dir of connection i that meet [t0,
+   t1] (ns since the trace's t0), each given to fn: a binary search of
+   the direction's sorted table, then the intervals one by one. */
+static void states_in(const struct np_index *ix, size_t i, int dir, uint64_t t0, uint64_t t1,
+		      void (*fn)(void *ctx, int state, uint64_t start, uint64_t end), void *ctx)
+{
+	uint64_t de = conn_at(ix, i) + DIR_AT + (uint64_t)(dir & 1) * DIR;
+	uint64_t n = rdc(ix, de + 40, 8), off = rdc(ix, de + 48, 8);
+	const uint64_t mask = ((uint64_t)1 << 62) - 1;
+	/* the first whose end is past t0: ends are sorted as starts are,
+	   the intervals of a direction not overlapping */
+	uint64_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if ((rdc(ix, off + mid * IVAL + 8, 8) & mask) <= t0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (uint64_t k = lo; k < n; k++) {
+		uint64_t s = rdc(ix, off + k * IVAL, 8), e8 = rdc(ix, off + k * IVAL + 8, 8);
+		if (s >= t1)
+			break;
+		fn(ctx, (int)(e8 >> 62), s, e8 & mask);
+	}
 }
 
 size_t np_index_busiest(const struct np_index *ix)
@@ -813,6 +442,13 @@ size_t np_index_draw(cairo_t *cr, const struct np_index *ix, size_t i, int dir, 
 			cairo_fill(cr);
 		}
 	}
+	if (!ix->has_state) {
+		/* Said, not left blank: Idle would look the same. */
+		cairo_set_source_rgb(cr, 0.4, 0.4, 0.4);
+		cairo_set_font_size(cr, 10);
+		cairo_move_to(cr, px + 4, py + h - 2);
+		cairo_show_text(cr, "states not in this index (written while capturing)");
+	}
 	cairo_restore(cr);
 	return reads;
 }
@@ -838,6 +474,58 @@ static uint64_t first_block(const struct np_index *ix, size_t i, int dir, uint64
 	return 0;
 }
 
+enum { WINDOW_TAIL = 20000000 };	/* ns */
+
+size_t np_index_window_cost(const struct np_index *ix, size_t i, uint64_t t0, uint64_t t1)
+{
+	if (i >= ix->nconn || t1 < t0)
+		return 0;
+	uint64_t from = 0, to = 0;
+	struct np_ibucket k;
+	for (int d = 0; d < 2; d++) {
+		uint64_t o = first_block(ix, i, d, t0, t1 + 1, &k);
+		if (o && (!from || o < from))
+			from = o;
+		/* where the reading of the span would stop: the block of the
+		   direction's first packet a tail past it */
+		uint64_t e = first_block(ix, i, d, t1 + WINDOW_TAIL, t1 + 1000000000u, &k);
+		if (e > to)
+			to = e;
+		/* none: the reading stops a second past the span, before the
+		   block of the next packet after that (a bound) */
+		if (!e && (e = first_block(ix, i, d, t1 + 1000000000u, t1 + 60000000000u, &k)) > to)
+			to = e;
+	}
+	if (!from)
+		return 0;
+	/* no packet of its own after the span: reading stops at the first
+	   record a second past it, before any connection's next block */
+	for (size_t c = 0; c < ix->nconn && to <= from; c++)
+		for (int d = 0; d < 2; d++) {
+			uint64_t e = first_block(ix, c, d, t1 + 1000000000u, t1 + 60000000000u, &k);
+			if (e > from && (to <= from || e < to))
+				to = e;
+		}
+	if (to <= from)
+		return (size_t)(rdc(ix, 16, 8) > from ? rdc(ix, 16, 8) - from : 0);
+	return (size_t)(to - from);
+}
+
+struct win_states {
+	struct np_model *m;
+	uint32_t id;
+	int dir;
+	uint64_t t0, from, to;	/* the trace's t0 (absolute); the span (ns since it) */
+};
+
+static void add_state(void *ctx, int state, uint64_t start, uint64_t end)
+{
+	struct win_states *ws = ctx;
+	uint64_t s = start > ws->from ? start : ws->from, e = end < ws->to ? end : ws->to;
+	if (e > s)
+		np_model_add_interval(ws->m, ws->id, ws->dir, (uint8_t)state, ws->t0 + s, ws->t0 + e);
+}
+
 struct np_model *np_index_window(const struct np_index *ix, const char *trace, size_t i,
 				 uint64_t t0, uint64_t t1, char *err, size_t errlen)
 {
@@ -848,6 +536,8 @@ struct np_model *np_index_window(const struct np_index *ix, const char *trace, s
 	uint64_t c = conn_at(ix, i);
 	uint32_t id = (uint32_t)rdc(ix, c, 4);
 	struct np_ibucket fb[2];
+	bucket_empty(&fb[0]);
+	bucket_empty(&fb[1]);
 	uint64_t from = 0;
 	for (int d = 0; d < 2; d++) {
 		uint64_t o = first_block(ix, i, d, t0, t1, &fb[d]);
@@ -910,9 +600,16 @@ struct np_model *np_index_window(const struct np_index *ix, const char *trace, s
 		}
 		trace_reader_on_warning(r, NULL, NULL);
 		struct xrec rec;
-		/* Records come in capture order, a message a little after its
-		   packet: a second past the span is enough to have them all. */
-		uint64_t stop = ix->t0 + t1 + 1000000000u;
+		/* Records come in capture order, a message after the packet
+		   holding its end, later only when its stream waited for a
+		   retransmission.  Reading stops once each direction with
+		   packets in the span has shown one WINDOW_TAIL past its end,
+		   or at a second past it: the other connections' records in
+		   between cost as much as the span's own (GUI windows reach
+		   half a view beyond the view, so what a long retransmission
+		   delays past the edge is off the screen). */
+		uint64_t stop = ix->t0 + t1 + 1000000000u, settled = ix->t0 + t1 + WINDOW_TAIL;
+		bool waiting[2] = { fb[0].block != 0, fb[1].block != 0 };
 		int bad = 0;
 		while (!bad && trace_reader_next(r, &rec) == 1) {
 			uint64_t ts;
@@ -925,6 +622,11 @@ struct np_model *np_index_window(const struct np_index *ix, const char *trace, s
 			}
 			if (ts > stop)
 				break;
+			if (cid == id && rec.type == XREC_PKT && ts > settled) {
+				waiting[rec.u.pkt.dir & 1] = false;
+				if (!waiting[0] && !waiting[1])
+					break;
+			}
 			if (cid != id || ts < ix->t0 + t0 || ts > ix->t0 + t1)
 				continue;
 			bad = np_model_add(m, &rec) < 0;
@@ -936,6 +638,23 @@ struct np_model *np_index_window(const struct np_index *ix, const char *trace, s
 			np_model_free(m);
 			return NULL;
 		}
+	}
+	/* The states of the span: the whole-trace state model's own
+	   intervals, kept in the index, so the window needs no starting
+	   state.  An index without them (written at capture time, where the
+	   state model is not at hand) leaves the window without a band
+	   rather than show a band that might be wrong. */
+	if (ix->has_state) {
+		struct win_states ws = { m, id, 0, ix->t0, t0, t1 };
+		for (ws.dir = 0; ws.dir < 2; ws.dir++)
+			states_in(ix, i, ws.dir, t0, t1 + 1, add_state, &ws);
+		m->have_state = true;
+	}
+	char name[NAME + 1];
+	np_index_conn_name(ix, i, name, sizeof name);
+	if (name[0]) {
+		snprintf(nc->label, sizeof nc->label, "%s", name);
+		nc->named = true;
 	}
 	if (np_model_finish(m) < 0) {
 		snprintf(err, errlen, "out of memory");

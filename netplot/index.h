@@ -5,8 +5,11 @@
  * the graph needs — extremes of the data's and the acknowledgements'
  * sequence numbers, bytes, packets, messages, time in each blocked state
  * — and the offset of the trace block where the bucket's first packet
- * is.  Built once in two streaming passes over the trace, written beside
- * it, read through mmap: opening it costs no pass over the trace, and a
+ * is; and the state model's intervals, sorted, so that a window of the
+ * trace gets its states without running the model from the start.
+ * Written by xcap -w as it captures (without the states), or built by
+ * netplot in one streaming pass over the trace, beside it; read through
+ * mmap: opening it costs no pass over the trace, and a
  * picture at any zoom touches only the buckets of the level that fits its
  * pixel columns.  The format is in man/xcap.5 (INDEX FILES).
  *
@@ -23,9 +26,11 @@
 
 #include <cairo.h>
 
-#define NP_INDEX_VERSION 1
-#define NP_INDEX_FANOUT 16
-#define NP_INDEX_PER_BUCKET 64	/* level 0: about this many packets a bucket */
+#define NP_INDEX_FANOUT 16	/* XIDX_FANOUT of xcap/traceidx.h */
+/* A span is read from the trace (packets one by one, labels) when its
+   window costs at most this many bytes, about 20 ms of reading and
+   decoding here; a wider one is drawn from the index's buckets. */
+#define NP_INDEX_WINDOW_BYTES 1500000
 
 /* One bucket, as stored (80 bytes, little-endian).  A pair lo > hi: none. */
 struct np_ibucket {
@@ -39,7 +44,9 @@ struct np_ibucket {
 
 struct np_index;
 
-/* Build the index of the .xcap trace at path into out_path (written to a
+/* Build the index of the .xcap trace at path into out_path, in one pass
+   through xcap's index writer (xcap/traceidx.h) with the state model's
+   intervals ( (written to a
    temporary name and renamed, so a reader never sees half of one). */
 int np_index_build(const char *path, const char *out_path, char *err, size_t errlen);
 
@@ -58,6 +65,11 @@ void np_index_conn(const struct np_index *ix, size_t i, uint32_t *id, uint64_t *
 		   uint64_t *last, uint64_t npkt[2]);
 /* The connection with the most packets (0 when there is none). */
 size_t np_index_busiest(const struct np_index *ix);
+/* The client's name of connection i ("" when it never said). */
+void np_index_conn_name(const struct np_index *ix, size_t i, char *buf, size_t len);
+/* The index holds the state model's intervals (one netplot built does;
+   one xcap wrote as it captured does not). */
+bool np_index_has_state(const struct np_index *ix);
 uint64_t np_index_packets(const struct np_index *ix);
 
 /* The aggregate of direction dir of connection i over [t0, t1) (ns since
@@ -72,9 +84,14 @@ size_t np_index_range(const struct np_index *ix, size_t i, int dir, uint64_t t0,
    index names for that span: the whole renderer (packets one by one,
    labels, hit tests) at a zoom fine enough, for the cost of the blocks
    read.  Times and sequence numbers are those of the whole trace's
-   graph.  It has no state intervals (a wait may have begun before the
-   span): the state band comes from the index.  NULL with err filled. */
+   graph.  Its state intervals are the whole-trace model's, read from
+   the index for the span (none when the index has none).  NULL with err
+   filled. */
 struct np_model;
+/* About how many bytes of the trace np_index_window reads for that span
+   (the other connections' records in between included): what it costs,
+   known before reading. */
+size_t np_index_window_cost(const struct np_index *ix, size_t i, uint64_t t0, uint64_t t1);
 struct np_model *np_index_window(const struct np_index *ix, const char *trace, size_t i,
 				 uint64_t t0, uint64_t t1, char *err, size_t errlen);
 

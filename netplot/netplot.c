@@ -210,10 +210,10 @@ static int benchmark(const char *path, int w, int h)
 }
 
 /* --benchmark --index: the same zoom levels drawn from TRACE.idx: from
-   its buckets while a view holds more than WINDOW_PACKETS packets, and
-   from the blocks of the trace the index names for the span when fewer
-   (the whole renderer, packets one by one). */
-enum { WINDOW_PACKETS = 200000 };
+   its buckets while reading the view's span would cost more than
+   NP_INDEX_WINDOW_BYTES of the trace, and from the blocks of the trace
+   the index names for the span when less (the whole renderer, packets
+   one by one, labels, the state band from the index's intervals). */
 static int benchmark_index(const char *path, int w, int h)
 {
 	char err[512];
@@ -224,7 +224,7 @@ static int benchmark_index(const char *path, int w, int h)
 		die_err(1, err, path);
 	double ms = now_ms() - t;
 	if (built) {
-		printf("index: built in %.0f ms (two passes over the trace)\n", ms);
+		printf("index: built in %.0f ms (one pass over the trace)\n", ms);
 		np_index_free(ix);
 		t = now_ms();
 		if (!(ix = np_index_open(path, &built, err, sizeof err)))
@@ -252,15 +252,17 @@ static int benchmark_index(const char *path, int w, int h)
 			y0 = 0, y1 = 1;
 		double fastest = INFINITY;
 		size_t reads = 0;
-		if (k.npkt > WINDOW_PACKETS) {
+		size_t cost = np_index_window_cost(ix, best, t0 < 0 ? 0 : (uint64_t)t0, (uint64_t)t1);
+		if (cost > NP_INDEX_WINDOW_BYTES) {
 			for (int rep = 0; rep < 3; rep++) {
 				double a = now_ms();
 				reads = np_index_render(cr, ix, best, 0, t0, t1, y0, y1, w, h);
 				cairo_surface_flush(s);
 				fastest = fmin(fastest, now_ms() - a);
 			}
-			printf("redraw %.0fx: %.1f ms (%" PRIu64 " packets in view, %zu buckets read)\n",
-			       zoom, fastest, (uint64_t)k.npkt, reads);
+			printf("redraw %.0fx: %.1f ms (%" PRIu64 " packets in view, %zu buckets read;"
+			       " its span would read %.1f MB of the trace)\n",
+			       zoom, fastest, (uint64_t)k.npkt, reads, cost / 1e6);
 			continue;
 		}
 		/* Fine enough to draw packets: read the span's blocks of the
@@ -284,10 +286,10 @@ static int benchmark_index(const char *path, int w, int h)
 			cairo_surface_flush(s);
 			fastest = fmin(fastest, now_ms() - b);
 		}
-		printf("redraw %.0fx: %.1f ms, %.1f ms the first time reading its blocks (%" PRIu64
-		       " packets in view, %zu drawn one by one, %zu labels)\n",
-		       zoom, fastest, load_ms + fastest, (uint64_t)wm->conn[id - 1].dir[0].npkt, st.items,
-		       st.labels);
+		printf("redraw %.0fx: %.1f ms, %.1f ms the first time reading its blocks (%.2f MB; %" PRIu64
+		       " packets in view, %zu drawn one by one, %zu labels, %zu state intervals)\n",
+		       zoom, fastest, load_ms + fastest, cost / 1e6, (uint64_t)wm->conn[id - 1].dir[0].npkt,
+		       st.items, st.labels, wm->conn[id - 1].dir[0].niv + wm->conn[id - 1].dir[1].niv);
 		np_model_free(wm);
 	}
 	struct rusage ru;

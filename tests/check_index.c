@@ -116,7 +116,7 @@ START_TEST(index_agrees_with_model)
 	/* A span read from the blocks the index names holds exactly the
 	   packets the full model has in it, at the same times and sequence
 	   numbers (the middle third of each connection). */
-	size_t compared = 0;
+	size_t compared = 0, states = 0;
 	for (size_t i = 0; i < np_index_conns(ix); i++) {
 		uint32_t id;
 		uint64_t first, last, n[2];
@@ -144,11 +144,29 @@ START_TEST(index_agrees_with_model)
 			}
 			ck_assert_uint_eq(k, part->npkt);
 			compared += k;
+			/* Its states are the whole trace's, read from the
+			   index: no starting state guessed at a.  Checked at
+			   every packet and every interval's ends in the span. */
+			ck_assert(w->have_state);
+			for (size_t p = 0; p < full->npkt; p++)
+				if (full->pkt[p].t >= a && full->pkt[p].t < b)
+					ck_assert_int_eq(np_state_at(part, full->pkt[p].t),
+							 np_state_at(full, full->pkt[p].t));
+			for (size_t v = 0; v < full->niv; v++)
+				for (int e = 0; e < 2; e++) {
+					uint64_t t = e ? full->iv[v].end - 1 : full->iv[v].start;
+					if (t >= a && t < b) {
+						ck_assert_int_eq(np_state_at(part, t), np_state_at(full, t));
+						states += full->iv[v].state != 0;
+					}
+				}
 		}
 		np_model_free(w);
 	}
-	if (_i == 0)
+	if (_i == 0) {
 		ck_assert_uint_gt(compared, 0);	/* xlogo draws throughout */
+		ck_assert_uint_gt(states, 0);	/* and blocks inside the span */
+	}
 	np_index_free(ix);
 	/* Opened again, the cached index serves. */
 	ix = np_index_open(trace, &built, err, sizeof err);

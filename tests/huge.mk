@@ -19,8 +19,9 @@ bench-analyse-many: all
 # netplot --follow on a trace xcap is still writing, under Xvfb; the
 # trace index against the full model, and fuzzed.
 if NETPLOT
-dist_check_SCRIPTS += tests/netplot-follow.sh tests/netplot-index-gui.sh
-TESTS += tests/netplot-follow.sh tests/netplot-index-gui.sh
+dist_check_SCRIPTS += tests/netplot-follow.sh tests/netplot-index-gui.sh \
+	tests/netplot-follow-rotate.sh
+TESTS += tests/netplot-follow.sh tests/netplot-index-gui.sh tests/netplot-follow-rotate.sh
 check_PROGRAMS += tests/check_index
 tests_check_index_SOURCES = tests/check_index.c
 tests_check_index_CPPFLAGS = $(INC_TESTS)
@@ -32,8 +33,8 @@ tests_fuzz_fuzz_index_SOURCES = tests/fuzz/fuzz_index.c tests/fuzz/driver.c
 tests_fuzz_fuzz_index_CPPFLAGS = $(INC_TESTS)
 tests_fuzz_fuzz_index_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
 tests_fuzz_fuzz_index_LDADD = $(NETPLOT_LIBS)
-dist_check_SCRIPTS += tests/fuzz-index.sh
-TESTS += tests/fuzz-index.sh
+dist_check_SCRIPTS += tests/fuzz-index.sh tests/index-capture.sh
+TESTS += tests/fuzz-index.sh tests/index-capture.sh
 endif
 
 # The benchmark of huge traces: netplot from the index on a hundred
@@ -47,3 +48,4 @@ bench-netplot-huge: all
 		$(SHELL) $(top_srcdir)/tests/bench-netplot-huge.sh $(abs_top_builddir); \
 	else echo "bench-netplot-huge: netplot is not built (it needs GTK 3 and cairo)"; fi
 .PHONY: bench-netplot-huge
+EXTRA_DIST += tests/x-chatter.c

@@ -105,6 +105,7 @@ struct trace_writer {
 	FILE *f;
 	uint8_t *buf;		/* the block being filled, header included */
 	size_t len;
+	uint64_t written;	/* bytes written: the offset of the block being filled */
 	uint64_t last_ts;	/* for time deltas within the block */
 	int failed;
 	char error[256];
@@ -157,6 +158,7 @@ static int write_all(struct trace_writer *w, const void *p, size_t n)
 		set_error(w, "cannot write the trace");
 		return -1;
 	}
+	w->written += n;
 	return 0;
 }
 
@@ -399,6 +401,11 @@ int trace_writer_free(struct trace_writer *w)
 	free(w->buf);
 	free(w);
 	return rc;
+}
+
+uint64_t trace_writer_block_offset(const struct trace_writer *w)
+{
+	return w->written;
 }
 
 const char *trace_writer_error(const struct trace_writer *w)

@@ -36,6 +36,9 @@ int trace_writer_put(struct trace_writer *w, const struct xrec *rec);
 /* Close the current block and fflush the stream, so that a reader sees
    everything written so far. */
 int trace_writer_flush(struct trace_writer *w);
+/* The offset, from the trace's first byte, of the block that holds the
+   record last put (where a side index says to read it from). */
+uint64_t trace_writer_block_offset(const struct trace_writer *w);
 /* Flush and free; does not fclose the stream.  Returns -1 if any write
    failed. */
 int trace_writer_free(struct trace_writer *w);
