@@ -131,6 +131,8 @@ struct proto_decoder {
 	bool seq_uncertain;	/* requests were lost or the capture began late */
 	uint64_t uncertain_after;	/* requests up to this one are numbered right */
 	uint64_t unseen_max;		/* at most this many requests went unseen since */
+	int64_t unseen_min;		/* a realignment since may have counted up to
+					   -unseen_min too many (0 or less) */
 	bool realigned;			/* numbers fixed by a reply, not yet confirmed */
 	uint64_t longest_request;	/* of those reported: the stream's scale */
 	uint64_t regular_length;	/* the last request reported, which a regular */
@@ -358,32 +360,54 @@ static bool answers(const struct proto_decoder *d, const struct pending *p, cons
    is not waiting: then nothing can be learned.) */
 static bool fit_tells(const struct pending *p);
 
+/* How far the count must move for the request numbered seq to be the one
+   the server numbers seq16: the server gives 16 bits, so every move that
+   many apart modulo 65536 would do.  The count can have missed at most
+   unseen_max requests, and counted at most -unseen_min too many (a
+   realignment that proved wrong); of the moves within those bounds, the
+   smallest.  False when none is within them. */
+static bool count_shift(const struct proto_decoder *d, uint16_t seq16, uint64_t seq,
+			int64_t *shift)
+{
+	int64_t up = (uint16_t)(seq16 - (uint16_t)seq), down = up - 0x10000;
+	bool up_ok = (uint64_t)up <= d->unseen_max, down_ok = down >= d->unseen_min;
+	if (!up_ok && !down_ok)
+		return false;
+	*shift = up_ok && (!down_ok || up <= -down) ? up : down;
+	return true;
+}
+
 static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->seq_uncertain)
 		return;
 	/* A late answer to a request numbered before the loss says nothing. */
 	size_t first = d->p_len;
-	uint64_t delta = 0;
+	int64_t delta = 0;
 	for (size_t i = 0; i < d->p_len; i++) {
 		struct pending *p = pending_at(d, i);
 		if (p->seq <= d->uncertain_after) {
 			if ((uint16_t)p->seq == seq16)
 				return;
-		} else if (first == d->p_len && answers(d, p, a)) {
-			delta = (uint16_t)(seq16 - (uint16_t)p->seq);
-			if (delta <= d->unseen_max)
-				first = i;
+		} else if (first == d->p_len && answers(d, p, a) &&
+			   count_shift(d, seq16, p->seq, &delta)) {
+			first = i;
 		}
 	}
 	if (first == d->p_len)
 		return;
 	for (size_t i = first; i < d->p_len; i++)
-		pending_at(d, i)->seq += delta;
-	d->requests += delta;
+		pending_at(d, i)->seq += (uint64_t)delta;
+	d->requests += (uint64_t)delta;
+	/* What the count may still be off by, now that it moved. */
+	d->unseen_min -= delta;
+	if (delta >= 0)
+		d->unseen_max = d->unseen_max == UINT64_MAX ? UINT64_MAX : d->unseen_max - (uint64_t)delta;
+	else if (d->unseen_max != UINT64_MAX)
+		d->unseen_max += (uint64_t)-delta;
 	struct stream_dir *c = &d->h[PROTO_C2S];
 	if (c->tentative) {
-		c->tent_requests += delta;	/* the unseen requests lie before the guess */
+		c->tent_requests += (uint64_t)delta;	/* the unseen requests lie before the guess */
 		/* When fewer requests can have gone unseen than 16 bits count,
 		   the answer's number names one request alone: an answer of a
 		   length only that request's reply has, to a request read from
@@ -396,8 +420,12 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 	}
 	d->seq_uncertain = false;
 	d->realigned = true;
-	note(d, PROTO_S2C, "request numbers taken from a reply: %llu requests were not seen",
-	     (unsigned long long)delta);
+	if (delta >= 0)
+		note(d, PROTO_S2C, "request numbers taken from a reply: %lld requests were not seen",
+		     (long long)delta);
+	else
+		note(d, PROTO_S2C, "request numbers taken from a reply: %lld requests fewer than counted",
+		     (long long)-delta);
 }
 
 /* Does a reply that fits p's say much?  Only one whose length the core
@@ -453,6 +481,7 @@ static void lose_count(struct proto_decoder *d, uint64_t bytes)
 	if (!d->seq_uncertain) {
 		d->uncertain_after = d->requests;
 		d->unseen_max = 0;
+		d->unseen_min = 0;
 	}
 	d->seq_uncertain = true;
 	uint64_t more = bytes == UINT64_MAX ? UINT64_MAX : bytes / 4;
@@ -792,11 +821,13 @@ static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h,
 {
 	uint64_t read = upto > h->tent_start + h->tent_holes ? upto - h->tent_start - h->tent_holes : 0;
 	uint64_t undecoded = h->tent_before + read;
-	d->requests = h->tent_requests;
-	pending_drop_after(d, h->tent_requests);
 	h->tentative = false;
 	h->tent_note = false;
-	lose_count(d, read);
+	if (h == &d->h[PROTO_C2S]) {
+		d->requests = h->tent_requests;
+		pending_drop_after(d, h->tent_requests);
+		lose_count(d, read);
+	}
 	return undecoded;
 }
 
@@ -836,6 +867,25 @@ static void emit(struct proto_decoder *d, struct stream_dir *h, struct proto_msg
 			d->regular_major = m->major;
 			d->regular_length = m->length;
 		}
+	}
+	if (h == &d->h[PROTO_S2C] && h->tentative) {
+		/* The server's framing found again is believed once a reply in
+		   it answers a request the client was seen to send (not one
+		   read from the client's framing while that is a guess), with a
+		   length that request's reply can have: pixel data inside a
+		   long reply reads as a run of events and errors, but not as
+		   the answer to a waiting request. */
+		const struct stream_dir *c = &d->h[PROTO_C2S];
+		if (m->kind != PROTO_REPLY || !m->name || (m->flags & PROTO_F_UNCERTAIN) ||
+		    (c->tentative && m->seq > c->tent_requests))
+			return;	/* a guess: counted as undecoded bytes */
+		h->tentative = false;
+		uint64_t start = h->offset - m->length;
+		uint64_t read = start > h->tent_start + h->tent_holes
+					? start - h->tent_start - h->tent_holes : 0;
+		note(d, PROTO_S2C, "could not decode %llu bytes; message boundaries found again",
+		     (unsigned long long)(h->tent_before + read));
+		h->after_gap = true;
 	}
 	if (h->after_gap) {
 		m->flags |= PROTO_F_AFTER_GAP;
@@ -1568,15 +1618,21 @@ static bool plausible_s2c_shape(const struct proto_decoder *d, const struct curs
 }
 
 /* Is this a plausible reply, event or error header?  Besides its shape,
-   its sequence number cannot be ahead of the requests the client has
-   sent, when they were all seen: the capture holds a request before the
+   when the client's requests were all seen its sequence number lies
+   between the last one the server gave and the requests sent: the server
+   numbers them in order, and the capture holds a request before the
    server's answer to it. */
 static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
 			  uint64_t *len, int *seq)
 {
 	if (!plausible_s2c_shape(d, b, len, seq))
 		return false;
-	return *seq < 0 || d->seq_uncertain || (int16_t)(*seq - (uint16_t)d->requests) <= 0;
+	if (*seq < 0 || d->seq_uncertain)
+		return true;
+	if (d->last_s2c_seq <= d->requests && d->requests - d->last_s2c_seq < 0x10000)
+		return (uint16_t)(*seq - (uint16_t)d->last_s2c_seq) <=
+		       (uint16_t)(d->requests - d->last_s2c_seq);
+	return (int16_t)(*seq - (uint16_t)d->requests) <= 0;
 }
 
 /* From pos, how many well-formed messages follow each other.  *ends says
@@ -1588,6 +1644,7 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 {
 	unsigned count = 0;
 	int last_seq = -1;
+	bool last_answer = false;	/* the last message was a reply or an error */
 	*ends = *undecided = false;
 	*alive = true;	/* not broken by bytes that start no message */
 	while (pos < n) {
@@ -1612,7 +1669,16 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 				*alive = false;
 				return count;
 			}
+			/* A request that failed has one error and no reply, so an
+			   error never shares its number with the answer before it
+			   (image data of zeros reads as errors, all numbered alike). */
+			bool error = (at8(&at, 0) & ~X11_SEND_EVENT) == X11_CODE_ERROR;
+			if (error && last_answer && seq == last_seq) {
+				*alive = false;
+				return count;
+			}
 			last_seq = seq;
+			last_answer = error || (at8(&at, 0) & ~X11_SEND_EVENT) == X11_CODE_REPLY;
 		}
 		if (pos + len > RESYNC_MAX) {
 			/* It could never be followed within the buffer, so it can
@@ -1743,7 +1809,7 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 			 const uint8_t *p, size_t len)
 {
 	uint64_t skipped = h->rs_skipped + (uint64_t)pos;
-	bool guess = dir == PROTO_C2S && h->after_loss;	/* said when confirmed */
+	bool guess = h->after_loss;	/* said when confirmed */
 	if (skipped && !guess)
 		note(d, dir, "could not decode %llu bytes; message boundaries found again",
 		     (unsigned long long)skipped);
@@ -1759,10 +1825,9 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 	h->offset += (uint64_t)pos;
 	if (guess) {
 		h->after_loss = false;
-		/* Server messages seldom frame wrongly (their sequence numbers
-		   move with the requests); client bytes often do (image and
-		   rectangle data read as short requests): hold the client's
-		   framing as a guess. */
+		/* Bytes after a loss frame wrongly all too often (image and
+		   rectangle data read as short requests, a long reply's pixels
+		   as events): hold the framing as a guess. */
 		h->tentative = true;
 		h->tent_note = false;
 		h->tent_before = skipped;
@@ -1863,6 +1928,10 @@ static void begin_midstream(struct proto_decoder *d, enum proto_dir dir)
 	for (int k = 0; k < 2; k++)
 		if (d->h[k].state != ST_RESYNC && !d->h[k].seen_data)
 			start_resync(&d->h[k]);
+	/* Framing found here is a guess as after a hole: the capture may
+	   begin inside a long request or reply. */
+	d->h[PROTO_C2S].after_loss = true;
+	d->h[PROTO_S2C].after_loss = true;
 }
 
 /* The client's first four bytes tell a setup request (and the byte order)
