@@ -14,6 +14,14 @@
  * the screen first waits for a change to begin (the response has to
  * cross the link to the client and back before the display shows it),
  * then for the quiet period; both are bounded by --timeout and reported.
+ * Before a click (a button press or release) quiet pacing also waits
+ * until the screen holds what the click went to when recorded: a window
+ * at the point whose origin is the recorded event's root position less
+ * its position in the window (VNCplay's rule, with the window tree for
+ * its screen hash).  A popup a toolkit maps after many round trips and no
+ * drawing (GTK's entry completion: some twenty round trips between the
+ * key's echo and the map) outlasts any quiet period a replay can afford,
+ * and a click sent before it lands on what lies beneath.
  *
  * Recording belongs here, in xcap/, beside the trace reader: which
  * messages are inputs is a question of the trace's vocabulary (names and
@@ -78,7 +86,8 @@ static void usage(FILE *f)
 "  --quiet MS            the quiet period that ends a response (default 300)\n"
 "  --timeout MS          longest wait for one response to end (default 5000)\n"
 "  --no-expect           only the quiet period: do not wait for a change to\n"
-"                        begin after inputs whose recorded response drew\n"
+"                        begin after inputs whose recorded response drew,\n"
+"                        nor before a click for the window it went to\n"
 "  --display DISPLAY     the X display for an X11 session (default $DISPLAY)\n"
 "  --rfb HOST:PORT       the RFB server for an RFB session (default\n"
 "                        127.0.0.1:5900)\n"
@@ -94,7 +103,7 @@ static void usage(FILE *f)
 "  -h, --help            show this help;  -V, --version  show the version\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 usage error, 3 played, but some\n"
-"response never began or never went quiet.\n"
+"response never began or never went quiet, or a click's window never came.\n"
 "\n"
 "Examples:\n"
 "  xcap-replay record typing.pcap -o typing.session\n"
@@ -194,7 +203,7 @@ struct play {
 	size_t expected, seen;	/* inputs that drew: in the recording, in the replay */
 	FILE *log;
 	/* results */
-	size_t sent, never_began, never_quiet, released;
+	size_t sent, never_began, never_quiet, never_placed, released;
 };
 
 /* Keys and buttons the replay holds down, so that it can let go of them
@@ -233,6 +242,10 @@ struct target {
 	/* Wait at most until deadline (monotonic ns) for the screen to
 	   change; 1 changed (time in *when), 0 not, -1 the display is gone. */
 	int (*change)(void *t, uint64_t deadline, uint64_t *when);
+	/* Whether the window the input went to when recorded is at the
+	   point, where it was: 1 yes, 0 not (yet), -1 the display is gone;
+	   NULL where the display has no windows to ask about (RFB). */
+	int (*placed)(void *t, const struct xsess_input *in, int32_t dx, int32_t dy);
 	void *ctx;
 };
 
@@ -283,6 +296,42 @@ static int settle(struct play *p, const struct target *t, const struct xsess_inp
 	}
 }
 
+/* A click: a button press or release whose window and place in it were
+   recorded. */
+static bool is_click(const struct xsess_input *in)
+{
+	return (in->kind == XSESS_BUTTON_PRESS || in->kind == XSESS_BUTTON_RELEASE) &&
+	       in->window && in->root_x != XSESS_UNKNOWN && in->root_y != XSESS_UNKNOWN &&
+	       in->event_x != XSESS_UNKNOWN && in->event_y != XSESS_UNKNOWN;
+}
+
+/* Before a click, wait (at most the timeout) until the window it went to
+   when recorded is at the point again; the screen's changes wake the
+   check, and a 10 ms poll catches a map that draws nothing.  The time
+   waited in *waited; 0 placed, 1 never placed, -1 the display is gone. */
+static int wait_placed(struct play *p, const struct target *t, const struct xsess_input *in,
+		       uint64_t *waited)
+{
+	uint64_t start = now_ns(), limit = start + p->timeout, w;
+	*waited = 0;
+	for (;;) {
+		int r = t->placed(t->ctx, in, p->dx, p->dy);
+		if (r < 0)
+			return -1;
+		uint64_t now = now_ns();
+		*waited = now - start;
+		if (r > 0)
+			return 0;
+		if (now >= limit) {
+			p->never_placed++;
+			return 1;
+		}
+		uint64_t next = now + 10 * NS_PER_MS;
+		if (t->change(t->ctx, next < limit ? next : limit, &w) < 0)
+			return -1;
+	}
+}
+
 /* Wait until the screen has been quiet for the quiet period (at most the
    timeout), so that the first input's response is its own. */
 static int quiet_start(struct play *p, const struct target *t)
@@ -309,6 +358,17 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 		const struct xsess_input *in = &s->inputs[i];
 		if (p->pace == PACE_RECORDED)
 			sleep_until(start + in->t);
+		uint64_t waited = 0;
+		int placed = 0;
+		if (p->pace == PACE_QUIET && p->expect && t->placed && is_click(in) &&
+		    (placed = wait_placed(p, t, in, &waited)) < 0)
+			return -1;
+		if (p->log && is_click(in) && p->pace == PACE_QUIET && p->expect && t->placed &&
+		    (placed || waited >= NS_PER_MS))
+			fprintf(p->log, "# input %zu: %s %.3f s for the window at %" PRId32 ",%" PRId32
+				" it went to when recorded\n", i + 1,
+				placed ? "never-placed: gave up after" : "waited", (double)waited / 1e9,
+				in->root_x + p->dx - in->event_x, in->root_y + p->dy - in->event_y);
 		uint64_t t_sent = now_ns();
 		if (t->send(t->ctx, in, p->dx, p->dy) < 0)
 			return -1;
@@ -416,6 +476,34 @@ static int x11_change(void *ctx, uint64_t deadline, uint64_t *when)
 	}
 }
 
+/* Down the window tree at the click's point (each step the mapped child
+   holding it), looking for a window whose origin on the screen is the
+   recorded event window's.  Only the origin is compared: window ids are
+   the client's to choose and differ from run to run. */
+static int x11_placed(void *ctx, const struct xsess_input *in, int32_t dx, int32_t dy)
+{
+	struct x11 *x = ctx;
+	int32_t px = in->root_x + dx, py = in->root_y + dy;
+	int32_t ox = px - in->event_x, oy = py - in->event_y;
+	if (px < INT16_MIN || px > INT16_MAX || py < INT16_MIN || py > INT16_MAX)
+		return 0;
+	xcb_window_t w = x->root;
+	for (int depth = 0; depth < 64 && w != XCB_NONE; depth++) {
+		xcb_translate_coordinates_reply_t *r = xcb_translate_coordinates_reply(
+			x->c, xcb_translate_coordinates(x->c, x->root, w, (int16_t)px, (int16_t)py),
+			NULL);
+		if (!r)	/* destroyed since it was found: not placed yet */
+			return xcb_connection_has_error(x->c) ? -1 : 0;
+		int32_t wx = px - r->dst_x, wy = py - r->dst_y;
+		xcb_window_t child = r->child;
+		free(r);
+		if (wx == ox && wy == oy)
+			return 1;
+		w = child;
+	}
+	return 0;
+}
+
 static int play_x11(struct play *p, const struct xsession *s, const char *display)
 {
 	struct x11 x = { 0 };
@@ -468,7 +556,7 @@ static int play_x11(struct play *p, const struct xsession *s, const char *displa
 	uint32_t off = XCB_AUTO_REPEAT_MODE_OFF;
 	xcb_change_keyboard_control(x.c, XCB_KB_AUTO_REPEAT_MODE, &off);
 	free(xcb_get_input_focus_reply(x.c, xcb_get_input_focus(x.c), NULL));
-	struct target t = { x11_send, x11_change, &x };
+	struct target t = { x11_send, x11_change, x11_placed, &x };
 	int rc = play_all(p, s, &t);
 	if (kc && kc->global_auto_repeat) {
 		uint32_t on = XCB_AUTO_REPEAT_MODE_ON;
@@ -710,7 +798,7 @@ static int play_rfb(struct play *p, const struct xsession *s, const char *where)
 	uint64_t w;
 	if (rfb_change(&r, now_ns() + p->timeout, &w) < 0)
 		die(EXIT_RUNTIME, "lost the RFB server: %s: '%s'", r.err, where);
-	struct target t = { rfb_send, rfb_change, &r };
+	struct target t = { rfb_send, rfb_change, NULL, &r };
 	if (play_all(p, s, &t) < 0)
 		die(EXIT_RUNTIME, "lost the RFB server: %s: '%s'", r.err, where);
 	if (r.mask) {	/* buttons a session left down: the mask says them all */
@@ -927,10 +1015,11 @@ int main(int argc, char **argv)
 	if (summary)
 		fprintf(stderr,
 			"xcap-replay: %zu of %zu inputs sent in %.3f s (%s pace); %zu responses never "
-			"began, %zu never went quiet%s\n",
+			"began, %zu never went quiet, %zu clicks never found their window%s\n",
 			p.sent, s.n, (double)(now_ns() - t0) / 1e9,
 			p.pace == PACE_QUIET ? "quiet" : "recorded", p.never_began, p.never_quiet,
+			p.never_placed,
 			p.released ? "; let go of keys or buttons held at the end" : "");
 	xsession_free(&s);
-	return p.never_began || p.never_quiet ? EXIT_UNSETTLED : EXIT_OK;
+	return p.never_began || p.never_quiet || p.never_placed ? EXIT_UNSETTLED : EXIT_OK;
 }
