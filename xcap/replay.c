@@ -260,8 +260,15 @@ static int settle(struct play *p, const struct target *t, const struct xsess_inp
 	/* The replay waits for a change to begin only while it has seen fewer
 	   responding inputs than the recording had by now: a response the
 	   recording drew after the next input (a terminal's echo after the
-	   key's release) may come before it here, and stands in for it. */
-	bool expect = p->expect && in->response > 0 && p->seen <= p->expected;
+	   key's release) may come before it here, and stands in for it.
+	   And only after a press (or an RFB pointer event): what a release or
+	   a motion drew when recorded is most often the press's response
+	   running on, or a toolkit's timer (GTK's completion popup drew after
+	   the key's release when recorded, inside the press's quiet period
+	   when replayed), and a wait for it would only run to the timeout. */
+	bool press = in->kind == XSESS_KEY_PRESS || in->kind == XSESS_BUTTON_PRESS ||
+		     in->kind == XSESS_POINTER;
+	bool expect = p->expect && press && in->response > 0 && p->seen <= p->expected;
 	if (in->response > 0)
 		p->expected++;
 	/* The response has to begin first when the recorded one did. */
@@ -296,13 +303,20 @@ static int settle(struct play *p, const struct target *t, const struct xsess_inp
 	}
 }
 
-/* A click: a button press or release whose window and place in it were
-   recorded. */
-static bool is_click(const struct xsess_input *in)
+/* A click whose window is worth waiting for: a button press, or a
+   release that went to another window than its press (the menu or popup
+   the press opened, grabbing the pointer), with its window and place in
+   it recorded.  A release that went where its press went needs no window
+   on the screen: the press's implicit grab takes it there, and GTK hides
+   the popup a press picked from before the release comes.  pressed_in:
+   the window each button's last press went to when recorded. */
+static bool is_click(const struct xsess_input *in, const uint32_t pressed_in[256])
 {
-	return (in->kind == XSESS_BUTTON_PRESS || in->kind == XSESS_BUTTON_RELEASE) &&
-	       in->window && in->root_x != XSESS_UNKNOWN && in->root_y != XSESS_UNKNOWN &&
-	       in->event_x != XSESS_UNKNOWN && in->event_y != XSESS_UNKNOWN;
+	if (!in->window || in->root_x == XSESS_UNKNOWN || in->root_y == XSESS_UNKNOWN ||
+	    in->event_x == XSESS_UNKNOWN || in->event_y == XSESS_UNKNOWN)
+		return false;
+	return in->kind == XSESS_BUTTON_PRESS ||
+	       (in->kind == XSESS_BUTTON_RELEASE && pressed_in[in->code & 0xff] != in->window);
 }
 
 /* Before a click, wait (at most the timeout) until the window it went to
@@ -352,6 +366,7 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 		return -1;
 	uint64_t start = now_ns();
 	struct held held = { .n = 0 };
+	uint32_t pressed_in[256] = { 0 };
 	if (p->log)
 		fprintf(p->log, "# input kind code sent_s first_change_s last_change_s status\n");
 	for (size_t i = 0; i < s->n; i++) {
@@ -360,11 +375,13 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 			sleep_until(start + in->t);
 		uint64_t waited = 0;
 		int placed = 0;
-		if (p->pace == PACE_QUIET && p->expect && t->placed && is_click(in) &&
-		    (placed = wait_placed(p, t, in, &waited)) < 0)
+		bool click = p->pace == PACE_QUIET && p->expect && t->placed &&
+			     is_click(in, pressed_in);
+		if (in->kind == XSESS_BUTTON_PRESS)
+			pressed_in[in->code & 0xff] = in->window;
+		if (click && (placed = wait_placed(p, t, in, &waited)) < 0)
 			return -1;
-		if (p->log && is_click(in) && p->pace == PACE_QUIET && p->expect && t->placed &&
-		    (placed || waited >= NS_PER_MS))
+		if (p->log && click && (placed || waited >= NS_PER_MS))
 			fprintf(p->log, "# input %zu: %s %.3f s for the window at %" PRId32 ",%" PRId32
 				" it went to when recorded\n", i + 1,
 				placed ? "never-placed: gave up after" : "waited", (double)waited / 1e9,
