@@ -253,7 +253,7 @@ static const char *status_name[] = { "quiet", "no-change", "never-began", "never
 
 /* Quiet pacing's wait after one input sent at t_sent. */
 static int settle(struct play *p, const struct target *t, const struct xsess_input *in,
-		  uint64_t t_sent, uint64_t *first, uint64_t *last, int *status)
+		  bool pair_owed, uint64_t t_sent, uint64_t *first, uint64_t *last, int *status)
 {
 	uint64_t limit = t_sent + p->timeout, w;
 	*first = *last = 0;
@@ -265,10 +265,16 @@ static int settle(struct play *p, const struct target *t, const struct xsess_inp
 	   a motion drew when recorded is most often the press's response
 	   running on, or a toolkit's timer (GTK's completion popup drew after
 	   the key's release when recorded, inside the press's quiet period
-	   when replayed), and a wait for it would only run to the timeout. */
+	   when replayed), and a wait for it would only run to the timeout.
+	   A release waits when its press and it drew when recorded and the
+	   screen has not changed since the press (pair_owed): which of the
+	   two a response was counted to depends on the recording's timing,
+	   and over a slow link GTK draws what a click picked only after some
+	   round trips, seconds after a quiet period would have ended. */
 	bool press = in->kind == XSESS_KEY_PRESS || in->kind == XSESS_BUTTON_PRESS ||
 		     in->kind == XSESS_POINTER;
-	bool expect = p->expect && press && in->response > 0 && p->seen <= p->expected;
+	bool expect = p->expect && ((press && in->response > 0 && p->seen <= p->expected) ||
+				    pair_owed);
 	if (in->response > 0)
 		p->expected++;
 	/* The response has to begin first when the recorded one did. */
@@ -367,6 +373,11 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 	uint64_t start = now_ns();
 	struct held held = { .n = 0 };
 	uint32_t pressed_in[256] = { 0 };
+	/* For each key and button (X11 codes) held: what its press drew when
+	   recorded, and how many inputs had shown a change when it was sent
+	   (0: not held). */
+	int32_t press_drew[2][256] = { { 0 } };
+	size_t press_seen[2][256] = { { 0 } };
 	if (p->log)
 		fprintf(p->log, "# input kind code sent_s first_change_s last_change_s status\n");
 	for (size_t i = 0; i < s->n; i++) {
@@ -391,9 +402,21 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 			return -1;
 		p->sent++;
 		held_update(&held, in);
+		bool key = in->kind == XSESS_KEY_PRESS || in->kind == XSESS_KEY_RELEASE;
+		bool pair_owed = false;
+		if (in->code < 256 && (in->kind == XSESS_KEY_PRESS || in->kind == XSESS_BUTTON_PRESS)) {
+			press_drew[key][in->code] = in->response > 0 ? in->response : 0;
+			press_seen[key][in->code] = p->seen + 1;
+		} else if (in->code < 256 && (in->kind == XSESS_KEY_RELEASE ||
+					      in->kind == XSESS_BUTTON_RELEASE)) {
+			pair_owed = press_seen[key][in->code] == p->seen + 1 &&
+				    press_drew[key][in->code] + (in->response > 0 ? in->response : 0) > 0;
+			press_seen[key][in->code] = 0;
+		}
 		uint64_t first = 0, last = 0;
 		int status = 4;
-		if (p->pace == PACE_QUIET && settle(p, t, in, t_sent, &first, &last, &status) < 0)
+		if (p->pace == PACE_QUIET &&
+		    settle(p, t, in, pair_owed, t_sent, &first, &last, &status) < 0)
 			return -1;
 		if (first)
 			p->seen++;
