@@ -1,6 +1,13 @@
 # tests: recording a session from a capture and replaying it (xcap-replay).
+# replay.sh's runs go side by side and the suite's version takes about a
+# minute; `make long-replay` adds xterm's replay at the recorded pace and a
+# second rate to the sweep.
 dist_check_SCRIPTS += tests/replay.sh tests/fuzz-session.sh
 TESTS += tests/replay.sh tests/fuzz-session.sh
+
+long-replay: all $(check_PROGRAMS)
+	REPLAY_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/replay.sh
+.PHONY: long-replay
 
 # The session file's reader, fuzzed.
 check_PROGRAMS += tests/fuzz/fuzz-session

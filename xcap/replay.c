@@ -14,6 +14,14 @@
  * the screen first waits for a change to begin (the response has to
  * cross the link to the client and back before the display shows it),
  * then for the quiet period; both are bounded by --timeout and reported.
+ * Before a click (a button press or release) quiet pacing also waits
+ * until the screen holds what the click went to when recorded: a window
+ * at the point whose origin is the recorded event's root position less
+ * its position in the window (VNCplay's rule, with the window tree for
+ * its screen hash).  A popup a toolkit maps after many round trips and no
+ * drawing (GTK's entry completion: some twenty round trips between the
+ * key's echo and the map) outlasts any quiet period a replay can afford,
+ * and a click sent before it lands on what lies beneath.
  *
  * Recording belongs here, in xcap/, beside the trace reader: which
  * messages are inputs is a question of the trace's vocabulary (names and
@@ -78,7 +86,8 @@ static void usage(FILE *f)
 "  --quiet MS            the quiet period that ends a response (default 300)\n"
 "  --timeout MS          longest wait for one response to end (default 5000)\n"
 "  --no-expect           only the quiet period: do not wait for a change to\n"
-"                        begin after inputs whose recorded response drew\n"
+"                        begin after inputs whose recorded response drew,\n"
+"                        nor before a click for the window it went to\n"
 "  --display DISPLAY     the X display for an X11 session (default $DISPLAY)\n"
 "  --rfb HOST:PORT       the RFB server for an RFB session (default\n"
 "                        127.0.0.1:5900)\n"
@@ -94,7 +103,7 @@ static void usage(FILE *f)
 "  -h, --help            show this help;  -V, --version  show the version\n"
 "\n"
 "Exit status: 0 success, 1 failure, 2 usage error, 3 played, but some\n"
-"response never began or never went quiet.\n"
+"response never began or never went quiet, or a click's window never came.\n"
 "\n"
 "Examples:\n"
 "  xcap-replay record typing.pcap -o typing.session\n"
@@ -194,7 +203,7 @@ struct play {
 	size_t expected, seen;	/* inputs that drew: in the recording, in the replay */
 	FILE *log;
 	/* results */
-	size_t sent, never_began, never_quiet, released;
+	size_t sent, never_began, never_quiet, never_placed, released;
 };
 
 /* Keys and buttons the replay holds down, so that it can let go of them
@@ -233,6 +242,10 @@ struct target {
 	/* Wait at most until deadline (monotonic ns) for the screen to
 	   change; 1 changed (time in *when), 0 not, -1 the display is gone. */
 	int (*change)(void *t, uint64_t deadline, uint64_t *when);
+	/* Whether the window the input went to when recorded is at the
+	   point, where it was: 1 yes, 0 not (yet), -1 the display is gone;
+	   NULL where the display has no windows to ask about (RFB). */
+	int (*placed)(void *t, const struct xsess_input *in, int32_t dx, int32_t dy);
 	void *ctx;
 };
 
@@ -240,15 +253,28 @@ static const char *status_name[] = { "quiet", "no-change", "never-began", "never
 
 /* Quiet pacing's wait after one input sent at t_sent. */
 static int settle(struct play *p, const struct target *t, const struct xsess_input *in,
-		  uint64_t t_sent, uint64_t *first, uint64_t *last, int *status)
+		  bool pair_owed, uint64_t t_sent, uint64_t *first, uint64_t *last, int *status)
 {
 	uint64_t limit = t_sent + p->timeout, w;
 	*first = *last = 0;
 	/* The replay waits for a change to begin only while it has seen fewer
 	   responding inputs than the recording had by now: a response the
 	   recording drew after the next input (a terminal's echo after the
-	   key's release) may come before it here, and stands in for it. */
-	bool expect = p->expect && in->response > 0 && p->seen <= p->expected;
+	   key's release) may come before it here, and stands in for it.
+	   And only after a press (or an RFB pointer event): what a release or
+	   a motion drew when recorded is most often the press's response
+	   running on, or a toolkit's timer (GTK's completion popup drew after
+	   the key's release when recorded, inside the press's quiet period
+	   when replayed), and a wait for it would only run to the timeout.
+	   A release waits when its press and it drew when recorded and the
+	   screen has not changed since the press (pair_owed): which of the
+	   two a response was counted to depends on the recording's timing,
+	   and over a slow link GTK draws what a click picked only after some
+	   round trips, seconds after a quiet period would have ended. */
+	bool press = in->kind == XSESS_KEY_PRESS || in->kind == XSESS_BUTTON_PRESS ||
+		     in->kind == XSESS_POINTER;
+	bool expect = p->expect && ((press && in->response > 0 && p->seen <= p->expected) ||
+				    pair_owed);
 	if (in->response > 0)
 		p->expected++;
 	/* The response has to begin first when the recorded one did. */
@@ -283,6 +309,49 @@ static int settle(struct play *p, const struct target *t, const struct xsess_inp
 	}
 }
 
+/* A click whose window is worth waiting for: a button press, or a
+   release that went to another window than its press (the menu or popup
+   the press opened, grabbing the pointer), with its window and place in
+   it recorded.  A release that went where its press went needs no window
+   on the screen: the press's implicit grab takes it there, and GTK hides
+   the popup a press picked from before the release comes.  pressed_in:
+   the window each button's last press went to when recorded. */
+static bool is_click(const struct xsess_input *in, const uint32_t pressed_in[256])
+{
+	if (!in->window || in->root_x == XSESS_UNKNOWN || in->root_y == XSESS_UNKNOWN ||
+	    in->event_x == XSESS_UNKNOWN || in->event_y == XSESS_UNKNOWN)
+		return false;
+	return in->kind == XSESS_BUTTON_PRESS ||
+	       (in->kind == XSESS_BUTTON_RELEASE && pressed_in[in->code & 0xff] != in->window);
+}
+
+/* Before a click, wait (at most the timeout) until the window it went to
+   when recorded is at the point again; the screen's changes wake the
+   check, and a 10 ms poll catches a map that draws nothing.  The time
+   waited in *waited; 0 placed, 1 never placed, -1 the display is gone. */
+static int wait_placed(struct play *p, const struct target *t, const struct xsess_input *in,
+		       uint64_t *waited)
+{
+	uint64_t start = now_ns(), limit = start + p->timeout, w;
+	*waited = 0;
+	for (;;) {
+		int r = t->placed(t->ctx, in, p->dx, p->dy);
+		if (r < 0)
+			return -1;
+		uint64_t now = now_ns();
+		*waited = now - start;
+		if (r > 0)
+			return 0;
+		if (now >= limit) {
+			p->never_placed++;
+			return 1;
+		}
+		uint64_t next = now + 10 * NS_PER_MS;
+		if (t->change(t->ctx, next < limit ? next : limit, &w) < 0)
+			return -1;
+	}
+}
+
 /* Wait until the screen has been quiet for the quiet period (at most the
    timeout), so that the first input's response is its own. */
 static int quiet_start(struct play *p, const struct target *t)
@@ -303,20 +372,51 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 		return -1;
 	uint64_t start = now_ns();
 	struct held held = { .n = 0 };
+	uint32_t pressed_in[256] = { 0 };
+	/* For each key and button (X11 codes) held: what its press drew when
+	   recorded, and how many inputs had shown a change when it was sent
+	   (0: not held). */
+	int32_t press_drew[2][256] = { { 0 } };
+	size_t press_seen[2][256] = { { 0 } };
 	if (p->log)
 		fprintf(p->log, "# input kind code sent_s first_change_s last_change_s status\n");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct xsess_input *in = &s->inputs[i];
 		if (p->pace == PACE_RECORDED)
 			sleep_until(start + in->t);
+		uint64_t waited = 0;
+		int placed = 0;
+		bool click = p->pace == PACE_QUIET && p->expect && t->placed &&
+			     is_click(in, pressed_in);
+		if (in->kind == XSESS_BUTTON_PRESS)
+			pressed_in[in->code & 0xff] = in->window;
+		if (click && (placed = wait_placed(p, t, in, &waited)) < 0)
+			return -1;
+		if (p->log && click && (placed || waited >= NS_PER_MS))
+			fprintf(p->log, "# input %zu: %s %.3f s for the window at %" PRId32 ",%" PRId32
+				" it went to when recorded\n", i + 1,
+				placed ? "never-placed: gave up after" : "waited", (double)waited / 1e9,
+				in->root_x + p->dx - in->event_x, in->root_y + p->dy - in->event_y);
 		uint64_t t_sent = now_ns();
 		if (t->send(t->ctx, in, p->dx, p->dy) < 0)
 			return -1;
 		p->sent++;
 		held_update(&held, in);
+		bool key = in->kind == XSESS_KEY_PRESS || in->kind == XSESS_KEY_RELEASE;
+		bool pair_owed = false;
+		if (in->code < 256 && (in->kind == XSESS_KEY_PRESS || in->kind == XSESS_BUTTON_PRESS)) {
+			press_drew[key][in->code] = in->response > 0 ? in->response : 0;
+			press_seen[key][in->code] = p->seen + 1;
+		} else if (in->code < 256 && (in->kind == XSESS_KEY_RELEASE ||
+					      in->kind == XSESS_BUTTON_RELEASE)) {
+			pair_owed = press_seen[key][in->code] == p->seen + 1 &&
+				    press_drew[key][in->code] + (in->response > 0 ? in->response : 0) > 0;
+			press_seen[key][in->code] = 0;
+		}
 		uint64_t first = 0, last = 0;
 		int status = 4;
-		if (p->pace == PACE_QUIET && settle(p, t, in, t_sent, &first, &last, &status) < 0)
+		if (p->pace == PACE_QUIET &&
+		    settle(p, t, in, pair_owed, t_sent, &first, &last, &status) < 0)
 			return -1;
 		if (first)
 			p->seen++;
@@ -416,6 +516,34 @@ static int x11_change(void *ctx, uint64_t deadline, uint64_t *when)
 	}
 }
 
+/* Down the window tree at the click's point (each step the mapped child
+   holding it), looking for a window whose origin on the screen is the
+   recorded event window's.  Only the origin is compared: window ids are
+   the client's to choose and differ from run to run. */
+static int x11_placed(void *ctx, const struct xsess_input *in, int32_t dx, int32_t dy)
+{
+	struct x11 *x = ctx;
+	int32_t px = in->root_x + dx, py = in->root_y + dy;
+	int32_t ox = px - in->event_x, oy = py - in->event_y;
+	if (px < INT16_MIN || px > INT16_MAX || py < INT16_MIN || py > INT16_MAX)
+		return 0;
+	xcb_window_t w = x->root;
+	for (int depth = 0; depth < 64 && w != XCB_NONE; depth++) {
+		xcb_translate_coordinates_reply_t *r = xcb_translate_coordinates_reply(
+			x->c, xcb_translate_coordinates(x->c, x->root, w, (int16_t)px, (int16_t)py),
+			NULL);
+		if (!r)	/* destroyed since it was found: not placed yet */
+			return xcb_connection_has_error(x->c) ? -1 : 0;
+		int32_t wx = px - r->dst_x, wy = py - r->dst_y;
+		xcb_window_t child = r->child;
+		free(r);
+		if (wx == ox && wy == oy)
+			return 1;
+		w = child;
+	}
+	return 0;
+}
+
 static int play_x11(struct play *p, const struct xsession *s, const char *display)
 {
 	struct x11 x = { 0 };
@@ -468,7 +596,7 @@ static int play_x11(struct play *p, const struct xsession *s, const char *displa
 	uint32_t off = XCB_AUTO_REPEAT_MODE_OFF;
 	xcb_change_keyboard_control(x.c, XCB_KB_AUTO_REPEAT_MODE, &off);
 	free(xcb_get_input_focus_reply(x.c, xcb_get_input_focus(x.c), NULL));
-	struct target t = { x11_send, x11_change, &x };
+	struct target t = { x11_send, x11_change, x11_placed, &x };
 	int rc = play_all(p, s, &t);
 	if (kc && kc->global_auto_repeat) {
 		uint32_t on = XCB_AUTO_REPEAT_MODE_ON;
@@ -710,7 +838,7 @@ static int play_rfb(struct play *p, const struct xsession *s, const char *where)
 	uint64_t w;
 	if (rfb_change(&r, now_ns() + p->timeout, &w) < 0)
 		die(EXIT_RUNTIME, "lost the RFB server: %s: '%s'", r.err, where);
-	struct target t = { rfb_send, rfb_change, &r };
+	struct target t = { rfb_send, rfb_change, NULL, &r };
 	if (play_all(p, s, &t) < 0)
 		die(EXIT_RUNTIME, "lost the RFB server: %s: '%s'", r.err, where);
 	if (r.mask) {	/* buttons a session left down: the mask says them all */
@@ -927,10 +1055,11 @@ int main(int argc, char **argv)
 	if (summary)
 		fprintf(stderr,
 			"xcap-replay: %zu of %zu inputs sent in %.3f s (%s pace); %zu responses never "
-			"began, %zu never went quiet%s\n",
+			"began, %zu never went quiet, %zu clicks never found their window%s\n",
 			p.sent, s.n, (double)(now_ns() - t0) / 1e9,
 			p.pace == PACE_QUIET ? "quiet" : "recorded", p.never_began, p.never_quiet,
+			p.never_placed,
 			p.released ? "; let go of keys or buttons held at the end" : "");
 	xsession_free(&s);
-	return p.never_began || p.never_quiet ? EXIT_UNSETTLED : EXIT_OK;
+	return p.never_began || p.never_quiet || p.never_placed ? EXIT_UNSETTLED : EXIT_OK;
 }
