@@ -19,6 +19,13 @@ lf_build() {
 	name=$1; shift
 	command -v clang >/dev/null 2>&1 || return 1
 	[ -z "$XCAP_NO_LIBFUZZER" ] || return 1
+	# The libFuzzer build carries ASan and UBSan itself, so the plain pass
+	# has run it; the sanitizer pass runs the plain mutator, built by make
+	# with the sanitizers, rather than build and run the same thing twice.
+	if sanitized; then
+		echo "$test_name: the sanitizer build: the plain mutator (libFuzzer runs in the plain build)"
+		return 1
+	fi
 	lf_bin="$top_builddir/tests/fuzz/lf-$name"
 	srcs="$top_srcdir/tests/fuzz/fuzz_$name.c"
 	for a in "$@"; do
