@@ -57,6 +57,11 @@ struct win {
 	char *ix_path;
 	size_t ix_conn;			/* index connection of m's window */
 	uint64_t win_t0, win_t1;
+	/* An index without the states (xcap's): made again with them in a
+	   thread, looked at every 100 ms. */
+	struct np_states_job *states;
+	guint states_source;
+	gint64 states_began;		/* µs, g_get_monotonic_time */
 };
 
 
@@ -250,6 +255,61 @@ static void index_sync(struct win *w)
 			(unsigned long long)a, (unsigned long long)b, (unsigned long long)m->npkt);
 }
 
+static void states_stop(struct win *w)
+{
+	if (w->states_source)
+		g_source_remove(w->states_source);
+	w->states_source = 0;
+	np_index_states_free(w->states);
+	w->states = NULL;
+}
+
+/* The states' job: its progress on the status line as a load's, then
+   the new index in place of the old and the view drawn again. */
+static gboolean states_tick(gpointer data)
+{
+	struct win *w = data;
+	long long done, total;
+	char err[256], buf[600];
+	int st = np_index_states_poll(w->states, &done, &total, err, sizeof err);
+	char *base = g_path_get_basename(w->ix_path);
+	if (st == 0) {
+		if (total > 0)
+			snprintf(buf, sizeof buf, "computing the states of '%s': %.1f of %.1f MiB (%d%%)",
+				 base, done / 1048576.0, total / 1048576.0, (int)(100 * done / total));
+		else
+			snprintf(buf, sizeof buf, "computing the states of '%s': %.1f MiB", base,
+				 done / 1048576.0);
+		gtk_label_set_text(GTK_LABEL(w->status), buf);
+		log_text("loading", buf);
+		g_free(base);
+		return G_SOURCE_CONTINUE;
+	}
+	w->states_source = 0;
+	states_stop(w);
+	struct np_index *ix = NULL;
+	bool built = false;
+	if (st > 0 && !(ix = np_index_open(w->ix_path, &built, err, sizeof err)))
+		st = -1;
+	if (st < 0) {
+		snprintf(buf, sizeof buf, "no states for '%s': %s", base, err);
+		gtk_label_set_text(GTK_LABEL(w->status), buf);
+		log_text("states", buf);
+		g_free(base);
+		return G_SOURCE_REMOVE;
+	}
+	g_free(base);
+	np_index_free(w->ix);
+	w->ix = ix;
+	w->ix_conn = (size_t)-1;	/* the window read again, with its states */
+	if (log_on)
+		fprintf(stderr, "netplot: states %s made in %.0f ms, intervals=%llu\n", w->ix_path,
+			(g_get_monotonic_time() - w->states_began) / 1e3,
+			(unsigned long long)np_index_state_intervals(ix));
+	redraw(w);
+	return G_SOURCE_REMOVE;
+}
+
 static bool open_index(struct win *w, const char *path)
 {
 	char err[512];
@@ -286,6 +346,7 @@ static bool open_index(struct win *w, const char *path)
 				 "%s (%llu packets, indexed)", name, (unsigned long long)(n[0] + n[1]));
 		}
 	}
+	states_stop(w);
 	np_index_free(w->ix);
 	g_free(w->ix_path);
 	np_model_free(w->m);
@@ -303,9 +364,22 @@ static bool open_index(struct win *w, const char *path)
 	w->v.conn = best_id - 1;
 	fill_combo(w);
 	show_conn(w, best_id - 1, 0);
+	/* xcap's index has no states: made now, without holding the window. */
+	const char *states = "read";
+	if (!np_index_has_state(ix)) {
+		w->states = np_index_states_start(path, err, sizeof err);
+		if (w->states) {
+			w->states_began = g_get_monotonic_time();
+			w->states_source = g_timeout_add(100, states_tick, w);
+			states = "computing";
+		} else {
+			fprintf(stderr, "netplot: no states: %s: '%s'\n", err, path);
+			states = "none";
+		}
+	}
 	if (log_on)
-		fprintf(stderr, "netplot: index %s packets=%llu%s\n", path,
-			(unsigned long long)np_index_packets(ix), built ? " built" : "");
+		fprintf(stderr, "netplot: index %s packets=%llu%s states=%s\n", path,
+			(unsigned long long)np_index_packets(ix), built ? " built" : "", states);
 	log_text("open", path);
 	return true;
 }
@@ -352,6 +426,7 @@ static bool open_file(struct win *w, const char *path)
 		return false;
 	if (wants_index(path))
 		return open_index(w, path);
+	states_stop(w);
 	np_index_free(w->ix);
 	w->ix = NULL;
 	struct stat st;
@@ -979,6 +1054,7 @@ static void on_destroy(GtkWidget *widget, gpointer data)
 	struct win *w = data;
 	if (w->follow_source)
 		g_source_remove(w->follow_source);
+	states_stop(w);
 	for (size_t i = 0; i < w->npaths; i++)
 		g_free(w->paths[i]);
 	g_free(w->paths);

@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +68,13 @@ static void on_interval(void *ctx, const struct xstate_interval *iv)
 	xidx_interval(ctx, iv->conn, iv->dir, iv->state, iv->start, iv->end);
 }
 
-int np_index_build(const char *path, const char *out_path, char *err, size_t errlen)
+/* Every this many bytes of the trace read, the build says how far it
+   is (and may be told to stop). */
+enum { PROGRESS_STEP = 1 << 20 };
+
+static int build_watched(const char *path, const char *out_path,
+			 int (*progress)(void *ctx, long long done), void *ctx, char *err,
+			 size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -85,9 +93,19 @@ int np_index_build(const char *path, const char *out_path, char *err, size_t err
 	xstate_options_default(&so);
 	int bad = !x || !(sm = xstate_new(&so)) || xstate_on_interval(sm, on_interval, x) < 0;
 	struct xrec rec;
-	while (!bad && trace_reader_next(r, &rec) == 1)
-		bad = xidx_record(x, &rec, trace_reader_block_offset(r)) < 0 ||
-		      xstate_record(sm, &rec) < 0;
+	uint64_t told = 0;
+	int stopped = 0;
+	while (!bad && trace_reader_next(r, &rec) == 1) {
+		uint64_t at = trace_reader_block_offset(r);
+		bad = xidx_record(x, &rec, at) < 0 || xstate_record(sm, &rec) < 0;
+		if (progress && at >= told + PROGRESS_STEP) {
+			told = at;
+			if (progress(ctx, (long long)at)) {
+				bad = stopped = 1;
+				break;
+			}
+		}
+	}
 	if (!bad) {
 		xstate_finish(sm);
 		xidx_states(x);	/* even when every moment was Idle */
@@ -96,12 +114,105 @@ int np_index_build(const char *path, const char *out_path, char *err, size_t err
 	trace_reader_free(r);
 	fclose(f);
 	int ret = -1;
-	if (bad)
+	if (stopped)
+		snprintf(err, errlen, "stopped");
+	else if (bad)
 		snprintf(err, errlen, "out of memory");
 	else
 		ret = xidx_write(x, path, out_path, err, errlen);
 	xidx_free(x);
 	return ret;
+}
+
+int np_index_build(const char *path, const char *out_path, char *err, size_t errlen)
+{
+	return build_watched(path, out_path, NULL, NULL, err, errlen);
+}
+
+/* ---- the states of an index written without them, in a thread ---- */
+
+struct np_states_job {
+	pthread_t thread;
+	char *path, *ipath;
+	long long total;
+	atomic_llong done;
+	atomic_int state;	/* 0 running, 1 made, -1 failed */
+	atomic_int stop;
+	char err[256];		/* the thread's, read once state is -1 */
+};
+
+static int job_progress(void *ctx, long long done)
+{
+	struct np_states_job *j = ctx;
+	atomic_store(&j->done, done);
+	return atomic_load(&j->stop);
+}
+
+static void *job_run(void *arg)
+{
+	struct np_states_job *j = arg;
+	/* The index made anew by the same writer from the same trace, with
+	   the state model beside it: the same buckets as before, now with
+	   their time in each state, and the intervals; written to a
+	   temporary name and renamed over the old one, which a reader that
+	   mapped it keeps until it lets go. */
+	int rc = build_watched(j->path, j->ipath, job_progress, j, j->err, sizeof j->err);
+	atomic_store(&j->state, rc < 0 ? -1 : 1);
+	return NULL;
+}
+
+struct np_states_job *np_index_states_start(const char *path, char *err, size_t errlen)
+{
+	struct np_states_job *j = calloc(1, sizeof *j);
+	size_t n = strlen(path);
+	if (!j || !(j->path = strdup(path)) || !(j->ipath = malloc(n + 5))) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	memcpy(j->ipath, path, n);
+	memcpy(j->ipath + n, ".idx", 5);
+	struct stat sb;
+	j->total = stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+	atomic_init(&j->done, 0);
+	atomic_init(&j->state, 0);
+	atomic_init(&j->stop, 0);
+	int e = pthread_create(&j->thread, NULL, job_run, j);
+	if (e) {
+		snprintf(err, errlen, "cannot start a thread: %s", strerror(e));
+		goto fail;
+	}
+	return j;
+fail:
+	if (j) {
+		free(j->path);
+		free(j->ipath);
+	}
+	free(j);
+	return NULL;
+}
+
+int np_index_states_poll(struct np_states_job *j, long long *done, long long *total, char *err,
+			 size_t errlen)
+{
+	*done = atomic_load(&j->done);
+	*total = j->total;
+	int st = atomic_load(&j->state);
+	if (st < 0)
+		snprintf(err, errlen, "%s", j->err);
+	return st;
+}
+
+void np_index_states_free(struct np_states_job *j)
+{
+	if (!j)
+		return;
+	/* A job not finished stops at its next step (a megabyte of trace)
+	   and writes nothing. */
+	atomic_store(&j->stop, 1);
+	pthread_join(j->thread, NULL);
+	free(j->path);
+	free(j->ipath);
+	free(j);
 }
 
 /* ---- reading ---- */
@@ -280,6 +391,15 @@ void np_index_conn(const struct np_index *ix, size_t i, uint32_t *id, uint64_t *
 bool np_index_has_state(const struct np_index *ix)
 {
 	return ix->has_state;
+}
+
+uint64_t np_index_state_intervals(const struct np_index *ix)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < ix->nconn; i++)
+		for (int k = 0; k < 2; k++)
+			n += rdc(ix, conn_at(ix, i) + DIR_AT + (uint64_t)k * DIR + 40, 8);
+	return n;
 }
 
 void np_index_conn_name(const struct np_index *ix, size_t i, char *buf, size_t len)
