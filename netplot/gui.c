@@ -62,6 +62,12 @@ struct win {
 	struct np_states_job *states;
 	guint states_source;
 	gint64 states_began;		/* µs, g_get_monotonic_time */
+	/* A span too dear for one frame but not for a few: read a frame's
+	   worth at a time when idle, drawn from the buckets meanwhile. */
+	struct np_window_job *refine;
+	guint refine_source;
+	size_t refine_conn;
+	uint64_t refine_t0, refine_t1;
 };
 
 
@@ -216,29 +222,9 @@ static void index_fit_y(struct win *w)
 	}
 }
 
-/* Make m the window of the view's span when the view is fine enough and
-   m does not hold it yet.  A window twice the view's span is read, so
-   that panning a little reads nothing. */
-static void index_sync(struct win *w)
+/* m becomes the window [a, b] of index connection i. */
+static void index_install(struct win *w, struct np_model *m, size_t i, uint64_t a, uint64_t b)
 {
-	if (!w->ix)
-		return;
-	size_t i = ix_conn_of(w, w->v.conn);
-	double t0 = w->v.t0 < 0 ? 0 : w->v.t0, t1 = w->v.t1 < 0 ? 0 : w->v.t1;
-	if (i == w->ix_conn && t0 >= (double)w->win_t0 && t1 <= (double)w->win_t1)
-		return;
-	double span = t1 - t0;
-	uint64_t a = t0 > span / 2 ? (uint64_t)(t0 - span / 2) : 0, b = (uint64_t)(t1 + span / 2);
-	/* What reading it would cost, from the index: a span too dear for
-	   one frame is drawn from the buckets (index_columns). */
-	if (np_index_window_cost(w->ix, i, a, b) > NP_INDEX_WINDOW_BYTES)
-		return;
-	char err[512];
-	struct np_model *m = np_index_window(w->ix, w->ix_path, i, a, b, err, sizeof err);
-	if (!m) {
-		fprintf(stderr, "netplot: cannot read the span: %s: '%s'\n", err, w->ix_path);
-		return;
-	}
 	uint32_t id;
 	uint64_t first, last, n[2];
 	np_index_conn(w->ix, i, &id, &first, &last, n);
@@ -255,6 +241,90 @@ static void index_sync(struct win *w)
 			(unsigned long long)a, (unsigned long long)b, (unsigned long long)m->npkt);
 }
 
+static void refine_stop(struct win *w)
+{
+	if (w->refine_source)
+		g_source_remove(w->refine_source);
+	w->refine_source = 0;
+	np_index_window_free(w->refine);
+	w->refine = NULL;
+}
+
+/* A frame's worth of the span being read; at its end the window drawn
+   with its packets and labels. */
+static gboolean refine_tick(gpointer data)
+{
+	struct win *w = data;
+	char err[512];
+	int st = np_index_window_step(w->refine, NP_INDEX_WINDOW_BYTES, err, sizeof err);
+	if (st == 0)
+		return G_SOURCE_CONTINUE;
+	struct np_window_job *j = w->refine;
+	size_t chunks = np_index_window_chunks(j);
+	w->refine = NULL;
+	w->refine_source = 0;
+	struct np_model *m = st > 0 ? np_index_window_end(j, err, sizeof err) : NULL;
+	if (st < 0)
+		np_index_window_free(j);
+	if (!m) {
+		fprintf(stderr, "netplot: cannot read the span: %s: '%s'\n", err, w->ix_path);
+		return G_SOURCE_REMOVE;
+	}
+	if (log_on)
+		fprintf(stderr, "netplot: refined in %zu steps\n", chunks);
+	index_install(w, m, w->refine_conn, w->refine_t0, w->refine_t1);
+	redraw(w);
+	return G_SOURCE_REMOVE;
+}
+
+/* Make m the window of the view's span when the view is fine enough and
+   m does not hold it yet.  A window twice the view's span is read, so
+   that panning a little reads nothing. */
+static void index_sync(struct win *w)
+{
+	if (!w->ix)
+		return;
+	size_t i = ix_conn_of(w, w->v.conn);
+	double t0 = w->v.t0 < 0 ? 0 : w->v.t0, t1 = w->v.t1 < 0 ? 0 : w->v.t1;
+	if (i == w->ix_conn && t0 >= (double)w->win_t0 && t1 <= (double)w->win_t1)
+		return;
+	if (w->refine && i == w->refine_conn && t0 >= (double)w->refine_t0 &&
+	    t1 <= (double)w->refine_t1)
+		return;	/* on its way */
+	refine_stop(w);
+	double span = t1 - t0;
+	uint64_t a = t0 > span / 2 ? (uint64_t)(t0 - span / 2) : 0, b = (uint64_t)(t1 + span / 2);
+	/* What reading it would cost, from the index: a span too dear for
+	   one frame is drawn from the buckets (index_columns), and read a
+	   frame's worth at a time afterwards when it is not too dear for
+	   that either. */
+	char err[512];
+	size_t cost = np_index_window_cost(w->ix, i, a, b);
+	if (cost > NP_INDEX_WINDOW_BYTES) {
+		if (cost > NP_INDEX_REFINE_BYTES)
+			return;
+		w->refine = np_index_window_begin(w->ix, w->ix_path, i, a, b, err, sizeof err);
+		if (!w->refine) {
+			fprintf(stderr, "netplot: cannot read the span: %s: '%s'\n", err, w->ix_path);
+			return;
+		}
+		w->refine_conn = i;
+		w->refine_t0 = a;
+		w->refine_t1 = b;
+		w->refine_source = g_idle_add(refine_tick, w);
+		if (log_on)
+			fprintf(stderr, "netplot: refining t0=%llu t1=%llu cost=%zu\n",
+				(unsigned long long)a, (unsigned long long)b, cost);
+		return;
+	}
+	struct np_model *m = np_index_window(w->ix, w->ix_path, i, a, b, err, sizeof err);
+	if (!m) {
+		fprintf(stderr, "netplot: cannot read the span: %s: '%s'\n", err, w->ix_path);
+		return;
+	}
+	index_install(w, m, i, a, b);
+}
+
 static void states_stop(struct win *w)
 {
 	if (w->states_source)
@@ -262,6 +332,7 @@ static void states_stop(struct win *w)
 	w->states_source = 0;
 	np_index_states_free(w->states);
 	w->states = NULL;
+	refine_stop(w);	/* it reads through the index going away */
 }
 
 /* The states' job: its progress on the status line as a load's, then

@@ -111,6 +111,21 @@ size_t np_index_window_cost(const struct np_index *ix, size_t i, uint64_t t0, ui
 struct np_model *np_index_window(const struct np_index *ix, const char *trace, size_t i,
 				 uint64_t t0, uint64_t t1, char *err, size_t errlen);
 
+/* The same reading in steps, for a span too dear for one frame: begin
+   sets the model up and opens the trace where the span begins; each step
+   reads about bytes of it (0 more to read, 1 read to its end, -1 failed);
+   end gives the model (and frees the job), free drops it unfinished.
+   The index must outlive the job. */
+#define NP_INDEX_REFINE_BYTES 64000000	/* spans up to this are read in steps */
+struct np_window_job;
+struct np_window_job *np_index_window_begin(const struct np_index *ix, const char *trace,
+					    size_t i, uint64_t t0, uint64_t t1, char *err,
+					    size_t errlen);
+int np_index_window_step(struct np_window_job *j, size_t bytes, char *err, size_t errlen);
+struct np_model *np_index_window_end(struct np_window_job *j, char *err, size_t errlen);
+size_t np_index_window_chunks(const struct np_window_job *j);
+void np_index_window_free(struct np_window_job *j);
+
 /* Draw the graph of direction dir of connection i for the time [t0, t1]
    and sequence numbers [y0, y1] into the w by h surface of cr, a column at
    a time from the index: the data's extent, the acknowledgements', and
