@@ -11,6 +11,7 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--messages --marks --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
 	--split-min --sites --sites-file --trace-events --responses --responses-summary --updates
+	--mark-span --ideal-fps --slow-motion --slow-motion-fps
 	--quiet-ms --first-ms --synthetic-inputs --no-fold-motion --compare --fail-if-worse -j --jobs
 	--predict --predict-round-trips --added-delay --rates --latencies --mss
 	--initial-window --no-idle-restart --trace-rate --time-dilation
@@ -73,7 +74,7 @@ _xcap_xcap() {
 	-w) _filedir xcap; return ;;
 	-Z) COMPREPLY=($(compgen -u -- "$cur")); return ;;
 	-c | -G | -C | -W | -B | --ring | --before | --after) return ;;
-	--trigger) COMPREPLY=($(compgen -W 'request= event= wait\>' -- "$cur")); compopt -o nospace; return ;;
+	--trigger) COMPREPLY=($(compgen -W 'request= event= wait\> response\>' -- "$cur")); compopt -o nospace; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		_xcap_options "$_xcap_opts_xcap"
@@ -92,11 +93,12 @@ _xcap_xcapanalyse() {
 	--capture-side) COMPREPLY=($(compgen -W 'auto client server' -- "$cur")); return ;;
 	--wait-on) COMPREPLY=($(compgen -W 'earliest latest last' -- "$cur")); return ;;
 	--sites-file) _filedir sites; return ;;
+	--slow-motion) _xcap_traces; return ;;
 	--rates) COMPREPLY=($(compgen -W '100M,10M,1M,100k,10k' -- "$cur")); return ;;
 	--latencies) COMPREPLY=($(compgen -W '0.1,1,10,100' -- "$cur")); return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
 	--split-fraction | --split-min | --quiet-ms | --first-ms | -j | --jobs | --mss | --initial-window | \
-	--trace-rate | --time-dilation) return ;;
+	--trace-rate | --time-dilation | --mark-span | --ideal-fps | --slow-motion-fps) return ;;
 	--fail-if-worse)
 		COMPREPLY=($(compgen -W 'network-delay= block-reply= block-send= block-recv= span=
 			round-trips= response-p50= response-p90= response-p95= response-p99=

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "cdfwin.h"
 #include "gui.h"
 #include "index.h"
 #include "render.h"
@@ -381,6 +382,13 @@ static gboolean states_tick(gpointer data)
 	return G_SOURCE_REMOVE;
 }
 
+/* The trace a window shows, for the CDF window (win.cdf), which draws
+   every trace open in the viewer. */
+static void set_trace(struct win *w, const char *path)
+{
+	g_object_set_data_full(G_OBJECT(w->window), "np-trace", g_strdup(path), g_free);
+}
+
 static bool open_index(struct win *w, const char *path)
 {
 	char err[512];
@@ -423,6 +431,7 @@ static bool open_index(struct win *w, const char *path)
 	np_model_free(w->m);
 	w->ix = ix;
 	w->ix_path = g_strdup(path);
+	set_trace(w, path);
 	w->ix_conn = best;
 	w->win_t0 = w->win_t1 = first;
 	w->m = m;
@@ -522,6 +531,7 @@ static bool open_file(struct win *w, const char *path)
 	np_model_free(w->m);
 	w->m = m;
 	w->v.m = m;
+	set_trace(w, path);
 	/* The stacks of the round trips, when xcap-run wrote them beside the
 	   trace: the tooltip and details of a request waited on show them. */
 	sites_free(w->sites);
@@ -570,6 +580,27 @@ static int piece_cmp(const char *a, const char *b)
 	return la != lb ? (la < lb ? -1 : 1) : strcmp(a, b);
 }
 
+/* Where the part of a piece's name that xcap varies begins (its dash),
+   NULL when it has none: -G stamps PREFIX-YYYYmmdd-HHMMSS.EXT, so the
+   stamp's own dash is not the one (a capture that runs past midnight
+   goes on into pieces of the next day); -C numbers PREFIX-N.EXT, and
+   other -G patterns are taken to vary after their last dash. */
+static const char *piece_part(const char *base, const char *ext)
+{
+	const char *dash = strrchr(base, '-');
+	if (!dash || (*ext && ext < dash))
+		return NULL;
+	const char *stamp = dash - 9;	/* "-YYYYmmdd" before "-HHMMSS" */
+	if (dash - base >= 9 && stamp[0] == '-' && ext - dash == 7) {
+		bool digits = true;
+		for (const char *p = stamp + 1; p < ext && digits; p++)
+			digits = p == dash || (*p >= '0' && *p <= '9');
+		if (digits)
+			return stamp;
+	}
+	return dash;
+}
+
 /* A rotated capture's pieces that appeared since: files beside the last
    one named as xcap names them, PREFIX-PART.EXT with the first piece's
    PREFIX and EXT, after the last piece in that order. */
@@ -579,8 +610,8 @@ static void follow_find_pieces(struct win *w)
 		return;
 	char *dir = g_path_get_dirname(w->paths[0]), *base = g_path_get_basename(w->paths[0]);
 	const char *dot = strrchr(base, '.');
-	const char *dash = strrchr(base, '-');
-	if (!dash || (dot && dot < dash)) {
+	const char *dash = piece_part(base, dot ? dot : base + strlen(base));
+	if (!dash) {
 		g_free(dir);
 		g_free(base);
 		return;
@@ -643,8 +674,14 @@ static unsigned long long follow_stamp(const struct win *w)
 static bool follow_load(struct win *w)
 {
 	char err[512];
-	struct np_model *m = np_model_load_set((const char *const *)w->paths, w->npaths, true,
-					       err, sizeof err, NULL, NULL);
+	size_t loaded = w->npaths;
+	struct np_model *m = np_model_load_set((const char *const *)w->paths, loaded, true, err,
+					       sizeof err, NULL, NULL);
+	/* The newest piece may be one xcap has only just opened, its header
+	   still in xcap's buffer: the session goes on without it this time. */
+	if (!m && loaded > 1)
+		m = np_model_load_set((const char *const *)w->paths, --loaded, true, err,
+				      sizeof err, NULL, NULL);
 	if (!m)
 		return false;
 	bool had = w->m != NULL, whole = w->nstack == 0;
@@ -675,7 +712,7 @@ static bool follow_load(struct win *w)
 		redraw(w);
 	}
 	if (log_on)
-		fprintf(stderr, "netplot: follow files=%zu packets=%llu end=%.0f\n", w->npaths,
+		fprintf(stderr, "netplot: follow files=%zu packets=%llu end=%.0f\n", loaded,
 			(unsigned long long)m->npkt, (double)m->t_end);
 	return true;
 }
@@ -703,16 +740,18 @@ static void follow_start(struct win *w, char **paths, size_t n)
 {
 	w->paths = paths;
 	w->npaths = n;
-	follow_find_pieces(w);
+	if (n == 1)
+		set_trace(w, paths[0]);
+	follow_find_pieces(w);	/* may move w->paths: paths is gone */
 	w->follow_stamp = follow_stamp(w);
-	char *base = g_path_get_basename(paths[0]);
+	char *base = g_path_get_basename(w->paths[0]);
 	char title[512];
 	snprintf(title, sizeof title, "%s (following) — netplot", base);
 	g_free(base);
 	gtk_window_set_title(GTK_WINDOW(w->window), title);
 	/* An empty or header-less file is a capture not begun yet: wait. */
 	follow_load(w);
-	log_text("follow", paths[0]);
+	log_text("follow", w->paths[0]);
 	w->follow_source = g_timeout_add(500, follow_tick, w);
 }
 
@@ -1051,6 +1090,27 @@ ACTION(export)
 	gtk_widget_destroy(d);
 }
 
+ACTION(cdf)
+{
+	struct win *w = data;
+	GtkApplication *app = gtk_window_get_application(GTK_WINDOW(w->window));
+	/* This window's trace first, then the others open: a curve each. */
+	GPtrArray *paths = g_ptr_array_new();
+	const char *own = g_object_get_data(G_OBJECT(w->window), "np-trace");
+	if (own)
+		g_ptr_array_add(paths, (gpointer)own);
+	for (GList *l = app ? gtk_application_get_windows(app) : NULL; l; l = l->next) {
+		const char *trace = g_object_get_data(G_OBJECT(l->data), "np-trace");
+		if (trace && trace != own)
+			g_ptr_array_add(paths, (gpointer)trace);
+	}
+	if (!paths->len)
+		gtk_label_set_text(GTK_LABEL(w->status), "No trace open: no CDF to draw.");
+	else
+		np_cdf_window_open(app, (const char *const *)paths->pdata, paths->len, log_on);
+	g_ptr_array_free(paths, TRUE);
+}
+
 ACTION(close)
 {
 	struct win *w = data;
@@ -1073,6 +1133,7 @@ static const GActionEntry win_actions[] = {
 	{ "open", act_open, NULL, NULL, NULL, { 0 } },
 	{ "export", act_export, NULL, NULL, NULL, { 0 } },
 	{ "close", act_close, NULL, NULL, NULL, { 0 } },
+	{ "cdf", act_cdf, NULL, NULL, NULL, { 0 } },
 };
 
 static const struct { const char *action; const char *accels[4]; } accels[] = {
@@ -1086,6 +1147,7 @@ static const struct { const char *action; const char *accels[4]; } accels[] = {
 	{ "win.pan-down", { "Down", "j", NULL } },
 	{ "win.direction", { "d", NULL } },
 	{ "win.inputs", { "i", NULL } },
+	{ "win.cdf", { "c", NULL } },
 	{ "win.next-conn", { "Page_Down", NULL } },
 	{ "win.prev-conn", { "Page_Up", NULL } },
 	{ "win.open", { "<Control>o", NULL } },
@@ -1238,6 +1300,7 @@ static void on_startup(GApplication *app, gpointer data)
 	g_menu_append(view, "Switch _direction", "win.direction");
 	g_menu_append(view, "_Next connection", "win.next-conn");
 	g_menu_append(view, "_Previous connection", "win.prev-conn");
+	g_menu_append(view, "_CDF of the inputs…", "win.cdf");
 	g_menu_append_submenu(bar, "_File", G_MENU_MODEL(file));
 	g_menu_append_submenu(bar, "_View", G_MENU_MODEL(view));
 	gtk_application_set_menubar(GTK_APPLICATION(app), G_MENU_MODEL(bar));

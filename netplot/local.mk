@@ -23,7 +23,8 @@ netplot_libnetplot_a_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_
 NETPLOT_LIBS = netplot/libnetplot.a xcapanalyse/libanalyse.a $(XCAP_LIBS) $(GTK_LIBS) $(LIBDW_LIBS) -lm
 
 bin_PROGRAMS += netplot/netplot
-netplot_netplot_SOURCES = netplot/netplot.c netplot/gui.c netplot/gui.h xcap/progress.c
+netplot_netplot_SOURCES = netplot/netplot.c netplot/gui.c netplot/gui.h \
+	netplot/cdfwin.c netplot/cdfwin.h xcap/progress.c
 netplot_netplot_CPPFLAGS = $(INC_NETPLOT)
 netplot_netplot_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
 netplot_netplot_LDADD = $(NETPLOT_LIBS)

@@ -34,9 +34,8 @@ static void put(struct collect *c, double x)
 	c->v[c->n++] = x;
 }
 
-static void on_response(void *ctx, const struct xresponse *r)
+static void collect_one(struct collect *c, const struct xresponse *r)
 {
-	struct collect *c = ctx;
 	c->inputs++;
 	bool rfb = r->proto && strcmp(r->proto, "rfb") == 0;
 	c->rfb += rfb;
@@ -61,6 +60,27 @@ static void on_response(void *ctx, const struct xresponse *r)
 	}
 }
 
+/* One collector per metric asked for (the rest have m == NP_CDF_N). */
+struct collectors {
+	struct collect c[NP_CDF_N];
+};
+
+static void on_response(void *ctx, const struct xresponse *r)
+{
+	struct collectors *cs = ctx;
+	for (int i = 0; i < NP_CDF_N; i++)
+		if (cs->c[i].m != NP_CDF_N)
+			collect_one(&cs->c[i], r);
+}
+
+static bool any_oom(const struct collectors *cs)
+{
+	for (int i = 0; i < NP_CDF_N; i++)
+		if (cs->c[i].oom)
+			return true;
+	return false;
+}
+
 /* The reader's warnings (a damaged block, a cut-short tail) in the
    suite's form, as the graph's loader gives them (model.c). */
 static void warn_cb(void *ctx, const char *msg)
@@ -75,21 +95,25 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_options *ropt,
-		 struct np_cdf_series *s, char *err, size_t errlen)
+int np_runs_load_all(const char *path, unsigned metrics, const struct xresp_options *ropt,
+		     struct np_cdf_series s[NP_CDF_N], char *err, size_t errlen)
 {
-	memset(s, 0, sizeof *s);
 	const char *base = strrchr(path, '/');
-	snprintf(s->label, sizeof s->label, "%s", base ? base + 1 : path);
+	struct collectors cs;
+	memset(&cs, 0, sizeof cs);
+	for (int i = 0; i < NP_CDF_N; i++) {
+		memset(&s[i], 0, sizeof s[i]);
+		snprintf(s[i].label, sizeof s[i].label, "%s", base ? base + 1 : path);
+		cs.c[i].m = metrics & (1u << i) ? (enum np_cdf_metric)i : NP_CDF_N;
+	}
 	struct xsource *src = xsource_open(path, NULL, NULL, err, errlen);
 	if (!src)
 		return -1;
 	xsource_on_warning(src, warn_cb, NULL);
 	struct xstate_options so;
 	xstate_options_default(&so);
-	struct collect c = { .m = m };
 	struct xstate_model *sm = xstate_new(&so);
-	struct xresp_model *rm = sm ? xresp_new(ropt, sm, on_response, &c) : NULL;
+	struct xresp_model *rm = sm ? xresp_new(ropt, sm, on_response, &cs) : NULL;
 	int status = 0, more = 0;
 	struct xrec rec;
 	if (!rm) {
@@ -97,7 +121,7 @@ int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_opti
 		status = -1;
 	}
 	while (!status && (more = xsource_next(src, &rec)) == 1)
-		if (xstate_record(sm, &rec) < 0 || xresp_record(rm, &rec) < 0 || c.oom) {
+		if (xstate_record(sm, &rec) < 0 || xresp_record(rm, &rec) < 0 || any_oom(&cs)) {
 			snprintf(err, errlen, "out of memory: '%s'", path);
 			status = -1;
 		}
@@ -108,7 +132,7 @@ int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_opti
 	if (!status) {
 		xstate_finish(sm);
 		xresp_finish(rm);
-		if (c.oom) {
+		if (any_oom(&cs)) {
 			snprintf(err, errlen, "out of memory: '%s'", path);
 			status = -1;
 		} else if (xsource_problems(src)) {
@@ -118,25 +142,37 @@ int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_opti
 	xresp_free(rm);
 	xstate_free(sm);
 	xsource_close(src);
-	if (status < 0) {
-		free(c.v);
-		return -1;
+	for (int i = 0; i < NP_CDF_N; i++) {
+		struct collect *c = &cs.c[i];
+		if (status < 0) {
+			free(c->v);
+			continue;
+		}
+		if (c->m == NP_CDF_INTER && c->n) {
+			/* Inputs of all connections, in time order: the gaps between. */
+			qsort(c->v, c->n, sizeof *c->v, by_value);
+			for (size_t k = 1; k < c->n; k++)
+				c->v[k - 1] = (c->v[k] - c->v[k - 1]) / 1e6;
+			c->n--;
+		}
+		s[i].v = c->v;
+		s[i].n = c->n;
+		if (!c->n)
+			snprintf(s[i].why_empty, sizeof s[i].why_empty, "%s",
+				 !c->inputs ? "no inputs" :
+				 c->m == NP_CDF_PIXELS && !c->rfb ? "no RFB inputs: X11 counts no pixels" :
+				 c->m == NP_CDF_INTER ? "one input" : "no input had a response");
 	}
-	if (m == NP_CDF_INTER && c.n) {
-		/* Inputs of all connections, in time order: the gaps between. */
-		qsort(c.v, c.n, sizeof *c.v, by_value);
-		for (size_t i = 1; i < c.n; i++)
-			c.v[i - 1] = (c.v[i] - c.v[i - 1]) / 1e6;
-		c.n--;
-	}
-	s->v = c.v;
-	s->n = c.n;
-	if (!c.n)
-		snprintf(s->why_empty, sizeof s->why_empty, "%s",
-			 !c.inputs ? "no inputs" :
-			 m == NP_CDF_PIXELS && !c.rfb ? "no RFB inputs: X11 counts no pixels" :
-			 m == NP_CDF_INTER ? "one input" : "no input had a response");
 	return status;
+}
+
+int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_options *ropt,
+		 struct np_cdf_series *s, char *err, size_t errlen)
+{
+	struct np_cdf_series all[NP_CDF_N];
+	int r = np_runs_load_all(path, 1u << m, ropt, all, err, errlen);
+	*s = all[m];
+	return r;
 }
 
 void np_runs_series_free(struct np_cdf_series *s)

@@ -19,6 +19,11 @@
    could not be read or memory ran out. */
 int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_options *ropt,
 		 struct np_cdf_series *s, char *err, size_t errlen);
+/* The same for several metrics in one reading: bit 1 << m of metrics
+   asks for metric m; s[m] gets its series (the others are left empty,
+   labelled).  For the GUI's CDF window, which switches between them. */
+int np_runs_load_all(const char *path, unsigned metrics, const struct xresp_options *ropt,
+		     struct np_cdf_series s[NP_CDF_N], char *err, size_t errlen);
 void np_runs_series_free(struct np_cdf_series *s);
 
 #endif

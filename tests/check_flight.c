@@ -231,6 +231,29 @@ START_TEST(start_after_size_eviction)
 }
 END_TEST
 
+/* Known late (a slow response, known once it has ended): the window
+   begins --before ahead of when it began, not of when it was known, and
+   ends --after the moment it was known. */
+START_TEST(trigger_from_earlier)
+{
+	struct sink s;
+	struct flight *f = make(&s, 10 * S, 0, 1 * S, 1 * S);
+	put_conn(f, 1, 0);
+	for (unsigned i = 1; i <= 8; i++)
+		put_pkt(f, 1, i, i * 1000, 0);	/* one a second */
+	ck_assert_int_eq(flight_trigger_from(f, T0 + 5500 * 1000000ull, T0 + 8000 * 1000000ull,
+					     "slow"), 0);
+	ck_assert_uint_eq(s.start, T0 + 4500 * 1000000ull);
+	put_pkt(f, 1, 9, 8900, 0);
+	put_pkt(f, 1, 10, 9100, 0);	/* after 8 s + 1 s: closes the window */
+	ck_assert_int_eq(s.closed, 1);
+	ck_assert_str_eq(s.log, "conn 1 t=4500;mark 7 slow;pkt 1/5 t=5000;pkt 1/6 t=6000;"
+				"pkt 1/7 t=7000;pkt 1/8 t=8000;pkt 1/9 t=8900;"
+				"mark 8 window 1 ends;|");
+	flight_free(f);
+}
+END_TEST
+
 START_TEST(open_failure)
 {
 	struct sink s;
@@ -253,6 +276,7 @@ int main(void)
 	tcase_add_test(tc, window_contents);
 	tcase_add_test(tc, extend_and_tick);
 	tcase_add_test(tc, start_after_size_eviction);
+	tcase_add_test(tc, trigger_from_earlier);
 	tcase_add_test(tc, open_failure);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

@@ -5,7 +5,8 @@
  * a response; motion while a button is held
  * belongs to the press; the round trip added for a capture beside the X
  * client and nothing for one beside the RFB viewer; RFB updates counted
- * from their detail; the summary's percentiles.
+ * from their detail; the model alone (the flight recorder's) ended by the
+ * clock; the summary's percentiles.
  */
 #include "config.h"
 
@@ -178,6 +179,59 @@ START_TEST(rfb_updates_beside_the_viewer)
 }
 END_TEST
 
+/* The model alone, as the flight recorder runs it (no state model): the
+   clock ends a response once quiet has passed, as a record would, never
+   while a reply is outstanding; nothing is added for the capture point,
+   and the response says so. */
+static void put_msg(struct xresp_model *r, uint64_t t_ms, int dir, int kind, const char *name,
+		    uint16_t flags, const char *detail)
+{
+	struct xrec m = { .type = XREC_MSG };
+	m.u.msg = (struct xrec_msg){ .ts = T0 + t_ms * MS, .conn = 1, .dir = (uint8_t)dir,
+		.kind = (uint8_t)kind, .flags = flags, .length = 32, .name = name, .ext = "",
+		.detail = detail };
+	if (kind == XMSG_REPLY)
+		m.u.msg.req_ts = T0;
+	ck_assert_int_eq(xresp_record(r, &m), 0);
+}
+
+START_TEST(model_alone_ended_by_the_clock)
+{
+	n_got = 0;
+	struct xresp_options ro;
+	xresp_options_default(&ro);
+	struct xresp_model *r = xresp_model_new(&ro, NULL, on_response, NULL);
+	ck_assert_ptr_nonnull(r);
+	struct xrec c = { .type = XREC_CONN };
+	c.u.conn.id = 1;
+	c.u.conn.ts = T0;
+	c.u.conn.proto = "x11";
+	ck_assert_int_eq(xresp_record(r, &c), 0);
+	put_msg(r, 0, XDIR_S2C, XMSG_EVENT, "KeyPress", 0, KEY);
+	put_msg(r, 300, XDIR_C2S, XMSG_REQUEST, "PolyFillRectangle", 0, "");
+	xresp_tick(r, T0 + 399 * MS);		/* 99 ms of quiet: not yet */
+	ck_assert_uint_eq(n_got, 0);
+	xresp_tick(r, T0 + 400 * MS);
+	ck_assert_uint_eq(n_got, 1);
+	ck_assert_uint_eq(got[0].response, 300 * MS);
+	ck_assert_uint_eq(got[0].display_delay, 0);
+	ck_assert_uint_eq(got[0].flags, XRESP_F_NO_RTT);
+	/* a reply outstanding keeps it open however long the clock runs */
+	put_msg(r, 1000, XDIR_S2C, XMSG_EVENT, "KeyPress", 0, KEY);
+	put_msg(r, 1001, XDIR_C2S, XMSG_REQUEST, "GetInputFocus", XMSG_F_WANTS_REPLY, "");
+	xresp_tick(r, T0 + 5000 * MS);
+	ck_assert_uint_eq(n_got, 1);
+	put_msg(r, 5001, XDIR_S2C, XMSG_REPLY, "GetInputFocus", 0, "");
+	put_msg(r, 5002, XDIR_C2S, XMSG_REQUEST, "PolyText8", 0, "");
+	xresp_tick(r, T0 + 5102 * MS);
+	ck_assert_uint_eq(n_got, 2);
+	ck_assert_uint_eq(got[1].response, 4002 * MS);
+	xresp_finish(r);
+	ck_assert_uint_eq(n_got, 2);
+	xresp_free(r);
+}
+END_TEST
+
 START_TEST(summary_percentiles)
 {
 	struct xresp_summary *s = xresp_summary_new();
@@ -212,6 +266,7 @@ int main(void)
 	TCase *tc = tcase_create("model");
 	tcase_add_test(tc, x11_quiet_cut_and_round_trips);
 	tcase_add_test(tc, rfb_updates_beside_the_viewer);
+	tcase_add_test(tc, model_alone_ended_by_the_clock);
 	tcase_add_test(tc, summary_percentiles);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

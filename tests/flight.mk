@@ -19,3 +19,8 @@ TESTS += tests/flight.sh
 long-flight: all $(check_PROGRAMS)
 	FLIGHT_SECONDS=600 $(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/flight.sh
 .PHONY: long-flight
+
+# The response-time trigger against a client whose slowness is chosen.
+dist_check_SCRIPTS += tests/flight-response.sh
+TESTS += tests/flight-response.sh
+EXTRA_DIST += tests/slow-answer.c

@@ -19,8 +19,9 @@ bench-analyse-many: all
 # netplot --follow on a trace xcap is still writing, under Xvfb; the
 # trace index against the full model, and fuzzed.
 if NETPLOT
-dist_check_SCRIPTS += tests/netplot-follow.sh tests/netplot-index-gui.sh
-TESTS += tests/netplot-follow.sh tests/netplot-index-gui.sh
+dist_check_SCRIPTS += tests/netplot-follow.sh tests/netplot-index-gui.sh \
+	tests/netplot-follow-rotate.sh
+TESTS += tests/netplot-follow.sh tests/netplot-index-gui.sh tests/netplot-follow-rotate.sh
 check_PROGRAMS += tests/check_index
 tests_check_index_SOURCES = tests/check_index.c
 tests_check_index_CPPFLAGS = $(INC_TESTS)
@@ -51,3 +52,4 @@ bench-netplot-huge: all
 		$(SHELL) $(top_srcdir)/tests/bench-netplot-huge.sh $(abs_top_builddir); \
 	else echo "bench-netplot-huge: netplot is not built (it needs GTK 3 and cairo)"; fi
 .PHONY: bench-netplot-huge
+EXTRA_DIST += tests/x-chatter.c

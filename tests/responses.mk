@@ -10,6 +10,7 @@ EXTRA_DIST += tests/captures/xterm-input.pcap \
 	tests/golden/rfb-xvnc-responses.out \
 	tests/golden/rfb-xvnc-summary-json.out \
 	tests/golden/rfb-xvnc-updates.out \
+	tests/golden/rfb-xvnc-video-md.out \
 	tests/golden/xterm-input-updates-json.out
 dist_check_SCRIPTS += tests/responses-truth.sh
 TESTS += tests/responses-truth.sh
@@ -36,3 +37,10 @@ tests_check_responses_CPPFLAGS = $(INC_TESTS)
 tests_check_responses_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
 tests_check_responses_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_responses
+
+# Slow-motion benchmarking's video quality (--updates --ideal-fps,
+# --slow-motion) against the clocks of an animation and a viewer, and a
+# slow link's physics.
+dist_check_SCRIPTS += tests/video-quality.sh
+TESTS += tests/video-quality.sh
+EXTRA_DIST += tests/xanimate.py

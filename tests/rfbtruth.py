@@ -2,25 +2,40 @@
 """rfbtruth.py — the viewer's own clock on RFB response time, for
 tests/responses-truth.sh.
 
-usage: rfbtruth.py HOST PORT OUT GAP_MS KEYSYM...
+usage: rfbtruth.py HOST PORT OUT GAP_MS INPUT...
 
 A viewer of the suite's own (the framing of tests/rfbclient.py): it asks
 for the whole screen, keeps one incremental FramebufferUpdateRequest
 outstanding as viewers do (a new one right after each update), puts the
-pointer at 50,50, then for each KEYSYM sends a key press and, GAP_MS
-later, its release.  For each of them it writes one line
+pointer at 50,50, then works through the INPUTs, GAP_MS apart: a keysym
+(0x61) is a key press and its release; click:B:X,Y moves the pointer to
+X,Y, then presses button B and releases it (three PointerEvents);
+watch:SECONDS:PID sends no input but sends PID (a capture) SIGUSR2, which
+marks its trace, takes the updates for SECONDS, and signals PID again
+(for --updates and its video quality).  With raw first among the INPUTs
+it asks for Raw encoding alone, so that an update's size follows from its
+area.  For each input sent, the first move included, it writes one line
 
-    INDEX KIND KEYSYM SENT_NS LAST_NS COUNT BEFORE_NS
+    INDEX KIND WHAT SENT_NS LAST_NS COUNT BEFORE_NS
 
-SENT_NS the time (CLOCK_REALTIME) just after the KeyEvent was written to
+KIND key-press, key-release, button-press, button-release or motion;
+WHAT the keysym (0x61), the button (button=1) or the position (50,50);
+SENT_NS the time (CLOCK_REALTIME) just after the event was written to
 the socket, BEFORE_NS just before (on a busy machine the two can be
 milliseconds apart: the moment it left is between them), LAST_NS when
 this host received the segment holding the last byte of the last update
 before the next input (the kernel's receive stamp, SO_TIMESTAMPNS: when
 the viewer's host had it, however late this process was scheduled to
-read it; "-" when none came), COUNT the updates.
+read it; "-" when none came), COUNT the updates.  For a watch, the line is
+
+    INDEX watch - START_NS LAST_NS COUNT END_NS
+
+START_NS just before the first signal, END_NS just before the second,
+LAST_NS the receive stamp of the last update between them, COUNT the
+updates between them.
 """
 import os
+import signal
 import socket
 import struct
 import sys
@@ -59,7 +74,6 @@ class StampedConn(rfbclient.Conn):
 
 def main():
     host, port, out, gap = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]) / 1e3
-    keysyms = [int(k, 0) for k in sys.argv[5:]]
     c = StampedConn(host, port, open(os.devnull, 'w'))
     c.recv(12)
     c.send('ProtocolVersion', b'RFB 003.008\n')
@@ -75,7 +89,11 @@ def main():
     c.recv(c.u32())
     c.send('SetPixelFormat', struct.pack('>B3xBBBBHHHBBB3x', 0, 32, 24, 0, 1,
                                          255, 255, 255, 16, 8, 0))
+    inputs = sys.argv[5:]
     encs = [rfbclient.ENCODINGS['Hextile'], rfbclient.ENCODINGS['Raw']]
+    if inputs and inputs[0] == 'raw':
+        encs = [rfbclient.ENCODINGS['Raw']]
+        inputs = inputs[1:]
     c.send('SetEncodings', struct.pack('>BxH%di' % len(encs), 2, len(encs), *encs))
 
     def request(incremental):
@@ -102,20 +120,50 @@ def main():
                 count += 1
                 request(1)
 
-    c.send('PointerEvent', struct.pack('>BBHH', 5, 0, 50, 50))
-    drain(time.monotonic() + gap)
     with open(out, 'w') as f:
         index = 0
-        for k in keysyms:
-            for down in (1, 0):
-                before = time.time_ns()
-                c.send('KeyEvent', struct.pack('>BBxxI', 4, down, k))
-                sent = time.time_ns()
-                last, count = drain(time.monotonic() + gap)
+
+        def send(kind, what, name, data):
+            """One input, then the updates until the next; one line."""
+            nonlocal index
+            before = time.time_ns()
+            c.send(name, data)
+            sent = time.time_ns()
+            last, count = drain(time.monotonic() + gap)
+            index += 1
+            f.write('%d %s %s %d %s %d %d\n' % (index, kind, what, sent, last if last else '-',
+                                                  count, before))
+            f.flush()
+
+        def pointer(kind, what, mask, x, y):
+            send(kind, what, 'PointerEvent', struct.pack('>BBHH', 5, mask, x, y))
+
+        pointer('motion', '50,50', 0, 50, 50)
+        for arg in inputs:
+            if arg.startswith('watch:'):
+                seconds, pid = arg[6:].split(':')
+                start = time.time_ns()
+                os.kill(int(pid), signal.SIGUSR2)
+                last, count = drain(time.monotonic() + float(seconds))
+                end = time.time_ns()
+                os.kill(int(pid), signal.SIGUSR2)
                 index += 1
-                f.write('%d %s 0x%x %d %s %d %d\n' % (index, 'key-press' if down else 'key-release',
-                                                       k, sent, last if last else '-', count, before))
+                f.write('%d watch - %d %s %d %d\n' % (index, start, last if last else '-', count,
+                                                      end))
                 f.flush()
+                continue
+            if arg.startswith('click:'):
+                button, at = arg[6:].split(':')
+                x, y = (int(v) for v in at.split(','))
+                bit = 1 << (int(button) - 1)
+                pointer('motion', '%d,%d' % (x, y), 0, x, y)
+                pointer('button-press', 'button=' + button, bit, x, y)
+                pointer('button-release', 'button=' + button, 0, x, y)
+                continue
+            k = int(arg, 0)
+            for down in (1, 0):
+                send('key-press' if down else 'key-release', '0x%x' % k, 'KeyEvent',
+                     struct.pack('>BBxxI', 4, down, k))
     c.s.close()
 
 

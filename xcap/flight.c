@@ -358,10 +358,17 @@ int flight_put(struct flight *f, const struct xrec *rec)
 
 int flight_trigger(struct flight *f, uint64_t ts, const char *why)
 {
+	return flight_trigger_from(f, ts, ts, why);
+}
+
+int flight_trigger_from(struct flight *f, uint64_t from, uint64_t ts, const char *why)
+{
 	if (f->err[0])
 		return -1;
+	if (from > ts)
+		from = ts;
 	int was_writing = f->writing;
-	if (!was_writing && open_window(f, ts, why) < 0)
+	if (!was_writing && open_window(f, from, why) < 0)
 		return -1;
 	if (!was_writing || ts + f->opt.after_ns > f->end)
 		f->end = ts + f->opt.after_ns;

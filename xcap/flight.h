@@ -54,6 +54,12 @@ int flight_put(struct flight *f, const struct xrec *rec);
    happened is the caller's: put it first, so that it is in the window. */
 int flight_trigger(struct flight *f, uint64_t ts, const char *why);
 
+/* The same for something that began at from and is known only at ts
+   (a slow response, known once it has ended): the window begins before
+   from by the same margin and ends as one triggered at ts.  A window
+   already open is extended, not moved back. */
+int flight_trigger_from(struct flight *f, uint64_t from, uint64_t ts, const char *why);
+
 /* The clock reached now (live capture, no traffic): close a window whose
    end has passed. */
 int flight_tick(struct flight *f, uint64_t now);

@@ -15,6 +15,7 @@ xcap_libxcap_a_SOURCES = \
 	xcap/source.c xcap/source.h \
 	xcap/ring.c xcap/ring.h \
 	xcap/flight.c xcap/flight.h \
+	xcap/response_model.c xcap/response_model.h \
 	xcap/session.c xcap/session.h
 xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 include xcap/trace.mk

@@ -471,7 +471,8 @@ int xidx_write(struct xidx *x, const char *trace_path, const char *out_path, cha
 	for (size_t i = 0; i < x->n; i++)
 		for (int k = 0; k < 2; k++) {
 			struct idir *d = &x->c[i].d[k];
-			qsort(d->iv, d->niv, sizeof *d->iv, cmp_ival);
+			if (d->niv > 1)	/* iv is NULL when there are none */
+				qsort(d->iv, d->niv, sizeof *d->iv, cmp_ival);
 			spread_states(d);
 		}
 	char tmp[4096];

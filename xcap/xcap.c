@@ -38,6 +38,7 @@
 #include "dump.h"
 #include "pcapfile.h"
 #include "pipeline.h"
+#include "response_model.h"
 #include "trace.h"
 #include "traceidx.h"
 #include "report.h"
@@ -91,8 +92,10 @@ static void usage(FILE *f)
 "  --trigger WHAT    also trigger (and mark) on: request=NAME[:TEXT],\n"
 "              event=NAME[:TEXT] (TEXT in the message's detail or the\n"
 "              client's name), wait>DURATION (a reply that long after its\n"
-"              request); repeatable.  SIGUSR2 and a client's XCAP_MARK_<text>\n"
-"              atom or XCAP_MARK property always mark and trigger\n"
+"              request), response>DURATION (an input answered that slowly,\n"
+"              the window from before the input); repeatable.  SIGUSR2\n"
+"              and a client's XCAP_MARK_<text> atom or XCAP_MARK property\n"
+"              always mark and trigger\n"
 "  --no-index  write only the trace: no side index OUT.idx (netplot builds\n"
 "              one when it opens a huge trace without it)\n"
 "  FILTER      BPF filter (live default: " DEFAULT_FILTER ";\n"
@@ -110,6 +113,8 @@ static void usage(FILE *f)
 "  xcap -i lo --ring 60 --after 5 --trigger 'wait>200ms' -w slow.xcap\n"
 "              keep a minute in memory, write it and 5 s more around each\n"
 "              round trip over 200 ms (and each SIGUSR2 or client mark)\n"
+"  xcap -i lo --ring 60 --trigger 'response>150ms' -w slow-input.xcap\n"
+"              write the windows around inputs answered after 150 ms\n"
 "More in man xcap-tutorial: from a slow ssh -X application to the round trip to fix.\n");
 }
 
@@ -148,13 +153,13 @@ static void on_mark(int sig)
 
 /* ---- triggers ---- */
 
-enum trigger_kind { TRIGGER_REQUEST, TRIGGER_EVENT, TRIGGER_WAIT };
+enum trigger_kind { TRIGGER_REQUEST, TRIGGER_EVENT, TRIGGER_WAIT, TRIGGER_RESPONSE };
 
 struct trigger {
 	enum trigger_kind kind;
 	char name[64];		/* the message's name */
 	char text[128];		/* in its detail or its client's name; "" any */
-	uint64_t wait_ns;
+	uint64_t wait_ns;	/* wait> and response>: the threshold */
 };
 
 /* The last name each connection gave (WM_CLASS, WM_NAME), which a
@@ -199,6 +204,11 @@ struct capture {
 	size_t n_triggers;
 	struct client_label *labels;
 	size_t n_labels;
+	/* --trigger response>: the response model (xcap/response_model.h),
+	   the smallest threshold, and the time of what it is told of now */
+	struct xresp_model *resp;
+	uint64_t resp_over_ns;
+	uint64_t resp_now;
 	unsigned windows_written;
 	char out_name[PATH_MAX];
 	/* Each trace file's side index (a rotated piece's and a window's
@@ -247,9 +257,11 @@ static void record(struct capture *cap, const struct xrec *rec)
 }
 
 /* Something worth marking happened: write the mark, and with --ring open
-   (or extend) a window around it whose start says why. */
-static void mark_and_trigger(struct capture *cap, uint64_t ts, uint32_t conn, uint8_t source,
-			     const char *text, int mark_written)
+   (or extend) a window around it whose start says why.  from: when it
+   began, the window's start being --before ahead of it (ts for what
+   happens at once). */
+static void mark_and_trigger_from(struct capture *cap, uint64_t from, uint64_t ts, uint32_t conn,
+				  uint8_t source, const char *text, int mark_written)
 {
 	if (!mark_written) {
 		struct xrec m = { .type = XREC_MARK };
@@ -264,8 +276,47 @@ static void mark_and_trigger(struct capture *cap, uint64_t ts, uint32_t conn, ui
 			 text, conn);
 	else
 		snprintf(why, sizeof why, "%s %s", xmark_source_name(source), text);
-	if (flight_trigger(cap->flight, ts, why) < 0)
+	if (flight_trigger_from(cap->flight, from, ts, why) < 0)
 		flight_failed(cap);
+}
+
+static void mark_and_trigger(struct capture *cap, uint64_t ts, uint32_t conn, uint8_t source,
+			     const char *text, int mark_written)
+{
+	mark_and_trigger_from(cap, ts, ts, conn, source, text, mark_written);
+}
+
+/* A response closed (the model's callback): one slower than the
+   threshold marks and triggers, its window beginning before the input. */
+static void on_response(void *ctx, const struct xresponse *r)
+{
+	struct capture *cap = ctx;
+	if ((r->flags & XRESP_F_NO_RESPONSE) || r->response <= cap->resp_over_ns)
+		return;
+	char text[XMARK_TEXT_MAX];
+	snprintf(text, sizeof text, "%.3f ms to %s%s%s at %llu.%09llu", (double)r->response / 1e6,
+		 xinput_kind_name(r->kind), r->what[0] ? " " : "", r->what,
+		 (unsigned long long)(r->input_ts / 1000000000u),
+		 (unsigned long long)(r->input_ts % 1000000000u));
+	/* It is known only now, a quiet period after it ended: the mark
+	   goes here, so that the trace stays in time order. */
+	uint64_t ts = cap->resp_now > r->end_ts ? cap->resp_now : r->end_ts;
+	mark_and_trigger_from(cap, r->input_ts, ts, r->conn, XMARK_RESPONSE, text, 0);
+}
+
+/* The response model hears a record, or the clock (rec NULL). */
+static void responses_hear(struct capture *cap, const struct xrec *rec, uint64_t now)
+{
+	if (!cap->resp)
+		return;
+	cap->resp_now = now;
+	if (!rec) {
+		xresp_tick(cap->resp, now);
+	} else if (xresp_record(cap->resp, rec) < 0) {
+		complain("out of memory: 'responses'; response triggers stop");
+		xresp_free(cap->resp);
+		cap->resp = NULL;
+	}
 }
 
 static const char *label_of(const struct capture *cap, uint32_t conn)
@@ -343,6 +394,7 @@ static void emit(void *ctx, const struct xrec *rec)
 		return;
 	record(cap, rec);
 	check_triggers(cap, rec);
+	responses_hear(cap, rec, xrec_time(rec));
 }
 
 static uint64_t now_ns(void)
@@ -812,7 +864,8 @@ static int parse_size(const char *arg, uint64_t *bytes)
 	return 0;
 }
 
-/* --trigger request=NAME[:TEXT] | event=NAME[:TEXT] | wait>DURATION */
+/* --trigger request=NAME[:TEXT] | event=NAME[:TEXT] | wait>DURATION |
+   response>DURATION */
 static void parse_trigger(struct capture *cap, const char *arg)
 {
 	struct trigger t;
@@ -822,6 +875,14 @@ static void parse_trigger(struct capture *cap, const char *arg)
 		t.kind = TRIGGER_WAIT;
 		if (parse_duration(arg + 5, &t.wait_ns) < 0 || !t.wait_ns)
 			die(EXIT_USAGE, "bad trigger: a wait is a duration such as 200ms: '%s'", arg);
+	} else if (strncmp(arg, "response>", 9) == 0) {
+		t.kind = TRIGGER_RESPONSE;
+		if (parse_duration(arg + 9, &t.wait_ns) < 0 || !t.wait_ns)
+			die(EXIT_USAGE, "bad trigger: a response time is a duration such as 150ms: '%s'",
+			    arg);
+		if (!cap->resp_over_ns || t.wait_ns < cap->resp_over_ns)
+			cap->resp_over_ns = t.wait_ns;
+		return;	/* the response model's, not a per-message test */
 	} else if ((rest = strncmp(arg, "request=", 8) == 0 ? arg + 8
 			 : strncmp(arg, "event=", 6) == 0 ? arg + 6 : NULL)) {
 		t.kind = arg[0] == 'r' ? TRIGGER_REQUEST : TRIGGER_EVENT;
@@ -833,7 +894,9 @@ static void parse_trigger(struct capture *cap, const char *arg)
 		if (colon)
 			snprintf(t.text, sizeof t.text, "%s", colon + 1);
 	} else {
-		die(EXIT_USAGE, "bad trigger: request=NAME, event=NAME or wait>DURATION: '%s'", arg);
+		die(EXIT_USAGE,
+		    "bad trigger: request=NAME, event=NAME, wait>DURATION or response>DURATION: '%s'",
+		    arg);
 	}
 	struct trigger *v = realloc(cap->triggers, (cap->n_triggers + 1) * sizeof *v);
 	if (!v)
@@ -1020,6 +1083,16 @@ int main(int argc, char **argv)
 	} else {
 		open_output(&cap, now_ns());
 	}
+	if (cap.resp_over_ns) {
+		/* No state model here: the capture is taken to be beside the
+		   client and the time is as captured (xcap(1) says what that
+		   leaves out). */
+		struct xresp_options ro;
+		xresp_options_default(&ro);
+		cap.resp = xresp_model_new(&ro, NULL, on_response, &cap);
+		if (!cap.resp)
+			die(EXIT_RUNTIME, "out of memory: 'responses'");
+	}
 	struct pipeline_options popt;
 	pipeline_default_options(&popt);
 	/* Only where the kernel cuts packets on purpose is a frame shorter
@@ -1091,8 +1164,10 @@ int main(int argc, char **argv)
 			/* A window ends on time even when no packet comes, once
 			   the kernel has handed over every packet of its last
 			   moments (a ring block waits up to BLOCK_TIMEOUT_MS). */
-			if (cap.flight &&
-			    flight_tick(cap.flight, now - (BLOCK_TIMEOUT_MS + 100) * 1000000ull) < 0)
+			uint64_t settled = now - (BLOCK_TIMEOUT_MS + 100) * 1000000ull;
+			if (settled > cap.last_ts)
+				responses_hear(&cap, NULL, settled);
+			if (cap.flight && flight_tick(cap.flight, settled) < 0)
 				cap.write_failed = 1;
 			if (now - cap.last_flush_ns >= FLUSH_EVERY_NS) {
 				cap.last_flush_ns = now;
@@ -1129,6 +1204,11 @@ int main(int argc, char **argv)
 	}
 	if (mark_requested)
 		signal_mark(&cap);
+	/* A response still open at the end is judged as it stands. */
+	if (cap.resp) {
+		cap.resp_now = cap.last_ts;
+		xresp_finish(cap.resp);
+	}
 	if (cap.flight && flight_finish(cap.flight, cap.last_ts) < 0 && !cap.write_failed) {
 		complain("%s: '%s'", flight_error(cap.flight), cap.out_pattern);
 		status = EXIT_RUNTIME;
@@ -1182,6 +1262,7 @@ int main(int argc, char **argv)
 			 (unsigned long long)pcapfile_skipped(cap.file), cap.info.iface);
 	pipeline_free(cap.pipe);
 	flight_free(cap.flight);
+	xresp_free(cap.resp);
 	free(cap.triggers);
 	for (long i = 0; cap.kept_windows && i < file_count; i++)
 		free(cap.kept_windows[i]);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "responses.h"
+#include "source.h"
 #include "views.h"
 
 static const struct out_column row_cols[] = {
@@ -246,6 +247,8 @@ int responses_view_finish(struct responses_view *v)
 
 /* ---- --updates: continuous updates (video, animation, scrolling) ---- */
 
+/* The columns --updates always has, then those of video quality (asked
+   with --ideal-fps: without it the table is as it always was). */
 static const struct out_column upd_cols[] = {
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "proto", "Proto", OUT_COL_STR, -5, 0 },
@@ -259,31 +262,62 @@ static const struct out_column upd_cols[] = {
 	{ "bytes_per_s", "Bytes</s", OUT_COL_UINT, 10, 0 },
 	{ "messages_c2s", "Msgs>", OUT_COL_UINT, 7, 0 },
 	{ "longest_gap", "Longest Gap", OUT_COL_SECONDS, 11, 4 },
+	/* video quality */
+	{ "ideal_fps", "Ideal FPS", OUT_COL_SECONDS, 9, 2 },
+	{ "update_quality", "Upd Quality", OUT_COL_SECONDS, 11, 3 },
+	{ "display_bytes", "To Display", OUT_COL_UINT, 10, 0 },
+	{ "bytes_per_frame", "Bytes/Frame", OUT_COL_UINT, 11, 0 },
+	{ "reference_bytes_per_frame", "Slow-Mo B/F", OUT_COL_UINT, 11, 0 },
+	{ "video_quality", "Video Quality", OUT_COL_SECONDS, 13, 3 },
 };
+enum { UPD_PLAIN_COLS = 12 };
 
 struct upd_conn {
 	uint32_t id;
 	char proto[8];
 	uint64_t updates, rects, pixels, bytes_s2c, msgs_c2s;
 	uint64_t last_update, longest_gap;
+	/* Message bytes toward the display (X11: from the client, the
+	   drawing; RFB: from the server, the updates), and the first and
+	   last of those messages (ns after the first packet). */
+	uint64_t display_bytes, first_display, last_display;
 };
 
 struct updates_view {
-	struct xstate_model *m;
-	uint64_t from, to;		/* ns since the first packet */
+	struct xstate_model *m;		/* NULL: reading a reference alone */
+	struct updates_options o;
+	uint64_t t0;			/* the trace's first record, without m */
+	bool have_t0;
+	/* The span by marks: not begun, inside, over. */
+	enum { SPAN_BEFORE, SPAN_IN, SPAN_AFTER } state;
+	uint64_t mark_from, mark_to;	/* when they came, ns after the first packet */
 	struct upd_conn *conns;
 	size_t n, cap;
+	/* The slow-motion run's bytes toward the display per frame, by
+	   protocol (0 x11, 1 rfb); 0 where it had none. */
+	double ref_bpf[2];
+	double ref_span[2];
 };
 
-struct updates_view *updates_view_new(struct xstate_model *m, uint64_t from, uint64_t to)
+static int proto_slot(const char *proto)
+{
+	return strcmp(proto, "rfb") == 0 ? 1 : 0;
+}
+
+static struct updates_view *updates_alloc(struct xstate_model *m, const struct updates_options *o)
 {
 	struct updates_view *v = calloc(1, sizeof *v);
 	if (!v)
 		return NULL;
 	v->m = m;
-	v->from = from;
-	v->to = to;
+	v->o = *o;
+	v->state = o->from_mark ? SPAN_BEFORE : SPAN_IN;
 	return v;
+}
+
+static uint64_t updates_first(const struct updates_view *v)
+{
+	return v->m ? xstate_all(v->m)->first : v->t0;
 }
 
 static struct upd_conn *upd_conn_of(struct updates_view *v, uint32_t id)
@@ -296,6 +330,23 @@ static struct upd_conn *upd_conn_of(struct updates_view *v, uint32_t id)
 
 int updates_view_record(struct updates_view *v, const struct xrec *rec)
 {
+	if (!v->have_t0) {
+		v->t0 = xrec_time(rec);
+		v->have_t0 = true;
+	}
+	if (rec->type == XREC_MARK && v->o.from_mark) {
+		uint64_t t0 = updates_first(v);
+		uint64_t t = rec->u.mark.ts > t0 ? rec->u.mark.ts - t0 : 0;
+		const char *text = rec->u.mark.text ? rec->u.mark.text : "";
+		if (v->state == SPAN_BEFORE && strcmp(text, v->o.from_mark) == 0) {
+			v->state = SPAN_IN;
+			v->mark_from = t;
+		} else if (v->state == SPAN_IN && strcmp(text, v->o.to_mark) == 0) {
+			v->state = SPAN_AFTER;
+			v->mark_to = t;
+		}
+		return 0;
+	}
 	if (rec->type == XREC_CONN) {
 		if (upd_conn_of(v, rec->u.conn.id))
 			return 0;
@@ -313,30 +364,141 @@ int updates_view_record(struct updates_view *v, const struct xrec *rec)
 		snprintf(c->proto, sizeof c->proto, "%s", rec->u.conn.proto);
 		return 0;
 	}
-	if (rec->type != XREC_MSG)
+	if (rec->type != XREC_MSG || v->state == SPAN_BEFORE)
 		return 0;
 	const struct xrec_msg *g = &rec->u.msg;
-	uint64_t t0 = xstate_all(v->m)->first;
+	uint64_t t0 = updates_first(v);
 	uint64_t t = g->ts - t0;
 	struct upd_conn *c;
-	if (g->ts < t0 || t < v->from || t >= v->to || !(c = upd_conn_of(v, g->conn)))
+	if (g->ts < t0 || t < v->o.from || t >= v->o.to || !(c = upd_conn_of(v, g->conn)))
 		return 0;
+	/* A mark is written when the capture handles it, a message when its
+	   last segment is reassembled: either may come first in the trace.
+	   The span is by their times. */
+	if (v->o.from_mark && (t < v->mark_from || (v->state == SPAN_AFTER && t >= v->mark_to)))
+		return 0;
+	bool rfb = strcmp(c->proto, "rfb") == 0;
+	if (g->dir == (rfb ? XDIR_S2C : XDIR_C2S)) {
+		if (!c->display_bytes || t < c->first_display)
+			c->first_display = t;
+		if (t > c->last_display)
+			c->last_display = t;
+		c->display_bytes += g->length;
+	}
 	if (g->dir == XDIR_C2S) {
 		c->msgs_c2s++;
 		return 0;
 	}
 	c->bytes_s2c += g->length;
-	if (strcmp(c->proto, "rfb") != 0 || !g->name || strcmp(g->name, "FramebufferUpdate") != 0)
+	if (!rfb || !g->name || strcmp(g->name, "FramebufferUpdate") != 0)
 		return 0;
 	/* From the span's start to the first update is a gap too: a stall at
 	   the start of the span shows. */
-	uint64_t prev = c->updates ? c->last_update : v->from;
-	if (t - prev > c->longest_gap)
+	uint64_t from = v->o.from > v->mark_from ? v->o.from : v->mark_from;
+	uint64_t prev = c->updates ? c->last_update : from;
+	if (t > prev && t - prev > c->longest_gap)
 		c->longest_gap = t - prev;
-	c->last_update = t;
+	if (t > c->last_update)
+		c->last_update = t;
 	c->updates++;
 	xresp_update_counts(g->detail ? g->detail : "", &c->rects, &c->pixels);
 	return 0;
+}
+
+/* The span the view counted: --range, narrowed by the marks; ends at the
+   trace's end when nothing ended it sooner. */
+static void updates_span(const struct updates_view *v, uint64_t end, uint64_t *from, uint64_t *to)
+{
+	uint64_t f = v->o.from, t = v->o.to < end ? v->o.to : end;
+	if (v->o.from_mark && v->state == SPAN_BEFORE) {
+		*from = *to = 0;	/* it never began */
+		return;
+	}
+	if (v->o.from_mark) {
+		if (v->mark_from > f)
+			f = v->mark_from;
+		if (v->state == SPAN_AFTER && v->mark_to < t)
+			t = v->mark_to;
+	}
+	*from = f;
+	*to = t;
+}
+
+/* Read the slow-motion run: its bytes toward the display per frame, by
+   protocol, over its playback time: the span by marks when they were
+   named (the same marks), otherwise from its first message toward the
+   display to its last plus one frame at its rate (the last frame is on
+   the screen for a frame's time too). */
+static int updates_reference(struct updates_view *v, char *err, size_t errsize)
+{
+	struct xsource *src = xsource_open(v->o.reference, NULL, NULL, err, errsize);
+	if (!src)
+		return -1;
+	struct updates_options ro = v->o;
+	ro.from = 0;
+	ro.to = UINT64_MAX;
+	struct updates_view *r = updates_alloc(NULL, &ro);
+	if (!r) {
+		xsource_close(src);
+		snprintf(err, errsize, "out of memory: '%s'", v->o.reference);
+		return -1;
+	}
+	struct xrec rec;
+	int more;
+	while ((more = xsource_next(src, &rec)) == 1)
+		if (updates_view_record(r, &rec) < 0)
+			break;
+	int ret = 0;
+	if (more != 0) {
+		snprintf(err, errsize, "%s", more < 0 ? xsource_error(src) : "out of memory: '--slow-motion'");
+		ret = -1;
+	} else if (ro.from_mark && r->state != SPAN_AFTER) {
+		snprintf(err, errsize, "the marks %s and %s do not both come, in order: '%s'",
+			 ro.from_mark, ro.to_mark, v->o.reference);
+		ret = -1;
+	}
+	double bytes[2] = { 0, 0 };
+	uint64_t first[2] = { UINT64_MAX, UINT64_MAX }, last[2] = { 0, 0 };
+	for (size_t i = 0; ret == 0 && i < r->n; i++) {
+		struct upd_conn *c = &r->conns[i];
+		int k = proto_slot(c->proto);
+		if (!c->display_bytes)
+			continue;
+		bytes[k] += (double)c->display_bytes;
+		if (c->first_display < first[k])
+			first[k] = c->first_display;
+		if (c->last_display > last[k])
+			last[k] = c->last_display;
+	}
+	for (int k = 0; ret == 0 && k < 2; k++) {
+		if (bytes[k] <= 0)
+			continue;
+		double secs = ro.from_mark ? (double)(r->mark_to - r->mark_from) / 1e9
+					   : (double)(last[k] - first[k]) / 1e9 + 1 / ro.reference_fps;
+		if (secs > 0) {
+			v->ref_span[k] = secs;
+			v->ref_bpf[k] = bytes[k] / secs / ro.reference_fps;
+		}
+	}
+	free(r->conns);
+	free(r);
+	xsource_close(src);
+	return ret;
+}
+
+struct updates_view *updates_view_new(struct xstate_model *m, const struct updates_options *o,
+				      char *err, size_t errsize)
+{
+	struct updates_view *v = updates_alloc(m, o);
+	if (!v) {
+		snprintf(err, errsize, "out of memory: '%s'", "--updates");
+		return NULL;
+	}
+	if (o->reference && updates_reference(v, err, errsize) < 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
 }
 
 void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt)
@@ -345,19 +507,29 @@ void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt)
 		return;
 	const struct xstate_conn *all = xstate_all(v->m);
 	uint64_t end = all->last > all->first ? all->last - all->first : 0;
-	uint64_t to = v->to < end ? v->to : end;
-	uint64_t span = to > v->from ? to - v->from : 0;
+	uint64_t from, to;
+	updates_span(v, end, &from, &to);
+	uint64_t span = to > from ? to - from : 0;
 	double secs = (double)span / 1e9;
+	bool vq = v->o.ideal_fps > 0;
+	double fps = v->o.ideal_fps;
 	struct out_table t;
 	out_json_open(out, fmt);
-	out_table_begin(&t, out, fmt, upd_cols, sizeof upd_cols / sizeof upd_cols[0], "updates");
-	bool any_x11 = false;
+	out_table_begin(&t, out, fmt, upd_cols,
+			vq ? sizeof upd_cols / sizeof upd_cols[0] : UPD_PLAIN_COLS, "updates");
+	bool any_x11 = false, no_ref = false, marks_missing = v->o.from_mark && v->state != SPAN_AFTER;
 	for (size_t i = 0; i < v->n; i++) {
 		struct upd_conn *c = &v->conns[i];
 		bool rfb = strcmp(c->proto, "rfb") == 0;
 		any_x11 |= !rfb && c->proto[0];
 		if (rfb && c->updates && to > c->last_update && to - c->last_update > c->longest_gap)
 			c->longest_gap = to - c->last_update;
+		/* Slow-motion benchmarking's video quality: the data toward the
+		   display per frame of real-time playback, against the same in
+		   the slow-motion run, where every frame was delivered. */
+		double bpf = secs > 0 && fps > 0 ? (double)c->display_bytes / secs / fps : 0;
+		double ref = v->ref_bpf[proto_slot(c->proto)];
+		no_ref |= vq && v->o.reference && ref <= 0;
 		struct out_cell cells[] = {
 			{ .u = c->id }, { .s = c->proto }, { .ns = (int64_t)span },
 			{ .u = c->updates, .empty = !rfb },
@@ -370,16 +542,33 @@ void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt)
 			{ .u = secs > 0 ? (uint64_t)((double)c->bytes_s2c / secs) : 0, .empty = secs <= 0 },
 			{ .u = c->msgs_c2s },
 			{ .ns = (int64_t)c->longest_gap, .empty = !rfb || !c->updates },
+			{ .ns = (int64_t)(1e9 * fps) },
+			{ .ns = secs > 0 ? (int64_t)(1e9 * (double)c->updates / secs / fps) : 0,
+			  .empty = !rfb || secs <= 0 },
+			{ .u = c->display_bytes },
+			{ .u = (uint64_t)(bpf + 0.5), .empty = secs <= 0 },
+			{ .u = (uint64_t)(ref + 0.5), .empty = ref <= 0 },
+			{ .ns = ref > 0 ? (int64_t)(1e9 * bpf / ref) : 0, .empty = ref <= 0 || secs <= 0 },
 		};
 		out_table_row(&t, cells);
 	}
 	out_table_end(&t);
-	if (any_x11) {
-		static const char *const notes[] = {
-			"X11 has no frames: its connections show bytes and requests, not updates",
-		};
-		out_notes(out, fmt, notes, 1, "xcapanalyse");
-	}
+	const char *notes[4];
+	size_t nn = 0;
+	if (any_x11)
+		notes[nn++] = vq ? "X11 has no frames: its connections show bytes and requests, not "
+				   "updates, and video quality only against a slow-motion run"
+				 : "X11 has no frames: its connections show bytes and requests, not updates";
+	if (marks_missing)
+		notes[nn++] = v->state == SPAN_BEFORE
+				      ? "the first mark of --mark-span never came: nothing was counted"
+				      : "the second mark of --mark-span never came: the span runs to "
+					"the trace's end";
+	if (no_ref)
+		notes[nn++] = "the slow-motion run had no data toward the display of this "
+			      "protocol: no video quality";
+	if (nn)
+		out_notes(out, fmt, notes, nn, "xcapanalyse");
 	out_json_close(out, fmt);
 	free(v->conns);
 	free(v);

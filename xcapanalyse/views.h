@@ -46,10 +46,24 @@ int responses_view_finish(struct responses_view *v);
 
 /* --updates: per connection, RFB FramebufferUpdates per second, their
    rectangles and pixels, bytes, and the longest gap between updates,
-   inside [from, to) ns after the first packet (--range).  Feed it every
-   record; finish after xstate_finish (it prints and frees). */
+   inside the span asked; with an ideal frame rate, slow-motion
+   benchmarking's video quality.  Feed it every record; finish after
+   xstate_finish (it prints and frees). */
+struct updates_options {
+	uint64_t from, to;		/* --range: ns after the first packet */
+	/* --mark-span: the span begins at the first mark whose text is
+	   from_mark and ends at the next one whose text is to_mark (both
+	   NULL: no marks). */
+	const char *from_mark, *to_mark;
+	double ideal_fps;		/* --ideal-fps; 0 no video quality */
+	const char *reference;		/* --slow-motion: the slow-motion run's trace */
+	double reference_fps;		/* --slow-motion-fps: its frame rate */
+};
 struct updates_view;
-struct updates_view *updates_view_new(struct xstate_model *m, uint64_t from, uint64_t to);
+/* NULL with the reason in err (the slow-motion run unreadable, its marks
+   missing, out of memory). */
+struct updates_view *updates_view_new(struct xstate_model *m, const struct updates_options *o,
+				      char *err, size_t errsize);
 int updates_view_record(struct updates_view *v, const struct xrec *rec);
 void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt);
 

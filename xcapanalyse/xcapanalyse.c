@@ -69,7 +69,8 @@ static void usage(FILE *f)
 "                    150 ms, input rate\n"
 "  --updates         continuous updates (video, animation, scrolling) inside\n"
 "                    --range: RFB updates per second, rectangles, pixels,\n"
-"                    bytes, the longest gap between updates\n"
+"                    bytes, the longest gap between updates; with\n"
+"                    --ideal-fps, slow-motion benchmarking's video quality\n"
 "  --connections     one row per connection: endpoints, client name,\n"
 "                    packets, bytes and messages each way, gaps\n"
 "  --messages        one line per protocol message, with the wait of a reply\n"
@@ -129,6 +130,15 @@ static void usage(FILE *f)
 "                    and with no reply outstanding, or at the next input\n"
 "  --first-ms MS     ... but waits MS (default 1000) for the response to\n"
 "                    begin: an X11 client's first request, an RFB update\n"
+"  --mark-span FROM:TO  --updates counts from the mark whose text is FROM\n"
+"                    to the next whose text is TO (see --marks)\n"
+"  --ideal-fps FPS   --updates: the video's frame rate played in real time;\n"
+"                    adds updates per second against it (RFB) and the\n"
+"                    bytes toward the display per frame\n"
+"  --slow-motion TRACE  --updates: the same video played in slow motion,\n"
+"                    every frame delivered: video quality is the bytes per\n"
+"                    frame here against there\n"
+"  --slow-motion-fps FPS  the frame rate the slow-motion run played at\n"
 "  --synthetic-inputs  count X11 input events sent with SendEvent as inputs\n"
 "  --no-fold-motion  motion while a button is held is an input of its own,\n"
 "                    not part of the press's response\n"
@@ -159,6 +169,7 @@ static void usage(FILE *f)
 "  xcapanalyse --responses-summary session.pcap   how fast each input was answered\n"
 "  xcapanalyse --responses --quiet-ms 50 --format csv session.pcap   per input, for a plot\n"
 "  xcapanalyse --updates --range 2:7 video.pcap   updates per second while a video played\n"
+"  xcapanalyse --updates --ideal-fps 30 --slow-motion slow.pcap --slow-motion-fps 1 video.pcap\n"
 "  xcapanalyse -j 2 --format ndjson a.xcap b.pcap > all.ndjson   many traces, for a database\n"
 "  xcapanalyse --predict --rates 10M,1M --latencies 10,50 app.xcap   the same on four links\n"
 "  xcapanalyse --added-delay --rates 10M,1M,100k app.xcap   delay slower links add per packet\n"
@@ -423,6 +434,7 @@ struct run {
 	const uint64_t *rates, *delays;
 	size_t nrates, ndelays;
 	uint64_t trace_rate;
+	struct updates_options uopt;	/* --updates: span by marks, video quality */
 };
 
 /* Read one trace and print its view; the exit status it deserves.  index
@@ -517,9 +529,13 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 		    !(resv = responses_view_new(model, stdout, fmt, &r->ropt,
 						mode == MODE_RESPONSES_SUMMARY)))
 			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		if (mode == MODE_UPDATES &&
-		    !(updv = updates_view_new(model, so.range_start, so.range_end)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (mode == MODE_UPDATES) {
+			struct updates_options uo = r->uopt;
+			uo.from = so.range_start;
+			uo.to = so.range_end;
+			if (!(updv = updates_view_new(model, &uo, err, sizeof err)))
+				die(EXIT_DAMAGED, "%s", err);
+		}
 		if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
 			die(EXIT_DAMAGED, "out of memory: '%s'", path);
 		if (mode == MODE_COMPARE && !(*cmp = compare_run_new(path, model, &r->ropt)))
@@ -561,7 +577,9 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 			if (resv && conn_wanted(&r->conns, &rec) &&
 			    responses_view_record(resv, &rec) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", path);
-			if (updv && conn_wanted(&r->conns, &rec) && updates_view_record(updv, &rec) < 0)
+			/* Marks name the span whichever connection made them. */
+			if (updv && (rec.type == XREC_MARK || conn_wanted(&r->conns, &rec)) &&
+			    updates_view_record(updv, &rec) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", path);
 			break;
 		}
@@ -777,11 +795,14 @@ int main(int argc, char **argv)
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
 	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_FIRST, OPT_SYNTHETIC, OPT_NO_FOLD,
 	       OPT_COMPARE, OPT_FAIL_IF_WORSE, OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS,
-	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS };
+	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS, OPT_MARK_SPAN,
+	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS };
 	struct compare_gate gates[64];
 	size_t n_gates = 0;
 	struct xresp_options ropt;
 	xresp_options_default(&ropt);
+	struct updates_options uopt = { .to = UINT64_MAX };
+	char *mark_span = NULL;
 	const char *sites_file = NULL;
 	size_t njobs = 1;
 	struct predict_options popt;
@@ -807,6 +828,10 @@ int main(int argc, char **argv)
 		{ "responses-summary", no_argument, NULL, OPT_RESPONSES_SUMMARY },
 		{ "updates", no_argument, NULL, OPT_UPDATES },
 		{ "quiet-ms", required_argument, NULL, OPT_QUIET },
+		{ "mark-span", required_argument, NULL, OPT_MARK_SPAN },
+		{ "ideal-fps", required_argument, NULL, OPT_IDEAL_FPS },
+		{ "slow-motion", required_argument, NULL, OPT_SLOW_MOTION },
+		{ "slow-motion-fps", required_argument, NULL, OPT_SLOW_MOTION_FPS },
 		{ "first-ms", required_argument, NULL, OPT_FIRST },
 		{ "synthetic-inputs", no_argument, NULL, OPT_SYNTHETIC },
 		{ "no-fold-motion", no_argument, NULL, OPT_NO_FOLD },
@@ -863,6 +888,30 @@ int main(int argc, char **argv)
 		case OPT_RESPONSES: mode = MODE_RESPONSES; break;
 		case OPT_RESPONSES_SUMMARY: mode = MODE_RESPONSES_SUMMARY; break;
 		case OPT_UPDATES: mode = MODE_UPDATES; break;
+		case OPT_MARK_SPAN: {
+			char *colon = strchr(optarg, ':');
+			if (!colon || colon == optarg || !colon[1])
+				die(EXIT_USAGE, "bad mark span, want FROM:TO (the marks' texts): '%s'",
+				    optarg);
+			free(mark_span);
+			if (!(mark_span = strdup(optarg)))
+				die(EXIT_DAMAGED, "out of memory: '%s'", optarg);
+			mark_span[colon - optarg] = '\0';
+			uopt.from_mark = mark_span;
+			uopt.to_mark = mark_span + (colon - optarg) + 1;
+			break;
+		}
+		case OPT_IDEAL_FPS:
+		case OPT_SLOW_MOTION_FPS: {
+			char *end;
+			double v = strtod(optarg, &end);
+			if (end == optarg || *end || !(v > 0) || v > 1e6)
+				die(EXIT_USAGE, "bad frame rate, want frames per second above 0: '%s'",
+				    optarg);
+			*(opt == OPT_IDEAL_FPS ? &uopt.ideal_fps : &uopt.reference_fps) = v;
+			break;
+		}
+		case OPT_SLOW_MOTION: uopt.reference = optarg; break;
 		case OPT_QUIET:
 			ropt.quiet = parse_ms(optarg, "quiet period");
 			if (!ropt.quiet)
@@ -975,6 +1024,16 @@ int main(int argc, char **argv)
 	if (fmt == OUT_MARKDOWN && (mode == MODE_DUMP || mode == MODE_MESSAGES))
 		die(EXIT_USAGE, "markdown is for the tables, not this view: '%s'",
 		    mode == MODE_DUMP ? "--dump" : "--messages");
+	if ((uopt.from_mark || uopt.ideal_fps > 0 || uopt.reference || uopt.reference_fps > 0) &&
+	    mode != MODE_UPDATES)
+		die(EXIT_USAGE, "the span by marks and video quality are --updates': '%s'",
+		    uopt.from_mark ? "--mark-span" : uopt.reference ? "--slow-motion" : "--ideal-fps");
+	if (uopt.reference && !(uopt.reference_fps > 0 && uopt.ideal_fps > 0))
+		die(EXIT_USAGE, "a slow-motion run wants its frame rate and the ideal one: '%s'",
+		    "--slow-motion-fps, --ideal-fps");
+	if (uopt.reference_fps > 0 && !uopt.reference)
+		die(EXIT_USAGE, "a slow-motion frame rate wants the slow-motion run: '%s'",
+		    "--slow-motion");
 	if (n_gates && mode != MODE_COMPARE)
 		die(EXIT_USAGE, "--fail-if-worse compares runs, it wants --compare: '%s'", argv[optind]);
 	if (mode == MODE_COMPARE && (argc - optind < 2 || argc - optind > COMPARE_RUNS_MAX))
@@ -984,7 +1043,7 @@ int main(int argc, char **argv)
 		.mode = mode, .fmt = fmt, .conns = conns, .per_conn = per_conn, .sopt = sopt,
 		.sites_file = sites_file, .ropt = ropt, .ninputs = (size_t)(argc - optind),
 		.popt = popt, .rates = rates, .delays = delays, .nrates = (size_t)nrates,
-		.ndelays = (size_t)ndelays, .trace_rate = trace_rate,
+		.ndelays = (size_t)ndelays, .trace_rate = trace_rate, .uopt = uopt,
 		/* --compare holds every run until it prints: one process */
 		.quiet = njobs > 1 && argc - optind > 1 && mode != MODE_COMPARE,
 	};
@@ -1015,6 +1074,7 @@ int main(int argc, char **argv)
 			status = EXIT_WORSE;
 	}
 	free(conns.ids);
+	free(mark_span);
 	if (fflush(stdout) != 0)
 		die(EXIT_DAMAGED, "cannot write output: 'stdout'");
 	return status;

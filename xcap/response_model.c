@@ -1,0 +1,516 @@
+/*
+ * response_model.c — the response model (response_model.h): one open
+ * response per connection, closed by quiet or by the next input.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "response_model.h"
+
+enum rproto { RP_NONE, RP_X11, RP_RFB };
+
+struct rconn {
+	uint32_t id;
+	enum rproto proto;
+	bool open;
+	struct xresponse cur;
+	uint64_t last_activity;		/* ns: the last message that keeps it open */
+	uint8_t last_dir;		/* its direction */
+	uint64_t pending;		/* X11: reply-bearing requests not yet answered */
+	uint64_t inputs;		/* the index of the last input */
+	unsigned buttons_held;		/* X11: presses not yet released */
+	uint32_t input_time;		/* X11: the open input's server time */
+	unsigned rfb_mask;		/* RFB: the last PointerEvent's buttons */
+	bool rfb_seen_pointer;
+	uint64_t min_trip;		/* the shortest request-to-reply of a wait, ns */
+};
+
+struct xresp_model {
+	struct xresp_options opt;
+	struct xresp_where where;	/* .conn NULL: nothing known */
+	xresp_emit_fn fn;
+	void *ctx;
+	struct rconn *conns;
+	size_t n, cap;
+};
+
+const char *xinput_kind_name(enum xinput_kind k)
+{
+	static const char *const names[] = { "key-press", "key-release", "button-press",
+					     "button-release", "motion" };
+	return k < XINPUT_KIND_N ? names[k] : "?";
+}
+
+void xresp_options_default(struct xresp_options *opt)
+{
+	memset(opt, 0, sizeof *opt);
+	opt->quiet = 100 * 1000000ull;
+	opt->first = 1000 * 1000000ull;
+	opt->synthetic = false;
+	opt->fold_motion = true;
+}
+
+static struct rconn *rconn_of(struct xresp_model *r, uint32_t id, bool create)
+{
+	if (id >= 1 && id <= r->n && r->conns[id - 1].id == id)
+		return &r->conns[id - 1];
+	for (size_t i = 0; i < r->n; i++)
+		if (r->conns[i].id == id)
+			return &r->conns[i];
+	if (!create)
+		return NULL;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		struct rconn *c = realloc(r->conns, cap * sizeof *c);
+		if (!c)
+			return NULL;
+		r->conns = c;
+		r->cap = cap;
+	}
+	struct rconn *c = &r->conns[r->n++];
+	memset(c, 0, sizeof *c);
+	c->id = id;
+	c->min_trip = UINT64_MAX;
+	return c;
+}
+
+/* The unsigned number after "key=" in a detail, or -1. */
+static long field_num(const char *detail, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *p = detail; (p = strstr(p, key)); p += kl) {
+		if (p != detail && p[-1] != ' ')
+			continue;
+		char *end;
+		long v = strtol(p + kl, &end, 0);
+		return end == p + kl ? -1 : v;
+	}
+	return -1;
+}
+
+/* "event_xy=10,20" and the like. */
+static bool field_xy(const char *detail, const char *key, int32_t *x, int32_t *y)
+{
+	size_t kl = strlen(key);
+	for (const char *p = detail; (p = strstr(p, key)); p += kl) {
+		if (p != detail && p[-1] != ' ')
+			continue;
+		char *e1, *e2;
+		long a = strtol(p + kl, &e1, 10);
+		if (e1 == p + kl || *e1 != ',')
+			return false;
+		long b = strtol(e1 + 1, &e2, 10);
+		if (e2 == e1 + 1)
+			return false;
+		*x = (int32_t)a;
+		*y = (int32_t)b;
+		return true;
+	}
+	return false;
+}
+
+/* Where the capture of connection id was, and its RTT (0 unknown). */
+static void where_of(struct xresp_model *r, uint32_t id, bool *beside_server, uint64_t *rtt)
+{
+	*beside_server = false;
+	*rtt = 0;
+	if (r->where.conn && !r->where.conn(r->where.ctx, id, beside_server, rtt)) {
+		*beside_server = false;
+		*rtt = 0;
+	}
+}
+
+static void emit_close(struct xresp_model *r, struct rconn *c, bool cut)
+{
+	struct xresponse *x = &c->cur;
+	c->open = false;
+	if (cut)
+		x->flags |= XRESP_F_CUT;
+	if (x->end_ts && x->end_ts < x->input_ts) {
+		/* The capture's clock stepped back inside it. */
+		x->end_ts = x->input_ts;
+		x->flags |= XRESP_F_UNCERTAIN;
+	}
+	bool visible = x->end_ts != 0;
+	if (!visible) {
+		x->flags |= XRESP_F_NO_RESPONSE;
+		x->end_ts = x->input_ts;
+	}
+	/* The display is the X server or the RFB viewer (the client); a
+	   capture beside the other end sees both ends of the response half a
+	   round trip off, each the wrong way. */
+	bool beside_server;
+	uint64_t rtt;
+	where_of(r, c->id, &beside_server, &rtt);
+	bool far = c->proto == RP_RFB ? beside_server : !beside_server;
+	x->display_delay = 0;
+	if (far) {
+		/* The model's RTT, from the handshake where it saw one: a
+		   single sample, late when the link or a host was busy then.
+		   Beside the client, every request the client waited on took
+		   at least a round trip to be answered, so the shortest of
+		   those bounds it too: the smaller of the two. */
+		if (!beside_server && c->min_trip != UINT64_MAX && (!rtt || c->min_trip < rtt))
+			rtt = c->min_trip;
+		if (rtt)
+			x->display_delay = rtt;
+		else
+			x->flags |= XRESP_F_NO_RTT;
+	}
+	x->response = visible ? x->end_ts - x->input_ts + x->display_delay : 0;
+	r->fn(r->ctx, x);
+}
+
+void xresp_wait(struct xresp_model *r, uint32_t conn, uint64_t request_ts, uint64_t reply_ts,
+		uint64_t start)
+{
+	struct rconn *c = rconn_of(r, conn, false);
+	if (!c)
+		return;
+	if (reply_ts > request_ts && reply_ts - request_ts < c->min_trip)
+		c->min_trip = reply_ts - request_ts;
+	if (!c->open || start < c->cur.input_ts)
+		return;
+	c->cur.trips++;
+	c->cur.trip_wait += reply_ts > start ? reply_ts - start : 0;
+}
+
+struct xresp_model *xresp_model_new(const struct xresp_options *opt,
+				    const struct xresp_where *where, xresp_emit_fn fn, void *ctx)
+{
+	struct xresp_model *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->opt = *opt;
+	if (where)
+		r->where = *where;
+	r->fn = fn;
+	r->ctx = ctx;
+	return r;
+}
+
+void xresp_free(struct xresp_model *r)
+{
+	if (!r)
+		return;
+	free(r->conns);
+	free(r);
+}
+
+/* What an input is, from one message; false when it is none. */
+struct input {
+	enum xinput_kind kind;
+	char what[48];
+	uint32_t window, time;
+	int32_t x, y;
+	bool has_pos;
+	bool synthetic;
+};
+
+static bool x11_input(const struct xrec_msg *g, struct input *in)
+{
+	if (g->dir != XDIR_S2C || g->kind != XMSG_EVENT || !g->name)
+		return false;
+	bool core = !g->ext || !g->ext[0];
+	bool xi2 = !core && strcmp(g->ext, "XInputExtension") == 0;
+	if (!core && !xi2)
+		return false;
+	const char *n = g->name;
+	if (strcmp(n, "KeyPress") == 0) in->kind = XINPUT_KEY_PRESS;
+	else if (strcmp(n, "KeyRelease") == 0) in->kind = XINPUT_KEY_RELEASE;
+	else if (strcmp(n, "ButtonPress") == 0) in->kind = XINPUT_BUTTON_PRESS;
+	else if (strcmp(n, "ButtonRelease") == 0) in->kind = XINPUT_BUTTON_RELEASE;
+	else if (strcmp(n, core ? "MotionNotify" : "Motion") == 0) in->kind = XINPUT_MOTION;
+	else return false;
+	const char *d = g->detail ? g->detail : "";
+	long v;
+	in->what[0] = '\0';
+	if (in->kind <= XINPUT_KEY_RELEASE && (v = field_num(d, "key=")) >= 0) {
+		long sym = field_num(d, "keysym=");
+		if (sym >= 0x21 && sym <= 0x7e)
+			snprintf(in->what, sizeof in->what, "key=%ld (%c)", v, (int)sym);
+		else if (sym > 0)
+			snprintf(in->what, sizeof in->what, "key=%d keysym=0x%x", (int)(v & 0xff),
+				 (unsigned)(sym & 0xffffffff));
+		else
+			snprintf(in->what, sizeof in->what, "key=%ld", v);
+	}
+	else if (in->kind <= XINPUT_BUTTON_RELEASE && (v = field_num(d, "button=")) >= 0)
+		snprintf(in->what, sizeof in->what, "button=%ld", v);
+	v = field_num(d, "event=");
+	in->window = v > 0 ? (uint32_t)v : 0;
+	v = field_num(d, "time=");
+	in->time = v >= 0 ? (uint32_t)v : 0;
+	in->has_pos = field_xy(d, "event_xy=", &in->x, &in->y);
+	in->synthetic = (g->flags & XMSG_F_SYNTHETIC) != 0;
+	return true;
+}
+
+/* RFB: "down keysym 0x61"; "40,40 buttons 0x01" against the last mask. */
+static bool rfb_input(struct rconn *c, const struct xrec_msg *g, struct input *in)
+{
+	if (g->dir != XDIR_C2S || g->kind != XMSG_REQUEST || !g->name || !g->detail)
+		return false;
+	memset(in, 0, sizeof *in);
+	if (strcmp(g->name, "KeyEvent") == 0) {
+		bool down = strncmp(g->detail, "down ", 5) == 0;
+		const char *k = strstr(g->detail, "keysym ");
+		unsigned long sym = k ? strtoul(k + 7, NULL, 16) : 0;
+		in->kind = down ? XINPUT_KEY_PRESS : XINPUT_KEY_RELEASE;
+		if (sym >= 0x21 && sym <= 0x7e)
+			snprintf(in->what, sizeof in->what, "keysym=0x%lx (%c)", sym, (int)sym);
+		else
+			snprintf(in->what, sizeof in->what, "keysym=0x%lx", sym);
+		return k != NULL;
+	}
+	if (strcmp(g->name, "PointerEvent") != 0)
+		return false;
+	int32_t x, y;
+	const char *b = strstr(g->detail, "buttons ");
+	char *e1, *e2;
+	long a = strtol(g->detail, &e1, 10);
+	if (!b || e1 == g->detail || *e1 != ',')
+		return false;
+	long bb = strtol(e1 + 1, &e2, 10);
+	if (e2 == e1 + 1)
+		return false;
+	x = (int32_t)a;
+	y = (int32_t)bb;
+	unsigned mask = (unsigned)strtoul(b + 8, NULL, 16) & 0xff;
+	unsigned before = c->rfb_seen_pointer ? c->rfb_mask : 0;
+	unsigned pressed = mask & ~before, released = before & ~mask;
+	if (pressed || released) {
+		unsigned bits = pressed ? pressed : released;
+		int button = 1;
+		while (!(bits & 1)) {
+			bits >>= 1;
+			button++;
+		}
+		in->kind = pressed ? XINPUT_BUTTON_PRESS : XINPUT_BUTTON_RELEASE;
+		snprintf(in->what, sizeof in->what, "button=%d", button);
+	} else {
+		in->kind = XINPUT_MOTION;
+	}
+	c->rfb_mask = mask;
+	c->rfb_seen_pointer = true;
+	in->x = x;
+	in->y = y;
+	in->has_pos = true;
+	return true;
+}
+
+static void open_response(struct rconn *c, const struct xrec_msg *g, const struct input *in)
+{
+	struct xresponse *x = &c->cur;
+	memset(x, 0, sizeof *x);
+	x->conn = c->id;
+	x->proto = c->proto == RP_RFB ? "rfb" : "x11";
+	x->index = ++c->inputs;
+	x->input_ts = g->ts;
+	x->kind = in->kind;
+	snprintf(x->what, sizeof x->what, "%s", in->what);
+	x->window = in->window;
+	x->x = in->x;
+	x->y = in->y;
+	x->has_pos = in->has_pos;
+	if (in->synthetic)
+		x->flags |= XRESP_F_SYNTHETIC;
+	if (g->flags & (XMSG_F_UNCERTAIN | XMSG_F_AFTER_GAP))
+		x->flags |= XRESP_F_UNCERTAIN;
+	c->open = true;
+	c->last_activity = g->ts;
+	c->last_dir = g->dir;
+	c->input_time = in->time;
+}
+
+/* Does this X11 request change what the display shows?  Drawing (core,
+   RENDER, MIT-SHM, Present, GLX's swap) and windows appearing, going or
+   moving.  A response's visible end is the last of these: a client that
+   answers an input with requests that draw nothing (a property, a round
+   trip) changed nothing a person sees. */
+static bool x11_draws(const struct xrec_msg *g)
+{
+	static const char *const core[] = {
+		"ClearArea", "CopyArea", "CopyPlane", "PolyPoint", "PolyLine", "PolySegment",
+		"PolyRectangle", "PolyArc", "FillPoly", "PolyFillRectangle", "PolyFillArc", "PutImage",
+		"PolyText8", "PolyText16", "ImageText8", "ImageText16", "MapWindow", "MapSubwindows",
+		"UnmapWindow", "UnmapSubwindows", "ConfigureWindow", "DestroyWindow",
+		"DestroySubwindows", "CirculateWindow",
+	};
+	static const char *const render[] = {
+		"Composite", "FillRectangles", "CompositeGlyphs8", "CompositeGlyphs16",
+		"CompositeGlyphs32", "Trapezoids", "Triangles", "TriStrip", "TriFan", "AddTraps",
+	};
+	if (!g->name)
+		return false;
+	const char *const *names;
+	size_t n;
+	if (!g->ext || !g->ext[0]) {
+		names = core;
+		n = sizeof core / sizeof core[0];
+	} else if (strcmp(g->ext, "RENDER") == 0) {
+		names = render;
+		n = sizeof render / sizeof render[0];
+	} else if (strcmp(g->ext, "MIT-SHM") == 0) {
+		return strcmp(g->name, "PutImage") == 0;
+	} else if (strcmp(g->ext, "Present") == 0) {
+		return strcmp(g->name, "Pixmap") == 0;
+	} else if (strcmp(g->ext, "GLX") == 0) {
+		return strcmp(g->name, "SwapBuffers") == 0;
+	} else {
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(g->name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* "5 rects; Raw 5 12288px 49212B; Hextile 1 100px 60B": the rectangles
+   and the pixels of a FramebufferUpdate, as protocols/rfb.c spells them. */
+void xresp_update_counts(const char *d, uint64_t *rects, uint64_t *pixels)
+{
+	char *end;
+	unsigned long long n = strtoull(d, &end, 10);
+	if (end != d)
+		*rects += n;
+	for (const char *p = d; (p = strstr(p, "px")); p += 2) {
+		const char *q = p;
+		while (q > d && q[-1] >= '0' && q[-1] <= '9')
+			q--;
+		if (q < p && (q == d || q[-1] == ' '))
+			*pixels += strtoull(q, NULL, 10);
+	}
+}
+
+/* Has the open response of c been quiet long enough at ts to end?  The
+   quiet is the client's: beside the X server, a silence after a message
+   to the client holds that message's way there and the next request's
+   way back, a round trip the client was not idle (beside the client, a
+   reply outstanding keeps it open instead). */
+static bool quiet_at(struct xresp_model *r, struct rconn *c, uint64_t ts)
+{
+	if (!c->open)
+		return false;
+	uint64_t quiet = r->opt.quiet;
+	if (c->proto == RP_X11 && c->last_dir == XDIR_S2C) {
+		bool beside_server;
+		uint64_t rtt;
+		where_of(r, c->id, &beside_server, &rtt);
+		if (beside_server)
+			quiet += rtt;
+	}
+	/* Nothing has answered the input yet: wait for its beginning longer. */
+	if (quiet < r->opt.first &&
+	    (c->proto == RP_RFB ? c->cur.updates == 0 : c->cur.msgs[XDIR_C2S] == 0))
+		quiet = r->opt.first;
+	return c->pending == 0 && ts > c->last_activity && ts - c->last_activity >= quiet;
+}
+
+static void message(struct xresp_model *r, struct rconn *c, const struct xrec_msg *g)
+{
+	struct input in;
+	bool is_input = false;
+	if (c->proto == RP_X11)
+		is_input = x11_input(g, &in) && (!in.synthetic || r->opt.synthetic);
+	else if (c->proto == RP_RFB)
+		is_input = rfb_input(c, g, &in);
+
+	/* Quiet ends the open response before this message is looked at. */
+	if (quiet_at(r, c, g->ts))
+		emit_close(r, c, false);
+
+	if (is_input) {
+		bool held = c->proto == RP_X11 ? c->buttons_held > 0 : (c->rfb_mask != 0);
+		if (in.kind == XINPUT_MOTION && r->opt.fold_motion && held && c->open &&
+		    (c->cur.kind == XINPUT_BUTTON_PRESS || c->cur.kind == XINPUT_MOTION)) {
+			/* A drag: the press's response goes on. */
+			c->cur.motions++;
+			c->last_activity = g->ts;
+		} else if (c->open && c->proto == RP_X11 && in.time && in.time == c->input_time &&
+			   in.kind == c->cur.kind && strcmp(in.what, c->cur.what) == 0) {
+			/* The same input twice, core and XI2: not a new one. */
+		} else {
+			if (c->open)
+				emit_close(r, c, true);
+			open_response(c, g, &in);
+		}
+		if (c->proto == RP_X11 && in.kind == XINPUT_BUTTON_PRESS)
+			c->buttons_held++;
+		else if (c->proto == RP_X11 && in.kind == XINPUT_BUTTON_RELEASE && c->buttons_held)
+			c->buttons_held--;
+		return;
+	}
+
+	/* X11: the replies the client still waits for keep a response open. */
+	if (c->proto == RP_X11) {
+		if (g->dir == XDIR_C2S && (g->flags & XMSG_F_WANTS_REPLY))
+			c->pending++;
+		else if (g->dir == XDIR_S2C && (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR) &&
+			 g->req_ts && c->pending)
+			c->pending--;
+	}
+	if (!c->open)
+		return;
+	struct xresponse *x = &c->cur;
+	x->msgs[g->dir & 1]++;
+	x->bytes[g->dir & 1] += g->length;
+	if (g->flags & (XMSG_F_UNCERTAIN | XMSG_F_AFTER_GAP))
+		x->flags |= XRESP_F_UNCERTAIN;
+	if (c->proto == RP_X11) {
+		c->last_activity = g->ts;
+		c->last_dir = g->dir;
+		if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST && x11_draws(g))
+			x->end_ts = g->ts;
+	} else if (g->dir == XDIR_S2C) {
+		c->last_activity = g->ts;
+		if (g->name && strcmp(g->name, "FramebufferUpdate") == 0) {
+			x->end_ts = g->ts;
+			x->updates++;
+			xresp_update_counts(g->detail ? g->detail : "", &x->rects, &x->pixels);
+		}
+	}
+}
+
+int xresp_record(struct xresp_model *r, const struct xrec *rec)
+{
+	struct rconn *c;
+	switch (rec->type) {
+	case XREC_CONN:
+		if (!(c = rconn_of(r, rec->u.conn.id, true)))
+			return -1;
+		c->proto = strcmp(rec->u.conn.proto, "x11") == 0 ? RP_X11 :
+			   strcmp(rec->u.conn.proto, "rfb") == 0 ? RP_RFB : RP_NONE;
+		break;
+	case XREC_MSG:
+		if ((c = rconn_of(r, rec->u.msg.conn, false)) && c->proto != RP_NONE)
+			message(r, c, &rec->u.msg);
+		break;
+	case XREC_GAP:
+		if (rec->u.gap.reason != XGAP_SKIPPED && (c = rconn_of(r, rec->u.gap.conn, false)) &&
+		    c->open)
+			c->cur.flags |= XRESP_F_UNCERTAIN;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+void xresp_tick(struct xresp_model *r, uint64_t now)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->conns[i].proto != RP_NONE && quiet_at(r, &r->conns[i], now))
+			emit_close(r, &r->conns[i], false);
+}
+
+void xresp_finish(struct xresp_model *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->conns[i].open)
+			emit_close(r, &r->conns[i], false);
+}
+
