@@ -6,7 +6,7 @@
 # tests/help-man.sh checks each against --help and the man page.
 
 _xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --compressed-sizes --ring --before
-	--after --trigger -h --help -V --version'
+	--after --trigger --no-index -h --help -V --version'
 _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
 	--messages --marks --dump --format --conn --range --capture-side --rtt --elicit-slack
 	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction

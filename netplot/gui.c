@@ -58,6 +58,17 @@ struct win {
 	char *ix_path;
 	size_t ix_conn;			/* index connection of m's window */
 	uint64_t win_t0, win_t1;
+	/* An index without the states (xcap's): made again with them in a
+	   thread, looked at every 100 ms. */
+	struct np_states_job *states;
+	guint states_source;
+	gint64 states_began;		/* µs, g_get_monotonic_time */
+	/* A span too dear for one frame but not for a few: read a frame's
+	   worth at a time when idle, drawn from the buckets meanwhile. */
+	struct np_window_job *refine;
+	guint refine_source;
+	size_t refine_conn;
+	uint64_t refine_t0, refine_t1;
 };
 
 
@@ -212,29 +223,9 @@ static void index_fit_y(struct win *w)
 	}
 }
 
-/* Make m the window of the view's span when the view is fine enough and
-   m does not hold it yet.  A window twice the view's span is read, so
-   that panning a little reads nothing. */
-static void index_sync(struct win *w)
+/* m becomes the window [a, b] of index connection i. */
+static void index_install(struct win *w, struct np_model *m, size_t i, uint64_t a, uint64_t b)
 {
-	if (!w->ix)
-		return;
-	size_t i = ix_conn_of(w, w->v.conn);
-	double t0 = w->v.t0 < 0 ? 0 : w->v.t0, t1 = w->v.t1 < 0 ? 0 : w->v.t1;
-	if (i == w->ix_conn && t0 >= (double)w->win_t0 && t1 <= (double)w->win_t1)
-		return;
-	double span = t1 - t0;
-	uint64_t a = t0 > span / 2 ? (uint64_t)(t0 - span / 2) : 0, b = (uint64_t)(t1 + span / 2);
-	/* What reading it would cost, from the index: a span too dear for
-	   one frame is drawn from the buckets (index_columns). */
-	if (np_index_window_cost(w->ix, i, a, b) > NP_INDEX_WINDOW_BYTES)
-		return;
-	char err[512];
-	struct np_model *m = np_index_window(w->ix, w->ix_path, i, a, b, err, sizeof err);
-	if (!m) {
-		fprintf(stderr, "netplot: cannot read the span: %s: '%s'\n", err, w->ix_path);
-		return;
-	}
 	uint32_t id;
 	uint64_t first, last, n[2];
 	np_index_conn(w->ix, i, &id, &first, &last, n);
@@ -249,6 +240,146 @@ static void index_sync(struct win *w)
 	if (log_on)
 		fprintf(stderr, "netplot: window conn=%u t0=%llu t1=%llu packets=%llu\n", id,
 			(unsigned long long)a, (unsigned long long)b, (unsigned long long)m->npkt);
+}
+
+static void refine_stop(struct win *w)
+{
+	if (w->refine_source)
+		g_source_remove(w->refine_source);
+	w->refine_source = 0;
+	np_index_window_free(w->refine);
+	w->refine = NULL;
+}
+
+/* A frame's worth of the span being read; at its end the window drawn
+   with its packets and labels. */
+static gboolean refine_tick(gpointer data)
+{
+	struct win *w = data;
+	char err[512];
+	int st = np_index_window_step(w->refine, NP_INDEX_WINDOW_BYTES, err, sizeof err);
+	if (st == 0)
+		return G_SOURCE_CONTINUE;
+	struct np_window_job *j = w->refine;
+	size_t chunks = np_index_window_chunks(j);
+	w->refine = NULL;
+	w->refine_source = 0;
+	struct np_model *m = st > 0 ? np_index_window_end(j, err, sizeof err) : NULL;
+	if (st < 0)
+		np_index_window_free(j);
+	if (!m) {
+		fprintf(stderr, "netplot: cannot read the span: %s: '%s'\n", err, w->ix_path);
+		return G_SOURCE_REMOVE;
+	}
+	if (log_on)
+		fprintf(stderr, "netplot: refined in %zu steps\n", chunks);
+	index_install(w, m, w->refine_conn, w->refine_t0, w->refine_t1);
+	redraw(w);
+	return G_SOURCE_REMOVE;
+}
+
+/* Make m the window of the view's span when the view is fine enough and
+   m does not hold it yet.  A window twice the view's span is read, so
+   that panning a little reads nothing. */
+static void index_sync(struct win *w)
+{
+	if (!w->ix)
+		return;
+	size_t i = ix_conn_of(w, w->v.conn);
+	double t0 = w->v.t0 < 0 ? 0 : w->v.t0, t1 = w->v.t1 < 0 ? 0 : w->v.t1;
+	if (i == w->ix_conn && t0 >= (double)w->win_t0 && t1 <= (double)w->win_t1)
+		return;
+	if (w->refine && i == w->refine_conn && t0 >= (double)w->refine_t0 &&
+	    t1 <= (double)w->refine_t1)
+		return;	/* on its way */
+	refine_stop(w);
+	double span = t1 - t0;
+	uint64_t a = t0 > span / 2 ? (uint64_t)(t0 - span / 2) : 0, b = (uint64_t)(t1 + span / 2);
+	/* What reading it would cost, from the index: a span too dear for
+	   one frame is drawn from the buckets (index_columns), and read a
+	   frame's worth at a time afterwards when it is not too dear for
+	   that either. */
+	char err[512];
+	size_t cost = np_index_window_cost(w->ix, i, a, b);
+	if (cost > NP_INDEX_WINDOW_BYTES) {
+		if (cost > NP_INDEX_REFINE_BYTES)
+			return;
+		w->refine = np_index_window_begin(w->ix, w->ix_path, i, a, b, err, sizeof err);
+		if (!w->refine) {
+			fprintf(stderr, "netplot: cannot read the span: %s: '%s'\n", err, w->ix_path);
+			return;
+		}
+		w->refine_conn = i;
+		w->refine_t0 = a;
+		w->refine_t1 = b;
+		w->refine_source = g_idle_add(refine_tick, w);
+		if (log_on)
+			fprintf(stderr, "netplot: refining t0=%llu t1=%llu cost=%zu\n",
+				(unsigned long long)a, (unsigned long long)b, cost);
+		return;
+	}
+	struct np_model *m = np_index_window(w->ix, w->ix_path, i, a, b, err, sizeof err);
+	if (!m) {
+		fprintf(stderr, "netplot: cannot read the span: %s: '%s'\n", err, w->ix_path);
+		return;
+	}
+	index_install(w, m, i, a, b);
+}
+
+static void states_stop(struct win *w)
+{
+	if (w->states_source)
+		g_source_remove(w->states_source);
+	w->states_source = 0;
+	np_index_states_free(w->states);
+	w->states = NULL;
+	refine_stop(w);	/* it reads through the index going away */
+}
+
+/* The states' job: its progress on the status line as a load's, then
+   the new index in place of the old and the view drawn again. */
+static gboolean states_tick(gpointer data)
+{
+	struct win *w = data;
+	long long done, total;
+	char err[256], buf[600];
+	int st = np_index_states_poll(w->states, &done, &total, err, sizeof err);
+	char *base = g_path_get_basename(w->ix_path);
+	if (st == 0) {
+		if (total > 0)
+			snprintf(buf, sizeof buf, "computing the states of '%s': %.1f of %.1f MiB (%d%%)",
+				 base, done / 1048576.0, total / 1048576.0, (int)(100 * done / total));
+		else
+			snprintf(buf, sizeof buf, "computing the states of '%s': %.1f MiB", base,
+				 done / 1048576.0);
+		gtk_label_set_text(GTK_LABEL(w->status), buf);
+		log_text("loading", buf);
+		g_free(base);
+		return G_SOURCE_CONTINUE;
+	}
+	w->states_source = 0;
+	states_stop(w);
+	struct np_index *ix = NULL;
+	bool built = false;
+	if (st > 0 && !(ix = np_index_open(w->ix_path, &built, err, sizeof err)))
+		st = -1;
+	if (st < 0) {
+		snprintf(buf, sizeof buf, "no states for '%s': %s", base, err);
+		gtk_label_set_text(GTK_LABEL(w->status), buf);
+		log_text("states", buf);
+		g_free(base);
+		return G_SOURCE_REMOVE;
+	}
+	g_free(base);
+	np_index_free(w->ix);
+	w->ix = ix;
+	w->ix_conn = (size_t)-1;	/* the window read again, with its states */
+	if (log_on)
+		fprintf(stderr, "netplot: states %s made in %.0f ms, intervals=%llu\n", w->ix_path,
+			(g_get_monotonic_time() - w->states_began) / 1e3,
+			(unsigned long long)np_index_state_intervals(ix));
+	redraw(w);
+	return G_SOURCE_REMOVE;
 }
 
 /* The trace a window shows, for the CDF window (win.cdf), which draws
@@ -294,6 +425,7 @@ static bool open_index(struct win *w, const char *path)
 				 "%s (%llu packets, indexed)", name, (unsigned long long)(n[0] + n[1]));
 		}
 	}
+	states_stop(w);
 	np_index_free(w->ix);
 	g_free(w->ix_path);
 	np_model_free(w->m);
@@ -312,9 +444,22 @@ static bool open_index(struct win *w, const char *path)
 	w->v.conn = best_id - 1;
 	fill_combo(w);
 	show_conn(w, best_id - 1, 0);
+	/* xcap's index has no states: made now, without holding the window. */
+	const char *states = "read";
+	if (!np_index_has_state(ix)) {
+		w->states = np_index_states_start(path, err, sizeof err);
+		if (w->states) {
+			w->states_began = g_get_monotonic_time();
+			w->states_source = g_timeout_add(100, states_tick, w);
+			states = "computing";
+		} else {
+			fprintf(stderr, "netplot: no states: %s: '%s'\n", err, path);
+			states = "none";
+		}
+	}
 	if (log_on)
-		fprintf(stderr, "netplot: index %s packets=%llu%s\n", path,
-			(unsigned long long)np_index_packets(ix), built ? " built" : "");
+		fprintf(stderr, "netplot: index %s packets=%llu%s states=%s\n", path,
+			(unsigned long long)np_index_packets(ix), built ? " built" : "", states);
 	log_text("open", path);
 	return true;
 }
@@ -361,6 +506,7 @@ static bool open_file(struct win *w, const char *path)
 		return false;
 	if (wants_index(path))
 		return open_index(w, path);
+	states_stop(w);
 	np_index_free(w->ix);
 	w->ix = NULL;
 	struct stat st;
@@ -1041,6 +1187,7 @@ static void on_destroy(GtkWidget *widget, gpointer data)
 	struct win *w = data;
 	if (w->follow_source)
 		g_source_remove(w->follow_source);
+	states_stop(w);
 	for (size_t i = 0; i < w->npaths; i++)
 		g_free(w->paths[i]);
 	g_free(w->paths);

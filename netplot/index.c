@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +68,13 @@ static void on_interval(void *ctx, const struct xstate_interval *iv)
 	xidx_interval(ctx, iv->conn, iv->dir, iv->state, iv->start, iv->end);
 }
 
-int np_index_build(const char *path, const char *out_path, char *err, size_t errlen)
+/* Every this many bytes of the trace read, the build says how far it
+   is (and may be told to stop). */
+enum { PROGRESS_STEP = 1 << 20 };
+
+static int build_watched(const char *path, const char *out_path,
+			 int (*progress)(void *ctx, long long done), void *ctx, char *err,
+			 size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -85,9 +93,19 @@ int np_index_build(const char *path, const char *out_path, char *err, size_t err
 	xstate_options_default(&so);
 	int bad = !x || !(sm = xstate_new(&so)) || xstate_on_interval(sm, on_interval, x) < 0;
 	struct xrec rec;
-	while (!bad && trace_reader_next(r, &rec) == 1)
-		bad = xidx_record(x, &rec, trace_reader_block_offset(r)) < 0 ||
-		      xstate_record(sm, &rec) < 0;
+	uint64_t told = 0;
+	int stopped = 0;
+	while (!bad && trace_reader_next(r, &rec) == 1) {
+		uint64_t at = trace_reader_block_offset(r);
+		bad = xidx_record(x, &rec, at) < 0 || xstate_record(sm, &rec) < 0;
+		if (progress && at >= told + PROGRESS_STEP) {
+			told = at;
+			if (progress(ctx, (long long)at)) {
+				bad = stopped = 1;
+				break;
+			}
+		}
+	}
 	if (!bad) {
 		xstate_finish(sm);
 		xidx_states(x);	/* even when every moment was Idle */
@@ -96,12 +114,105 @@ int np_index_build(const char *path, const char *out_path, char *err, size_t err
 	trace_reader_free(r);
 	fclose(f);
 	int ret = -1;
-	if (bad)
+	if (stopped)
+		snprintf(err, errlen, "stopped");
+	else if (bad)
 		snprintf(err, errlen, "out of memory");
 	else
 		ret = xidx_write(x, path, out_path, err, errlen);
 	xidx_free(x);
 	return ret;
+}
+
+int np_index_build(const char *path, const char *out_path, char *err, size_t errlen)
+{
+	return build_watched(path, out_path, NULL, NULL, err, errlen);
+}
+
+/* ---- the states of an index written without them, in a thread ---- */
+
+struct np_states_job {
+	pthread_t thread;
+	char *path, *ipath;
+	long long total;
+	atomic_llong done;
+	atomic_int state;	/* 0 running, 1 made, -1 failed */
+	atomic_int stop;
+	char err[256];		/* the thread's, read once state is -1 */
+};
+
+static int job_progress(void *ctx, long long done)
+{
+	struct np_states_job *j = ctx;
+	atomic_store(&j->done, done);
+	return atomic_load(&j->stop);
+}
+
+static void *job_run(void *arg)
+{
+	struct np_states_job *j = arg;
+	/* The index made anew by the same writer from the same trace, with
+	   the state model beside it: the same buckets as before, now with
+	   their time in each state, and the intervals; written to a
+	   temporary name and renamed over the old one, which a reader that
+	   mapped it keeps until it lets go. */
+	int rc = build_watched(j->path, j->ipath, job_progress, j, j->err, sizeof j->err);
+	atomic_store(&j->state, rc < 0 ? -1 : 1);
+	return NULL;
+}
+
+struct np_states_job *np_index_states_start(const char *path, char *err, size_t errlen)
+{
+	struct np_states_job *j = calloc(1, sizeof *j);
+	size_t n = strlen(path);
+	if (!j || !(j->path = strdup(path)) || !(j->ipath = malloc(n + 5))) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	memcpy(j->ipath, path, n);
+	memcpy(j->ipath + n, ".idx", 5);
+	struct stat sb;
+	j->total = stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+	atomic_init(&j->done, 0);
+	atomic_init(&j->state, 0);
+	atomic_init(&j->stop, 0);
+	int e = pthread_create(&j->thread, NULL, job_run, j);
+	if (e) {
+		snprintf(err, errlen, "cannot start a thread: %s", strerror(e));
+		goto fail;
+	}
+	return j;
+fail:
+	if (j) {
+		free(j->path);
+		free(j->ipath);
+	}
+	free(j);
+	return NULL;
+}
+
+int np_index_states_poll(struct np_states_job *j, long long *done, long long *total, char *err,
+			 size_t errlen)
+{
+	*done = atomic_load(&j->done);
+	*total = j->total;
+	int st = atomic_load(&j->state);
+	if (st < 0)
+		snprintf(err, errlen, "%s", j->err);
+	return st;
+}
+
+void np_index_states_free(struct np_states_job *j)
+{
+	if (!j)
+		return;
+	/* A job not finished stops at its next step (a megabyte of trace)
+	   and writes nothing. */
+	atomic_store(&j->stop, 1);
+	pthread_join(j->thread, NULL);
+	free(j->path);
+	free(j->ipath);
+	free(j);
 }
 
 /* ---- reading ---- */
@@ -280,6 +391,15 @@ void np_index_conn(const struct np_index *ix, size_t i, uint32_t *id, uint64_t *
 bool np_index_has_state(const struct np_index *ix)
 {
 	return ix->has_state;
+}
+
+uint64_t np_index_state_intervals(const struct np_index *ix)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < ix->nconn; i++)
+		for (int k = 0; k < 2; k++)
+			n += rdc(ix, conn_at(ix, i) + DIR_AT + (uint64_t)k * DIR + 40, 8);
+	return n;
 }
 
 void np_index_conn_name(const struct np_index *ix, size_t i, char *buf, size_t len)
@@ -526,8 +646,25 @@ static void add_state(void *ctx, int state, uint64_t start, uint64_t end)
 		np_model_add_interval(ws->m, ws->id, ws->dir, (uint8_t)state, ws->t0 + s, ws->t0 + e);
 }
 
-struct np_model *np_index_window(const struct np_index *ix, const char *trace, size_t i,
-				 uint64_t t0, uint64_t t1, char *err, size_t errlen)
+/* Reading a span: the model set up, the trace open at the span's first
+   block, and where to stop. */
+struct np_window_job {
+	const struct np_index *ix;
+	size_t i;
+	uint32_t id;
+	uint64_t t0, t1;
+	struct np_model *m;
+	FILE *f;
+	struct trace_reader *r;
+	uint64_t stop, settled;	/* absolute ns */
+	bool waiting[2];
+	bool done;
+	size_t chunks;
+};
+
+struct np_window_job *np_index_window_begin(const struct np_index *ix, const char *trace,
+					    size_t i, uint64_t t0, uint64_t t1, char *err,
+					    size_t errlen)
 {
 	if (i >= ix->nconn) {
 		snprintf(err, errlen, "no such connection");
@@ -544,11 +681,14 @@ struct np_model *np_index_window(const struct np_index *ix, const char *trace, s
 		if (o && (!from || o < from))
 			from = o;
 	}
-	struct np_model *m = np_model_new();
+	struct np_window_job *j = calloc(1, sizeof *j);
+	struct np_model *m = j ? np_model_new() : NULL;
 	if (!m) {
+		free(j);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	*j = (struct np_window_job){ .ix = ix, .i = i, .id = id, .t0 = t0, .t1 = t1, .m = m };
 	m->t0 = ix->t0;
 	/* The connection at its place (ids are dense from 1), with the
 	   whole graph's zero of each direction and the unwrapping carried
@@ -558,13 +698,13 @@ struct np_model *np_index_window(const struct np_index *ix, const char *trace, s
 		r.u.conn = (struct xrec_conn){ .ts = ix->t0 + t0, .id = k, .proto = "" };
 		if (np_model_add(m, &r) < 0) {
 			snprintf(err, errlen, "out of memory");
-			np_model_free(m);
+			np_index_window_free(j);
 			return NULL;
 		}
 	}
 	if (id == 0 || m->nconn < id) {
 		snprintf(err, errlen, "connection id out of range");
-		np_model_free(m);
+		np_index_window_free(j);
 		return NULL;
 	}
 	struct np_conn *nc = &m->conn[id - 1];
@@ -584,22 +724,19 @@ struct np_model *np_index_window(const struct np_index *ix, const char *trace, s
 			nd->ack_raw = nd->base + (uint32_t)fb[d].alo;
 		}
 	}
+	j->done = !from;
 	if (from) {
-		FILE *f = fopen(trace, "rb");
-		struct trace_reader *r = f ? trace_reader_new(f, err, errlen) : NULL;
-		if (!r || trace_reader_seek(r, from) < 0) {
-			if (!f)
+		j->f = fopen(trace, "rb");
+		j->r = j->f ? trace_reader_new(j->f, err, errlen) : NULL;
+		if (!j->r || trace_reader_seek(j->r, from) < 0) {
+			if (!j->f)
 				snprintf(err, errlen, "cannot open: %s", strerror(errno));
-			else if (r)
+			else if (j->r)
 				snprintf(err, errlen, "cannot seek in the trace");
-			trace_reader_free(r);
-			if (f)
-				fclose(f);
-			np_model_free(m);
+			np_index_window_free(j);
 			return NULL;
 		}
-		trace_reader_on_warning(r, NULL, NULL);
-		struct xrec rec;
+		trace_reader_on_warning(j->r, NULL, NULL);
 		/* Records come in capture order, a message after the packet
 		   holding its end, later only when its stream waited for a
 		   retransmission.  Reading stops once each direction with
@@ -608,37 +745,64 @@ struct np_model *np_index_window(const struct np_index *ix, const char *trace, s
 		   between cost as much as the span's own (GUI windows reach
 		   half a view beyond the view, so what a long retransmission
 		   delays past the edge is off the screen). */
-		uint64_t stop = ix->t0 + t1 + 1000000000u, settled = ix->t0 + t1 + WINDOW_TAIL;
-		bool waiting[2] = { fb[0].block != 0, fb[1].block != 0 };
-		int bad = 0;
-		while (!bad && trace_reader_next(r, &rec) == 1) {
-			uint64_t ts;
-			uint32_t cid;
-			switch (rec.type) {
-			case XREC_PKT: ts = rec.u.pkt.ts; cid = rec.u.pkt.conn; break;
-			case XREC_MSG: ts = rec.u.msg.ts; cid = rec.u.msg.conn; break;
-			case XREC_GAP: ts = rec.u.gap.ts; cid = rec.u.gap.conn; break;
-			default: continue;
-			}
-			if (ts > stop)
-				break;
-			if (cid == id && rec.type == XREC_PKT && ts > settled) {
-				waiting[rec.u.pkt.dir & 1] = false;
-				if (!waiting[0] && !waiting[1])
-					break;
-			}
-			if (cid != id || ts < ix->t0 + t0 || ts > ix->t0 + t1)
-				continue;
-			bad = np_model_add(m, &rec) < 0;
-		}
-		trace_reader_free(r);
-		fclose(f);
-		if (bad) {
-			snprintf(err, errlen, "out of memory");
-			np_model_free(m);
-			return NULL;
-		}
+		j->stop = ix->t0 + t1 + 1000000000u;
+		j->settled = ix->t0 + t1 + WINDOW_TAIL;
+		j->waiting[0] = fb[0].block != 0;
+		j->waiting[1] = fb[1].block != 0;
 	}
+	return j;
+}
+
+int np_index_window_step(struct np_window_job *j, size_t bytes, char *err, size_t errlen)
+{
+	if (j->done)
+		return 1;
+	j->chunks++;
+	uint64_t begin = trace_reader_block_offset(j->r);
+	const struct np_index *ix = j->ix;
+	struct xrec rec;
+	int got;
+	while ((got = trace_reader_next(j->r, &rec)) == 1) {
+		uint64_t ts;
+		uint32_t cid;
+		switch (rec.type) {
+		case XREC_PKT: ts = rec.u.pkt.ts; cid = rec.u.pkt.conn; break;
+		case XREC_MSG: ts = rec.u.msg.ts; cid = rec.u.msg.conn; break;
+		case XREC_GAP: ts = rec.u.gap.ts; cid = rec.u.gap.conn; break;
+		default: continue;
+		}
+		if (ts > j->stop)
+			break;
+		if (cid == j->id && rec.type == XREC_PKT && ts > j->settled) {
+			j->waiting[rec.u.pkt.dir & 1] = false;
+			if (!j->waiting[0] && !j->waiting[1])
+				break;
+		}
+		if (cid != j->id || ts < ix->t0 + j->t0 || ts > ix->t0 + j->t1)
+			continue;
+		if (np_model_add(j->m, &rec) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		/* A step ends between records, at the first block past its
+		   share: the next goes on from the same reader. */
+		if (trace_reader_block_offset(j->r) - begin >= bytes)
+			return 0;
+	}
+	j->done = true;
+	return 1;
+}
+
+struct np_model *np_index_window_end(struct np_window_job *j, char *err, size_t errlen)
+{
+	const struct np_index *ix = j->ix;
+	struct np_model *m = j->m;
+	uint64_t t0 = j->t0, t1 = j->t1;
+	size_t i = j->i;
+	uint32_t id = j->id;
+	struct np_conn *nc = &m->conn[id - 1];
+	j->m = NULL;
+	np_index_window_free(j);
 	/* The states of the span: the whole-trace state model's own
 	   intervals, kept in the index, so the window needs no starting
 	   state.  An index without them (written at capture time, where the
@@ -662,4 +826,33 @@ struct np_model *np_index_window(const struct np_index *ix, const char *trace, s
 		return NULL;
 	}
 	return m;
+}
+
+size_t np_index_window_chunks(const struct np_window_job *j)
+{
+	return j->chunks;
+}
+
+void np_index_window_free(struct np_window_job *j)
+{
+	if (!j)
+		return;
+	trace_reader_free(j->r);
+	if (j->f)
+		fclose(j->f);
+	np_model_free(j->m);
+	free(j);
+}
+
+struct np_model *np_index_window(const struct np_index *ix, const char *trace, size_t i,
+				 uint64_t t0, uint64_t t1, char *err, size_t errlen)
+{
+	struct np_window_job *j = np_index_window_begin(ix, trace, i, t0, t1, err, errlen);
+	if (!j)
+		return NULL;
+	if (np_index_window_step(j, SIZE_MAX, err, errlen) < 0) {
+		np_index_window_free(j);
+		return NULL;
+	}
+	return np_index_window_end(j, err, errlen);
 }

@@ -46,9 +46,23 @@ struct np_index;
 
 /* Build the index of the .xcap trace at path into out_path, in one pass
    through xcap's index writer (xcap/traceidx.h) with the state model's
-   intervals ( (written to a
-   temporary name and renamed, so a reader never sees half of one). */
+   intervals (written to a temporary name and renamed, so a reader never
+   sees half of one). */
 int np_index_build(const char *path, const char *out_path, char *err, size_t errlen);
+
+/* An index written while capturing has no states: a job in a thread of
+   its own makes path's index again with them (the pass np_index_build
+   does) and renames it over TRACE.idx, while the caller goes on drawing
+   from the old one, then maps the new one with np_index_open. */
+struct np_states_job;
+struct np_states_job *np_index_states_start(const char *path, char *err, size_t errlen);
+/* How far it is (bytes of the trace read, of total): 0 running, 1 the
+   new index is in place, -1 failed (err filled). */
+int np_index_states_poll(struct np_states_job *j, long long *done, long long *total, char *err,
+			 size_t errlen);
+/* Stop it if it runs (nothing is written then), wait for its thread and
+   free it. */
+void np_index_states_free(struct np_states_job *j);
 
 /* Open path's index, TRACE.idx beside it, building it first when it is
    missing or stale (built says which).  NULL with err filled. */
@@ -70,6 +84,8 @@ void np_index_conn_name(const struct np_index *ix, size_t i, char *buf, size_t l
 /* The index holds the state model's intervals (one netplot built does;
    one xcap wrote as it captured does not). */
 bool np_index_has_state(const struct np_index *ix);
+/* How many state intervals it holds, all directions together. */
+uint64_t np_index_state_intervals(const struct np_index *ix);
 uint64_t np_index_packets(const struct np_index *ix);
 
 /* The aggregate of direction dir of connection i over [t0, t1) (ns since
@@ -94,6 +110,21 @@ struct np_model;
 size_t np_index_window_cost(const struct np_index *ix, size_t i, uint64_t t0, uint64_t t1);
 struct np_model *np_index_window(const struct np_index *ix, const char *trace, size_t i,
 				 uint64_t t0, uint64_t t1, char *err, size_t errlen);
+
+/* The same reading in steps, for a span too dear for one frame: begin
+   sets the model up and opens the trace where the span begins; each step
+   reads about bytes of it (0 more to read, 1 read to its end, -1 failed);
+   end gives the model (and frees the job), free drops it unfinished.
+   The index must outlive the job. */
+#define NP_INDEX_REFINE_BYTES 64000000	/* spans up to this are read in steps */
+struct np_window_job;
+struct np_window_job *np_index_window_begin(const struct np_index *ix, const char *trace,
+					    size_t i, uint64_t t0, uint64_t t1, char *err,
+					    size_t errlen);
+int np_index_window_step(struct np_window_job *j, size_t bytes, char *err, size_t errlen);
+struct np_model *np_index_window_end(struct np_window_job *j, char *err, size_t errlen);
+size_t np_index_window_chunks(const struct np_window_job *j);
+void np_index_window_free(struct np_window_job *j);
 
 /* Draw the graph of direction dir of connection i for the time [t0, t1]
    and sequence numbers [y0, y1] into the w by h surface of cr, a column at

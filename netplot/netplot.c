@@ -214,6 +214,45 @@ static int benchmark(const char *path, int w, int h)
    NP_INDEX_WINDOW_BYTES of the trace, and from the blocks of the trace
    the index names for the span when less (the whole renderer, packets
    one by one, labels, the state band from the index's intervals). */
+/* A middle zoom as the window refines it: the span read a frame's worth
+   (NP_INDEX_WINDOW_BYTES) a step, then drawn packet by packet. */
+static void bench_refine(const struct np_index *ix, const char *path, size_t i, uint32_t id,
+			 double t0, double t1, double y0, double y1, cairo_t *cr,
+			 cairo_surface_t *s, int w, int h)
+{
+	char err[512];
+	double a = now_ms(), longest = 0;
+	struct np_window_job *j = np_index_window_begin(ix, path, i, t0 < 0 ? 0 : (uint64_t)t0,
+							(uint64_t)t1, err, sizeof err);
+	int st = j ? 0 : -1;
+	while (st == 0) {
+		double b = now_ms();
+		st = np_index_window_step(j, NP_INDEX_WINDOW_BYTES, err, sizeof err);
+		longest = fmax(longest, now_ms() - b);
+	}
+	size_t steps = j ? np_index_window_chunks(j) : 0;
+	struct np_model *wm = st > 0 ? np_index_window_end(j, err, sizeof err) : NULL;
+	if (st < 0)
+		np_index_window_free(j);
+	if (!wm)
+		die_err(1, err, path);
+	double total = now_ms() - a;
+	struct np_view v;
+	np_view_init(&v, wm, id - 1, 0, w, h);
+	v.t0 = t0;
+	v.t1 = t1;
+	v.y0 = y0;
+	v.y1 = y1;
+	struct np_render_stats st2;
+	double b = now_ms();
+	np_render(cr, &v, NULL, &st2);
+	cairo_surface_flush(s);
+	printf("  refined: read in %zu steps (longest %.1f ms, %.0f ms in all), then drawn in %.1f ms"
+	       " (%zu drawn one by one, %zu labels)\n",
+	       steps, longest, total, now_ms() - b, st2.items, st2.labels);
+	np_model_free(wm);
+}
+
 static int benchmark_index(const char *path, int w, int h)
 {
 	char err[512];
@@ -263,6 +302,8 @@ static int benchmark_index(const char *path, int w, int h)
 			printf("redraw %.0fx: %.1f ms (%" PRIu64 " packets in view, %zu buckets read;"
 			       " its span would read %.1f MB of the trace)\n",
 			       zoom, fastest, (uint64_t)k.npkt, reads, cost / 1e6);
+			if (cost <= NP_INDEX_REFINE_BYTES)
+				bench_refine(ix, path, best, id, t0, t1, y0, y1, cr, s, w, h);
 			continue;
 		}
 		/* Fine enough to draw packets: read the span's blocks of the

@@ -35,6 +35,10 @@ tests_fuzz_fuzz_index_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
 tests_fuzz_fuzz_index_LDADD = $(NETPLOT_LIBS)
 dist_check_SCRIPTS += tests/fuzz-index.sh tests/index-capture.sh
 TESTS += tests/fuzz-index.sh tests/index-capture.sh
+# An index without states (xcap's): netplot makes them in a thread and
+# writes them into it, under Xvfb.
+dist_check_SCRIPTS += tests/netplot-index-states.sh
+TESTS += tests/netplot-index-states.sh
 endif
 
 # The benchmark of huge traces: netplot from the index on a hundred

@@ -6,9 +6,10 @@
 # capture (tests/trace-stretch).  netplot must build the index, say how
 # many packets it holds (the trace's, as xcapanalyse counts them), draw
 # the whole connection from it (the plot not blank), and when zoomed in
-# with '+' (until reading the span fits a frame) read a span of the trace
-# into the window's model (logged) and
-# draw it (the screen changes).
+# with '+' read a span of the trace into the window's model (logged): a
+# middle zoom's span, too dear for one frame, in steps between frames
+# while the buckets are drawn (logged as refining, then refined in N
+# steps), and draw it (the screen changes).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need netplot xcapanalyse xdotool import convert
 stretch="$top_builddir/tests/trace-stretch"
@@ -37,7 +38,14 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
 done
 wait_for grep -q '^netplot: window .*packets=[1-9]' "$log" ||
 	fail "zooming in read no span of the trace: $(tail -3 "$log")"
+# The first span read was a middle zoom's, too dear for one frame: drawn
+# from the buckets at once, then read in steps between frames.
+grep -q '^netplot: refining ' "$log" || fail "no middle zoom was read in steps: $(grep '^netplot: window' "$log" | head -1)"
+steps=$(sed -n 's/^netplot: refined in \([0-9]*\) steps$/\1/p' "$log" | head -1)
+[ "${steps:-0}" -ge 2 ] || fail "the middle zoom was read in ${steps:-no} steps"
+first=$(grep -n '^netplot: \(refined\|window\) ' "$log" | head -1)
+case $first in *refined*) ;; *) fail "a span was read whole before the middle zoom's steps: $first" ;; esac
 sleep 0.5
 shot fine
 cmp -s "$workdir/coarse.png" "$workdir/fine.png" && fail "the screen did not change"
-say "$packets packets indexed; $(grep '^netplot: window ' "$log" | head -1 | sed 's/.*packets=//') read for a zoomed view"
+say "$packets packets indexed; $(grep '^netplot: window ' "$log" | head -1 | sed 's/.*packets=//') read for a zoomed view in $steps steps"

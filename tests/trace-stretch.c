@@ -17,6 +17,9 @@
  * are written.  Nothing of a capture is pasted twice at the same time or
  * with the same numbers, so the state model, the level-of-detail index
  * and the graph see hours of traffic of the shape real clients make.
+ *
+ * With TRACE_STRETCH_INDEX=1 it also writes OUT.xcap.idx as xcap -w
+ * writes one while capturing (xcap/traceidx.h, without the states).
  */
 #include "config.h"
 
@@ -26,6 +29,7 @@
 
 #include "source.h"
 #include "trace.h"
+#include "traceidx.h"
 
 struct tmpl {
 	struct xrec *rec;	/* the connection's records, strings owned */
@@ -319,6 +323,10 @@ int main(int argc, char **argv)
 		ln[j].sshift[1] = (uint32_t)(0x08000000u * (j + 3) + 54321u * j);
 		live[j] = lane_peek(&ln[j], &head[j]);
 	}
+	const char *ix_env = getenv("TRACE_STRETCH_INDEX");
+	struct xidx *ix = ix_env && strcmp(ix_env, "1") == 0 ? xidx_new() : NULL;
+	if (ix_env && strcmp(ix_env, "1") == 0 && !ix)
+		return 1;
 	unsigned long long packets = 0;
 	while (packets < want) {
 		size_t best = nlanes;
@@ -331,6 +339,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "trace-stretch: cannot write: '%s'\n", trace_writer_error(w));
 			return 1;
 		}
+		if (ix && xidx_record(ix, &head[best], trace_writer_block_offset(w)) < 0) {
+			fprintf(stderr, "trace-stretch: out of memory: 'index'\n");
+			return 1;
+		}
 		packets += head[best].type == XREC_PKT;
 		ln[best].i++;
 		if (!lane_peek(&ln[best], &head[best])) {
@@ -341,6 +353,15 @@ int main(int argc, char **argv)
 	if (trace_writer_free(w) < 0 || fclose(f) != 0) {
 		fprintf(stderr, "trace-stretch: cannot write: '%s'\n", argv[2]);
 		return 1;
+	}
+	if (ix) {
+		char ipath[4200];
+		snprintf(ipath, sizeof ipath, "%s.idx", argv[2]);
+		if (xidx_write(ix, argv[2], ipath, err, sizeof err) < 0) {
+			fprintf(stderr, "trace-stretch: %s: '%s'\n", err, ipath);
+			return 1;
+		}
+		xidx_free(ix);
 	}
 	uint64_t tend = 0;
 	for (size_t j = 0; j < nlanes; j++)

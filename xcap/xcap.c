@@ -61,7 +61,7 @@ static void usage(FILE *f)
 "usage: xcap [-i IFACE | -r FILE] -w OUT [-c COUNT] [-G SECONDS] [-C MB]\n"
 "            [-W COUNT] [-B KIB] [-Z USER] [-k] [-p] [-q]\n"
 "            [--compressed-sizes] [--ring SECONDS|SIZE] [--before SECONDS]\n"
-"            [--after SECONDS] [--trigger WHAT]... [FILTER...]\n"
+"            [--after SECONDS] [--trigger WHAT]... [--no-index] [FILTER...]\n"
 "\n"
 "Capture TCP beside an X client and write an xcap trace (see xcap(5)).\n"
 "\n"
@@ -100,6 +100,8 @@ static void usage(FILE *f)
 "              the window from before the input); repeatable.  SIGUSR2\n"
 "              and a client's XCAP_MARK_<text> atom or XCAP_MARK property\n"
 "              always mark and trigger\n"
+"  --no-index  write only the trace: no side index OUT.idx (netplot builds\n"
+"              one when it opens a huge trace without it)\n"
 "  FILTER      BPF filter (live default: " DEFAULT_FILTER ";\n"
 "              none when reading a file)\n"
 "  -h, --help  show this help;  -V, --version  show the version\n"
@@ -215,9 +217,11 @@ struct capture {
 	uint64_t resp_now;
 	unsigned windows_written;
 	char out_name[PATH_MAX];
-	/* One trace file (no rotation, no windows): its side index, written
-	   beside it when it is closed, so that netplot opens a huge capture
-	   without a pass over it. */
+	/* Each trace file's side index (a rotated piece's and a window's
+	   too), written beside it when it is closed, so that netplot opens
+	   a huge capture without a pass over it: the records go to the
+	   index as they are written, and closing adds one write of about
+	   1.3 bytes a packet (unless --no-index). */
 	bool want_index;
 	struct xidx *ix;
 };
@@ -480,6 +484,13 @@ static void open_output(struct capture *cap, uint64_t ts)
 		die(EXIT_RUNTIME, "cannot start the trace: %s: '%s'", err, cap->out_name);
 	cap->file_start_ns = ts;
 	cap->files_opened++;
+	/* An index left beside a file now overwritten (-C -W, a second run)
+	   describes the old trace: gone before the new one is written. */
+	if (cap->out != stdout) {
+		char ipath[PATH_MAX + 8];
+		snprintf(ipath, sizeof ipath, "%s.idx", cap->out_name);
+		unlink(ipath);
+	}
 	if (cap->want_index && cap->out != stdout && !(cap->ix = xidx_new()))
 		complain("out of memory, no index written: '%s.idx'", cap->out_name);
 }
@@ -573,6 +584,9 @@ static int window_open(void *ctx, uint64_t start)
 		unsigned slot = (cap->windows_written - 1) % cap->file_count;
 		if (cap->kept_windows[slot]) {
 			unlink(cap->kept_windows[slot]);
+			char ipath[PATH_MAX + 8];
+			snprintf(ipath, sizeof ipath, "%s.idx", cap->kept_windows[slot]);
+			unlink(ipath);
 			free(cap->kept_windows[slot]);
 		}
 		cap->kept_windows[slot] = strdup(cap->out_name);
@@ -908,13 +922,15 @@ int main(int argc, char **argv)
 	struct flight_options fopt = { 0, 0, 0, 10ull * 1000000000u };
 	int have_ring = 0, have_before = 0;
 	int compressed_sizes = 0;
-	enum { OPT_RING = 256, OPT_BEFORE, OPT_AFTER, OPT_TRIGGER, OPT_COMPRESSED_SIZES };
+	enum { OPT_RING = 256, OPT_BEFORE, OPT_AFTER, OPT_TRIGGER, OPT_COMPRESSED_SIZES, OPT_NO_INDEX };
+	bool no_index = false;
 	static const struct option longopts[] = {
 		{ "compressed-sizes", no_argument, NULL, OPT_COMPRESSED_SIZES },
 		{ "ring", required_argument, NULL, OPT_RING },
 		{ "before", required_argument, NULL, OPT_BEFORE },
 		{ "after", required_argument, NULL, OPT_AFTER },
 		{ "trigger", required_argument, NULL, OPT_TRIGGER },
+		{ "no-index", no_argument, NULL, OPT_NO_INDEX },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -953,6 +969,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_TRIGGER: parse_trigger(&cap, optarg); break;
 		case OPT_COMPRESSED_SIZES: compressed_sizes = 1; whole = 1; break;
+		case OPT_NO_INDEX: no_index = true; break;
 		case 'i': iface = optarg; break;
 		case 'r': rfile = optarg; break;
 		case 'w': wfile = optarg; break;
@@ -1066,13 +1083,13 @@ int main(int argc, char **argv)
 	cap.info.snaplen = cap.file ? pcapfile_snaplen(cap.file) : (uint32_t)pcap_snapshot(cap.pcap);
 	cap.info.ts_precision = cap.ts_nano ? 9 : 6;
 
+	cap.want_index = !no_index;
 	if (have_ring) {
 		struct flight_output fout = { &cap, window_open, window_put, window_close };
 		cap.flight = flight_new(&fopt, &fout);
 		if (!cap.flight)
 			die(EXIT_RUNTIME, "out of memory: 'flight recorder'");
 	} else {
-		cap.want_index = !cap.rotate_ns && !cap.size_limit;
 		open_output(&cap, now_ns());
 	}
 	if (cap.resp_over_ns) {
