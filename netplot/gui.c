@@ -210,7 +210,7 @@ static size_t ix_conn_of(const struct win *w, size_t conn)
 /* The y range of the view's span from the index. */
 static void index_fit_y(struct win *w)
 {
-	struct np_ibucket k;
+	struct xidx_bucket k;
 	double t0 = w->v.t0 < 0 ? 0 : w->v.t0;
 	np_index_range(w->ix, ix_conn_of(w, w->v.conn), w->v.dir, (uint64_t)t0, (uint64_t)w->v.t1 + 1,
 		       (uint64_t)((w->v.t1 - t0) / (w->v.pw > 1 ? w->v.pw : 1)), &k);

@@ -217,28 +217,6 @@ void np_index_states_free(struct np_states_job *j)
 
 /* ---- reading ---- */
 
-static void bucket_empty(struct np_ibucket *k)
-{
-	memset(k, 0, sizeof *k);
-	k->dlo = k->alo = INT64_MAX;
-	k->dhi = k->ahi = INT64_MIN;
-}
-
-static void bucket_merge(struct np_ibucket *a, const struct np_ibucket *k)
-{
-	if (k->dlo < a->dlo) a->dlo = k->dlo;
-	if (k->dhi > a->dhi) a->dhi = k->dhi;
-	if (k->alo < a->alo) a->alo = k->alo;
-	if (k->ahi > a->ahi) a->ahi = k->ahi;
-	a->bytes += k->bytes;
-	a->npkt += k->npkt;
-	a->nmsg += k->nmsg;
-	if (k->block && (!a->block || k->block < a->block))
-		a->block = k->block;
-	for (int s = 0; s < 3; s++)
-		a->state[s] += k->state[s];
-}
-
 static uint64_t conn_at(const struct np_index *ix, size_t i)
 {
 	return ix->conn_off + (uint64_t)i * CONN;
@@ -459,7 +437,7 @@ size_t np_index_busiest(const struct np_index *ix)
 	return best;
 }
 
-static void bucket_read(const struct np_index *ix, uint64_t off, struct np_ibucket *k)
+static void bucket_read(const struct np_index *ix, uint64_t off, struct xidx_bucket *k)
 {
 	k->dlo = (int64_t)rdc(ix, off, 8);
 	k->dhi = (int64_t)rdc(ix, off + 8, 8);
@@ -474,9 +452,9 @@ static void bucket_read(const struct np_index *ix, uint64_t off, struct np_ibuck
 }
 
 size_t np_index_range(const struct np_index *ix, size_t i, int dir, uint64_t t0, uint64_t t1,
-		      uint64_t width, struct np_ibucket *out)
+		      uint64_t width, struct xidx_bucket *out)
 {
-	bucket_empty(out);
+	xidx_bucket_empty(out);
 	if (i >= ix->nconn || t1 <= t0)
 		return 0;
 	uint64_t de = conn_at(ix, i) + DIR_AT + (uint64_t)(dir & 1) * DIR;
@@ -498,9 +476,9 @@ size_t np_index_range(const struct np_index *ix, size_t i, int dir, uint64_t t0,
 		b = start + cnt - 1;
 	size_t n = 0;
 	for (uint64_t k = a; k <= b && k >= start && k < start + cnt; k++, n++) {
-		struct np_ibucket one;
+		struct xidx_bucket one;
 		bucket_read(ix, off + (k - start) * BUCKET, &one);
-		bucket_merge(out, &one);
+		xidx_bucket_merge(out, &one);
 	}
 	return n;
 }
@@ -530,7 +508,7 @@ size_t np_index_draw(cairo_t *cr, const struct np_index *ix, size_t i, int dir, 
 		double a = t0 + x * tpp;
 		if (a + tpp <= 0)
 			continue;
-		struct np_ibucket k;
+		struct xidx_bucket k;
 		reads += np_index_range(ix, i, dir, a < 0 ? 0 : (uint64_t)a, (uint64_t)(a + tpp),
 					(uint64_t)tpp, &k);
 		if (!k.npkt && !k.state[0] && !k.state[1] && !k.state[2])
@@ -576,7 +554,7 @@ size_t np_index_draw(cairo_t *cr, const struct np_index *ix, size_t i, int dir, 
 /* The offset of the first block holding a packet of [t0, t1) of
    direction dir, from the level-0 buckets; 0 none. */
 static uint64_t first_block(const struct np_index *ix, size_t i, int dir, uint64_t t0,
-			    uint64_t t1, struct np_ibucket *first)
+			    uint64_t t1, struct xidx_bucket *first)
 {
 	uint64_t de = conn_at(ix, i) + DIR_AT + (uint64_t)dir * DIR;
 	uint64_t nl = rdc(ix, de + 20, 4), w = rdc(ix, de + 24, 8), lt = rdc(ix, de + 32, 8);
@@ -601,7 +579,7 @@ size_t np_index_window_cost(const struct np_index *ix, size_t i, uint64_t t0, ui
 	if (i >= ix->nconn || t1 < t0)
 		return 0;
 	uint64_t from = 0, to = 0;
-	struct np_ibucket k;
+	struct xidx_bucket k;
 	for (int d = 0; d < 2; d++) {
 		uint64_t o = first_block(ix, i, d, t0, t1 + 1, &k);
 		if (o && (!from || o < from))
@@ -672,9 +650,9 @@ struct np_window_job *np_index_window_begin(const struct np_index *ix, const cha
 	}
 	uint64_t c = conn_at(ix, i);
 	uint32_t id = (uint32_t)rdc(ix, c, 4);
-	struct np_ibucket fb[2];
-	bucket_empty(&fb[0]);
-	bucket_empty(&fb[1]);
+	struct xidx_bucket fb[2];
+	xidx_bucket_empty(&fb[0]);
+	xidx_bucket_empty(&fb[1]);
 	uint64_t from = 0;
 	for (int d = 0; d < 2; d++) {
 		uint64_t o = first_block(ix, i, d, t0, t1, &fb[d]);

@@ -26,21 +26,13 @@
 
 #include <cairo.h>
 
+#include "traceidx.h"	/* struct xidx_bucket: what a column of the index holds */
+
 #define NP_INDEX_FANOUT 16	/* XIDX_FANOUT of xcap/traceidx.h */
 /* A span is read from the trace (packets one by one, labels) when its
    window costs at most this many bytes, about 20 ms of reading and
    decoding here; a wider one is drawn from the index's buckets. */
 #define NP_INDEX_WINDOW_BYTES 1500000
-
-/* One bucket, as stored (80 bytes, little-endian).  A pair lo > hi: none. */
-struct np_ibucket {
-	int64_t dlo, dhi;	/* data of the direction: lowest seq, highest seq + len */
-	int64_t alo, ahi;	/* acknowledgements of that data (sent by the peer) */
-	uint64_t bytes;
-	uint32_t npkt, nmsg;
-	uint64_t block;		/* trace offset of the block of its first packet; 0 none */
-	uint64_t state[3];	/* ns of Block Send, Block Recv, Block Reply in it */
-};
 
 struct np_index;
 
@@ -93,7 +85,7 @@ uint64_t np_index_packets(const struct np_index *ix);
    width ns (at least one level-0 bucket).  Returns the number of buckets
    read. */
 size_t np_index_range(const struct np_index *ix, size_t i, int dir, uint64_t t0, uint64_t t1,
-		      uint64_t width, struct np_ibucket *out);
+		      uint64_t width, struct xidx_bucket *out);
 
 /* A model of connection i holding only the packets, messages and gaps of
    [t0, t1] (ns since t0 of the trace), read from the trace blocks the

@@ -282,7 +282,7 @@ static int benchmark_index(const char *path, int w, int h)
 	double tc = ((double)first + (double)last) / 2, span = (double)(last - first) + 1;
 	for (double zoom = 1; zoom <= 100000; zoom *= 10) {
 		double t0 = tc - span / zoom / 2, t1 = tc + span / zoom / 2;
-		struct np_ibucket k;
+		struct xidx_bucket k;
 		np_index_range(ix, best, 0, t0 < 0 ? 0 : (uint64_t)t0, (uint64_t)t1,
 			       (uint64_t)((t1 - t0) / w), &k);
 		double y0 = k.dlo < k.alo ? (double)k.dlo : (double)k.alo;

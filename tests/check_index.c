@@ -77,7 +77,7 @@ START_TEST(index_agrees_with_model)
 		for (int d = 0; d < 2; d++) {
 			const struct np_dir *md = &c->dir[d];
 			ck_assert_uint_eq(n[d], md->npkt);
-			struct np_ibucket k;
+			struct xidx_bucket k;
 			np_index_range(ix, i, d, 0, m->t_end + 1, 1, &k);
 			ck_assert_uint_eq(k.npkt, md->npkt);
 			ck_assert_uint_eq(k.nmsg, md->nmsg);
@@ -105,7 +105,7 @@ START_TEST(index_agrees_with_model)
 				blocked += st[s];
 			}
 			/* Coarse or fine, the whole range sums the same. */
-			struct np_ibucket coarse;
+			struct xidx_bucket coarse;
 			np_index_range(ix, i, d, 0, m->t_end + 1, m->t_end + 1, &coarse);
 			ck_assert_uint_eq(coarse.npkt, k.npkt);
 			ck_assert_uint_eq(coarse.bytes, k.bytes);
@@ -212,7 +212,7 @@ START_TEST(changed_trace_rebuilds_and_cuts_are_refused)
 		if (!cut)
 			refused++;
 		else {
-			struct np_ibucket k;
+			struct xidx_bucket k;
 			for (size_t i = 0; i < np_index_conns(cut); i++)
 				np_index_range(cut, i, 0, 0, UINT64_MAX, 1, &k);
 			np_index_free(cut);

@@ -39,14 +39,6 @@
 enum { HEADER = 72, CONN = 216, NAME_AT = 152, NAME = 64, DIR_AT = 24, DIR = 64, LEVEL = 24, BUCKET = 80, IVAL = 16,
        MAXLEVEL = 24, MIN_BUCKETS = 64 };
 
-struct bkt {
-	int64_t dlo, dhi, alo, ahi;
-	uint64_t bytes;
-	uint32_t npkt, nmsg;
-	uint64_t block;
-	uint64_t state[3];
-};
-
 struct ival {
 	uint64_t start, end;
 	uint8_t state;
@@ -59,7 +51,7 @@ struct idir {
 	int64_t seq_w, ack_w;
 	uint64_t w0, start;	/* level-0 width; number of the first bucket */
 	size_t nb, cap;
-	struct bkt *b;
+	struct xidx_bucket *b;
 	struct ival *iv;
 	size_t niv, ivcap;
 };
@@ -164,14 +156,14 @@ static uint64_t rel(struct xidx *x, uint64_t ts)
 	return t;
 }
 
-static void bucket_empty(struct bkt *k)
+void xidx_bucket_empty(struct xidx_bucket *k)
 {
 	memset(k, 0, sizeof *k);
 	k->dlo = k->alo = INT64_MAX;
 	k->dhi = k->ahi = INT64_MIN;
 }
 
-static void bucket_merge(struct bkt *a, const struct bkt *k)
+void xidx_bucket_merge(struct xidx_bucket *a, const struct xidx_bucket *k)
 {
 	if (k->dlo < a->dlo) a->dlo = k->dlo;
 	if (k->dhi > a->dhi) a->dhi = k->dhi;
@@ -192,11 +184,11 @@ static void coarsen(struct idir *d)
 	uint64_t s = d->start / 2, e = (d->start + d->nb - 1) / 2;
 	size_t n = (size_t)(e - s + 1);
 	for (size_t i = 0; i < n; i++) {
-		struct bkt m;
-		bucket_empty(&m);
+		struct xidx_bucket m;
+		xidx_bucket_empty(&m);
 		for (uint64_t k = 2 * (s + i); k < 2 * (s + i) + 2; k++)
 			if (k >= d->start && k < d->start + d->nb)
-				bucket_merge(&m, &d->b[k - d->start]);
+				xidx_bucket_merge(&m, &d->b[k - d->start]);
 		d->b[i] = m;	/* i <= the pair's first: read before written */
 	}
 	d->start = s;
@@ -206,7 +198,7 @@ static void coarsen(struct idir *d)
 
 /* The level-0 bucket of time t, the array grown (and coarsened, so that
    its length stays bounded by the packets) to hold it. */
-static struct bkt *bucket_for(struct xidx *x, struct idir *d, uint64_t t)
+static struct xidx_bucket *bucket_for(struct xidx *x, struct idir *d, uint64_t t)
 {
 	uint64_t limit = 2 * (d->npkt / XIDX_PER_BUCKET) + MIN_BUCKETS;
 	if (!d->b) {
@@ -235,7 +227,7 @@ static struct bkt *bucket_for(struct xidx *x, struct idir *d, uint64_t t)
 		size_t cap = d->cap ? d->cap : 64;
 		while (cap < want)
 			cap *= 2;
-		struct bkt *b = realloc(d->b, cap * sizeof *b);
+		struct xidx_bucket *b = realloc(d->b, cap * sizeof *b);
 		if (!b) {
 			x->oom = 1;
 			return NULL;
@@ -247,12 +239,12 @@ static struct bkt *bucket_for(struct xidx *x, struct idir *d, uint64_t t)
 		size_t shift = (size_t)(d->start - lo);
 		memmove(d->b + shift, d->b, d->nb * sizeof *d->b);
 		for (size_t i = 0; i < shift; i++)
-			bucket_empty(&d->b[i]);
+			xidx_bucket_empty(&d->b[i]);
 		d->nb += shift;
 		d->start = lo;
 	}
 	while (d->nb < want)
-		bucket_empty(&d->b[d->nb++]);
+		xidx_bucket_empty(&d->b[d->nb++]);
 	return &d->b[k - d->start];
 }
 
@@ -284,7 +276,7 @@ static void add_pkt(struct xidx *x, const struct xrec_pkt *p, uint64_t block)
 		c->last = t;
 	c->seen = true;
 	d->npkt++;
-	struct bkt *k = bucket_for(x, d, t);
+	struct xidx_bucket *k = bucket_for(x, d, t);
 	if (k) {
 		uint32_t extent = p->len + !!(p->tcp_flags & XTCP_SYN) + !!(p->tcp_flags & XTCP_FIN);
 		int64_t s = unwrap(d, p->seq, &d->seq_raw, &d->seq_w, &d->have_seq);
@@ -303,7 +295,7 @@ static void add_pkt(struct xidx *x, const struct xrec_pkt *p, uint64_t block)
 	   graph, in the peer's bucket of that time. */
 	if (p->tcp_flags & XTCP_ACK) {
 		int64_t a = unwrap(peer, p->ack, &peer->ack_raw, &peer->ack_w, &peer->have_ack);
-		struct bkt *q = peer->b ? bucket_for(x, peer, t) : NULL;
+		struct xidx_bucket *q = peer->b ? bucket_for(x, peer, t) : NULL;
 		if (q) {
 			if (a < q->alo)
 				q->alo = a;
@@ -329,7 +321,7 @@ int xidx_record(struct xidx *x, const struct xrec *rec, uint64_t block)
 			struct idir *d = &c->d[m->dir & 1];
 			d->nmsg++;
 			if (d->b) {
-				struct bkt *k = bucket_for(x, d, t);
+				struct xidx_bucket *k = bucket_for(x, d, t);
 				if (k)
 					k->nmsg++;
 			}
@@ -409,7 +401,7 @@ static void spread_states(struct idir *d)
 
 /* Levels of a direction's buckets, level 0 first, each XIDX_FANOUT times
    coarser; the last has one bucket.  0 out of memory. */
-static size_t levels_of(const struct idir *d, struct bkt **lv, uint64_t *start, size_t *count)
+static size_t levels_of(const struct idir *d, struct xidx_bucket **lv, uint64_t *start, size_t *count)
 {
 	lv[0] = d->b;
 	start[0] = d->start;
@@ -419,16 +411,16 @@ static size_t levels_of(const struct idir *d, struct bkt **lv, uint64_t *start, 
 		uint64_t s = start[n - 1] / XIDX_FANOUT;
 		uint64_t e = (start[n - 1] + count[n - 1] - 1) / XIDX_FANOUT;
 		size_t c = (size_t)(e - s + 1);
-		struct bkt *up = malloc(c * sizeof *up);
+		struct xidx_bucket *up = malloc(c * sizeof *up);
 		if (!up) {
 			while (--n > 0)
 				free(lv[n]);
 			return 0;
 		}
 		for (size_t i = 0; i < c; i++)
-			bucket_empty(&up[i]);
+			xidx_bucket_empty(&up[i]);
 		for (size_t i = 0; i < count[n - 1]; i++)
-			bucket_merge(&up[(start[n - 1] + i) / XIDX_FANOUT - s], &lv[n - 1][i]);
+			xidx_bucket_merge(&up[(start[n - 1] + i) / XIDX_FANOUT - s], &lv[n - 1][i]);
 		lv[n] = up;
 		start[n] = s;
 		count[n] = c;
@@ -442,7 +434,7 @@ static int put(FILE *f, const void *p, size_t n)
 	return fwrite(p, 1, n, f) == n ? 0 : -1;
 }
 
-static void bucket_bytes(uint8_t *o, const struct bkt *k)
+static void bucket_bytes(uint8_t *o, const struct xidx_bucket *k)
 {
 	wr(o, (uint64_t)k->dlo, 8);
 	wr(o + 8, (uint64_t)k->dhi, 8);
@@ -498,7 +490,7 @@ int xidx_write(struct xidx *x, const char *trace_path, const char *out_path, cha
 	wr(h + 64, x->states ? XIDX_HAS_STATE : 0, 4);
 	int bad = put(f, h, sizeof h), oom = 0;
 	uint64_t at = HEADER + (uint64_t)nconn * CONN;
-	struct bkt *lv[2][MAXLEVEL];
+	struct xidx_bucket *lv[2][MAXLEVEL];
 	uint64_t lstart[2][MAXLEVEL];
 	size_t lcount[2][MAXLEVEL], nlv[2];
 	/* First the table of connections (offsets from the sizes of what

@@ -29,6 +29,24 @@
 #define XIDX_PER_BUCKET 64	/* level 0: at least about this many packets a bucket */
 #define XIDX_HAS_STATE 1u	/* header flag: the state intervals are in it */
 
+/* What the index keeps of one direction over one span of time: the data
+   and acknowledgements seen, and the time spent in each blocked state.
+   The writer fills them; netplot merges them into the columns it draws.
+   Stored as 80 bytes, little-endian; a pair lo > hi: none. */
+struct xidx_bucket {
+	int64_t dlo, dhi;	/* data of the direction: lowest seq, highest seq + len */
+	int64_t alo, ahi;	/* acknowledgements of that data (sent by the peer) */
+	uint64_t bytes;
+	uint32_t npkt, nmsg;
+	uint64_t block;		/* trace offset of the block of its first packet; 0 none */
+	uint64_t state[3];	/* ns of Block Send, Block Recv, Block Reply in it */
+};
+
+/* An empty bucket (nothing seen: the ranges inverted), and a into which k
+   is merged. */
+void xidx_bucket_empty(struct xidx_bucket *k);
+void xidx_bucket_merge(struct xidx_bucket *a, const struct xidx_bucket *k);
+
 struct xidx;
 
 struct xidx *xidx_new(void);

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint64_t first, last, n[2];
 		np_index_conn(ix, i, &id, &first, &last, n);
 		for (int dir = 0; dir < 2; dir++) {
-			struct np_ibucket k;
+			struct xidx_bucket k;
 			np_index_range(ix, i, dir, first, last + 1, (last - first) / 64 + 1, &k);
 			np_index_range(ix, i, dir, 0, UINT64_MAX, 1, &k);
 			np_index_render(cr, ix, i, dir, (double)first, (double)last + 1, -1e6, 1e6, 64, 32);
