@@ -31,15 +31,7 @@ need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo xterm xdotool /usr/bin/python3
 measures_physics
 [ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
 . "$top_srcdir/tests/netns.sh"
-link_opts=--realtime
-# $rt CMD...: CMD at real-time priority (a word list, so that CMD & gives
-# CMD's own pid).
-rt=
-if command -v chrt >/dev/null 2>&1 && chrt -f 20 true 2>/dev/null; then
-	rt="chrt -f 20"
-else
-	say "no chrt or no real-time priority: the endpoints run at normal priority"
-fi
+want_realtime
 
 py=/usr/bin/python3
 fast_ms=5

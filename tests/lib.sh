@@ -36,6 +36,21 @@ measures_physics() {
 	timing_alone
 }
 
+# want_realtime: the link (xcap-link --realtime, through $link_opts) and
+# whatever the test starts under "$rt" run at real-time priority when the
+# machine allows it, so that a neighbour's load (a compiler, a sanitized
+# test beside this one) is not read as the link's delay.  $rt is a word
+# list, not a function, so that "$rt CMD &" gives CMD's own pid.
+want_realtime() {
+	link_opts=--realtime
+	rt=
+	if command -v chrt >/dev/null 2>&1 && chrt -f 20 true 2>/dev/null; then
+		rt="chrt -f 20"
+	else
+		say "no chrt or no real-time priority: the endpoints run at normal priority"
+	fi
+}
+
 # timing_alone: this test holds a measurement to physics (an emulated
 # link's or a relay's delay and rate) or loads the CPU on purpose (at
 # real-time priority, or with a soak's traffic).  Such tests take turns,

@@ -29,16 +29,8 @@ need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo /usr/bin/python3
 measures_physics
 [ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
 . "$top_srcdir/tests/netns.sh"
-link_opts=--realtime
+want_realtime
 py=/usr/bin/python3
-# $rt CMD...: CMD at real-time priority when the machine allows it (a
-# word list, not a function, so that CMD & gives CMD's own pid).
-rt=
-if command -v chrt >/dev/null 2>&1 && chrt -f 20 true 2>/dev/null; then
-	rt="chrt -f 20"
-else
-	say "no chrt or no real-time priority: the endpoints run at normal priority"
-fi
 rates=${PREDICT_RATES:-10M 1M}
 delays=${PREDICT_DELAYS:-10 50}
 runs=3

@@ -35,14 +35,8 @@ need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo ssh ssh-keygen xauth /usr/sbin/
 measures_physics
 [ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
 . "$top_srcdir/tests/netns.sh"
-link_opts=--realtime
+want_realtime
 py=/usr/bin/python3
-rt=
-if command -v chrt >/dev/null 2>&1 && chrt -f 20 true 2>/dev/null; then
-	rt="chrt -f 20"
-else
-	say "no chrt or no real-time priority: the endpoints run at normal priority"
-fi
 rates=${PREDICT_RATES:-1M 100k}
 delays=${PREDICT_DELAYS:-10 50}
 runs=${PREDICT_RUNS:-3}

@@ -22,6 +22,9 @@ need ip xcap-link xcap xcapanalyse Xvfb /usr/bin/python3
 measures_physics
 [ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
 . "$top_srcdir/tests/netns.sh"
+# At real-time priority: a compiler beside this test once made the 40
+# round trips over 20 ms wait 50 ms each.
+want_realtime
 
 py=/usr/bin/python3
 client=$top_srcdir/tests/xphysics.py
@@ -62,11 +65,11 @@ within() {
 
 make_link "$tag" "$rate" "$rate" "$delay_ms" "$queue"
 # Xvfb in the server namespace (lock files are shared with the host).
-start_xvfb_ns 640x480x24 "$workdir/xvfb-ns.log"
+start_xvfb_ns 640x480x24 "$workdir/xvfb-ns.log" $rt
 pids="$pids $xpid"
 
 captured "$link_ns_c" "$link_dev_c" trips "" \
-	ip netns exec "$link_ns_c" $py "$client" "$link_addr_s" "$n" trips "$trips"
+	$rt ip netns exec "$link_ns_c" $py "$client" "$link_addr_s" "$n" trips "$trips"
 # The connection setup is a round trip too: N + 1 of them.
 expected=$(awk -v n=$trips -v l=$delay_ms 'BEGIN { printf "%.6f", (n + 1) * 2 * l / 1000 }')
 measured=$(value trips request block_reply)
@@ -82,7 +85,7 @@ $py -c "import sys; sys.exit(float('$send') > 0.05 * $expected)" ||
 trips_link=$expected
 
 captured "$link_ns_c" "$link_dev_c" upload "" \
-	ip netns exec "$link_ns_c" $py "$client" "$link_addr_s" "$n" upload "$upload"
+	$rt ip netns exec "$link_ns_c" $py "$client" "$link_addr_s" "$n" upload "$upload"
 # Bytes on the wire: the requests (24 bytes of header each), a header of
 # 52 bytes per full segment, at the rate; what is still queued or in flight
 # when the last byte leaves the client is not blocked time, and is at most
@@ -107,7 +110,7 @@ upload_link=$expected
 # (--no-backlog) must find the blocked time.
 if ip netns exec "$link_ns_c" sysctl -q -w net.ipv4.tcp_congestion_control=reno 2>/dev/null; then
 	captured "$link_ns_c" "$link_dev_c" upload_reno "" \
-		ip netns exec "$link_ns_c" $py "$client" "$link_addr_s" "$n" upload "$upload"
+		$rt ip netns exec "$link_ns_c" $py "$client" "$link_addr_s" "$n" upload "$upload"
 	xcapanalyse --no-backlog --format csv "$workdir/upload_reno.xcap" >"$workdir/upload_reno.csv"
 	measured=$(value upload_reno request block_send)
 	say "upload with reno, ACK-elicited data only: Block Send $measured s"
@@ -119,7 +122,7 @@ fi
 
 # A real client over the link, for the independent count of waits below.
 captured "$link_ns_c" "$link_dev_c" xdpyinfo "" \
-	ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$n" -queryExtensions >/dev/null
+	$rt ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$n" -queryExtensions >/dev/null
 say "xdpyinfo over the link: Total Network Delay $(value xdpyinfo total total_network_delay) s"
 
 link_down "$tag" || fail "xcap-link did not end cleanly"
