@@ -94,6 +94,7 @@ struct stream_dir {
 	uint64_t tent_longest;	/* the longest request read from the guess */
 	uint64_t tent_holes;	/* bytes of holes inside its requests: lost, not undecoded */
 	unsigned tent_regular;	/* requests read from it that repeat the last reported */
+	int tent_align;		/* align before the guess: it may have set a wrong one */
 	int tent_seq;		/* server: the last sequence number read from it, -1 none */
 	bool after_loss;	/* searching since a hole or broken framing, not
 				   since a capture begun mid-connection */
@@ -378,6 +379,47 @@ static bool count_shift(const struct proto_decoder *d, uint16_t seq16, uint64_t 
 	return true;
 }
 
+/* A reply no waiting request numbered after the loss can answer: does it
+   refute the client's framing guessed after the hole?  The reply answers
+   a request the client sent before it, one that wants a reply: one
+   numbered before the loss (none waits with its number: realign looked),
+   one lost in a hole, or one read from the guess.  When fewer requests
+   can lie after the loss than 16 bits count, its number names one place:
+   past what the holes and the requests counted before the guess can hold,
+   it is in the guess, which has no request there that wants a reply of
+   its length (realign found none within the count's bounds).  The server
+   says the guess is wrong. */
+static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h, uint64_t upto);
+static void start_resync(struct stream_dir *h);
+
+static bool client_guess_refuted(const struct proto_decoder *d, uint16_t seq16,
+				 const struct answer *a)
+{
+	const struct stream_dir *c = &d->h[PROTO_C2S];
+	if (a->error || !c->tentative || c->state != ST_MESSAGES ||
+	    d->h[PROTO_S2C].tentative || d->p_len == PENDING_MAX || d->unseen_min != 0 ||
+	    d->unseen_max >= 0x8000 || d->requests < c->tent_requests ||
+	    c->tent_requests < d->uncertain_after)
+		return false;
+	uint64_t before = c->tent_requests - d->uncertain_after + d->unseen_max;
+	uint64_t span = d->requests - d->uncertain_after + d->unseen_max;
+	if (span >= 0x10000)
+		return false;
+	uint64_t j = (uint16_t)(seq16 - (uint16_t)d->uncertain_after);
+	return j > before && j <= span;
+}
+
+/* Give up the client's guessed framing and search again from here. */
+static void refute_client_guess(struct proto_decoder *d)
+{
+	struct stream_dir *c = &d->h[PROTO_C2S];
+	note(d, PROTO_C2S, "framing guessed after the loss refuted by the server's request numbers");
+	uint64_t undecoded = tentative_abandon(d, c, c->offset);
+	start_resync(c);
+	c->after_loss = true;
+	c->rs_skipped += undecoded;
+}
+
 static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->seq_uncertain)
@@ -395,8 +437,11 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 			first = i;
 		}
 	}
-	if (first == d->p_len)
+	if (first == d->p_len) {
+		if (client_guess_refuted(d, seq16, a))
+			refute_client_guess(d);
 		return;
+	}
 	for (size_t i = first; i < d->p_len; i++)
 		pending_at(d, i)->seq += (uint64_t)delta;
 	d->requests += (uint64_t)delta;
@@ -824,6 +869,7 @@ static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h,
 	uint64_t undecoded = h->tent_before + read;
 	h->tentative = false;
 	h->tent_note = false;
+	h->align = h->tent_align;
 	if (h == &d->h[PROTO_C2S]) {
 		d->requests = h->tent_requests;
 		pending_drop_after(d, h->tent_requests);
@@ -1865,6 +1911,8 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 		     (unsigned long long)skipped);
 	h->rs_skipped = 0;
 	h->state = ST_MESSAGES;
+	if (guess)
+		h->tent_align = h->align;
 	h->align = (int)((h->offset + (uint64_t)pos) % 4);
 	h->after_gap = true;
 	if (dir == PROTO_C2S)
