@@ -871,6 +871,13 @@ static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h,
 	h->tent_note = false;
 	h->align = h->tent_align;
 	if (h == &d->h[PROTO_C2S]) {
+		/* A realignment not yet confirmed may have matched a reply to a
+		   request read from this guess: the count is a guess again,
+		   within the bounds it had (lose_count keeps them). */
+		if (d->realigned) {
+			d->realigned = false;
+			d->seq_uncertain = true;
+		}
 		d->requests = h->tent_requests;
 		pending_drop_after(d, h->tent_requests);
 		lose_count(d, read);
