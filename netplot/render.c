@@ -1070,6 +1070,26 @@ static void draw_trace_marks(cairo_t *cr, const struct np_view *v, const struct 
 	cairo_restore(cr);
 }
 
+void np_render_prepare_text(cairo_t *cr)
+{
+	cairo_surface_t *s = cairo_surface_create_similar(cairo_get_target(cr),
+							  CAIRO_CONTENT_COLOR, 1, 1);
+	cairo_t *t = cairo_create(s);
+	cairo_select_font_face(t, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	static const double sizes[] = { 10, 11, 13 };	/* labels, axes, title */
+	char ascii[96];
+	for (int i = 0; i < 95; i++)
+		ascii[i] = (char)(' ' + i);
+	ascii[95] = 0;
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		cairo_set_font_size(t, sizes[k]);
+		cairo_move_to(t, 0, 0);
+		cairo_show_text(t, ascii);
+	}
+	cairo_destroy(t);
+	cairo_surface_destroy(s);
+}
+
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st)
 {
