@@ -719,6 +719,16 @@ static void draw_acks(cairo_t *cr, const struct np_view *v, const struct np_dir 
 {
 	size_t i0, i1;
 	size_t n = visible(v, np_pkt_lower, peer, &i0, &i1);
+	/* The columns' aggregates serve both lines: made once. */
+	struct np_pagg *agg = NULL;
+	if (n > v->pw * ONE_BY_ONE_PER_COLUMN) {
+		agg = malloc(ncol * sizeof *agg);
+		if (!agg)
+			return;
+		for (size_t i = 0; i < ncol; i++)
+			if (col[i].i1 != col[i].i0)
+				np_pkt_range(peer, col[i].i0, col[i].i1, &agg[i]);
+	}
 	for (int win = 1; win >= 0; win--) {
 		cairo_new_path(cr);
 		if (n <= v->pw * ONE_BY_ONE_PER_COLUMN) {
@@ -771,12 +781,11 @@ static void draw_acks(cairo_t *cr, const struct np_view *v, const struct np_dir 
 			for (size_t i = 0; i < ncol; i++) {
 				if (col[i].i1 == col[i].i0)
 					continue;
-				struct np_pagg g;
-				np_pkt_range(peer, col[i].i0, col[i].i1, &g);
-				if (g.alo > g.ahi)
+				const struct np_pagg *g = &agg[i];
+				if (g->alo > g->ahi)
 					continue;
-				double lo = win ? (double)g.wlo : (double)g.alo;
-				double hi = win ? (double)g.whi : (double)g.ahi;
+				double lo = win ? (double)g->wlo : (double)g->alo;
+				double hi = win ? (double)g->whi : (double)g->ahi;
 				double x = col[i].x + 0.5, ylo = cy(np_y(v, lo)), yhi = cy(np_y(v, hi));
 				if (have) {
 					cairo_move_to(cr, pxl, py);
@@ -798,6 +807,7 @@ static void draw_acks(cairo_t *cr, const struct np_view *v, const struct np_dir 
 		cairo_stroke(cr);
 	}
 	cairo_set_line_width(cr, 1);
+	free(agg);
 }
 
 static void mark(cairo_t *cr, double x, double y, struct np_rgb c, int shape)
