@@ -572,16 +572,16 @@ struct px_column {
 
 /* Index range of each pixel column of the plot over an array of items
    sorted by time: one binary search per column. */
-static size_t columns(const struct np_view *v, size_t (*lower)(const struct np_dir *, uint64_t),
+static size_t columns(const struct np_view *v,
+		      size_t (*lower)(const struct np_dir *, size_t, uint64_t),
 		      const struct np_dir *d, struct px_column *col, size_t ncol)
 {
 	double tpp = (v->t1 - v->t0) / v->pw;
-	size_t prev = lower(d, np_tkey(v->t0));
+	size_t prev = lower(d, 0, np_tkey(v->t0));
 	for (size_t i = 0; i < ncol; i++) {
 		double te = v->t0 + (i + 1) * tpp;
-		size_t next = lower(d, np_tkey(te));
-		if (next < prev)
-			next = prev;
+		/* each column's end from the previous one's: a few steps */
+		size_t next = lower(d, prev, np_tkey(te));
 		col[i] = (struct px_column){ .x = v->px + i, .i0 = prev, .i1 = next };
 		prev = next;
 	}
@@ -612,12 +612,13 @@ static void draw_state_band(cairo_t *cr, const struct np_view *v, const struct n
 	size_t ncol = (size_t)v->pw;
 	int run_state = -1;
 	double run_x = v->px;
+	size_t from = 0;	/* the columns' first intervals only move on */
 	for (size_t i = 0; i <= ncol; i++) {
 		int st = -1;
 		if (i < ncol) {
 			double a = v->t0 + i * tpp, b = a + tpp;
 			st = 0;
-			size_t k = np_iv_lower(d, np_tkey(a));
+			size_t k = from = np_iv_lower_from(d, from, np_tkey(a));
 			for (int n = 0; n < 8 && k < d->niv && (double)d->iv[k].start < b; n++, k++)
 				if (d->iv[k].state > st)
 					st = d->iv[k].state;
@@ -1138,11 +1139,11 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		if (v->m->have_state)
 			draw_state_band(cr, v, &c->dir[XDIR_C2S]);
 		draw_gaps(cr, v, d);
-		columns(v, np_pkt_lower, peer, col, ncol);
+		columns(v, np_pkt_lower_from, peer, col, ncol);
 		draw_acks(cr, v, peer, col, ncol, st);
-		columns(v, np_pkt_lower, d, col, ncol);
+		columns(v, np_pkt_lower_from, d, col, ncol);
 		draw_data(cr, v, d, peer, col, ncol, st);
-		columns(v, np_msg_lower, d, col, ncol);
+		columns(v, np_msg_lower_from, d, col, ncol);
 		draw_messages(cr, v, d, col, ncol, o, st);
 		free(col);
 	}
