@@ -834,6 +834,41 @@ size_t np_model_memory(const struct np_model *m)
 size_t np_pkt_lower(const struct np_dir *d, uint64_t t) { LOWER(d->pkt, d->npkt, t, t); }
 size_t np_msg_lower(const struct np_dir *d, uint64_t t) { LOWER(d->msg, d->nmsg, t, t); }
 size_t np_iv_lower(const struct np_dir *d, uint64_t t) { LOWER(d->iv, d->niv, end, t + 1); }
+
+/* The same, knowing the answer is at `from` or after it: steps of 1, 2,
+   4 ... from there, then halving, so a run of close keys (a column's
+   edge after the previous one's) costs the log of the distance, not of
+   the array, and touches memory near the last answer. */
+#define LOWER_FROM(arr, n, field, key, from)                                 \
+	do {                                                                  \
+		size_t lo_ = (from), hi_ = (from), step_ = 1;                 \
+		while (hi_ < (n) && (arr)[hi_].field < (key)) {               \
+			lo_ = hi_ + 1;                                        \
+			hi_ = (n) - hi_ > step_ ? hi_ + step_ : (n);          \
+			step_ *= 2;                                           \
+		}                                                             \
+		while (lo_ < hi_) {                                           \
+			size_t mid_ = lo_ + (hi_ - lo_) / 2;                  \
+			if ((arr)[mid_].field < (key))                        \
+				lo_ = mid_ + 1;                               \
+			else                                                  \
+				hi_ = mid_;                                   \
+		}                                                             \
+		return lo_;                                                   \
+	} while (0)
+
+size_t np_pkt_lower_from(const struct np_dir *d, size_t from, uint64_t t)
+{
+	LOWER_FROM(d->pkt, d->npkt, t, t, from);
+}
+size_t np_msg_lower_from(const struct np_dir *d, size_t from, uint64_t t)
+{
+	LOWER_FROM(d->msg, d->nmsg, t, t, from);
+}
+size_t np_iv_lower_from(const struct np_dir *d, size_t from, uint64_t t)
+{
+	LOWER_FROM(d->iv, d->niv, end, t + 1, from);
+}
 size_t np_input_lower(const struct np_conn *c, uint64_t t) { LOWER(c->input, c->ninput, t, t); }
 
 int np_state_at(const struct np_dir *d, uint64_t t)

@@ -242,6 +242,11 @@ static inline uint64_t np_tkey(double t)
 size_t np_pkt_lower(const struct np_dir *d, uint64_t t);
 size_t np_msg_lower(const struct np_dir *d, uint64_t t);
 size_t np_iv_lower(const struct np_dir *d, uint64_t t);	/* first with end > t */
+/* The same when the answer is known to be `from` or later (the result is
+   never below from): for keys that only grow, as across pixel columns. */
+size_t np_pkt_lower_from(const struct np_dir *d, size_t from, uint64_t t);
+size_t np_msg_lower_from(const struct np_dir *d, size_t from, uint64_t t);
+size_t np_iv_lower_from(const struct np_dir *d, size_t from, uint64_t t);
 
 /* LOD: build over the arrays, and aggregate an index range [i0, i1). */
 int np_lod_build(struct np_dir *d);

@@ -572,16 +572,16 @@ struct px_column {
 
 /* Index range of each pixel column of the plot over an array of items
    sorted by time: one binary search per column. */
-static size_t columns(const struct np_view *v, size_t (*lower)(const struct np_dir *, uint64_t),
+static size_t columns(const struct np_view *v,
+		      size_t (*lower)(const struct np_dir *, size_t, uint64_t),
 		      const struct np_dir *d, struct px_column *col, size_t ncol)
 {
 	double tpp = (v->t1 - v->t0) / v->pw;
-	size_t prev = lower(d, np_tkey(v->t0));
+	size_t prev = lower(d, 0, np_tkey(v->t0));
 	for (size_t i = 0; i < ncol; i++) {
 		double te = v->t0 + (i + 1) * tpp;
-		size_t next = lower(d, np_tkey(te));
-		if (next < prev)
-			next = prev;
+		/* each column's end from the previous one's: a few steps */
+		size_t next = lower(d, prev, np_tkey(te));
 		col[i] = (struct px_column){ .x = v->px + i, .i0 = prev, .i1 = next };
 		prev = next;
 	}
@@ -612,12 +612,13 @@ static void draw_state_band(cairo_t *cr, const struct np_view *v, const struct n
 	size_t ncol = (size_t)v->pw;
 	int run_state = -1;
 	double run_x = v->px;
+	size_t from = 0;	/* the columns' first intervals only move on */
 	for (size_t i = 0; i <= ncol; i++) {
 		int st = -1;
 		if (i < ncol) {
 			double a = v->t0 + i * tpp, b = a + tpp;
 			st = 0;
-			size_t k = np_iv_lower(d, np_tkey(a));
+			size_t k = from = np_iv_lower_from(d, from, np_tkey(a));
 			for (int n = 0; n < 8 && k < d->niv && (double)d->iv[k].start < b; n++, k++)
 				if (d->iv[k].state > st)
 					st = d->iv[k].state;
@@ -719,6 +720,16 @@ static void draw_acks(cairo_t *cr, const struct np_view *v, const struct np_dir 
 {
 	size_t i0, i1;
 	size_t n = visible(v, np_pkt_lower, peer, &i0, &i1);
+	/* The columns' aggregates serve both lines: made once. */
+	struct np_pagg *agg = NULL;
+	if (n > v->pw * ONE_BY_ONE_PER_COLUMN) {
+		agg = malloc(ncol * sizeof *agg);
+		if (!agg)
+			return;
+		for (size_t i = 0; i < ncol; i++)
+			if (col[i].i1 != col[i].i0)
+				np_pkt_range(peer, col[i].i0, col[i].i1, &agg[i]);
+	}
 	for (int win = 1; win >= 0; win--) {
 		cairo_new_path(cr);
 		if (n <= v->pw * ONE_BY_ONE_PER_COLUMN) {
@@ -771,12 +782,11 @@ static void draw_acks(cairo_t *cr, const struct np_view *v, const struct np_dir 
 			for (size_t i = 0; i < ncol; i++) {
 				if (col[i].i1 == col[i].i0)
 					continue;
-				struct np_pagg g;
-				np_pkt_range(peer, col[i].i0, col[i].i1, &g);
-				if (g.alo > g.ahi)
+				const struct np_pagg *g = &agg[i];
+				if (g->alo > g->ahi)
 					continue;
-				double lo = win ? (double)g.wlo : (double)g.alo;
-				double hi = win ? (double)g.whi : (double)g.ahi;
+				double lo = win ? (double)g->wlo : (double)g->alo;
+				double hi = win ? (double)g->whi : (double)g->ahi;
 				double x = col[i].x + 0.5, ylo = cy(np_y(v, lo)), yhi = cy(np_y(v, hi));
 				if (have) {
 					cairo_move_to(cr, pxl, py);
@@ -798,6 +808,7 @@ static void draw_acks(cairo_t *cr, const struct np_view *v, const struct np_dir 
 		cairo_stroke(cr);
 	}
 	cairo_set_line_width(cr, 1);
+	free(agg);
 }
 
 static void mark(cairo_t *cr, double x, double y, struct np_rgb c, int shape)
@@ -1070,6 +1081,26 @@ static void draw_trace_marks(cairo_t *cr, const struct np_view *v, const struct 
 	cairo_restore(cr);
 }
 
+void np_render_prepare_text(cairo_t *cr)
+{
+	cairo_surface_t *s = cairo_surface_create_similar(cairo_get_target(cr),
+							  CAIRO_CONTENT_COLOR, 1, 1);
+	cairo_t *t = cairo_create(s);
+	cairo_select_font_face(t, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	static const double sizes[] = { 10, 11, 13 };	/* labels, axes, title */
+	char ascii[96];
+	for (int i = 0; i < 95; i++)
+		ascii[i] = (char)(' ' + i);
+	ascii[95] = 0;
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		cairo_set_font_size(t, sizes[k]);
+		cairo_move_to(t, 0, 0);
+		cairo_show_text(t, ascii);
+	}
+	cairo_destroy(t);
+	cairo_surface_destroy(s);
+}
+
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st)
 {
@@ -1108,11 +1139,11 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		if (v->m->have_state)
 			draw_state_band(cr, v, &c->dir[XDIR_C2S]);
 		draw_gaps(cr, v, d);
-		columns(v, np_pkt_lower, peer, col, ncol);
+		columns(v, np_pkt_lower_from, peer, col, ncol);
 		draw_acks(cr, v, peer, col, ncol, st);
-		columns(v, np_pkt_lower, d, col, ncol);
+		columns(v, np_pkt_lower_from, d, col, ncol);
 		draw_data(cr, v, d, peer, col, ncol, st);
-		columns(v, np_msg_lower, d, col, ncol);
+		columns(v, np_msg_lower_from, d, col, ncol);
 		draw_messages(cr, v, d, col, ncol, o, st);
 		free(col);
 	}

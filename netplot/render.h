@@ -103,6 +103,12 @@ struct np_render_stats {
 
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st);
+/* Have the renderer's text ready for cr's kind of surface: the font found
+   (fontconfig) and the glyphs of its sizes made, drawn on a scratch
+   surface of one pixel.  Otherwise the first np_render of a process pays
+   for it, some 10-30 ms; the benchmark does it before timing and says how
+   long it took.  Draws nothing on cr. */
+void np_render_prepare_text(cairo_t *cr);
 
 /* Colours, one place: tcptrace's green ack and yellow window, etc. */
 extern const struct np_rgb NP_COL_ACK, NP_COL_WIN, NP_COL_DATA, NP_COL_RETRANS, NP_COL_SYNFIN,

@@ -306,6 +306,47 @@ START_TEST(lod_columns_match_full_pass)
 }
 END_TEST
 
+/* The renderer finds each column's edge from the previous one's
+   (np_*_lower_from): the same answers as a search of the whole array, for
+   any start at or before the answer, keys past either end, repeated times
+   and intervals back to back. */
+START_TEST(lower_from_matches_lower)
+{
+	struct np_dir d;
+	random_dir(&d, 50000);
+	size_t niv = 3000;
+	d.iv = calloc(niv, sizeof *d.iv);
+	d.niv = niv;
+	uint64_t t = 0;
+	for (size_t i = 0; i < niv; i++) {
+		t += rnd() % 3 ? rnd() % 500 : 0;	/* sometimes back to back */
+		d.iv[i].start = t;
+		t += 1 + rnd() % 5000;
+		d.iv[i].end = t;
+	}
+	uint64_t tmax = d.pkt[d.npkt - 1].t + 2000;
+	for (int k = 0; k < 20000; k++) {
+		uint64_t key = k == 0 ? 0 : k == 1 ? UINT64_MAX : rnd() % tmax;
+		if (k % 7 == 0 && d.npkt)	/* exactly a packet's time */
+			key = d.pkt[rnd() % d.npkt].t;
+		size_t want = np_pkt_lower(&d, key);
+		size_t from = want ? rnd() % (want + 1) : 0;
+		ck_assert_uint_eq(np_pkt_lower_from(&d, from, key), want);
+		ck_assert_uint_eq(np_pkt_lower_from(&d, want, key), want);
+		want = np_msg_lower(&d, key);
+		from = want ? rnd() % (want + 1) : 0;
+		ck_assert_uint_eq(np_msg_lower_from(&d, from, key), want);
+		want = np_iv_lower(&d, key);
+		from = want ? rnd() % (want + 1) : 0;
+		ck_assert_uint_eq(np_iv_lower_from(&d, from, key), want);
+	}
+	free(d.iv);
+	d.iv = NULL;
+	d.niv = 0;
+	free_dir(&d);
+}
+END_TEST
+
 /* ---- label thinning ---- */
 
 static bool boxes_overlap(const struct np_label *a, const struct np_label *b)
@@ -835,6 +876,7 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, time_labels);
 	tcase_add_test(tc, lod_ranges_match_full_pass);
 	tcase_add_test(tc, lod_columns_match_full_pass);
+	tcase_add_test(tc, lower_from_matches_lower);
 	tcase_add_test(tc, labels_never_overlap);
 	tcase_add_test(tc, labels_keep_off_points);
 	tcase_add_test(tc, labels_thin_by_priority_and_reappear);
