@@ -342,7 +342,11 @@ for c in $gtk x; do
 	# shift must be at least one exchange, less 2 ms + 5 %.
 	xcapanalyse --compare --format csv "$workdir/${c}q01.xcap" "$workdir/${c}q100.xcap" >"$workdir/${c}cmp.csv" ||
 		fail "$name: --compare of the two replays failed"
-	python3 - "$workdir/${c}cmp.csv" "$name" "$count" "$c" <<'EOF' || fail "$name: --compare: the response shift is not the link's (above)"
+	# (Exit 2: the shift alone is off.  Under the sanitizers, with the
+	# tools 2-3 times slower and more tests beside this one, the shift is
+	# printed and not judged: a timing check, made in the plain build.)
+	python3 - "$workdir/${c}cmp.csv" "$name" "$count" "$c" <<'EOF'
+
 import csv, sys
 rows = {(r['view'], r['row'], r['metric']): r for r in csv.DictReader(open(sys.argv[1]))}
 matched = int(rows[('matching', 'inputs', 'matched')]['b'])
@@ -355,11 +359,16 @@ if sys.argv[4] == 'x':
 else:
     ok = shift >= exchange - (0.002 + 0.05 * exchange)
     what = '%.2f exchanges of %.1f ms, at least one' % (shift / exchange, exchange * 1e3)
-ok = ok and matched >= min(20, int(sys.argv[3]))
 print('replay: %s: --compare: %d inputs matched (of %s), median response shift %.1f ms, %s'
       % (sys.argv[2], matched, sys.argv[3], shift * 1e3, what))
-sys.exit(0 if ok else 1)
+sys.exit(1 if matched < min(20, int(sys.argv[3])) else 0 if ok else 2)
 EOF
+	case $? in
+	0) ;;
+	2) sanitized || fail "$name: --compare: the response shift is not the link's (above)"
+	   say "$name: the shift is not judged under the sanitizers" ;;
+	*) fail "$name: --compare: too few inputs matched (above)" ;;
+	esac
 
 	[ -s "$workdir/${c}r100.xcap" ] || continue
 	xcap-replay record "$workdir/${c}r100.xcap" -o "$workdir/${c}r100.session" 2>/dev/null
