@@ -257,19 +257,51 @@ static int connect_display(const char *name, char *err, size_t errlen)
 	return fd;
 }
 
+/* The forwarding display's lock file, /tmp/.XN-lock, while it is ours. */
+static char display_lock[64];
+
+/* Take display N's lock file as an X server does (created exclusively,
+   our pid in ten columns): an X server or another tool starting later
+   then sees the number taken and picks another, rather than come up
+   beside the relay's port and have its clients reach the relay. */
+static bool lock_display(unsigned n)
+{
+	char path[sizeof display_lock];
+	snprintf(path, sizeof path, "/tmp/.X%u-lock", n);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return false;
+	char pid[16];
+	int len = snprintf(pid, sizeof pid, "%10ld\n", (long)getpid());
+	bool ok = write(fd, pid, (size_t)len) == len;
+	if (close(fd) != 0 || !ok) {
+		unlink(path);
+		return false;
+	}
+	memcpy(display_lock, path, sizeof path);
+	return true;
+}
+
+static void unlock_display(void)
+{
+	if (display_lock[0])
+		unlink(display_lock);
+	display_lock[0] = 0;
+}
+
 /* The forwarding display: a TCP listener on 127.0.0.1:6000+N for a free
-   N (no lock file, port free), from 63 down so as not to meet servers
-   that count up from 0.  Returns the socket and sets *num. */
+   N (its lock file ours, port free), from 63 down so as not to meet
+   servers that count up from 0.  Returns the socket and sets *num. */
 static int listen_display(unsigned *num)
 {
 	for (unsigned n = 63; n >= 10; n--) {
-		char lock[64];
-		snprintf(lock, sizeof lock, "/tmp/.X%u-lock", n);
-		if (access(lock, F_OK) == 0)
+		if (!lock_display(n))
 			continue;
 		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-		if (fd < 0)
+		if (fd < 0) {
+			unlock_display();
 			return -1;
+		}
 		struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)(6000 + n)),
 					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 		if (bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 16) == 0) {
@@ -277,6 +309,7 @@ static int listen_display(unsigned *num)
 			return fd;
 		}
 		close(fd);
+		unlock_display();
 	}
 	return -1;
 }
@@ -694,6 +727,7 @@ int main(int argc, char **argv)
 	int lfd = listen_display(&num);
 	if (lfd < 0)
 		die(EXIT_RUNTIME, "no free display number for the forwarding display: '127.0.0.1:10-63'");
+	atexit(unlock_display);	/* also when a failure below ends the program */
 
 	struct relay *rl = calloc(1, sizeof *rl);
 	if (!rl)
@@ -759,6 +793,7 @@ int main(int argc, char **argv)
 	int status = 0;
 	relay_run(rl, lfd, child, &status);
 	close(lfd);
+	unlock_display();
 	unlink(xauth_path);
 	if (pipeline_finish(rl->rec.pipe, rl->rec.last_ts) < 0 || rl->rec.failed)
 		complain("the trace is incomplete: %s: '%s'",
