@@ -214,6 +214,18 @@ static int benchmark(const char *path, int w, int h)
    NP_INDEX_WINDOW_BYTES of the trace, and from the blocks of the trace
    the index names for the span when less (the whole renderer, packets
    one by one, labels, the state band from the index's intervals). */
+/* The view of connection id (from 1) of a window read from the index,
+   over the span the benchmark chose. */
+static void window_view(struct np_view *v, const struct np_model *wm, uint32_t id, double t0,
+			double t1, double y0, double y1, int w, int h)
+{
+	np_view_init(v, wm, id - 1, 0, w, h);
+	v->t0 = t0;
+	v->t1 = t1;
+	v->y0 = y0;
+	v->y1 = y1;
+}
+
 /* A middle zoom as the window refines it: the span read a frame's worth
    (NP_INDEX_WINDOW_BYTES) a step, then drawn packet by packet. */
 static void bench_refine(const struct np_index *ix, const char *path, size_t i, uint32_t id,
@@ -238,11 +250,7 @@ static void bench_refine(const struct np_index *ix, const char *path, size_t i, 
 		die_err(1, err, path);
 	double total = now_ms() - a;
 	struct np_view v;
-	np_view_init(&v, wm, id - 1, 0, w, h);
-	v.t0 = t0;
-	v.t1 = t1;
-	v.y0 = y0;
-	v.y1 = y1;
+	window_view(&v, wm, id, t0, t1, y0, y1, w, h);
 	struct np_render_stats st2;
 	double b = now_ms();
 	np_render(cr, &v, NULL, &st2);
@@ -326,11 +334,7 @@ static int benchmark_index(const char *path, int w, int h)
 			die_err(1, err, path);
 		double load_ms = now_ms() - a;
 		struct np_view v;
-		np_view_init(&v, wm, id - 1, 0, w, h);
-		v.t0 = t0;
-		v.t1 = t1;
-		v.y0 = y0;
-		v.y1 = y1;
+		window_view(&v, wm, id, t0, t1, y0, y1, w, h);
 		struct np_render_stats st;
 		for (int rep = 0; rep < 3; rep++) {
 			double b = now_ms();
