@@ -173,6 +173,16 @@ static void frame_for(struct np_cdf_frame *f, int w, int h, enum np_cdf_metric m
 	}
 }
 
+void np_cdf_legend(char *buf, size_t size, enum np_cdf_metric m, const struct np_cdf_series *s)
+{
+	if (s->n)
+		snprintf(buf, size, "%s  (n=%zu, median %.*f %s)", s->label, s->n,
+			 is_added(m) ? 3 : units[m][0] == 'm' ? 1 : 0, percentile(s->v, s->n, 50),
+			 units[m]);
+	else
+		snprintf(buf, size, "%s  (%s)", s->label, s->why_empty[0] ? s->why_empty : "no inputs");
+}
+
 void np_cdf_render(cairo_t *cr, int w, int h, enum np_cdf_metric m, struct np_cdf_series *s,
 		   size_t n, struct np_cdf_frame *frame)
 {
@@ -308,13 +318,7 @@ void np_cdf_render(cairo_t *cr, int w, int h, enum np_cdf_metric m, struct np_cd
 	double lh = 16, lw = 0;
 	char lines[n ? n : 1][256];
 	for (size_t i = 0; i < n; i++) {
-		if (s[i].n)
-			snprintf(lines[i], sizeof lines[i], "%s  (n=%zu, median %.*f %s)", s[i].label,
-				 s[i].n, is_added(m) ? 3 : units[m][0] == 'm' ? 1 : 0,
-				 percentile(s[i].v, s[i].n, 50), units[m]);
-		else
-			snprintf(lines[i], sizeof lines[i], "%s  (%s)", s[i].label,
-				 s[i].why_empty[0] ? s[i].why_empty : "no inputs");
+		np_cdf_legend(lines[i], sizeof lines[i], m, &s[i]);
 		cairo_text_extents_t e;
 		cairo_text_extents(cr, lines[i], &e);
 		if (e.x_advance > lw)
@@ -364,6 +368,13 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data, unsig
 int np_cdf_export(const char *path, int w, int h, enum np_cdf_metric m, struct np_cdf_series *s,
 		  size_t n, char *err, size_t errlen)
 {
+	return np_cdf_export_frame(path, w, h, m, s, n, NULL, err, errlen);
+}
+
+int np_cdf_export_frame(const char *path, int w, int h, enum np_cdf_metric m,
+			struct np_cdf_series *s, size_t n, struct np_cdf_frame *frame, char *err,
+			size_t errlen)
+{
 	const char *dot = strrchr(path, '.');
 	enum { PNG, SVG, PDF } kind;
 	if (dot && strcasecmp(dot, ".png") == 0)
@@ -385,7 +396,7 @@ int np_cdf_export(const char *path, int w, int h, enum np_cdf_metric m, struct n
 				kind == SVG ? cairo_svg_surface_create_for_stream(sink_write, &k, w, h) :
 				cairo_pdf_surface_create_for_stream(sink_write, &k, w, h);
 	cairo_t *cr = cairo_create(surf);
-	np_cdf_render(cr, w, h, m, s, n, NULL);
+	np_cdf_render(cr, w, h, m, s, n, frame);
 	cairo_status_t st = cairo_status(cr);
 	cairo_destroy(cr);
 	if (st == CAIRO_STATUS_SUCCESS && kind == PNG)

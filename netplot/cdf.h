@@ -60,6 +60,9 @@ struct np_cdf_frame {
    values in place.  frame (may be NULL) gets the geometry. */
 void np_cdf_render(cairo_t *cr, int w, int h, enum np_cdf_metric m, struct np_cdf_series *s,
 		   size_t n, struct np_cdf_frame *frame);
+/* The legend's line of series s (sorted): its label, count and median,
+   or why it is empty. */
+void np_cdf_legend(char *buf, size_t size, enum np_cdf_metric m, const struct np_cdf_series *s);
 /* Where value x falls on the frame's x axis, in pixels. */
 double np_cdf_x(const struct np_cdf_frame *f, double x);
 
@@ -67,5 +70,9 @@ double np_cdf_x(const struct np_cdf_frame *f, double x);
    0, or -1 with err filled. */
 int np_cdf_export(const char *path, int w, int h, enum np_cdf_metric m, struct np_cdf_series *s,
 		  size_t n, char *err, size_t errlen);
+/* The same, and frame (may be NULL) gets the geometry drawn. */
+int np_cdf_export_frame(const char *path, int w, int h, enum np_cdf_metric m,
+			struct np_cdf_series *s, size_t n, struct np_cdf_frame *frame, char *err,
+			size_t errlen);
 
 #endif

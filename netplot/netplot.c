@@ -418,8 +418,21 @@ static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int
 	if (!got)
 		die(1, "no run could be read", files[0]);
 	char err[512];
-	if (np_cdf_export(out, w, h, m, s, got, err, sizeof err) < 0)
+	struct np_cdf_frame f;
+	if (np_cdf_export_frame(out, w, h, m, s, got, &f, err, sizeof err) < 0)
 		die_err(1, err, out);
+	/* NETPLOT_LOG=1: what was drawn, for the tests to hold the picture
+	   to (its axis, and each curve's legend line). */
+	const char *log = getenv("NETPLOT_LOG");
+	if (log && strcmp(log, "1") == 0) {
+		fprintf(stderr, "netplot: cdf frame px=%g py=%g pw=%g ph=%g x0=%g x1=%g log=%d\n",
+			f.px, f.py, f.pw, f.ph, f.x0, f.x1, f.log_x);
+		for (size_t i = 0; i < got; i++) {
+			char line[256];
+			np_cdf_legend(line, sizeof line, m, &s[i]);
+			fprintf(stderr, "netplot: cdf curve=%zu legend=%s\n", i + 1, line);
+		}
+	}
 	for (size_t i = 0; i < got; i++)
 		np_runs_series_free(&s[i]);
 	free(s);

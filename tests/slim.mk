@@ -1,0 +1,12 @@
+# tests: SLIM's experiment — the added delay per packet and per input's
+# response (xcapanalyse --added-delay and its companions; their by-hand
+# unit test is check_predict's), and its pictures (netplot --cdf
+# added-delay), on real captures.
+if NETPLOT
+dist_check_SCRIPTS += tests/netplot-added-delay.sh
+TESTS += tests/netplot-added-delay.sh
+endif
+EXTRA_DIST += tests/golden/xterm-input-added-delay.out \
+	tests/golden/xterm-input-added-responses-csv.out \
+	tests/golden/xterm-input-added-cdf-csv.out \
+	tests/golden/rfb-xvnc-added-delay-md.out
