@@ -71,22 +71,28 @@ void added_delay_free(struct added_delay *a)
 	free(a);
 }
 
+static bool in_range(const struct added_delay *a, uint64_t t)
+{
+	uint64_t first = xstate_all(a->sm)->first;
+	return t >= first + a->range_start &&
+	       (a->range_end == UINT64_MAX || t < first + a->range_end);
+}
+
 int added_delay_record(struct added_delay *a, const struct xrec *rec, bool wanted)
 {
 	/* The state model narrows by itself: it needs every packet's time. */
 	if (xstate_record(a->sm, rec) < 0)
 		return -1;
-	/* --range: only the packets and messages inside it are replayed, as
-	   if the capture had begun and ended there. */
-	if (rec->type == XREC_PKT || rec->type == XREC_MSG) {
-		uint64_t t = xrec_time(rec), first = xstate_all(a->sm)->first;
-		if (t < first + a->range_start ||
-		    (a->range_end != UINT64_MAX && t >= first + a->range_end))
-			wanted = false;
-	}
 	if (!wanted)
 		return 0;
-	if (predict_record(a->pt, rec) < 0 || xresp_record(a->rm, rec) < 0 || a->oom)
+	/* The response model sees the whole trace, so that inputs are
+	   numbered as --responses numbers them; --range keeps the replay to
+	   the packets inside it, as if the capture had begun and ended
+	   there (and finish keeps the inputs inside it). */
+	bool replayed = true;
+	if (rec->type == XREC_PKT || rec->type == XREC_MSG)
+		replayed = in_range(a, xrec_time(rec));
+	if ((replayed && predict_record(a->pt, rec) < 0) || xresp_record(a->rm, rec) < 0 || a->oom)
 		return -1;
 	return 0;
 }
@@ -100,6 +106,11 @@ int added_delay_finish(struct added_delay *a)
 	xresp_finish(a->rm);
 	if (a->oom)
 		return -1;
+	size_t kept = 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (in_range(a, a->in[i].r.input_ts))
+			a->in[kept++] = a->in[i];
+	a->n = kept;
 	/* The packets of each response: the input going away from the
 	   display, the end coming back to it. */
 	struct predict_packet_query *q = malloc((a->n ? a->n : 1) * 2 * sizeof *q);

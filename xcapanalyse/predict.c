@@ -1344,7 +1344,11 @@ int predict_find_packets(struct predict_trace *t, const struct predict_packet_qu
 		for (; i < t->np && t->p[i].ts <= order[j].ts; i++)
 			if (t->p[i].conn < t->nc)
 				last[t->p[i].conn * 2 + t->p[i].dir] = i;
-		idx[order[j].k] = a->conn < t->nc ? last[a->conn * 2 + (a->dir & 1)] : PREDICT_NO_PACKET;
+		size_t at = a->conn < t->nc ? last[a->conn * 2 + (a->dir & 1)] : PREDICT_NO_PACKET;
+		/* Only the packet of that very time: one left out of the replay
+		   (--range) is not stood in for by an earlier one. */
+		idx[order[j].k] = at != PREDICT_NO_PACKET && t->p[at].ts == order[j].ts ? at :
+				  PREDICT_NO_PACKET;
 	}
 	free(order);
 	free(last);

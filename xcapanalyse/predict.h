@@ -135,9 +135,8 @@ int predict_added_delays(const struct predict_trace *t, uint64_t rate, uint64_t 
 			 int64_t *out);
 
 /* The packet that carries a message: the last packet of connection
-   conn in direction dir at or before ts (a message's time is that of the
-   packet holding its last byte), ts as the trace holds it (dilated or
-   not).  Fills idx[0..n-1] with indices for predict_added_delays' out,
+   conn in direction dir at ts (a message's time is that of the packet
+   holding its last byte), ts as the trace holds it (dilated or not).  Fills idx[0..n-1] with indices for predict_added_delays' out,
    PREDICT_NO_PACKET where the trace has none.  One pass over the
    packets; 0, or -1 when out of memory. */
 #define PREDICT_NO_PACKET ((size_t)-1)
