@@ -277,9 +277,12 @@ void np_cdf_render(cairo_t *cr, int w, int h, enum np_cdf_metric m, struct np_cd
 			/* On a logarithmic axis 100 and 150 ms lie close. */
 			cairo_text_extents_t e;
 			cairo_text_extents(cr, buf, &e);
-			if (x + 3 >= free_from) {
-				text_at(cr, x + 3, f.py + 4, buf, 0, 0);
-				free_from = x + 3 + e.x_advance + 4;
+			/* At the right edge, the label goes left of its line. */
+			bool left = x + 3 + e.x_advance > f.px + f.pw;
+			double lx = left ? x - 3 - e.x_advance : x + 3;
+			if (lx >= free_from) {
+				text_at(cr, lx, f.py + 4, buf, 0, 0);
+				free_from = lx + e.x_advance + 4;
 			}
 		}
 	}

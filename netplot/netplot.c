@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		"               [--range T0:T1] [--size WxH]\n"
 		"       netplot --cdf METRIC --export OUT.{png,svg,pdf} [--size WxH] FILE...\n"
 		"       netplot --cdf added-delay[-response] --rates LIST [--trace-rate RATE]\n"
-		"               --export OUT.{png,svg,pdf} FILE...\n"
+		"               [--range T0:T1] --export OUT.{png,svg,pdf} FILE...\n"
 		"       netplot --benchmark FILE [--index] [--size WxH]\n"
 		"\n"
 		"Sequence/time graphs of X11 connections from .xcap, .pcap and .pcapng files.\n"
@@ -45,6 +45,7 @@ static void usage(FILE *f)
 		"  -c, --conn N           connection id (default: the one with most packets)\n"
 		"  -d, --direction DIR    request (client to server, default) or reply\n"
 		"  -r, --range T0:T1      time span, seconds since the trace began or h:mm:ss.fff\n"
+		"                         (--cdf added-delay: the packets replayed)\n"
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
 		"  --no-inputs            leave out the inputs and their response spans (along\n"
 		"                         the top of the graph)\n"
@@ -372,14 +373,8 @@ static int benchmark_index(const char *path, int w, int h)
 
 /* --cdf: one curve per run; a run that cannot be read is left out and
    said, the others still drawn. */
-struct added_rates {
-	const uint64_t *rates;
-	size_t n;
-	uint64_t trace_rate;
-};
-
 static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int n, int w, int h,
-			const struct added_rates *ar)
+			const struct np_added_options *ao)
 {
 	if (!out || n < 1) {
 		usage(stderr);
@@ -389,7 +384,7 @@ static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int
 	xresp_options_default(&ro);
 	/* SLIM's pictures: a curve per rate of each file. */
 	bool added = m >= NP_CDF_N;
-	size_t per = added ? ar->n : 1;
+	size_t per = added ? ao->nrates : 1;
 	struct np_cdf_series *s = calloc((size_t)n * per, sizeof *s);
 	if (!s)
 		die(1, "out of memory", out);
@@ -397,8 +392,8 @@ static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int
 	size_t got = 0;
 	for (int i = 0; i < n; i++) {
 		char err[512];
-		int r = added ? np_runs_load_added(files[i], m, ar->rates, ar->n, ar->trace_rate, &ro,
-						   n > 1, &s[got], err, sizeof err) :
+		int r = added ? np_runs_load_added(files[i], m, ao, &ro, n > 1, &s[got], err,
+						   sizeof err) :
 				np_runs_load(files[i], m, &ro, &s[got], err, sizeof err);
 		if (r < 0) {
 			char quoted[1024];
@@ -460,7 +455,7 @@ int main(int argc, char **argv)
 	const char *out = NULL, *bench = NULL;
 	int cdf = -1;
 	uint64_t rates[64] = { 100000000, 10000000, 1000000, 100000, 10000 };
-	struct added_rates ar = { rates, 5, 0 };
+	struct np_added_options ao = { rates, 5, 0, 0, UINT64_MAX };
 	bool rates_given = false;
 	struct np_render_opts ro = { 0 };
 	long conn = 0;
@@ -556,12 +551,12 @@ int main(int argc, char **argv)
 			int nr = predict_parse_rates(optarg, rates, sizeof rates / sizeof rates[0]);
 			if (nr < 1)
 				die(2, "bad rate list, want bit/s with k, M or G, such as 10M,1M", optarg);
-			ar.n = (size_t)nr;
+			ao.nrates = (size_t)nr;
 			rates_given = true;
 			break;
 		}
 		case 'T':
-			if (predict_parse_rates(optarg, &ar.trace_rate, 1) != 1)
+			if (predict_parse_rates(optarg, &ao.trace_rate, 1) != 1)
 				die(2, "bad trace rate, want bit/s with k, M or G", optarg);
 			rates_given = true;
 			break;
@@ -581,9 +576,15 @@ int main(int argc, char **argv)
 	if (rates_given && cdf < NP_CDF_N)
 		die(2, "--rates and --trace-rate are for --cdf added-delay[-response]",
 		    cdf < 0 ? "--cdf" : np_cdf_metric_name((enum np_cdf_metric)cdf));
-	if (cdf >= 0)
+	if (cdf >= 0) {
+		/* SLIM's replay of only the span asked for (--range). */
+		if (r0 >= 0) {
+			ao.range_start = (uint64_t)(r0 + 0.5);	/* ns */
+			ao.range_end = (uint64_t)(r1 + 0.5);
+		}
 		return cdf_pictures(out, (enum np_cdf_metric)cdf, argv + optind, argc - optind, w, h,
-				    &ar);
+				    &ao);
+	}
 	if (!out || optind != argc - 1) {
 		usage(stderr);
 		return 2;

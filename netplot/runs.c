@@ -180,10 +180,12 @@ int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_opti
 	return r;
 }
 
-int np_runs_load_added(const char *path, enum np_cdf_metric m, const uint64_t *rates,
-		       size_t nrates, uint64_t trace_rate, const struct xresp_options *ropt,
-		       bool name_file, struct np_cdf_series *s, char *err, size_t errlen)
+int np_runs_load_added(const char *path, enum np_cdf_metric m, const struct np_added_options *ao,
+		       const struct xresp_options *ropt, bool name_file, struct np_cdf_series *s,
+		       char *err, size_t errlen)
 {
+	const uint64_t *rates = ao->rates;
+	size_t nrates = ao->nrates;
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	for (size_t i = 0; i < nrates; i++) {
@@ -203,6 +205,8 @@ int np_runs_load_added(const char *path, enum np_cdf_metric m, const uint64_t *r
 	xsource_on_warning(src, warn_cb, NULL);
 	struct predict_options po;
 	predict_options_default(&po);
+	po.model.range_start = ao->range_start;
+	po.model.range_end = ao->range_end;
 	struct added_delay *a = added_delay_new(&po, &po.model, ropt);
 	int status = 0, more = 0;
 	struct xrec rec;
@@ -232,7 +236,7 @@ int np_runs_load_added(const char *path, enum np_cdf_metric m, const uint64_t *r
 	}
 	for (size_t i = 0; status >= 0 && i < nrates; i++) {
 		size_t n = m == NP_CDF_ADDED_PACKET ? np : added_delay_responses(a);
-		if (added_delay_run(a, rates[i], trace_rate, d, r) < 0 ||
+		if (added_delay_run(a, rates[i], ao->trace_rate, d, r) < 0 ||
 		    !(s[i].v = malloc((n ? n : 1) * sizeof *s[i].v))) {
 			snprintf(err, errlen, "out of memory: '%s'", path);
 			status = -1;

@@ -5,7 +5,8 @@
 # colour, each crossing half height at the median xcapanalyse
 # --added-delay gives, on the axis netplot says it drew; a legend line
 # per rate with that count and median; slower rates further right; a
-# trace without inputs is in the legend with no curve; the formats.
+# trace without inputs is in the legend with no curve; --range replays
+# the same span in both; the formats.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need netplot xcapanalyse file convert
 caps=$top_srcdir/tests/captures
@@ -23,16 +24,19 @@ has_colour() {
 }
 
 # check METRIC OF PNG FILE...: the picture of METRIC against the rows OF
-# (packets or responses) of xcapanalyse --added-delay for the first FILE.
+# (packets or responses) of xcapanalyse --added-delay for the first FILE,
+# both with the options in $extra.
 check() {
 	metric=$1 of=$2 png=$3
 	shift 3
-	NETPLOT_LOG=1 netplot --cdf "$metric" --rates "$rates" --size 800x500 --export "$png" "$@" \
+	# shellcheck disable=SC2086
+	NETPLOT_LOG=1 netplot --cdf "$metric" --rates "$rates" $extra --size 800x500 --export "$png" "$@" \
 		2>"$workdir/log" || fail "--cdf $metric failed: $(cat "$workdir/log")"
 	file "$png" | grep -q 'PNG image data, 800 x 500' || fail "$png: $(file "$png")"
 	frame=$(grep '^netplot: cdf frame ' "$workdir/log") || fail "no frame logged"
 	[ "$(echo "$frame" | sed 's/.* log=//')" = 1 ] || fail "$metric: not on decades: $frame"
-	xcapanalyse --added-delay --rates "$rates" --format csv "$1" 2>/dev/null |
+	# shellcheck disable=SC2086
+	xcapanalyse --added-delay --rates "$rates" $extra --format csv "$1" 2>/dev/null |
 		awk -F, -v of="$of" '$3 == of { print $1, $4, $7 }' >"$workdir/rows"
 	[ "$(wc -l <"$workdir/rows")" = 3 ] || fail "xcapanalyse gave no $of rows"
 	i=0 last=-1
@@ -60,6 +64,7 @@ check() {
 	done <"$workdir/rows"
 }
 
+extra=
 check added-delay packets "$workdir/packets.png" "$x11"
 check added-delay-response responses "$workdir/responses.png" "$x11" "$nox"
 # The trace without inputs: in the legend, saying so, and no curve.
@@ -70,6 +75,10 @@ for i in 4 5 6; do
 		awk '{ s += $1 } END { print s + 0 }')
 	[ "$n" -lt 40 ] || fail "the trace without inputs has a curve ($n pixels of $(colour_of $i))"
 done
+
+# Only the typing, without the start-up's bytes queued ahead of it.
+extra="--range 2.5:6"
+check added-delay-response responses "$workdir/range.png" "$x11"
 
 for ext in svg pdf; do
 	netplot --cdf added-delay --rates 1M --export "$workdir/p.$ext" "$x11" || fail "--export $ext failed"
