@@ -13,11 +13,12 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--split-min --split-max --sites --sites-file --trace-events --responses --responses-summary --updates
 	--mark-span --ideal-fps --slow-motion --slow-motion-fps
 	--quiet-ms --first-ms --synthetic-inputs --no-fold-motion --compare --fail-if-worse -j --jobs
-	--predict --predict-round-trips --added-delay --rates --latencies --mss
+	--predict --predict-round-trips --added-delay --added-delay-responses
+	--added-delay-cdf --rates --latencies --mss
 	--initial-window --no-idle-restart --trace-rate --time-dilation --ssh-compression
 	-h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
-	--cdf --no-inputs -b --benchmark -i --index -f --follow -h --help -V --version --display'
+	--cdf --rates --trace-rate --no-inputs -b --benchmark -i --index -f --follow -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
 	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
@@ -121,9 +122,11 @@ _xcap_netplot() {
 	-e | --export) _filedir '@(png|svg|pdf|xpl)'; return ;;
 	-c | --conn) _xcap_conn_ids; return ;;
 	-d | --direction) COMPREPLY=($(compgen -W 'request reply' -- "$cur")); return ;;
-	--cdf) COMPREPLY=($(compgen -W 'response-time bytes pixels inter-input' -- "$cur")); return ;;
+	--cdf) COMPREPLY=($(compgen -W 'response-time bytes pixels inter-input added-delay
+		added-delay-response' -- "$cur")); return ;;
+	--rates) COMPREPLY=($(compgen -W '100M,10M,1M,100k,10k' -- "$cur")); return ;;
 	-b | --benchmark) _xcap_traces; return ;;
-	-r | --range | -s | --size | --display) return ;;
+	-r | --range | -s | --size | --display | --trace-rate) return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +16,33 @@
 
 #include "cdf.h"
 
-static const char *const metric_names[NP_CDF_N] = {
-	"response-time", "bytes", "pixels", "inter-input",
+static const char *const metric_names[NP_CDF_METRICS] = {
+	"response-time", "bytes", "pixels", "inter-input", "added-delay", "added-delay-response",
 };
-static const char *const metric_titles[NP_CDF_N] = {
+static const char *const metric_titles[NP_CDF_METRICS] = {
 	"Response time per input", "Bytes per input", "Pixels updated per input",
-	"Time between inputs",
+	"Time between inputs", "Delay a slower link adds per packet (SLIM's replay)",
+	"Delay a slower link adds per input's response (SLIM's replay)",
 };
-static const char *const axis_labels[NP_CDF_N] = {
+static const char *const axis_labels[NP_CDF_METRICS] = {
 	"response time (ms)", "bytes per input, both ways", "pixels updated per input",
-	"time from one input to the next (ms)",
+	"time from one input to the next (ms)", "added delay per packet (ms)",
+	"added delay per response (ms)",
 };
-static const char *const units[NP_CDF_N] = { "ms", "bytes", "px", "ms" };
+static const char *const y_labels[NP_CDF_METRICS] = {
+	"inputs at or below (CDF)", "inputs at or below (CDF)", "inputs at or below (CDF)",
+	"inputs at or below (CDF)", "packets at or below (CDF)", "responses at or below (CDF)",
+};
+static const char *const units[NP_CDF_METRICS] = { "ms", "bytes", "px", "ms", "ms", "ms" };
+
+static bool is_added(enum np_cdf_metric m)
+{
+	return m == NP_CDF_ADDED_PACKET || m == NP_CDF_ADDED_RESPONSE;
+}
 
 int np_cdf_metric_parse(const char *name)
 {
-	for (int i = 0; i < NP_CDF_N; i++)
+	for (int i = 0; i < NP_CDF_METRICS; i++)
 		if (strcmp(name, metric_names[i]) == 0)
 			return i;
 	return -1;
@@ -38,7 +50,7 @@ int np_cdf_metric_parse(const char *name)
 
 const char *np_cdf_metric_name(enum np_cdf_metric m)
 {
-	return m < NP_CDF_N ? metric_names[m] : "?";
+	return m < NP_CDF_METRICS ? metric_names[m] : "?";
 }
 
 struct np_rgb np_cdf_colour(size_t i)
@@ -82,9 +94,13 @@ static double y_of(const struct np_cdf_frame *f, double frac)
 	return f->py + f->ph - frac * f->ph;
 }
 
-/* 1, 10, 100, 1k, 10k ... for a decade's tick. */
+/* 0.01, 0.1, 1, 10, 100, 1k, 10k ... for a decade's tick. */
 static void decade_label(char *buf, size_t size, double v)
 {
+	if (v < 1) {
+		snprintf(buf, size, "%g", v);
+		return;
+	}
 	static const char *const suffix[] = { "", "k", "M", "G", "T" };
 	int k = 0;
 	while (v >= 1000 && k < 4) {
@@ -130,12 +146,16 @@ static void frame_for(struct np_cdf_frame *f, int w, int h, enum np_cdf_metric m
 			if (s[i].v[s[i].n - 1] > hi)
 				hi = s[i].v[s[i].n - 1];
 		}
-	f->log_x = m == NP_CDF_BYTES || m == NP_CDF_PIXELS;
+	/* Added delays span microseconds (a fast link) to seconds (a slow
+	   one) in one picture, as SLIM's Figure 6 does; below a microsecond
+	   is rounding. */
+	f->log_x = m == NP_CDF_BYTES || m == NP_CDF_PIXELS || is_added(m);
 	f->below = 0;
 	if (f->log_x) {
-		f->x0 = isfinite(lo) ? pow(10, floor(log10(lo))) : 1;
-		if (f->x0 < 1)
-			f->x0 = 1;
+		double floor_x = is_added(m) ? 0.001 : 1;
+		f->x0 = isfinite(lo) ? pow(10, floor(log10(lo))) : floor_x;
+		if (f->x0 < floor_x)
+			f->x0 = floor_x;
 		f->x1 = pow(10, ceil(log10(hi > f->x0 ? hi : f->x0 * 10)));
 		if (f->x1 <= f->x0)
 			f->x1 = f->x0 * 10;
@@ -151,6 +171,16 @@ static void frame_for(struct np_cdf_frame *f, int w, int h, enum np_cdf_metric m
 		f->x0 = 0;
 		f->x1 = ceil(hi * 1.02 / step) * step;
 	}
+}
+
+void np_cdf_legend(char *buf, size_t size, enum np_cdf_metric m, const struct np_cdf_series *s)
+{
+	if (s->n)
+		snprintf(buf, size, "%s  (n=%zu, median %.*f %s)", s->label, s->n,
+			 is_added(m) ? 3 : units[m][0] == 'm' ? 1 : 0, percentile(s->v, s->n, 50),
+			 units[m]);
+	else
+		snprintf(buf, size, "%s  (%s)", s->label, s->why_empty[0] ? s->why_empty : "no inputs");
 }
 
 void np_cdf_render(cairo_t *cr, int w, int h, enum np_cdf_metric m, struct np_cdf_series *s,
@@ -218,19 +248,24 @@ void np_cdf_render(cairo_t *cr, int w, int h, enum np_cdf_metric m, struct np_cd
 	cairo_save(cr);
 	cairo_translate(cr, 16, f.py + f.ph / 2);
 	cairo_rotate(cr, -M_PI / 2);
-	text_at(cr, 0, 0, "inputs at or below (CDF)", 0.5, 0.5);
+	text_at(cr, 0, 0, y_labels[m], 0.5, 0.5);
 	cairo_restore(cr);
 	cairo_set_font_size(cr, 13);
-	snprintf(buf, sizeof buf, "%s, CDF%s", metric_titles[m],
+	char title[160];
+	snprintf(title, sizeof title, "%s, CDF%s", metric_titles[m],
 		 f.log_x ? " (logarithmic axis)" : "");
-	text_at(cr, f.px, 12, buf, 0, 0);
+	text_at(cr, f.px, 12, title, 0, 0);
 	cairo_set_font_size(cr, 11);
 
-	/* What a person starts to notice: 50, 100, 150 ms. */
-	if (m == NP_CDF_RESPONSE) {
+	/* What a person starts to notice: 50, 100, 150 ms (SLIM's
+	   threshold for added delay too), where the axis reaches. */
+	if (m == NP_CDF_RESPONSE || is_added(m)) {
 		static const double guides[] = { 50, 100, 150 };
 		double dash[] = { 4, 3 };
+		double free_from = 0;	/* a label not to overlap the one before */
 		for (size_t g = 0; g < 3; g++) {
+			if (guides[g] > f.x1 || guides[g] < f.x0)
+				continue;
 			double x = round(np_cdf_x(&f, guides[g])) + 0.5;
 			cairo_set_source_rgb(cr, 0.55, 0.55, 0.55);
 			cairo_set_dash(cr, dash, 2, 0);
@@ -239,7 +274,16 @@ void np_cdf_render(cairo_t *cr, int w, int h, enum np_cdf_metric m, struct np_cd
 			cairo_stroke(cr);
 			cairo_set_dash(cr, NULL, 0, 0);
 			snprintf(buf, sizeof buf, "%.0f ms", guides[g]);
-			text_at(cr, x + 3, f.py + 4, buf, 0, 0);
+			/* On a logarithmic axis 100 and 150 ms lie close. */
+			cairo_text_extents_t e;
+			cairo_text_extents(cr, buf, &e);
+			/* At the right edge, the label goes left of its line. */
+			bool left = x + 3 + e.x_advance > f.px + f.pw;
+			double lx = left ? x - 3 - e.x_advance : x + 3;
+			if (lx >= free_from) {
+				text_at(cr, lx, f.py + 4, buf, 0, 0);
+				free_from = lx + e.x_advance + 4;
+			}
 		}
 	}
 
@@ -277,13 +321,7 @@ void np_cdf_render(cairo_t *cr, int w, int h, enum np_cdf_metric m, struct np_cd
 	double lh = 16, lw = 0;
 	char lines[n ? n : 1][256];
 	for (size_t i = 0; i < n; i++) {
-		if (s[i].n)
-			snprintf(lines[i], sizeof lines[i], "%s  (n=%zu, median %.*f %s)", s[i].label,
-				 s[i].n, units[m][0] == 'm' ? 1 : 0, percentile(s[i].v, s[i].n, 50),
-				 units[m]);
-		else
-			snprintf(lines[i], sizeof lines[i], "%s  (%s)", s[i].label,
-				 s[i].why_empty[0] ? s[i].why_empty : "no inputs");
+		np_cdf_legend(lines[i], sizeof lines[i], m, &s[i]);
 		cairo_text_extents_t e;
 		cairo_text_extents(cr, lines[i], &e);
 		if (e.x_advance > lw)
@@ -333,6 +371,13 @@ static cairo_status_t sink_write(void *closure, const unsigned char *data, unsig
 int np_cdf_export(const char *path, int w, int h, enum np_cdf_metric m, struct np_cdf_series *s,
 		  size_t n, char *err, size_t errlen)
 {
+	return np_cdf_export_frame(path, w, h, m, s, n, NULL, err, errlen);
+}
+
+int np_cdf_export_frame(const char *path, int w, int h, enum np_cdf_metric m,
+			struct np_cdf_series *s, size_t n, struct np_cdf_frame *frame, char *err,
+			size_t errlen)
+{
 	const char *dot = strrchr(path, '.');
 	enum { PNG, SVG, PDF } kind;
 	if (dot && strcasecmp(dot, ".png") == 0)
@@ -354,7 +399,7 @@ int np_cdf_export(const char *path, int w, int h, enum np_cdf_metric m, struct n
 				kind == SVG ? cairo_svg_surface_create_for_stream(sink_write, &k, w, h) :
 				cairo_pdf_surface_create_for_stream(sink_write, &k, w, h);
 	cairo_t *cr = cairo_create(surf);
-	np_cdf_render(cr, w, h, m, s, n, NULL);
+	np_cdf_render(cr, w, h, m, s, n, frame);
 	cairo_status_t st = cairo_status(cr);
 	cairo_destroy(cr);
 	if (st == CAIRO_STATUS_SUCCESS && kind == PNG)

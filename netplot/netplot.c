@@ -20,6 +20,7 @@
 #include "gui.h"
 #include "index.h"
 #include "model.h"
+#include "predict.h"
 #include "progress.h"
 #include "render.h"
 #include "runs.h"
@@ -34,6 +35,8 @@ static void usage(FILE *f)
 		"       netplot FILE --export OUT.{png,svg,pdf,xpl} [--conn N] [--direction request|reply]\n"
 		"               [--range T0:T1] [--size WxH]\n"
 		"       netplot --cdf METRIC --export OUT.{png,svg,pdf} [--size WxH] FILE...\n"
+		"       netplot --cdf added-delay[-response] --rates LIST [--trace-rate RATE]\n"
+		"               [--range T0:T1] --export OUT.{png,svg,pdf} FILE...\n"
 		"       netplot --benchmark FILE [--index] [--size WxH]\n"
 		"\n"
 		"Sequence/time graphs of X11 connections from .xcap, .pcap and .pcapng files.\n"
@@ -42,12 +45,20 @@ static void usage(FILE *f)
 		"  -c, --conn N           connection id (default: the one with most packets)\n"
 		"  -d, --direction DIR    request (client to server, default) or reply\n"
 		"  -r, --range T0:T1      time span, seconds since the trace began or h:mm:ss.fff\n"
+		"                         (--cdf added-delay: the packets replayed)\n"
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
 		"  --no-inputs            leave out the inputs and their response spans (along\n"
 		"                         the top of the graph)\n"
 		"  --cdf METRIC           the CDF of METRIC over the inputs of each FILE (runs\n"
 		"                         overlaid): response-time, bytes, pixels (RFB) or\n"
-		"                         inter-input; with --export\n"
+		"                         inter-input; with --export.  added-delay and\n"
+		"                         added-delay-response: SLIM's replay, the delay a\n"
+		"                         slower link adds to each packet or each input's\n"
+		"                         response, a curve per rate of --rates\n"
+		"  --rates LIST           link rates for --cdf added-delay, bit/s with k, M or G\n"
+		"                         (default 100M,10M,1M,100k,10k)\n"
+		"  --trace-rate RATE      rate of the link the trace was taken on (default:\n"
+		"                         none, loopback)\n"
 		"  -b, --benchmark FILE   time loading FILE and redrawing at several zoom levels\n"
 		"  -i, --index            with --benchmark: draw from FILE.idx (built first when\n"
 		"                         missing or stale), not from the whole trace in memory\n"
@@ -65,6 +76,7 @@ static void usage(FILE *f)
 		"  netplot app.xcap --range 0:1.5 --size 1600x900 --export startup.png\n"
 		"  netplot --follow live.xcap                    a capture xcap is still writing\n"
 		"  netplot --cdf response-time --export cdf.svg fast.pcap slow.pcap\n"
+		"  netplot --cdf added-delay --rates 10M,1M,100k --export slim.png typing.pcap\n"
 		"More in man xcap-tutorial.\n");
 }
 
@@ -361,7 +373,8 @@ static int benchmark_index(const char *path, int w, int h)
 
 /* --cdf: one curve per run; a run that cannot be read is left out and
    said, the others still drawn. */
-static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int n, int w, int h)
+static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int n, int w, int h,
+			const struct np_added_options *ao)
 {
 	if (!out || n < 1) {
 		usage(stderr);
@@ -369,14 +382,19 @@ static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int
 	}
 	struct xresp_options ro;
 	xresp_options_default(&ro);
-	struct np_cdf_series *s = calloc((size_t)n, sizeof *s);
+	/* SLIM's pictures: a curve per rate of each file. */
+	bool added = m >= NP_CDF_N;
+	size_t per = added ? ao->nrates : 1;
+	struct np_cdf_series *s = calloc((size_t)n * per, sizeof *s);
 	if (!s)
 		die(1, "out of memory", out);
 	int status = 0;
 	size_t got = 0;
 	for (int i = 0; i < n; i++) {
 		char err[512];
-		int r = np_runs_load(files[i], m, &ro, &s[got], err, sizeof err);
+		int r = added ? np_runs_load_added(files[i], m, ao, &ro, n > 1, &s[got], err,
+						   sizeof err) :
+				np_runs_load(files[i], m, &ro, &s[got], err, sizeof err);
 		if (r < 0) {
 			char quoted[1024];
 			snprintf(quoted, sizeof quoted, "'%s'", files[i]);
@@ -390,13 +408,26 @@ static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int
 		}
 		if (r > 0)
 			status = 1;
-		got++;
+		got += per;
 	}
 	if (!got)
 		die(1, "no run could be read", files[0]);
 	char err[512];
-	if (np_cdf_export(out, w, h, m, s, got, err, sizeof err) < 0)
+	struct np_cdf_frame f;
+	if (np_cdf_export_frame(out, w, h, m, s, got, &f, err, sizeof err) < 0)
 		die_err(1, err, out);
+	/* NETPLOT_LOG=1: what was drawn, for the tests to hold the picture
+	   to (its axis, and each curve's legend line). */
+	const char *log = getenv("NETPLOT_LOG");
+	if (log && strcmp(log, "1") == 0) {
+		fprintf(stderr, "netplot: cdf frame px=%g py=%g pw=%g ph=%g x0=%g x1=%g log=%d\n",
+			f.px, f.py, f.pw, f.ph, f.x0, f.x1, f.log_x);
+		for (size_t i = 0; i < got; i++) {
+			char line[256];
+			np_cdf_legend(line, sizeof line, m, &s[i]);
+			fprintf(stderr, "netplot: cdf curve=%zu legend=%s\n", i + 1, line);
+		}
+	}
 	for (size_t i = 0; i < got; i++)
 		np_runs_series_free(&s[i]);
 	free(s);
@@ -415,12 +446,17 @@ int main(int argc, char **argv)
 		{ "index", no_argument, NULL, 'i' },
 		{ "cdf", required_argument, NULL, 'C' },
 		{ "no-inputs", no_argument, NULL, 'I' },
+		{ "rates", required_argument, NULL, 'R' },
+		{ "trace-rate", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *bench = NULL;
 	int cdf = -1;
+	uint64_t rates[64] = { 100000000, 10000000, 1000000, 100000, 10000 };
+	struct np_added_options ao = { rates, 5, 0, 0, UINT64_MAX };
+	bool rates_given = false;
 	struct np_render_opts ro = { 0 };
 	long conn = 0;
 	int dir = 0, w = 1200, h = 700;
@@ -508,7 +544,21 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			if ((cdf = np_cdf_metric_parse(optarg)) < 0)
-				die(2, "unknown CDF, want response-time, bytes, pixels or inter-input", optarg);
+				die(2, "unknown CDF, want response-time, bytes, pixels, inter-input, "
+				       "added-delay or added-delay-response", optarg);
+			break;
+		case 'R': {
+			int nr = predict_parse_rates(optarg, rates, sizeof rates / sizeof rates[0]);
+			if (nr < 1)
+				die(2, "bad rate list, want bit/s with k, M or G, such as 10M,1M", optarg);
+			ao.nrates = (size_t)nr;
+			rates_given = true;
+			break;
+		}
+		case 'T':
+			if (predict_parse_rates(optarg, &ao.trace_rate, 1) != 1)
+				die(2, "bad trace rate, want bit/s with k, M or G", optarg);
+			rates_given = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -523,8 +573,18 @@ int main(int argc, char **argv)
 	}
 	if (bench)
 		return use_index ? benchmark_index(bench, w, h) : benchmark(bench, w, h);
-	if (cdf >= 0)
-		return cdf_pictures(out, (enum np_cdf_metric)cdf, argv + optind, argc - optind, w, h);
+	if (rates_given && cdf < NP_CDF_N)
+		die(2, "--rates and --trace-rate are for --cdf added-delay[-response]",
+		    cdf < 0 ? "--cdf" : np_cdf_metric_name((enum np_cdf_metric)cdf));
+	if (cdf >= 0) {
+		/* SLIM's replay of only the span asked for (--range). */
+		if (r0 >= 0) {
+			ao.range_start = (uint64_t)(r0 + 0.5);	/* ns */
+			ao.range_end = (uint64_t)(r1 + 0.5);
+		}
+		return cdf_pictures(out, (enum np_cdf_metric)cdf, argv + optind, argc - optind, w, h,
+				    &ao);
+	}
 	if (!out || optind != argc - 1) {
 		usage(stderr);
 		return 2;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "added_delay.h"
 #include "runs.h"
 #include "source.h"
 #include "state.h"
@@ -170,9 +171,96 @@ int np_runs_load(const char *path, enum np_cdf_metric m, const struct xresp_opti
 		 struct np_cdf_series *s, char *err, size_t errlen)
 {
 	struct np_cdf_series all[NP_CDF_N];
+	if (m >= NP_CDF_N) {
+		snprintf(err, errlen, "not a metric of inputs: '%s'", np_cdf_metric_name(m));
+		return -1;
+	}
 	int r = np_runs_load_all(path, 1u << m, ropt, all, err, errlen);
 	*s = all[m];
 	return r;
+}
+
+int np_runs_load_added(const char *path, enum np_cdf_metric m, const struct np_added_options *ao,
+		       const struct xresp_options *ropt, bool name_file, struct np_cdf_series *s,
+		       char *err, size_t errlen)
+{
+	const uint64_t *rates = ao->rates;
+	size_t nrates = ao->nrates;
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < nrates; i++) {
+		char rate[32];
+		memset(&s[i], 0, sizeof s[i]);
+		predict_format_rate(rate, sizeof rate, rates[i]);
+		snprintf(s[i].label, sizeof s[i].label, "%s%s%s", name_file ? base : "",
+			 name_file ? " " : "", rate);
+	}
+	if (m != NP_CDF_ADDED_PACKET && m != NP_CDF_ADDED_RESPONSE) {
+		snprintf(err, errlen, "not an added delay: '%s'", np_cdf_metric_name(m));
+		return -1;
+	}
+	struct xsource *src = xsource_open(path, NULL, NULL, err, errlen);
+	if (!src)
+		return -1;
+	xsource_on_warning(src, warn_cb, NULL);
+	struct predict_options po;
+	predict_options_default(&po);
+	po.model.range_start = ao->range_start;
+	po.model.range_end = ao->range_end;
+	struct added_delay *a = added_delay_new(&po, &po.model, ropt);
+	int status = 0, more = 0;
+	struct xrec rec;
+	if (!a)
+		status = -1;
+	while (!status && (more = xsource_next(src, &rec)) == 1)
+		if (added_delay_record(a, &rec, true) < 0)
+			status = -1;
+	if (status < 0)
+		snprintf(err, errlen, "out of memory: '%s'", path);
+	else if (more < 0) {
+		snprintf(err, errlen, "%s", xsource_error(src));
+		status = -1;
+	} else if (added_delay_finish(a) < 0) {
+		snprintf(err, errlen, "out of memory: '%s'", path);
+		status = -1;
+	} else if (xsource_problems(src))
+		status = 1;
+	xsource_close(src);
+	size_t np = status < 0 ? 0 : predict_packets(added_delay_trace(a));
+	size_t ni = status < 0 ? 0 : added_delay_inputs(a);
+	int64_t *d = malloc((np ? np : 1) * sizeof *d);
+	struct added_response *r = malloc((ni ? ni : 1) * sizeof *r);
+	if (status >= 0 && (!d || !r)) {
+		snprintf(err, errlen, "out of memory: '%s'", path);
+		status = -1;
+	}
+	for (size_t i = 0; status >= 0 && i < nrates; i++) {
+		size_t n = m == NP_CDF_ADDED_PACKET ? np : added_delay_responses(a);
+		if (added_delay_run(a, rates[i], ao->trace_rate, d, r) < 0 ||
+		    !(s[i].v = malloc((n ? n : 1) * sizeof *s[i].v))) {
+			snprintf(err, errlen, "out of memory: '%s'", path);
+			status = -1;
+			break;
+		}
+		if (m == NP_CDF_ADDED_PACKET)
+			for (size_t k = 0; k < np; k++)
+				s[i].v[s[i].n++] = (double)d[k] / 1e6;
+		else
+			for (size_t k = 0; k < ni; k++)
+				if (r[k].known)
+					s[i].v[s[i].n++] = (double)r[k].total / 1e6;
+		if (!s[i].n)
+			snprintf(s[i].why_empty, sizeof s[i].why_empty, "%s",
+				 m == NP_CDF_ADDED_PACKET ? "no packets" :
+				 !ni ? "no inputs" : "no input had a visible response");
+	}
+	if (status < 0)
+		for (size_t i = 0; i < nrates; i++)
+			np_runs_series_free(&s[i]);
+	free(d);
+	free(r);
+	added_delay_free(a);
+	return status;
 }
 
 void np_runs_series_free(struct np_cdf_series *s)

@@ -1,7 +1,7 @@
 /*
  * check_cdf.c — netplot's CDF pictures, headless: curves where their
  * values say, in their colours, guide lines at 50/100/150 ms, and the
- * exports' formats.
+ * exports' formats; SLIM's added delay on decades from a microsecond.
  */
 #include "config.h"
 
@@ -169,10 +169,50 @@ START_TEST(exports)
 }
 END_TEST
 
+START_TEST(added_delay_on_decades)
+{
+	/* SLIM's picture: at the trace's own rate every packet gains 0, at
+	   a slower one 2 us to 40 ms. */
+	struct np_cdf_series s[2] = { { .label = "10M" }, { .label = "1M" } };
+	double zeros[4] = { 0, 0, 0, 0 }, slow[4] = { 40, 0.002, 3, 0.2 };
+	s[0].v = zeros;
+	s[0].n = 4;
+	s[1].v = slow;
+	s[1].n = 4;
+	cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+	cairo_t *cr = cairo_create(surf);
+	struct np_cdf_frame f;
+	np_cdf_render(cr, W, H, NP_CDF_ADDED_PACKET, s, 2, &f);
+	/* Decades from the microsecond's, the zeros on the left edge. */
+	ck_assert(f.log_x);
+	ck_assert(fabs(f.x0 - 0.001) < 1e-12 && f.x1 == 100);
+	ck_assert(f.below);
+	ck_assert(fabs(np_cdf_x(&f, 0) - f.px) < 0.5);
+	/* The zeros rise straight up on the left edge ... */
+	int found = 0;
+	for (int dx = 0; dx <= 3 && !found; dx++)
+		found = near_colour(surf, (int)f.px + dx, (int)(f.py + f.ph / 2), np_cdf_colour(0));
+	ck_assert_msg(found, "the zeros are not on the left edge");
+	/* ... the slower rate's median (nearest rank: 0.2 ms) at half height. */
+	int x = (int)round(np_cdf_x(&f, 0.2)), y = (int)(f.py + f.ph / 2);
+	found = 0;
+	for (int dy = -3; dy <= 3 && !found; dy++)
+		found = near_colour(surf, x, y + dy, np_cdf_colour(1));
+	ck_assert_msg(found, "1M's curve is not at (0.2 ms, 50 %%)");
+	char line[256];
+	np_cdf_legend(line, sizeof line, NP_CDF_ADDED_PACKET, &s[1]);
+	ck_assert_str_eq(line, "1M  (n=4, median 0.200 ms)");
+	cairo_destroy(cr);
+	cairo_surface_destroy(surf);
+}
+END_TEST
+
 START_TEST(metric_names)
 {
-	for (int i = 0; i < NP_CDF_N; i++)
+	for (int i = 0; i < NP_CDF_METRICS; i++)
 		ck_assert_int_eq(np_cdf_metric_parse(np_cdf_metric_name(i)), i);
+	ck_assert_int_eq(np_cdf_metric_parse("added-delay"), NP_CDF_ADDED_PACKET);
+	ck_assert_int_eq(np_cdf_metric_parse("added-delay-response"), NP_CDF_ADDED_RESPONSE);
 	ck_assert_int_eq(np_cdf_metric_parse("latency"), -1);
 }
 END_TEST
@@ -184,6 +224,7 @@ int main(void)
 	tcase_add_test(tc, curves_where_values_say);
 	tcase_add_test(tc, bytes_on_decades);
 	tcase_add_test(tc, exports);
+	tcase_add_test(tc, added_delay_on_decades);
 	tcase_add_test(tc, metric_names);
 	suite_add_tcase(s, tc);
 	SRunner *r = srunner_create(s);

@@ -3,6 +3,9 @@
  * hand-made traces whose answers are worked out by hand:
  *  - the added delay of each packet through a slower first-in first-out
  *    link, to the nanosecond, and all zeros at the trace's own rate;
+ *  - the same per input's response (added_delay.h): the added delay of
+ *    the packet carrying the input plus that of the packet carrying the
+ *    response's end, found among another connection's packets;
  *  - N blocking round trips replayed over a link of rate W and delay L
  *    wait 2L, the serialisation of request and reply, and the server's
  *    think time each;
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "added_delay.h"
 #include "predict.h"
 
 #define US 1000ull
@@ -124,6 +128,150 @@ START_TEST(test_added_delay_own_rate)
 	for (int i = 0; i < 4; i++)
 		ck_assert_int_eq(d[i], 0);
 	predict_free(t);
+}
+END_TEST
+
+/* ---- per input's response ---- */
+
+static void afeed(struct added_delay *a, const struct xrec *r)
+{
+	ck_assert_int_eq(added_delay_record(a, r, true), 0);
+}
+
+static void aconn(struct added_delay *a, uint32_t id)
+{
+	struct xrec r = { .type = XREC_CONN };
+	r.u.conn = (struct xrec_conn){ .ts = T0, .id = id, .flags = XCONN_SAW_SYN,
+				       .wscale = { 7, 7 }, .proto = "x11" };
+	r.u.conn.client.family = r.u.conn.server.family = 4;
+	r.u.conn.server.port = 6000;
+	r.u.conn.client.port = (uint16_t)(40000 + id);
+	afeed(a, &r);
+}
+
+static void apkt(struct added_delay *a, uint64_t ts, uint32_t conn, int dir, uint32_t seq,
+		 uint32_t len)
+{
+	struct xrec r = { .type = XREC_PKT };
+	r.u.pkt = (struct xrec_pkt){ .ts = T0 + ts, .conn = conn, .dir = (uint8_t)dir,
+				     .tcp_flags = XTCP_ACK | (len ? XTCP_PSH : 0), .seq = seq,
+				     .ack = 1, .raw_win = 512, .win = 65536, .len = len };
+	afeed(a, &r);
+}
+
+static void amsg(struct added_delay *a, uint64_t ts, int dir, uint8_t kind, uint64_t seq,
+		 const char *name, const char *detail, uint32_t len, uint32_t tcp_end)
+{
+	struct xrec r = { .type = XREC_MSG };
+	r.u.msg = (struct xrec_msg){ .ts = T0 + ts, .conn = 1, .dir = (uint8_t)dir, .kind = kind,
+				     .seq = seq, .length = len, .tcp_end = tcp_end, .name = name,
+				     .ext = "", .detail = detail };
+	afeed(a, &r);
+}
+
+/* An xterm's keystroke, by hand, on connection 1, with connection 2's
+   acknowledgement sharing the link (overhead 52 bytes a packet):
+     p0  t[0]  server to client  2000 bytes on the wire (an earlier burst)
+     p1  t[1]  server to client    84  KeyPress: the input
+     p2  t[2]  client to server  1000  ChangeProperty (draws nothing)
+     p3  t[3]  client to server   100  PolyText8: the response's end
+     p4  t[4]  client to server    52  connection 2's acknowledgement
+     p5  500 ms server to client   84  KeyRelease: an input that draws nothing */
+static struct added_delay *typed_trace(const uint64_t *t)
+{
+	struct predict_options po;
+	predict_options_default(&po);
+	struct xresp_options ro;
+	xresp_options_default(&ro);
+	struct added_delay *a = added_delay_new(&po, &po.model, &ro);
+	ck_assert_ptr_nonnull(a);
+	aconn(a, 1);
+	aconn(a, 2);
+	apkt(a, t[0], 1, XDIR_S2C, 1, 1948);
+	apkt(a, t[1], 1, XDIR_S2C, 1949, 32);
+	amsg(a, t[1], XDIR_S2C, XMSG_EVENT, 10, "KeyPress", "key=38 keysym=0x61 event=0x200018",
+	     32, 1981);
+	apkt(a, t[2], 1, XDIR_C2S, 1, 948);
+	amsg(a, t[2], XDIR_C2S, XMSG_REQUEST, 11, "ChangeProperty", "", 948, 949);
+	apkt(a, t[3], 1, XDIR_C2S, 949, 48);
+	amsg(a, t[3], XDIR_C2S, XMSG_REQUEST, 12, "PolyText8", "", 48, 997);
+	apkt(a, t[4], 2, XDIR_C2S, 1, 0);
+	apkt(a, 500 * MS, 1, XDIR_S2C, 1981, 32);
+	amsg(a, 500 * MS, XDIR_S2C, XMSG_EVENT, 12, "KeyRelease",
+	     "key=38 keysym=0x61 event=0x200018", 32, 2013);
+	ck_assert_int_eq(added_delay_finish(a), 0);
+	ck_assert_uint_eq(predict_packets(added_delay_trace(a)), 6);
+	ck_assert_uint_eq(added_delay_inputs(a), 2);
+	ck_assert_uint_eq(added_delay_responses(a), 1);
+	const struct added_input *in = added_delay_input(a, 0);
+	ck_assert_int_eq(in->r.kind, XINPUT_KEY_PRESS);
+	ck_assert_uint_eq(in->r.end_ts, T0 + t[3]);
+	ck_assert_uint_eq(in->in_pkt, 1);
+	/* Not connection 2's packet, at the same time or later. */
+	ck_assert_uint_eq(in->end_pkt, 3);
+	return a;
+}
+
+START_TEST(test_added_delay_responses_by_hand)
+{
+	static const uint64_t t[] = { 0, 100 * US, 150 * US, 300 * US, 300 * US };
+	struct added_delay *a = typed_trace(t);
+	int64_t d[6];
+	struct added_response r[2];
+	/* 8 Mbit/s from loopback, 1 us a byte.  Server to client: p0 ends
+	   at 2000, p1 waits for it and ends at 2084, 1984 after it was sent.
+	   Client to server: p2 ends at 1150, p3 waits for it and ends at
+	   1250, 950 after it was sent; p4 at 1302.  The response: 1984 + 950. */
+	ck_assert_int_eq(added_delay_run(a, 8000000, 0, d, r), 0);
+	ck_assert_int_eq(d[1], 1984 * US);
+	ck_assert_int_eq(d[3], 950 * US);
+	ck_assert_int_eq(d[4], 1002 * US);
+	ck_assert(r[0].known);
+	ck_assert_int_eq(r[0].input, 1984 * US);
+	ck_assert_int_eq(r[0].end, 950 * US);
+	ck_assert_int_eq(r[0].total, 2934 * US);
+	/* The key's release drew nothing: no response to delay. */
+	ck_assert(!r[1].known);
+	ck_assert_int_eq(d[5], 84 * US);
+	/* 4 Mbit/s against a trace taken at 8: p1 ends at 4168, less its
+	   own 84; p3 ends at 150 + 2 * (1000 + 100) = 2350, less 100. */
+	ck_assert_int_eq(added_delay_run(a, 4000000, 8000000, NULL, r), 0);
+	ck_assert_int_eq(r[0].input, (4168 - 100 - 84) * US);
+	ck_assert_int_eq(r[0].end, (2350 - 300 - 100) * US);
+	ck_assert_int_eq(r[0].total, 5934 * US);
+	/* 3 Mbit/s, 8/3 us a byte: p1 ends at 2084 * 8/3 = 5557.333 us,
+	   5457.333 after it was sent; p3 at 150 + 1100 * 8/3 = 3083.333,
+	   2783.333 after.  Each rounded to the ns, then added. */
+	ck_assert_int_eq(added_delay_run(a, 3000000, 0, NULL, r), 0);
+	ck_assert_int_eq(r[0].input, 5457333);
+	ck_assert_int_eq(r[0].end, 2783333);
+	ck_assert_int_eq(r[0].total, 8240666);
+	ck_assert_int_eq(added_delay_run(a, 0, 0, NULL, r), -1);
+	added_delay_free(a);
+}
+END_TEST
+
+START_TEST(test_added_delay_responses_own_rate)
+{
+	/* Taken at 8 Mbit/s: each packet leaves after the one before it of
+	   its direction has crossed (p1 after p0's 2000 us, p3 after p2's
+	   1000, p4 after p3's 100).  Nothing is added, to any packet or to
+	   the response. */
+	static const uint64_t t[] = { 0, 2000 * US, 2050 * US, 3050 * US, 3150 * US };
+	struct added_delay *a = typed_trace(t);
+	int64_t d[6];
+	struct added_response r[2];
+	ck_assert_int_eq(added_delay_run(a, 8000000, 8000000, d, r), 0);
+	for (int i = 0; i < 6; i++)
+		ck_assert_int_eq(d[i], 0);
+	ck_assert(r[0].known);
+	ck_assert_int_eq(r[0].input, 0);
+	ck_assert_int_eq(r[0].end, 0);
+	ck_assert_int_eq(r[0].total, 0);
+	/* Slower than it was taken at, the response gains delay. */
+	ck_assert_int_eq(added_delay_run(a, 4000000, 8000000, d, r), 0);
+	ck_assert_int_gt(r[0].total, 0);
+	added_delay_free(a);
 }
 END_TEST
 
@@ -327,6 +475,8 @@ int main(void)
 	TCase *tc = tcase_create("predict");
 	tcase_add_test(tc, test_added_delay_by_hand);
 	tcase_add_test(tc, test_added_delay_own_rate);
+	tcase_add_test(tc, test_added_delay_responses_by_hand);
+	tcase_add_test(tc, test_added_delay_responses_own_rate);
 	tcase_add_test(tc, test_round_trips_replayed);
 	tcase_add_test(tc, test_run_all_threads);
 	tcase_add_test(tc, test_lists);

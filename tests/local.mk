@@ -21,6 +21,7 @@ include tests/flight.mk
 include tests/compare.mk
 include tests/responses.mk
 include tests/soak.mk
+include tests/slim.mk
 
 # The lock the timing tests take turns with (timing_alone in tests/lib.sh).
 CLEANFILES += tests/.timing-lock

@@ -11,7 +11,8 @@ xcapanalyse_libanalyse_a_SOURCES = xcapanalyse/state.c xcapanalyse/state.h \
 	xcapanalyse/responses.c xcapanalyse/responses.h \
 	xcapanalyse/sites.c xcapanalyse/sites.h \
 	xcapanalyse/output.c xcapanalyse/output.h \
-	xcapanalyse/predict.c xcapanalyse/predict.h
+	xcapanalyse/predict.c xcapanalyse/predict.h \
+	xcapanalyse/added_delay.c xcapanalyse/added_delay.h
 xcapanalyse_libanalyse_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
 
 bin_PROGRAMS += xcapanalyse/xcapanalyse

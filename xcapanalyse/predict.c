@@ -93,11 +93,13 @@ struct scratch {
 	uint64_t *ready, *arrive;
 };
 
-/* A packet for the added-delay experiment. */
+/* A packet for the added-delay experiment; its connection (ids stay
+   below 1 << 24, conn_get) so that an input's response finds the
+   packets that carry it. */
 struct spkt {
 	uint64_t ts;
 	uint32_t wire;
-	uint8_t dir;
+	uint32_t conn : 31, dir : 1;
 };
 
 struct pconn {
@@ -304,7 +306,8 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 		t->oom = true;
 		return;
 	}
-	t->p[t->np++] = (struct spkt){ p->ts, p->len + t->opt.overhead, p->dir & 1 };
+	t->p[t->np++] = (struct spkt){ p->ts, p->len + t->opt.overhead, p->conn & 0x7fffffffu,
+				       p->dir & 1u };
 	struct pconn *c = conn_get(t, p->conn, false);
 	bool control = p->tcp_flags & (XTCP_SYN | XTCP_FIN);
 	if (!c || (!p->len && !control) || (p->events & XPKT_RETRANS))
@@ -1304,6 +1307,51 @@ int predict_added_delays(const struct predict_trace *t, uint64_t rate, uint64_t 
 			added -= (double)p->wire * 8e9 / (double)trace_rate;
 		out[i] = (int64_t)round_ns(added);
 	}
+	return 0;
+}
+
+struct query_at {
+	uint64_t ts;			/* undilated */
+	size_t k;			/* which query */
+};
+
+static int query_by_time(const void *a, const void *b)
+{
+	const struct query_at *x = a, *y = b;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+int predict_find_packets(struct predict_trace *t, const struct predict_packet_query *q, size_t n,
+			 size_t *idx)
+{
+	struct query_at *order = malloc((n ? n : 1) * sizeof *order);
+	/* The last packet so far of each connection and direction. */
+	size_t *last = malloc((t->nc ? t->nc : 1) * 2 * sizeof *last);
+	if (!order || !last) {
+		free(order);
+		free(last);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++)
+		/* The packets' times were undilated as they were read. */
+		order[k] = (struct query_at){ t->opt.dilation != 1 ? undilate(t, q[k].ts) : q[k].ts, k };
+	for (size_t c = 0; c < t->nc * 2; c++)
+		last[c] = PREDICT_NO_PACKET;
+	qsort(order, n, sizeof *order, query_by_time);
+	size_t i = 0;
+	for (size_t j = 0; j < n; j++) {
+		const struct predict_packet_query *a = &q[order[j].k];
+		for (; i < t->np && t->p[i].ts <= order[j].ts; i++)
+			if (t->p[i].conn < t->nc)
+				last[t->p[i].conn * 2 + t->p[i].dir] = i;
+		size_t at = a->conn < t->nc ? last[a->conn * 2 + (a->dir & 1)] : PREDICT_NO_PACKET;
+		/* Only the packet of that very time: one left out of the replay
+		   (--range) is not stood in for by an earlier one. */
+		idx[order[j].k] = at != PREDICT_NO_PACKET && t->p[at].ts == order[j].ts ? at :
+				  PREDICT_NO_PACKET;
+	}
+	free(order);
+	free(last);
 	return 0;
 }
 

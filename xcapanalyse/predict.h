@@ -134,6 +134,20 @@ size_t predict_packets(const struct predict_trace *t);
 int predict_added_delays(const struct predict_trace *t, uint64_t rate, uint64_t trace_rate,
 			 int64_t *out);
 
+/* The packet that carries a message: the last packet of connection
+   conn in direction dir at ts (a message's time is that of the packet
+   holding its last byte), ts as the trace holds it (dilated or not).  Fills idx[0..n-1] with indices for predict_added_delays' out,
+   PREDICT_NO_PACKET where the trace has none.  One pass over the
+   packets; 0, or -1 when out of memory. */
+#define PREDICT_NO_PACKET ((size_t)-1)
+struct predict_packet_query {
+	uint64_t ts;
+	uint32_t conn;
+	uint8_t dir;			/* enum xdir */
+};
+int predict_find_packets(struct predict_trace *t, const struct predict_packet_query *q, size_t n,
+			 size_t *idx);
+
 /* ---- lists on the command line ---- */
 
 /* "100M,10M,1M,100k,10k": bit/s, suffixes k, M, G in powers of 1000,

@@ -218,8 +218,9 @@ int predict_trips_print(FILE *out, enum out_format fmt, const struct predict_tra
 static const struct out_column added_cols[] = {
 	{ "rate", "rate", OUT_COL_STR, -8, 0 },
 	{ "rate_bps", "rate_bps", OUT_COL_UINT, 11, 0 },
-	{ "packets", "packets", OUT_COL_UINT, 9, 0 },
-	{ "delayed", "delayed", OUT_COL_UINT, 9, 0 },
+	{ "of", "of", OUT_COL_STR, -9, 0 },	/* packets, responses */
+	{ "count", "count", OUT_COL_UINT, 7, 0 },
+	{ "delayed", "delayed", OUT_COL_UINT, 8, 0 },
 	{ "mean_s", "mean_s", OUT_COL_SECONDS, 10, 6 },
 	{ "p50_s", "p50_s", OUT_COL_SECONDS, 10, 6 },
 	{ "p90_s", "p90_s", OUT_COL_SECONDS, 10, 6 },
@@ -231,8 +232,8 @@ static const struct out_column added_cols[] = {
 	{ "share_le_100ms", "<=100ms", OUT_COL_STR, 7, 0 },
 };
 
-/* The CDF at x: the share of sorted v at most x, as a fraction. */
-static void share_at(char *buf, size_t len, const int64_t *v, size_t n, int64_t x)
+/* How many of sorted v are at most x. */
+static size_t count_at(const int64_t *v, size_t n, int64_t x)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
@@ -242,7 +243,13 @@ static void share_at(char *buf, size_t len, const int64_t *v, size_t n, int64_t 
 		else
 			hi = mid;
 	}
-	snprintf(buf, len, "%.3f", n ? (double)lo / (double)n : 0.0);
+	return lo;
+}
+
+/* The CDF at x: the share of sorted v at most x, as a fraction. */
+static void share_at(char *buf, size_t len, const int64_t *v, size_t n, int64_t x)
+{
+	snprintf(buf, len, "%.3f", n ? (double)count_at(v, n, x) / (double)n : 0.0);
 }
 
 static int i64_cmp(const void *a, const void *b)
@@ -260,44 +267,230 @@ static int64_t percentile(const int64_t *v, size_t n, unsigned pct)
 	return v[rank ? rank - 1 : 0];
 }
 
-int added_delay_view_print(FILE *out, enum out_format fmt, const struct predict_trace *t,
+/* One row of the distribution of sorted d[0..n-1]. */
+static void added_row(struct out_table *tab, const char *rate, uint64_t rate_bps, const char *of,
+		      const int64_t *d, size_t n)
+{
+	uint64_t delayed = 0;
+	double sum = 0;
+	for (size_t k = 0; k < n; k++) {
+		/* Less than a microsecond is rounding, not delay. */
+		delayed += d[k] >= 1000;
+		sum += (double)d[k];
+	}
+	char le1[16], le10[16], le100[16];
+	share_at(le1, sizeof le1, d, n, 1000000);
+	share_at(le10, sizeof le10, d, n, 10000000);
+	share_at(le100, sizeof le100, d, n, 100000000);
+	struct out_cell cells[] = {
+		{ .s = rate }, { .u = rate_bps }, { .s = of }, { .u = n }, { .u = delayed },
+		{ .ns = n ? (int64_t)(sum / (double)n) : 0, .empty = !n },
+		{ .ns = percentile(d, n, 50), .empty = !n }, { .ns = percentile(d, n, 90), .empty = !n },
+		{ .ns = percentile(d, n, 95), .empty = !n }, { .ns = percentile(d, n, 99), .empty = !n },
+		{ .ns = n ? d[n - 1] : 0, .empty = !n },
+		{ .s = le1, .empty = !n }, { .s = le10, .empty = !n }, { .s = le100, .empty = !n },
+	};
+	out_table_row(tab, cells);
+}
+
+/* The replay at one rate: the packets' added delays and the responses'
+   totals (the known ones), each sorted.  0, or -1. */
+struct added_at {
+	int64_t *pkt, *resp;
+	size_t np, nresp;
+	struct added_response *each;
+};
+
+static int added_at_new(struct added_at *x, const struct added_delay *a)
+{
+	size_t ni = added_delay_inputs(a);
+	x->np = predict_packets(added_delay_trace(a));
+	x->pkt = malloc((x->np ? x->np : 1) * sizeof *x->pkt);
+	x->resp = malloc((ni ? ni : 1) * sizeof *x->resp);
+	x->each = malloc((ni ? ni : 1) * sizeof *x->each);
+	return x->pkt && x->resp && x->each ? 0 : -1;
+}
+
+static void added_at_free(struct added_at *x)
+{
+	free(x->pkt);
+	free(x->resp);
+	free(x->each);
+}
+
+static int added_at_run(struct added_at *x, const struct added_delay *a, uint64_t rate,
+			uint64_t trace_rate)
+{
+	if (added_delay_run(a, rate, trace_rate, x->pkt, x->each) < 0)
+		return -1;
+	qsort(x->pkt, x->np, sizeof *x->pkt, i64_cmp);
+	x->nresp = 0;
+	for (size_t i = 0; i < added_delay_inputs(a); i++)
+		if (x->each[i].known)
+			x->resp[x->nresp++] = x->each[i].total;
+	qsort(x->resp, x->nresp, sizeof *x->resp, i64_cmp);
+	return 0;
+}
+
+/* What a reader needs to know of the per-response rows. */
+static void added_notes(FILE *out, enum out_format fmt, const struct added_delay *a)
+{
+	char why[256];
+	const char *notes[2] = {
+		"responses: the added delay of the packet carrying the input to the program "
+		"plus that of the packet carrying the response's end to the display, from "
+		"the same open-loop replay (xcapanalyse(1), PREDICTION: SLIM's experiment)",
+	};
+	size_t nn = 1;
+	size_t ni = added_delay_inputs(a), known = added_delay_responses(a);
+	if (!ni)
+		notes[nn++] = "no inputs in the trace: per packet only";
+	else if (known < ni) {
+		snprintf(why, sizeof why, "%zu of %zu inputs left out of the responses: no "
+			 "visible response, or a packet of it not in the trace", ni - known, ni);
+		notes[nn++] = why;
+	}
+	out_notes(out, fmt, notes, nn, "xcapanalyse");
+}
+
+int added_delay_view_print(FILE *out, enum out_format fmt, const struct added_delay *a,
 			   const uint64_t *rates, size_t nrates, uint64_t trace_rate)
 {
-	size_t n = predict_packets(t);
-	int64_t *d = malloc((n ? n : 1) * sizeof *d);
-	if (!d)
+	struct added_at x;
+	if (added_at_new(&x, a) < 0) {
+		added_at_free(&x);
 		return -1;
+	}
 	char rate[32];
 	out_json_open(out, fmt);
 	struct out_table tab;
 	out_table_begin(&tab, out, fmt, added_cols, NCOLS(added_cols), "added_delay");
 	for (size_t i = 0; i < nrates; i++) {
-		predict_added_delays(t, rates[i], trace_rate, d);
-		qsort(d, n, sizeof *d, i64_cmp);
-		uint64_t delayed = 0;
-		double sum = 0;
-		for (size_t k = 0; k < n; k++) {
-			/* Less than a microsecond is rounding, not delay. */
-			delayed += d[k] >= 1000;
-			sum += (double)d[k];
+		if (added_at_run(&x, a, rates[i], trace_rate) < 0) {
+			added_at_free(&x);
+			return -1;
 		}
 		predict_format_rate(rate, sizeof rate, rates[i]);
-		char le1[16], le10[16], le100[16];
-		share_at(le1, sizeof le1, d, n, 1000000);
-		share_at(le10, sizeof le10, d, n, 10000000);
-		share_at(le100, sizeof le100, d, n, 100000000);
-		struct out_cell cells[] = {
-			{ .s = rate }, { .u = rates[i] }, { .u = n }, { .u = delayed },
-			{ .ns = n ? (int64_t)(sum / (double)n) : 0, .empty = !n },
-			{ .ns = percentile(d, n, 50), .empty = !n }, { .ns = percentile(d, n, 90), .empty = !n },
-			{ .ns = percentile(d, n, 95), .empty = !n }, { .ns = percentile(d, n, 99), .empty = !n },
-			{ .ns = n ? d[n - 1] : 0, .empty = !n },
-			{ .s = le1, .empty = !n }, { .s = le10, .empty = !n }, { .s = le100, .empty = !n },
-		};
-		out_table_row(&tab, cells);
+		added_row(&tab, rate, rates[i], "packets", x.pkt, x.np);
+		added_row(&tab, rate, rates[i], "responses", x.resp, x.nresp);
 	}
 	out_table_end(&tab);
+	added_notes(out, fmt, a);
 	out_json_close(out, fmt);
-	free(d);
+	added_at_free(&x);
+	return 0;
+}
+
+static const struct out_column each_cols[] = {
+	{ "rate", "rate", OUT_COL_STR, -8, 0 },
+	{ "time", "Time", OUT_COL_SECONDS, 10, 4 },
+	{ "conn", "Conn", OUT_COL_UINT, 5, 0 },
+	{ "input", "Input", OUT_COL_UINT, 6, 0 },
+	{ "kind", "Kind", OUT_COL_STR, -15, 0 },
+	{ "what", "What", OUT_COL_STR, -22, 0 },
+	{ "response_s", "Response", OUT_COL_SECONDS, 10, 6 },
+	{ "input_added_s", "InAdded", OUT_COL_SECONDS, 10, 6 },
+	{ "end_added_s", "EndAdded", OUT_COL_SECONDS, 10, 6 },
+	{ "added_s", "Added", OUT_COL_SECONDS, 10, 6 },
+	{ "on_link_s", "OnLink", OUT_COL_SECONDS, 10, 6 },
+};
+
+int added_delay_responses_print(FILE *out, enum out_format fmt, const struct added_delay *a,
+				const uint64_t *rates, size_t nrates, uint64_t trace_rate)
+{
+	struct added_at x;
+	if (added_at_new(&x, a) < 0) {
+		added_at_free(&x);
+		return -1;
+	}
+	char rate[32];
+	uint64_t t0 = added_delay_first_ts(a);
+	out_json_open(out, fmt);
+	struct out_table tab;
+	out_table_begin(&tab, out, fmt, each_cols, NCOLS(each_cols), "added_delay_responses");
+	for (size_t i = 0; i < nrates; i++) {
+		if (added_delay_run(a, rates[i], trace_rate, x.pkt, x.each) < 0) {
+			added_at_free(&x);
+			return -1;
+		}
+		predict_format_rate(rate, sizeof rate, rates[i]);
+		for (size_t k = 0; k < added_delay_inputs(a); k++) {
+			const struct added_input *in = added_delay_input(a, k);
+			const struct added_response *e = &x.each[k];
+			bool none = in->r.flags & XRESP_F_NO_RESPONSE;
+			struct out_cell cells[] = {
+				{ .s = rate },
+				{ .ns = (int64_t)(in->r.input_ts - (in->r.input_ts >= t0 ? t0 : in->r.input_ts)) },
+				{ .u = in->r.conn }, { .u = in->r.index },
+				{ .s = xinput_kind_name(in->r.kind) },
+				{ .s = in->r.what[0] ? in->r.what : "-" },
+				{ .ns = (int64_t)in->r.response, .empty = none },
+				{ .ns = e->input, .empty = !e->known },
+				{ .ns = e->end, .empty = !e->known },
+				{ .ns = e->total, .empty = !e->known },
+				{ .ns = (int64_t)in->r.response + e->total, .empty = !e->known },
+			};
+			out_table_row(&tab, cells);
+		}
+	}
+	out_table_end(&tab);
+	added_notes(out, fmt, a);
+	out_json_close(out, fmt);
+	added_at_free(&x);
+	return 0;
+}
+
+static const struct out_column cdf_cols[] = {
+	{ "rate", "rate", OUT_COL_STR, -8, 0 },
+	{ "rate_bps", "rate_bps", OUT_COL_UINT, 11, 0 },
+	{ "of", "of", OUT_COL_STR, -9, 0 },
+	{ "delay_s", "delay_s", OUT_COL_SECONDS, 10, 6 },
+	{ "count", "count", OUT_COL_UINT, 8, 0 },
+	{ "share", "share", OUT_COL_NUMBER, 8, 0 },
+};
+
+/* The steps of the CDF of sorted d: each distinct value, with how many
+   are at or below it. */
+static void cdf_rows(struct out_table *tab, const char *rate, uint64_t rate_bps, const char *of,
+		     const int64_t *d, size_t n)
+{
+	char share[32];
+	for (size_t k = 0; k < n; k++) {
+		if (k + 1 < n && d[k + 1] == d[k])
+			continue;
+		snprintf(share, sizeof share, "%.6f", (double)(k + 1) / (double)n);
+		struct out_cell cells[] = {
+			{ .s = rate }, { .u = rate_bps }, { .s = of }, { .ns = d[k] }, { .u = k + 1 },
+			{ .s = share },
+		};
+		out_table_row(tab, cells);
+	}
+}
+
+int added_delay_cdf_print(FILE *out, enum out_format fmt, const struct added_delay *a,
+			  const uint64_t *rates, size_t nrates, uint64_t trace_rate)
+{
+	struct added_at x;
+	if (added_at_new(&x, a) < 0) {
+		added_at_free(&x);
+		return -1;
+	}
+	char rate[32];
+	out_json_open(out, fmt);
+	struct out_table tab;
+	out_table_begin(&tab, out, fmt, cdf_cols, NCOLS(cdf_cols), "added_delay_cdf");
+	for (size_t i = 0; i < nrates; i++) {
+		if (added_at_run(&x, a, rates[i], trace_rate) < 0) {
+			added_at_free(&x);
+			return -1;
+		}
+		predict_format_rate(rate, sizeof rate, rates[i]);
+		cdf_rows(&tab, rate, rates[i], "packets", x.pkt, x.np);
+		cdf_rows(&tab, rate, rates[i], "responses", x.resp, x.nresp);
+	}
+	out_table_end(&tab);
+	added_notes(out, fmt, a);
+	out_json_close(out, fmt);
+	added_at_free(&x);
 	return 0;
 }

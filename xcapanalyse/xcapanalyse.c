@@ -38,7 +38,8 @@ const char program_name[] = "xcapanalyse";
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2, EXIT_WORSE = 3 };
 enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
 	    MODE_SITES, MODE_EVENTS, MODE_MARKS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY,
-	    MODE_UPDATES, MODE_COMPARE, MODE_PREDICT, MODE_PREDICT_TRIPS, MODE_ADDED };
+	    MODE_UPDATES, MODE_COMPARE, MODE_PREDICT, MODE_PREDICT_TRIPS, MODE_ADDED,
+	    MODE_ADDED_RESPONSES, MODE_ADDED_CDF };
 
 static void usage(FILE *f)
 {
@@ -84,7 +85,12 @@ static void usage(FILE *f)
 "  --predict-round-trips  each predicted blocking round trip, link by link\n"
 "  --added-delay     SLIM's experiment: the trace's packets at their times\n"
 "                    through a link of each of --rates; percentiles of the\n"
-"                    delay each packet gains\n"
+"                    delay each packet gains, and each input's response\n"
+"  --added-delay-responses  each input at each of --rates: its response,\n"
+"                    the delay added to its input and to its end, the sum,\n"
+"                    and the response on the slower link\n"
+"  --added-delay-cdf the CDFs of --added-delay, per rate, of packets and of\n"
+"                    responses: each added delay with the share at or below\n"
 "  --compare         FILE A and the others side by side: delays, round trips\n"
 "                    by request, response times, each with its difference\n"
 "                    and ratio to A; inputs matched with A's in order and kind\n"
@@ -152,7 +158,8 @@ static void usage(FILE *f)
 "  --no-idle-restart  TCP keeps its window when idle (Linux's\n"
 "                    tcp_slow_start_after_idle=0)\n"
 "  --trace-rate RATE  rate of the link the trace was taken on, for\n"
-"                    --added-delay (default: none, loopback)\n"
+"                    --added-delay and its companions (default: none,\n"
+"                    loopback)\n"
 "  --time-dilation K  the trace was taken with its clocks and link slowed K\n"
 "                    times: divide its times by K (default 1)\n"
 "  --ssh-compression  predict the X connections in an ssh -X -C tunnel: each\n"
@@ -178,6 +185,7 @@ static void usage(FILE *f)
 "  xcapanalyse -j 2 --format ndjson a.xcap b.pcap > all.ndjson   many traces, for a database\n"
 "  xcapanalyse --predict --rates 10M,1M --latencies 10,50 app.xcap   the same on four links\n"
 "  xcapanalyse --added-delay --rates 10M,1M,100k app.xcap   delay slower links add per packet\n"
+"  xcapanalyse --added-delay-cdf --rates 1M,100k --format csv typing.pcap   the CDFs, to plot\n"
 "  xcapanalyse --predict --ssh-compression --rates 1M --latencies 50 app.pcap   over ssh -C\n"
 "More in man xcap-tutorial.\n");
 }
@@ -489,7 +497,17 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 	struct responses_view *resv = NULL;
 	struct updates_view *updv = NULL;
 	struct predict_trace *pt = NULL;
-	if (mode == MODE_PREDICT || mode == MODE_PREDICT_TRIPS || mode == MODE_ADDED) {
+	struct added_delay *ad = NULL;
+	bool added = mode == MODE_ADDED || mode == MODE_ADDED_RESPONSES || mode == MODE_ADDED_CDF;
+	if (added) {
+		struct predict_options po = r->popt;
+		po.model = so;
+		po.model.only = r->conns.ids;
+		po.model.n_only = r->conns.n;
+		if (!(ad = added_delay_new(&po, &po.model, &r->ropt)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+	}
+	if (mode == MODE_PREDICT || mode == MODE_PREDICT_TRIPS) {
 		struct predict_options po = r->popt;
 		po.model = so;
 		po.model.only = r->conns.ids;
@@ -558,6 +576,11 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 		if ((++nrec & 1023) == 0)
 			progress_at(&meter, xsource_offset(src));
 		/* The model narrows by itself, as it needs every packet's time. */
+		if (ad) {
+			if (added_delay_record(ad, &rec, conn_wanted(&r->conns, &rec)) < 0)
+				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+			continue;
+		}
 		if (!model && !conn_wanted(&r->conns, &rec))
 			continue;
 		switch (mode) {
@@ -566,7 +589,6 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 		case MODE_CONNECTIONS: account(&table, &rec); break;
 		case MODE_PREDICT:
 		case MODE_PREDICT_TRIPS:
-		case MODE_ADDED:
 			if (predict_record(pt, &rec) < 0)
 				die(EXIT_DAMAGED, "out of memory: '%s'", path);
 			break;
@@ -617,11 +639,22 @@ static int analyse(const struct run *r, const char *path, size_t index, struct c
 			rc = predict_view_print(stdout, fmt, pt, r->rates, r->nrates, r->delays, r->ndelays);
 		else if (rc == 0 && mode == MODE_PREDICT_TRIPS)
 			rc = predict_trips_print(stdout, fmt, pt, r->rates, r->nrates, r->delays, r->ndelays);
-		else if (rc == 0)
-			rc = added_delay_view_print(stdout, fmt, pt, r->rates, r->nrates, r->trace_rate);
 		if (rc < 0)
 			die(EXIT_DAMAGED, "out of memory: '%s'", path);
 		predict_free(pt);
+	}
+	if (ad) {
+		int rc = added_delay_finish(ad);
+		if (rc == 0 && mode == MODE_ADDED)
+			rc = added_delay_view_print(stdout, fmt, ad, r->rates, r->nrates, r->trace_rate);
+		else if (rc == 0 && mode == MODE_ADDED_RESPONSES)
+			rc = added_delay_responses_print(stdout, fmt, ad, r->rates, r->nrates,
+							 r->trace_rate);
+		else if (rc == 0)
+			rc = added_delay_cdf_print(stdout, fmt, ad, r->rates, r->nrates, r->trace_rate);
+		if (rc < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		added_delay_free(ad);
 	}
 	if (mode == MODE_MARKS) {
 		out_table_end(&marks);
@@ -819,6 +852,7 @@ int main(int argc, char **argv)
 	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_FIRST, OPT_SYNTHETIC, OPT_NO_FOLD,
 	       OPT_COMPARE, OPT_FAIL_IF_WORSE, OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS,
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS, OPT_MARK_SPAN,
+	       OPT_ADDED_RESPONSES, OPT_ADDED_CDF,
 	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION };
 	struct compare_gate gates[64];
 	size_t n_gates = 0;
@@ -874,6 +908,8 @@ int main(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "predict", no_argument, NULL, OPT_PREDICT },
 		{ "added-delay", no_argument, NULL, OPT_ADDED },
+		{ "added-delay-responses", no_argument, NULL, OPT_ADDED_RESPONSES },
+		{ "added-delay-cdf", no_argument, NULL, OPT_ADDED_CDF },
 		{ "predict-round-trips", no_argument, NULL, OPT_PREDICT_TRIPS },
 		{ "rates", required_argument, NULL, OPT_RATES },
 		{ "latencies", required_argument, NULL, OPT_DELAYS },
@@ -947,6 +983,8 @@ int main(int argc, char **argv)
 		case OPT_NO_FOLD: ropt.fold_motion = false; break;
 		case OPT_PREDICT: mode = MODE_PREDICT; break;
 		case OPT_ADDED: mode = MODE_ADDED; break;
+		case OPT_ADDED_RESPONSES: mode = MODE_ADDED_RESPONSES; break;
+		case OPT_ADDED_CDF: mode = MODE_ADDED_CDF; break;
 		case OPT_PREDICT_TRIPS: mode = MODE_PREDICT_TRIPS; break;
 		case OPT_RATES:
 			if ((nrates = predict_parse_rates(optarg, rates, 64)) < 0)

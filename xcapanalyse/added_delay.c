@@ -1,0 +1,192 @@
+/*
+ * added_delay.c — SLIM's replay per packet and per input's response
+ * (added_delay.h).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "added_delay.h"
+
+struct added_delay {
+	struct predict_trace *pt;
+	struct xstate_model *sm;
+	struct xresp_model *rm;
+	struct added_input *in;
+	size_t n, cap;
+	size_t responses;
+	uint64_t range_start, range_end;	/* ns after the first packet */
+	bool oom;
+};
+
+static void on_response(void *ctx, const struct xresponse *r)
+{
+	struct added_delay *a = ctx;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 64;
+		struct added_input *p = realloc(a->in, cap * sizeof *p);
+		if (!p) {
+			a->oom = true;
+			return;
+		}
+		a->in = p;
+		a->cap = cap;
+	}
+	struct added_input *in = &a->in[a->n++];
+	in->r = *r;
+	/* The model's protocol name may not outlive it. */
+	in->rfb = r->proto && strcmp(r->proto, "rfb") == 0;
+	in->r.proto = NULL;
+	in->in_pkt = in->end_pkt = PREDICT_NO_PACKET;
+}
+
+struct added_delay *added_delay_new(const struct predict_options *po,
+				    const struct xstate_options *so,
+				    const struct xresp_options *ro)
+{
+	struct added_delay *a = calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	a->range_start = so->range_start;
+	a->range_end = so->range_end;
+	a->pt = predict_new(po);
+	a->sm = xstate_new(so);
+	a->rm = a->sm ? xresp_new(ro, a->sm, on_response, a) : NULL;
+	if (!a->pt || !a->rm) {
+		added_delay_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void added_delay_free(struct added_delay *a)
+{
+	if (!a)
+		return;
+	predict_free(a->pt);
+	xresp_free(a->rm);
+	xstate_free(a->sm);
+	free(a->in);
+	free(a);
+}
+
+static bool in_range(const struct added_delay *a, uint64_t t)
+{
+	uint64_t first = xstate_all(a->sm)->first;
+	return t >= first + a->range_start &&
+	       (a->range_end == UINT64_MAX || t < first + a->range_end);
+}
+
+int added_delay_record(struct added_delay *a, const struct xrec *rec, bool wanted)
+{
+	/* The state model narrows by itself: it needs every packet's time. */
+	if (xstate_record(a->sm, rec) < 0)
+		return -1;
+	if (!wanted)
+		return 0;
+	/* The response model sees the whole trace, so that inputs are
+	   numbered as --responses numbers them; --range keeps the replay to
+	   the packets inside it, as if the capture had begun and ended
+	   there (and finish keeps the inputs inside it). */
+	bool replayed = true;
+	if (rec->type == XREC_PKT || rec->type == XREC_MSG)
+		replayed = in_range(a, xrec_time(rec));
+	if ((replayed && predict_record(a->pt, rec) < 0) || xresp_record(a->rm, rec) < 0 || a->oom)
+		return -1;
+	return 0;
+}
+
+int added_delay_finish(struct added_delay *a)
+{
+	int rc = predict_finish(a->pt);
+	if (rc < 0)
+		return rc;
+	xstate_finish(a->sm);
+	xresp_finish(a->rm);
+	if (a->oom)
+		return -1;
+	size_t kept = 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (in_range(a, a->in[i].r.input_ts))
+			a->in[kept++] = a->in[i];
+	a->n = kept;
+	/* The packets of each response: the input going away from the
+	   display, the end coming back to it. */
+	struct predict_packet_query *q = malloc((a->n ? a->n : 1) * 2 * sizeof *q);
+	size_t *idx = malloc((a->n ? a->n : 1) * 2 * sizeof *idx);
+	if (!q || !idx) {
+		free(q);
+		free(idx);
+		return -1;
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		const struct added_input *in = &a->in[i];
+		uint8_t away = in->rfb ? XDIR_C2S : XDIR_S2C;
+		q[2 * i] = (struct predict_packet_query){ in->r.input_ts, in->r.conn, away };
+		q[2 * i + 1] = (struct predict_packet_query){ in->r.end_ts, in->r.conn, (uint8_t)!away };
+	}
+	if (predict_find_packets(a->pt, q, a->n * 2, idx) < 0) {
+		free(q);
+		free(idx);
+		return -1;
+	}
+	a->responses = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		struct added_input *in = &a->in[i];
+		in->in_pkt = idx[2 * i];
+		/* Without a visible response there is no end to move. */
+		in->end_pkt = in->r.flags & XRESP_F_NO_RESPONSE ? PREDICT_NO_PACKET : idx[2 * i + 1];
+		a->responses += in->in_pkt != PREDICT_NO_PACKET && in->end_pkt != PREDICT_NO_PACKET;
+	}
+	free(q);
+	free(idx);
+	return 0;
+}
+
+uint64_t added_delay_first_ts(const struct added_delay *a)
+{
+	return xstate_all(a->sm)->first;
+}
+
+const struct predict_trace *added_delay_trace(const struct added_delay *a)
+{
+	return a->pt;
+}
+
+size_t added_delay_inputs(const struct added_delay *a)
+{
+	return a->n;
+}
+
+const struct added_input *added_delay_input(const struct added_delay *a, size_t i)
+{
+	return &a->in[i];
+}
+
+size_t added_delay_responses(const struct added_delay *a)
+{
+	return a->responses;
+}
+
+int added_delay_run(const struct added_delay *a, uint64_t rate, uint64_t trace_rate, int64_t *pkt,
+		    struct added_response *resp)
+{
+	size_t np = predict_packets(a->pt);
+	int64_t *d = pkt;
+	if (!d && !(d = malloc((np ? np : 1) * sizeof *d)))
+		return -1;
+	int rc = predict_added_delays(a->pt, rate, trace_rate, d);
+	if (rc == 0 && resp)
+		for (size_t i = 0; i < a->n; i++) {
+			const struct added_input *in = &a->in[i];
+			struct added_response *r = &resp[i];
+			r->known = in->in_pkt != PREDICT_NO_PACKET && in->end_pkt != PREDICT_NO_PACKET;
+			r->input = r->known ? d[in->in_pkt] : 0;
+			r->end = r->known ? d[in->end_pkt] : 0;
+			r->total = r->input + r->end;
+		}
+	if (d != pkt)
+		free(d);
+	return rc;
+}
