@@ -340,6 +340,22 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+/* The child's end wakes the relay at once: SIGCHLD writes a byte to this
+   pipe, which the relay polls.  (Otherwise poll, which a default SIGCHLD
+   does not interrupt, slept out its timeout, up to 100 ms, after every
+   application's exit, and a signal between waitpid and poll would be
+   missed too.) */
+static int child_pipe[2] = { -1, -1 };
+static void on_child(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	if (write(child_pipe[1], "", 1) < 0) {
+		/* full: a wake-up is already pending */
+	}
+	errno = saved;
+}
+
 struct relay {
 	struct conn conns[CONN_MAX];
 	size_t n;
@@ -498,10 +514,12 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 			kill(child, SIGTERM);
 			stop_requested = 0;
 		}
-		struct pollfd pf[1 + 2 * CONN_MAX];
-		struct conn *owner[1 + 2 * CONN_MAX];
+		struct pollfd pf[2 + 2 * CONN_MAX];
+		struct conn *owner[2 + 2 * CONN_MAX];
 		size_t np = 0;
 		pf[np] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		owner[np++] = NULL;
+		pf[np] = (struct pollfd){ .fd = child_pipe[0], .events = POLLIN };
 		owner[np++] = NULL;
 		uint64_t t = now_ns(), next = t + 100000000u;
 		for (size_t i = 0; i < rl->n; i++) {
@@ -540,7 +558,12 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 			die(EXIT_RUNTIME, "poll failed: %s: '%s'", strerror(errno), rl->real);
 		if (rc > 0 && pf[0].revents & POLLIN)
 			accept_one(rl, lfd);
-		for (size_t i = 1; rc > 0 && i < np; i++) {
+		if (rc > 0 && pf[1].revents & POLLIN) {
+			char drain[64];
+			while (read(child_pipe[0], drain, sizeof drain) > 0)
+				continue;
+		}
+		for (size_t i = 2; rc > 0 && i < np; i++) {
 			struct conn *c = owner[i];
 			if (!c->open || !pf[i].revents)
 				continue;
@@ -768,6 +791,14 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (pipe(child_pipe) != 0)
+		die(EXIT_RUNTIME, "cannot make a pipe: %s: 'SIGCHLD'", strerror(errno));
+	for (int i = 0; i < 2; i++) {
+		fcntl(child_pipe[i], F_SETFD, FD_CLOEXEC);
+		fcntl(child_pipe[i], F_SETFL, O_NONBLOCK);
+	}
+	struct sigaction sc = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP };
+	sigaction(SIGCHLD, &sc, NULL);
 
 	pid_t child = fork();
 	if (child < 0)
