@@ -34,7 +34,9 @@ while :; do
 	if [ ! -e "/tmp/.X$n-lock" ]; then
 		Xvfb ":$n" -nolisten tcp -screen 0 1024x768x24 >"$workdir/xvfb.log" 2>&1 &
 		xpid=$!
-		if wait_for xdpyinfo -display ":$n"; then pids="$pids $xpid"; break; fi
+		if wait_for xdpyinfo -display ":$n" && owns_display "$xpid" "$n"; then
+			pids="$pids $xpid"; break
+		fi
 		kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
 	fi
 	n=$((n + 1)); [ $n -gt 49 ] && n=20
@@ -295,8 +297,10 @@ k=$((n + 2))
 while [ -e "/tmp/.X$k-lock" ] && [ $k -lt 63 ]; do k=$((k + 1)); done
 Xvfb ":$k" -nolisten tcp -nolisten unix -listen local -screen 0 1024x768x24 \
 	>"$workdir/xvfb-abstract.log" 2>&1 &
-pids="$pids $!"
-wait_for xdpyinfo -display "unix:$k" || fail "no Xvfb on the abstract socket of :$k"
+kpid=$!
+pids="$pids $kpid"
+wait_for xdpyinfo -display "unix:$k" && owns_display "$kpid" "$k" ||
+	fail "no Xvfb of ours on the abstract socket of :$k"
 [ ! -e "/tmp/.X11-unix/X$k" ] || fail "Xvfb :$k -nolisten unix made a socket file"
 DISPLAY=unix:$k
 measured abstract -- xwininfo -root -tree
@@ -342,8 +346,11 @@ done
 m=$((n + 1))
 while [ -e "/tmp/.X$m-lock" ] && [ $m -lt 63 ]; do m=$((m + 1)); done
 Xvfb ":$m" -listen tcp -nolisten unix -screen 0 1024x768x24 >"$workdir/xvfb-tcp.log" 2>&1 &
-pids="$pids $!"
-wait_for xdpyinfo -display "127.0.0.1:$m" || fail "no TCP Xvfb on :$m"
+mpid=$!
+pids="$pids $mpid"
+# Ours, not another test's xcap-run relay that took :m after the look.
+wait_for xdpyinfo -display "127.0.0.1:$m" && owns_display "$mpid" "$m" ||
+	fail "no TCP Xvfb of ours on :$m"
 # compare NAME CMD...: CMD captured on lo over TCP and through the relay,
 # the round trips compared one by one.
 compare() {
