@@ -65,7 +65,8 @@ runs=$workdir/runs
 # client, the same round trips, seen by packet capture.  (Comparing two
 # runs instead is not exact for a GUI client: gtk3-demo, with no window
 # manager, re-reads _NET_SUPPORTING_WM_CHECK once a frame while its
-# start-up animates, 11 to 23 times and more on a loaded machine.)
+# start-up animates: 11 to 23 times in runs here, by the machine's load,
+# while its other round trips stayed the same.)
 seen_on_lo=
 [ "$(id -u)" = 0 ] && seen_on_lo=yes
 
