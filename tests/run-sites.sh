@@ -13,7 +13,7 @@
 #    backtrace shows when breaking in libxcb's waits of the same program;
 #  - --delay 50 adds 100 ms to each round trip's wait;
 #  - a display given as unix:N whose socket is only in the abstract
-#    namespace works the same;
+#    namespace and whose server wants a cookie works the same;
 #  - as root (skipped without): the round trips the relay records are,
 #    one by one, those a packet capture on lo sees of the same run (the
 #    client reaches the relay over TCP), and for the deterministic xcb
@@ -86,7 +86,7 @@ measured() {
 	fi
 	# shellcheck disable=SC2086
 	$as_user env PATH="$PATH" DISPLAY="$DISPLAY" HOME="$workdir/home" NO_AT_BRIDGE=1 \
-		XCAP_WAIT_LIB="$XCAP_WAIT_LIB" XCAP_BINDIR="$XCAP_BINDIR" \
+		XCAP_WAIT_LIB="$XCAP_WAIT_LIB" XCAP_BINDIR="$XCAP_BINDIR" ${XAUTHORITY:+XAUTHORITY="$XAUTHORITY"} \
 		xcap-run -w "$runs/$_name.xcap" $_opts -- "$@" >"$workdir/$_name.out" 2>&1 &
 	_rp=$!
 	if [ "$observed$seen_on_lo" = yesyes ]; then
@@ -291,27 +291,44 @@ awk -F, 'FNR == 1 || $5 == "SetupRequest" { next }
 	fail "$(cat "$workdir/growth") (want 100 ms within 5 %)"
 say "$(cat "$workdir/growth")"
 
-# ---- a display reached as unix:N, its socket only in the abstract namespace ----
+# ---- a desktop's display: unix:N, abstract socket only, a cookie ----
 # As some Xwayland builds and Xorg with -nolisten unix listen: no file in
-# /tmp/.X11-unix to connect to.  The same xwininfo, the same round trips.
+# /tmp/.X11-unix to connect to.  And as every desktop's server, it wants
+# the user's MIT-MAGIC-COOKIE (XAUTHORITY), which the client must find
+# under the forwarding display's number.  The same xwininfo, the same
+# round trips as on :N.
 k=$((n + 2))
 while [ -e "/tmp/.X$k-lock" ] && [ $k -lt 63 ]; do k=$((k + 1)); done
-Xvfb ":$k" -nolisten tcp -nolisten unix -listen local -screen 0 1024x768x24 \
-	>"$workdir/xvfb-abstract.log" 2>&1 &
+auth=
+if command -v xauth >/dev/null; then
+	auth=$workdir/home/Xauthority
+	xauth -q -f "$auth" add ":$k" . "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" 2>/dev/null ||
+		fail "xauth cannot write a cookie"
+	[ -n "$as_user" ] && chown nobody "$auth"
+else
+	say "xauth not installed: the desktop's display is tried without a cookie"
+fi
+Xvfb ":$k" -nolisten tcp -nolisten unix -listen local ${auth:+-auth "$auth"} \
+	-screen 0 1024x768x24 >"$workdir/xvfb-abstract.log" 2>&1 &
 kpid=$!
 pids="$pids $kpid"
+export XAUTHORITY="${auth:-/dev/null}"
 wait_for xdpyinfo -display "unix:$k" && owns_display "$kpid" "$k" ||
 	fail "no Xvfb of ours on the abstract socket of :$k"
 [ ! -e "/tmp/.X11-unix/X$k" ] || fail "Xvfb :$k -nolisten unix made a socket file"
+[ -z "$auth" ] || ! XAUTHORITY=/dev/null xdpyinfo -display "unix:$k" >/dev/null 2>&1 ||
+	fail "Xvfb :$k lets a client in without the cookie"
 DISPLAY=unix:$k
 measured abstract -- xwininfo -root -tree
 DISPLAY=:$n
+unset XAUTHORITY
 awk -F, 'NR > 1 { print $2, $3, $5, $6 }' "$workdir/plain.trips0.csv" >"$workdir/plain.key"
 awk -F, 'NR > 1 { print $2, $3, $5, $6 }' "$workdir/abstract.trips0.csv" >"$workdir/abstract.key"
 cmp -s "$workdir/plain.key" "$workdir/abstract.key" ||
 	fail "xwininfo on unix:$k (abstract): not the round trips of :$n: $(diff "$workdir/plain.key" "$workdir/abstract.key" | head -5)"
-say "unix:$k, abstract socket only: xwininfo's $(wc -l <"$workdir/abstract.key") round trips," \
-	"$(stacked "$workdir/abstract.trips0.csv") with a stack, as on :$n"
+say "unix:$k, abstract socket only${auth:+, cookie wanted}: xwininfo's $(wc -l <"$workdir/abstract.key")" \
+	"round trips, $(stacked "$workdir/abstract.trips0.csv") with a stack, as on :$n"
+
 
 # ---- the same clients over TCP, captured with xcap -i lo ----
 if [ -z "$seen_on_lo" ]; then

@@ -314,19 +314,32 @@ static int listen_display(unsigned *num)
 	return -1;
 }
 
-/* Give the child the cookie of the real display for any display name
-   (family wild, the way ssh's X forwarding does): a file of its own,
-   path in xauth_file.  Without xauth or a cookie the child goes without,
-   as it would on the real display. */
-static bool copy_cookie(const char *real, const char *xauth_file)
+/* Give the child the cookie of the real display under the forwarding
+   display's number num, for any host (family wild, the way ssh's X
+   forwarding does): a file of its own, path in xauth_file.  The number
+   matters: Xlib and libxcb look a cookie up by the display number the
+   client connects to, so the real display's entry as it is (number :0,
+   say) is never found for 127.0.0.1:num, and a server that wants a
+   cookie, as every desktop's does, refuses the client.  Without xauth or
+   a cookie the child goes without, as it would on the real display. */
+static bool copy_cookie(const char *real, unsigned num, const char *xauth_file)
 {
-	char cmd[3 * PATH_MAX];
-	snprintf(cmd, sizeof cmd,
-		 "xauth nlist '%s' 2>/dev/null | sed -e 's/^..../ffff/' | "
-		 "xauth -q -f '%s' nmerge - 2>/dev/null",
-		 real, xauth_file);
 	if (strchr(real, '\'') || strchr(xauth_file, '\''))
 		return false;
+	/* Read without locking (-i): the file may sit where the user cannot
+	   create xauth's lock files, and reading needs none.  xauth nlist's
+	   fields, in hex: family, address length, address,
+	   number length, number (its decimal digits), name..., data... */
+	char digits[16], hexnum[40] = "";
+	int nd = snprintf(digits, sizeof digits, "%u", num);
+	for (int i = 0; i < nd; i++)
+		snprintf(hexnum + 2 * i, sizeof hexnum - 2 * (size_t)i, "%02x", (unsigned char)digits[i]);
+	char cmd[3 * PATH_MAX];
+	snprintf(cmd, sizeof cmd,
+		 "xauth -i nlist '%s' 2>/dev/null | "
+		 "sed -e 's/^[0-9a-f]* \\([0-9a-f]* [0-9a-f]*\\) [0-9a-f]* [0-9a-f]* /ffff \\1 %04x %s /' | "
+		 "xauth -q -f '%s' nmerge - 2>/dev/null",
+		 real, (unsigned)nd, hexnum, xauth_file);
 	int rc = system(cmd);
 	return rc == 0;
 }
@@ -785,7 +798,7 @@ int main(int argc, char **argv)
 	snprintf(display, sizeof display, "127.0.0.1:%u", num);
 	snprintf(xauth_path, sizeof xauth_path, "%s/xcap-run-%ld.xauth",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
-	bool cookie = copy_cookie(real, xauth_path);
+	bool cookie = copy_cookie(real, num, xauth_path);
 
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
