@@ -37,8 +37,8 @@ one() {
 for r in $(seq "$rounds"); do
 	for m in direct nostacks stacks; do echo "$m $(one $m)"; done
 done >"$w/times"
-waits=$(wc -l <"$w/t.xcap.sites")
-echo "xterm -e true start-up, median of $rounds rounds (seconds; $waits waits recorded with stacks):"
+waits=$(grep -c "^wait " "$w/t.xcap.sites")
+echo "xterm -e true start-up, median of $rounds rounds (seconds; $waits blocking calls recorded with their stacks):"
 for m in direct nostacks stacks; do
 	awk -v m=$m '$1 == m { print $2 }' "$w/times" | sort -n |
 		awk -v m=$m '{ v[NR] = $1 } END { printf "  %-9s %.4f  (min %.4f, max %.4f)\n", m, v[int((NR + 1) / 2)], v[1], v[NR] }'

@@ -207,7 +207,7 @@ START_TEST(avoidable_round_trips)
 	ck_assert_ptr_nonnull(strstr(text, "GetInputFocus as a sync after nothing"));
 	ck_assert_ptr_nonnull(strstr(text, "3 avoidable"));
 	/* The wait on 7 had no stack: counted apart. */
-	ck_assert_ptr_nonnull(strstr(text, "1 round trips (0.000000 s) without a stack"));
+	ck_assert_ptr_nonnull(strstr(text, "1 round trip (0.000000 s) without a stack"));
 	free(text);
 	sites_free(s);
 }

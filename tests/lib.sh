@@ -196,6 +196,12 @@ else:
 	fail "could not start Xvnc on any display: $(tail -3 "$workdir/$2.log")"
 }
 
+# owns_display PID N: the X server PID holds display N's lock.  Another X
+# server, or an xcap-run forwarding display, that took N between the look
+# at the lock and the start would answer the readiness probe on N's port
+# in the place of one that exited at once.
+owns_display() { [ "$(tr -d ' \n' <"/tmp/.X$2-lock" 2>/dev/null)" = "$1" ]; }
+
 # start_xvfb: an Xvfb listening on TCP on a free display; sets display
 # (the number) and DISPLAY (127.0.0.1:N).  Extra arguments go to Xvfb.
 # A test confined to some displays sets xvfb_first and xvfb_last.
@@ -209,7 +215,7 @@ start_xvfb() {
 			Xvfb ":$n" -listen tcp -screen 0 1024x768x24 -nolisten unix "$@" \
 				>"$workdir/xvfb-$n.log" 2>&1 &
 			xpid=$!
-			if wait_for xdpyinfo -display "127.0.0.1:$n"; then
+			if wait_for xdpyinfo -display "127.0.0.1:$n" && owns_display "$xpid" "$n"; then
 				pids="$pids $xpid"
 				display=$n
 				DISPLAY=127.0.0.1:$n

@@ -314,19 +314,32 @@ static int listen_display(unsigned *num)
 	return -1;
 }
 
-/* Give the child the cookie of the real display for any display name
-   (family wild, the way ssh's X forwarding does): a file of its own,
-   path in xauth_file.  Without xauth or a cookie the child goes without,
-   as it would on the real display. */
-static bool copy_cookie(const char *real, const char *xauth_file)
+/* Give the child the cookie of the real display under the forwarding
+   display's number num, for any host (family wild, the way ssh's X
+   forwarding does): a file of its own, path in xauth_file.  The number
+   matters: Xlib and libxcb look a cookie up by the display number the
+   client connects to, so the real display's entry as it is (number :0,
+   say) is never found for 127.0.0.1:num, and a server that wants a
+   cookie, as every desktop's does, refuses the client.  Without xauth or
+   a cookie the child goes without, as it would on the real display. */
+static bool copy_cookie(const char *real, unsigned num, const char *xauth_file)
 {
-	char cmd[3 * PATH_MAX];
-	snprintf(cmd, sizeof cmd,
-		 "xauth nlist '%s' 2>/dev/null | sed -e 's/^..../ffff/' | "
-		 "xauth -q -f '%s' nmerge - 2>/dev/null",
-		 real, xauth_file);
 	if (strchr(real, '\'') || strchr(xauth_file, '\''))
 		return false;
+	/* Read without locking (-i): the file may sit where the user cannot
+	   create xauth's lock files, and reading needs none.  xauth nlist's
+	   fields, in hex: family, address length, address,
+	   number length, number (its decimal digits), name..., data... */
+	char digits[16], hexnum[40] = "";
+	int nd = snprintf(digits, sizeof digits, "%u", num);
+	for (int i = 0; i < nd; i++)
+		snprintf(hexnum + 2 * i, sizeof hexnum - 2 * (size_t)i, "%02x", (unsigned char)digits[i]);
+	char cmd[3 * PATH_MAX];
+	snprintf(cmd, sizeof cmd,
+		 "xauth -i nlist '%s' 2>/dev/null | "
+		 "sed -e 's/^[0-9a-f]* \\([0-9a-f]* [0-9a-f]*\\) [0-9a-f]* [0-9a-f]* /ffff \\1 %04x %s /' | "
+		 "xauth -q -f '%s' nmerge - 2>/dev/null",
+		 real, (unsigned)nd, hexnum, xauth_file);
 	int rc = system(cmd);
 	return rc == 0;
 }
@@ -338,6 +351,22 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+/* The child's end wakes the relay at once: SIGCHLD writes a byte to this
+   pipe, which the relay polls.  (Otherwise poll, which a default SIGCHLD
+   does not interrupt, slept out its timeout, up to 100 ms, after every
+   application's exit, and a signal between waitpid and poll would be
+   missed too.) */
+static int child_pipe[2] = { -1, -1 };
+static void on_child(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	if (write(child_pipe[1], "", 1) < 0) {
+		/* full: a wake-up is already pending */
+	}
+	errno = saved;
 }
 
 struct relay {
@@ -498,10 +527,12 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 			kill(child, SIGTERM);
 			stop_requested = 0;
 		}
-		struct pollfd pf[1 + 2 * CONN_MAX];
-		struct conn *owner[1 + 2 * CONN_MAX];
+		struct pollfd pf[2 + 2 * CONN_MAX];
+		struct conn *owner[2 + 2 * CONN_MAX];
 		size_t np = 0;
 		pf[np] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		owner[np++] = NULL;
+		pf[np] = (struct pollfd){ .fd = child_pipe[0], .events = POLLIN };
 		owner[np++] = NULL;
 		uint64_t t = now_ns(), next = t + 100000000u;
 		for (size_t i = 0; i < rl->n; i++) {
@@ -540,7 +571,12 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 			die(EXIT_RUNTIME, "poll failed: %s: '%s'", strerror(errno), rl->real);
 		if (rc > 0 && pf[0].revents & POLLIN)
 			accept_one(rl, lfd);
-		for (size_t i = 1; rc > 0 && i < np; i++) {
+		if (rc > 0 && pf[1].revents & POLLIN) {
+			char drain[64];
+			while (read(child_pipe[0], drain, sizeof drain) > 0)
+				continue;
+		}
+		for (size_t i = 2; rc > 0 && i < np; i++) {
 			struct conn *c = owner[i];
 			if (!c->open || !pf[i].revents)
 				continue;
@@ -762,12 +798,20 @@ int main(int argc, char **argv)
 	snprintf(display, sizeof display, "127.0.0.1:%u", num);
 	snprintf(xauth_path, sizeof xauth_path, "%s/xcap-run-%ld.xauth",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
-	bool cookie = copy_cookie(real, xauth_path);
+	bool cookie = copy_cookie(real, num, xauth_path);
 
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (pipe(child_pipe) != 0)
+		die(EXIT_RUNTIME, "cannot make a pipe: %s: 'SIGCHLD'", strerror(errno));
+	for (int i = 0; i < 2; i++) {
+		fcntl(child_pipe[i], F_SETFD, FD_CLOEXEC);
+		fcntl(child_pipe[i], F_SETFL, O_NONBLOCK);
+	}
+	struct sigaction sc = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP };
+	sigaction(SIGCHLD, &sc, NULL);
 
 	pid_t child = fork();
 	if (child < 0)

@@ -879,11 +879,12 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 		total += s->groups[i].total;
 		count += s->groups[i].count;
 	}
-	fprintf(out, "\n%" PRIu64 " round trips at %zu call sites, %.6f s waited; %zu avoidable (%.6f s)",
-		count, s->ngroups, (double)total / 1e9, s->navoid, (double)avoid_total / 1e9);
+	fprintf(out, "\n%" PRIu64 " round trip%s at %zu call site%s, %.6f s waited; %zu avoidable (%.6f s)",
+		count, count == 1 ? "" : "s", s->ngroups, s->ngroups == 1 ? "" : "s", (double)total / 1e9,
+		s->navoid, (double)avoid_total / 1e9);
 	if (s->unjoined)
-		fprintf(out, "; %" PRIu64 " round trips (%.6f s) without a stack", s->unjoined,
-			(double)s->unjoined_total / 1e9);
+		fprintf(out, "; %" PRIu64 " round trip%s (%.6f s) without a stack", s->unjoined,
+			s->unjoined == 1 ? "" : "s", (double)s->unjoined_total / 1e9);
 	fputc('\n', out);
 	fprintf(out, "At 100 ms of round-trip time these round trips would add %.1f s.\n",
 		(double)(count + s->unjoined) * 0.1);
