@@ -94,6 +94,8 @@ struct stream_dir {
 	uint64_t tent_longest;	/* the longest request read from the guess */
 	uint64_t tent_holes;	/* bytes of holes inside its requests: lost, not undecoded */
 	unsigned tent_regular;	/* requests read from it that repeat the last reported */
+	int tent_align;		/* align before the guess: it may have set a wrong one */
+	int tent_seq;		/* server: the last sequence number read from it, -1 none */
 	bool after_loss;	/* searching since a hole or broken framing, not
 				   since a capture begun mid-connection */
 };
@@ -377,6 +379,47 @@ static bool count_shift(const struct proto_decoder *d, uint16_t seq16, uint64_t 
 	return true;
 }
 
+/* A reply no waiting request numbered after the loss can answer: does it
+   refute the client's framing guessed after the hole?  The reply answers
+   a request the client sent before it, one that wants a reply: one
+   numbered before the loss (none waits with its number: realign looked),
+   one lost in a hole, or one read from the guess.  When fewer requests
+   can lie after the loss than 16 bits count, its number names one place:
+   past what the holes and the requests counted before the guess can hold,
+   it is in the guess, which has no request there that wants a reply of
+   its length (realign found none within the count's bounds).  The server
+   says the guess is wrong. */
+static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h, uint64_t upto);
+static void start_resync(struct stream_dir *h);
+
+static bool client_guess_refuted(const struct proto_decoder *d, uint16_t seq16,
+				 const struct answer *a)
+{
+	const struct stream_dir *c = &d->h[PROTO_C2S];
+	if (a->error || !c->tentative || c->state != ST_MESSAGES ||
+	    d->h[PROTO_S2C].tentative || d->p_len == PENDING_MAX || d->unseen_min != 0 ||
+	    d->unseen_max >= 0x8000 || d->requests < c->tent_requests ||
+	    c->tent_requests < d->uncertain_after)
+		return false;
+	uint64_t before = c->tent_requests - d->uncertain_after + d->unseen_max;
+	uint64_t span = d->requests - d->uncertain_after + d->unseen_max;
+	if (span >= 0x10000)
+		return false;
+	uint64_t j = (uint16_t)(seq16 - (uint16_t)d->uncertain_after);
+	return j > before && j <= span;
+}
+
+/* Give up the client's guessed framing and search again from here. */
+static void refute_client_guess(struct proto_decoder *d)
+{
+	struct stream_dir *c = &d->h[PROTO_C2S];
+	note(d, PROTO_C2S, "framing guessed after the loss refuted by the server's request numbers");
+	uint64_t undecoded = tentative_abandon(d, c, c->offset);
+	start_resync(c);
+	c->after_loss = true;
+	c->rs_skipped += undecoded;
+}
+
 static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->seq_uncertain)
@@ -394,8 +437,11 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 			first = i;
 		}
 	}
-	if (first == d->p_len)
+	if (first == d->p_len) {
+		if (client_guess_refuted(d, seq16, a))
+			refute_client_guess(d);
 		return;
+	}
 	for (size_t i = first; i < d->p_len; i++)
 		pending_at(d, i)->seq += (uint64_t)delta;
 	d->requests += (uint64_t)delta;
@@ -823,7 +869,15 @@ static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h,
 	uint64_t undecoded = h->tent_before + read;
 	h->tentative = false;
 	h->tent_note = false;
+	h->align = h->tent_align;
 	if (h == &d->h[PROTO_C2S]) {
+		/* A realignment not yet confirmed may have matched a reply to a
+		   request read from this guess: the count is a guess again,
+		   within the bounds it had (lose_count keeps them). */
+		if (d->realigned) {
+			d->realigned = false;
+			d->seq_uncertain = true;
+		}
 		d->requests = h->tent_requests;
 		pending_drop_after(d, h->tent_requests);
 		lose_count(d, read);
@@ -1200,6 +1254,8 @@ static void decode_event(struct proto_decoder *d, struct stream_dir *h, const st
 static void decode_s2c(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
 		       uint64_t len)
 {
+	if (h->tentative && (at8(b, 0) & ~X11_SEND_EVENT) != X11_EVENT_KeymapNotify)
+		h->tent_seq = at16(d, b, 2);	/* s2c_refutes follows the chain */
 	switch (at8(b, 0) & ~X11_SEND_EVENT) {
 	case X11_CODE_ERROR: decode_error(d, h, b); break;
 	case X11_CODE_REPLY: decode_reply(d, h, b, len); break;
@@ -1296,6 +1352,43 @@ static int64_t request_length(const struct proto_decoder *d, const struct cursor
 static bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
 			      uint64_t *len);
 
+static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
+			  uint64_t *len, int *seq);
+
+/* Does this message, read from a server framing found after a hole or a
+   late start and not yet confirmed, show that framing wrong?  The pixels
+   of a long reply read as replies, events and errors for a while, but
+   not for long as ones the server could send: an error code or a failed
+   request's opcode that does not exist, a reply longer than any, an event
+   code nobody has, a sequence number outside what the client's requests
+   allow (when all were seen) or going back or leaping from the last one
+   read, a reply to a request that wants none or of a length that
+   request's reply cannot have.  Then the bytes since the guessed boundary
+   are undecoded and the search goes on from here. */
+static bool s2c_refutes(const struct proto_decoder *d, const struct stream_dir *h,
+			const struct cursor *b)
+{
+	uint64_t len;
+	int seq;
+	if (!plausible_s2c(d, b, &len, &seq))
+		return true;
+	if (seq >= 0 && h->tent_seq >= 0 && (uint16_t)(seq - h->tent_seq) > 4096)
+		return true;
+	bool certain = !d->seq_uncertain && !d->realigned && !d->h[PROTO_C2S].tentative;
+	if (!certain || seq < 0 || (at8(b, 0) & ~X11_SEND_EVENT) != X11_CODE_REPLY ||
+	    d->p_len == PENDING_MAX)
+		return false;
+	/* Every request was seen: a reply answers one still waiting. */
+	for (size_t i = 0; i < d->p_len; i++) {
+		struct pending *p = pending_at((struct proto_decoder *)d, i);
+		if ((uint16_t)p->seq == (uint16_t)seq) {
+			struct answer a = { .b = *b, .len = len };
+			return !answers(d, p, &a);
+		}
+	}
+	return true;
+}
+
 static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 			      const struct stream_dir *h, const struct cursor *b)
 {
@@ -1309,6 +1402,12 @@ static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 		if (most < RESYNC_MAX)
 			most = RESYNC_MAX;
 		if ((uint64_t)l > most || !plausible_request(d, b, &len))
+			return -1;
+	}
+	if (l > 0 && dir == PROTO_S2C && h->tentative && h->state == ST_MESSAGES) {
+		if (b->len < 32)
+			return 0;	/* judged on its whole header */
+		if (s2c_refutes(d, h, b))
 			return -1;
 	}
 	return l;
@@ -1341,6 +1440,10 @@ static size_t header_size(const struct proto_decoder *d, enum proto_dir dir,
 			  const struct stream_dir *h)
 {
 	struct cursor b = over(h->buf, h->have);
+	/* A guessed server framing is checked on each message's whole
+	   32-byte header (s2c_refutes). */
+	if (dir == PROTO_S2C && h->tentative && h->state == ST_MESSAGES)
+		return 32;
 	return proto_x11_header_size(framing_at(d, dir, h), &b);
 }
 
@@ -1815,6 +1918,8 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 		     (unsigned long long)skipped);
 	h->rs_skipped = 0;
 	h->state = ST_MESSAGES;
+	if (guess)
+		h->tent_align = h->align;
 	h->align = (int)((h->offset + (uint64_t)pos) % 4);
 	h->after_gap = true;
 	if (dir == PROTO_C2S)
@@ -1836,6 +1941,7 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 		h->tent_longest = 0;
 		h->tent_holes = 0;
 		h->tent_regular = 0;
+		h->tent_seq = -1;
 	}
 	uint8_t *rs = h->rs;
 	h->rs = NULL;
