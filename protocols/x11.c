@@ -96,6 +96,8 @@ struct stream_dir {
 	unsigned tent_regular;	/* requests read from it that repeat the last reported */
 	int tent_align;		/* align before the guess: it may have set a wrong one */
 	int tent_seq;		/* server: the last sequence number read from it, -1 none */
+	uint64_t tent_last_seq;	/* server: last_s2c_seq before the guess, which a
+				   refuted guess must not leave behind */
 	bool after_loss;	/* searching since a hole or broken framing, not
 				   since a capture begun mid-connection */
 };
@@ -870,6 +872,8 @@ static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h,
 	h->tentative = false;
 	h->tent_note = false;
 	h->align = h->tent_align;
+	if (h == &d->h[PROTO_S2C])
+		d->last_s2c_seq = h->tent_last_seq;
 	if (h == &d->h[PROTO_C2S]) {
 		/* A realignment not yet confirmed may have matched a reply to a
 		   request read from this guess: the count is a guess again,
@@ -1352,33 +1356,41 @@ static int64_t request_length(const struct proto_decoder *d, const struct cursor
 static bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
 			      uint64_t *len);
 
-static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
-			  uint64_t *len, int *seq);
+static bool plausible_s2c_shape(const struct proto_decoder *d, const struct cursor *b,
+				uint64_t *len, int *seq);
 
 /* Does this message, read from a server framing found after a hole or a
    late start and not yet confirmed, show that framing wrong?  The pixels
    of a long reply read as replies, events and errors for a while, but
    not for long as ones the server could send: an error code or a failed
    request's opcode that does not exist, a reply longer than any, an event
-   code nobody has, a sequence number outside what the client's requests
-   allow (when all were seen) or going back or leaping from the last one
-   read, a reply to a request that wants none or of a length that
-   request's reply cannot have.  Then the bytes since the guessed boundary
-   are undecoded and the search goes on from here. */
+   code nobody has, a sequence number going back or leaping from the last
+   one read, or, while every request so far was seen, going back from
+   the last one the server gave, or a reply to a request that wants none
+   or of a length that request's reply cannot have.  A number ahead of the
+   requests seen refutes nothing: the client may have sent requests the
+   capture has not shown yet (a hole in the client's stream shows only
+   when its next segment comes, and the server may answer before that).
+   Then the bytes since the guessed boundary are undecoded and the search
+   goes on from here. */
 static bool s2c_refutes(const struct proto_decoder *d, const struct stream_dir *h,
 			const struct cursor *b)
 {
 	uint64_t len;
 	int seq;
-	if (!plausible_s2c(d, b, &len, &seq))
+	if (!plausible_s2c_shape(d, b, &len, &seq))
 		return true;
 	if (seq >= 0 && h->tent_seq >= 0 && (uint16_t)(seq - h->tent_seq) > 4096)
 		return true;
 	bool certain = !d->seq_uncertain && !d->realigned && !d->h[PROTO_C2S].tentative;
-	if (!certain || seq < 0 || (at8(b, 0) & ~X11_SEND_EVENT) != X11_CODE_REPLY ||
-	    d->p_len == PENDING_MAX)
+	if (!certain || seq < 0)
 		return false;
-	/* Every request was seen: a reply answers one still waiting. */
+	if ((int16_t)(seq - (uint16_t)d->last_s2c_seq) < 0)
+		return true;	/* the server numbers its messages in order */
+	if ((int16_t)(seq - (uint16_t)d->requests) > 0 ||
+	    (at8(b, 0) & ~X11_SEND_EVENT) != X11_CODE_REPLY || d->p_len == PENDING_MAX)
+		return false;
+	/* A reply to a request the capture showed answers one still waiting. */
 	for (size_t i = 0; i < d->p_len; i++) {
 		struct pending *p = pending_at((struct proto_decoder *)d, i);
 		if ((uint16_t)p->seq == (uint16_t)seq) {
@@ -1942,6 +1954,7 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 		h->tent_holes = 0;
 		h->tent_regular = 0;
 		h->tent_seq = -1;
+		h->tent_last_seq = d->last_s2c_seq;
 	}
 	uint8_t *rs = h->rs;
 	h->rs = NULL;
