@@ -138,6 +138,13 @@ struct proto_decoder {
 	int64_t unseen_min;		/* a realignment since may have counted up to
 					   -unseen_min too many (0 or less) */
 	bool realigned;			/* numbers fixed by a reply, not yet confirmed */
+	/* Other counts the realigning answer fitted as well (moves from the
+	   one taken, always back: the answer was taken for the oldest
+	   request it fits), until later answers rule them out.  The count is
+	   not confirmed while one remains; rivals_lost: more than we keep. */
+	int64_t rivals[8];
+	unsigned n_rivals;
+	bool rivals_lost;
 	uint64_t longest_request;	/* of those reported: the stream's scale */
 	uint64_t regular_length;	/* the last request reported, which a regular */
 	unsigned regular_major;		/* stream repeats */
@@ -444,6 +451,25 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 			refute_client_guess(d);
 		return;
 	}
+	/* Later requests the answer fits as well, within the bounds: which
+	   one it is for, later answers must tell. */
+	d->n_rivals = 0;
+	d->rivals_lost = false;
+	for (size_t i = first + 1; i < d->p_len; i++) {
+		struct pending *q = pending_at(d, i);
+		int64_t other;
+		if (!answers(d, q, a) || !count_shift(d, seq16, q->seq, &other) || other == delta)
+			continue;
+		bool known = false;
+		for (unsigned k = 0; k < d->n_rivals; k++)
+			known |= d->rivals[k] == other - delta;
+		if (known)
+			continue;
+		if (d->n_rivals == sizeof d->rivals / sizeof d->rivals[0])
+			d->rivals_lost = true;
+		else
+			d->rivals[d->n_rivals++] = other - delta;
+	}
 	for (size_t i = first; i < d->p_len; i++)
 		pending_at(d, i)->seq += (uint64_t)delta;
 	d->requests += (uint64_t)delta;
@@ -487,19 +513,69 @@ static bool fit_tells(const struct pending *p)
 	return l->shape == X11_SHAPE_FIXED || (l->shape == X11_SHAPE_LIST && l->count_size);
 }
 
+/* Is there a waiting request numbered seq16 once every number moves by
+   shift, that the answer fits? */
+static struct pending *fits_at(struct proto_decoder *d, uint16_t seq16, int64_t shift,
+			       const struct answer *a)
+{
+	for (size_t i = 0; i < d->p_len; i++) {
+		struct pending *p = pending_at(d, i);
+		if ((uint16_t)(p->seq + (uint64_t)shift) == seq16 && answers(d, p, a))
+			return p;
+	}
+	return NULL;
+}
+
+/* Move the count by shift (a rival's), with what it may still be off by. */
+static void move_count(struct proto_decoder *d, int64_t shift)
+{
+	for (size_t i = 0; i < d->p_len; i++) {
+		struct pending *p = pending_at(d, i);
+		if (p->seq > d->uncertain_after)
+			p->seq += (uint64_t)shift;
+	}
+	d->requests += (uint64_t)shift;
+	d->unseen_min -= shift;
+	if (shift >= 0)
+		d->unseen_max = d->unseen_max == UINT64_MAX ? UINT64_MAX : d->unseen_max - (uint64_t)shift;
+	else if (d->unseen_max != UINT64_MAX)
+		d->unseen_max += (uint64_t)-shift;
+	struct stream_dir *c = &d->h[PROTO_C2S];
+	if (c->tentative)
+		c->tent_requests += (uint64_t)shift;
+}
+
 /* After a realignment, later replies either confirm it (one answers a
-   request we hold, and has the length only that request's reply has),
-   leave it open (one fits a request we hold, but would fit others too)
-   or show it wrong: then the count is a guess again. */
+   request we hold, and has the length only that request's reply has,
+   and no other count the realigning answer fitted fits them all), leave
+   it open (one fits a request we hold, but would fit others too), show
+   it wrong while a rival count fits (then that count is taken, still
+   unconfirmed), or show it wrong: then the count is a guess again.  A
+   run of InternAtoms whose first replies came before the capture began
+   fits a count one too high as well as the right one, until a reply of
+   another length (QueryFont's) tells them apart. */
 static void check_realignment(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->realigned)
 		return;
-	for (size_t i = 0; i < d->p_len; i++) {
-		struct pending *p = pending_at(d, i);
-		if ((uint16_t)p->seq != seq16 || !answers(d, p, a))
-			continue;
-		if (fit_tells(p)) {
+	struct pending *p = fits_at(d, seq16, 0, a);
+	unsigned kept = 0;
+	for (unsigned k = 0; k < d->n_rivals; k++)
+		if (fits_at(d, seq16, d->rivals[k], a))
+			d->rivals[kept++] = d->rivals[k];
+	d->n_rivals = kept;
+	if (!p && kept) {
+		int64_t shift = d->rivals[0];
+		move_count(d, shift);
+		for (unsigned k = 1; k < kept; k++)
+			d->rivals[k - 1] = d->rivals[k] - shift;
+		d->n_rivals = kept - 1;
+		note(d, PROTO_S2C, "request numbers moved by %lld: a later reply fits only that count",
+		     (long long)shift);
+		p = fits_at(d, seq16, 0, a);
+	}
+	if (p) {
+		if (fit_tells(p) && !d->n_rivals && !d->rivals_lost) {
 			/* The numbering, and with it a byte order guessed from
 			   framing, are now known. */
 			d->realigned = false;
