@@ -451,6 +451,7 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 			refute_client_guess(d);
 		return;
 	}
+	bool wrapped = d->unseen_max >= 0x10000 && d->unseen_max != UINT64_MAX;
 	/* Later requests the answer fits as well, within the bounds: which
 	   one it is for, later answers must tell. */
 	d->n_rivals = 0;
@@ -494,7 +495,17 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 	}
 	d->seq_uncertain = false;
 	d->realigned = true;
-	if (delta >= 0)
+	if (wrapped)
+		/* The server's numbers have 16 bits: bytes lost that could hold
+		   65,536 requests or more (over 256 KB) leave the count known
+		   modulo 65,536 only.  Replies still pair with their requests
+		   (by those 16 bits); the count's higher part is the least the
+		   holes allow, not a fact. */
+		note(d, PROTO_S2C, "request numbers taken from a reply: %lld requests were not seen, "
+		     "or that many and a multiple of 65536: the bytes lost could hold 65536 requests "
+		     "or more, so request numbers from here are right modulo 65536 only",
+		     (long long)delta);
+	else if (delta >= 0)
 		note(d, PROTO_S2C, "request numbers taken from a reply: %lld requests were not seen",
 		     (long long)delta);
 	else
@@ -1461,8 +1472,12 @@ static bool s2c_refutes(const struct proto_decoder *d, const struct stream_dir *
 	bool certain = !d->seq_uncertain && !d->realigned && !d->h[PROTO_C2S].tentative;
 	if (!certain || seq < 0)
 		return false;
-	if ((int16_t)(seq - (uint16_t)d->last_s2c_seq) < 0)
-		return true;	/* the server numbers its messages in order */
+	/* The server numbers its messages in order; 16 bits tell going back
+	   from going far forward only while fewer than 32,768 requests lie
+	   between. */
+	if (d->requests >= d->last_s2c_seq && d->requests - d->last_s2c_seq < 0x8000 &&
+	    (int16_t)(seq - (uint16_t)d->last_s2c_seq) < 0)
+		return true;
 	if ((int16_t)(seq - (uint16_t)d->requests) > 0 ||
 	    (at8(b, 0) & ~X11_SEND_EVENT) != X11_CODE_REPLY || d->p_len == PENDING_MAX)
 		return false;
