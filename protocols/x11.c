@@ -23,6 +23,14 @@
  *   holes             skipped when they fall inside a message; otherwise
  *                     the stream is searched for a run of well-formed
  *                     messages (resync) and the decoder says what it lost
+ *   guesses           framing found after a hole or a late start is a
+ *                     guess, undecoded until confirmed and dropped when
+ *                     the server's messages refute it (s2c_refutes); a
+ *                     count of requests taken from a reply keeps the other
+ *                     counts that reply fits as rivals until later replies
+ *                     rule them out (check_realignment); past 65,536
+ *                     requests' worth of lost bytes it is right modulo
+ *                     65,536 only
  *
  * Only the first MSG_CAP bytes of a message are kept (enough for every
  * detail shown); the rest is counted and skipped, so a 16 MB PutImage
