@@ -459,7 +459,8 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 			refute_client_guess(d);
 		return;
 	}
-	bool wrapped = d->unseen_max >= 0x10000 && d->unseen_max != UINT64_MAX;
+	bool unknown = d->unseen_max == UINT64_MAX;	/* a late start */
+	bool wrapped = d->unseen_max >= 0x10000 && !unknown;
 	/* Later requests the answer fits as well, within the bounds: which
 	   one it is for, later answers must tell. */
 	d->n_rivals = 0;
@@ -503,7 +504,12 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 	}
 	d->seq_uncertain = false;
 	d->realigned = true;
-	if (wrapped)
+	if (unknown)
+		/* Nobody counted the requests sent before the capture began:
+		   the server's 16 bits are all there is. */
+		note(d, PROTO_S2C, "request numbers taken from a reply: the capture began "
+		     "mid-connection, so they are right modulo 65536 only");
+	else if (wrapped)
 		/* The server's numbers have 16 bits: bytes lost that could hold
 		   65,536 requests or more (over 256 KB) leave the count known
 		   modulo 65,536 only.  Replies still pair with their requests
