@@ -119,6 +119,8 @@ struct pending {
 	char *arg;		/* InternAtom's or QueryExtension's name */
 	uint32_t atom;		/* GetAtomName's atom */
 	uint8_t first_keycode, keycode_count;	/* GetKeyboardMapping's range */
+	uint32_t epoch;		/* numbered from the count of this loss
+				   (proto_decoder.loss_epoch), 0 when certain */
 };
 
 struct ext_state {
@@ -142,6 +144,8 @@ struct proto_decoder {
 	uint64_t requests;	/* requests sent: the last request's number */
 	bool seq_uncertain;	/* requests were lost or the capture began late */
 	uint64_t uncertain_after;	/* requests up to this one are numbered right */
+	uint32_t loss_epoch;		/* counts losses: the requests numbered since
+					   the last are the ones a new count moves */
 	uint64_t unseen_max;		/* at most this many requests went unseen since */
 	int64_t unseen_min;		/* a realignment since may have counted up to
 					   -unseen_min too many (0 or less) */
@@ -480,8 +484,12 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 		else
 			d->rivals[d->n_rivals++] = other - delta;
 	}
-	for (size_t i = first; i < d->p_len; i++)
-		pending_at(d, i)->seq += (uint64_t)delta;
+	/* Every request counted since the loss moves, those before the one
+	   answered too (their replies were lost): left behind, one could
+	   take the number the answer gives. */
+	for (size_t i = 0; i < d->p_len; i++)
+		if (pending_at(d, i)->epoch == d->loss_epoch)
+			pending_at(d, i)->seq += (uint64_t)delta;
 	d->requests += (uint64_t)delta;
 	/* What the count may still be off by, now that it moved. */
 	d->unseen_min -= delta;
@@ -556,7 +564,7 @@ static void move_count(struct proto_decoder *d, int64_t shift)
 {
 	for (size_t i = 0; i < d->p_len; i++) {
 		struct pending *p = pending_at(d, i);
-		if (p->seq > d->uncertain_after)
+		if (p->epoch == d->loss_epoch)
 			p->seq += (uint64_t)shift;
 	}
 	d->requests += (uint64_t)shift;
@@ -631,6 +639,8 @@ static void lose_count(struct proto_decoder *d, uint64_t bytes)
 		d->uncertain_after = d->requests;
 		d->unseen_max = 0;
 		d->unseen_min = 0;
+		if (++d->loss_epoch == 0)
+			d->loss_epoch = 1;
 	}
 	d->seq_uncertain = true;
 	uint64_t more = bytes == UINT64_MAX ? UINT64_MAX : bytes / 4;
@@ -1096,6 +1106,7 @@ static void decode_request(struct proto_decoder *d, struct stream_dir *h, const 
 		/* A request of an extension the tables do not describe may have
 		   a reply: keep its place, so that replies match up. */
 		struct pending p = { .seq = m.seq, .req = r, .ext = ext, .major = m.major,
+				     .epoch = d->seq_uncertain || d->realigned ? d->loss_epoch : 0,
 				     .minor = m.minor };
 		/* InternAtom and QueryExtension name what their reply numbers:
 		   keep the name for it. */
