@@ -23,6 +23,14 @@
  *   holes             skipped when they fall inside a message; otherwise
  *                     the stream is searched for a run of well-formed
  *                     messages (resync) and the decoder says what it lost
+ *   guesses           framing found after a hole or a late start is a
+ *                     guess, undecoded until confirmed and dropped when
+ *                     the server's messages refute it (s2c_refutes); a
+ *                     count of requests taken from a reply keeps the other
+ *                     counts that reply fits as rivals until later replies
+ *                     rule them out (check_realignment); past 65,536
+ *                     requests' worth of lost bytes it is right modulo
+ *                     65,536 only
  *
  * Only the first MSG_CAP bytes of a message are kept (enough for every
  * detail shown); the rest is counted and skipped, so a 16 MB PutImage
@@ -94,6 +102,10 @@ struct stream_dir {
 	uint64_t tent_longest;	/* the longest request read from the guess */
 	uint64_t tent_holes;	/* bytes of holes inside its requests: lost, not undecoded */
 	unsigned tent_regular;	/* requests read from it that repeat the last reported */
+	int tent_align;		/* align before the guess: it may have set a wrong one */
+	int tent_seq;		/* server: the last sequence number read from it, -1 none */
+	uint64_t tent_last_seq;	/* server: last_s2c_seq before the guess, which a
+				   refuted guess must not leave behind */
 	bool after_loss;	/* searching since a hole or broken framing, not
 				   since a capture begun mid-connection */
 };
@@ -107,6 +119,8 @@ struct pending {
 	char *arg;		/* InternAtom's or QueryExtension's name */
 	uint32_t atom;		/* GetAtomName's atom */
 	uint8_t first_keycode, keycode_count;	/* GetKeyboardMapping's range */
+	uint32_t epoch;		/* numbered from the count of this loss
+				   (proto_decoder.loss_epoch), 0 when certain */
 };
 
 struct ext_state {
@@ -130,10 +144,19 @@ struct proto_decoder {
 	uint64_t requests;	/* requests sent: the last request's number */
 	bool seq_uncertain;	/* requests were lost or the capture began late */
 	uint64_t uncertain_after;	/* requests up to this one are numbered right */
+	uint32_t loss_epoch;		/* counts losses: the requests numbered since
+					   the last are the ones a new count moves */
 	uint64_t unseen_max;		/* at most this many requests went unseen since */
 	int64_t unseen_min;		/* a realignment since may have counted up to
 					   -unseen_min too many (0 or less) */
 	bool realigned;			/* numbers fixed by a reply, not yet confirmed */
+	/* Other counts the realigning answer fitted as well (moves from the
+	   one taken, always back: the answer was taken for the oldest
+	   request it fits), until later answers rule them out.  The count is
+	   not confirmed while one remains; rivals_lost: more than we keep. */
+	int64_t rivals[8];
+	unsigned n_rivals;
+	bool rivals_lost;
 	uint64_t longest_request;	/* of those reported: the stream's scale */
 	uint64_t regular_length;	/* the last request reported, which a regular */
 	unsigned regular_major;		/* stream repeats */
@@ -377,6 +400,47 @@ static bool count_shift(const struct proto_decoder *d, uint16_t seq16, uint64_t 
 	return true;
 }
 
+/* A reply no waiting request numbered after the loss can answer: does it
+   refute the client's framing guessed after the hole?  The reply answers
+   a request the client sent before it, one that wants a reply: one
+   numbered before the loss (none waits with its number: realign looked),
+   one lost in a hole, or one read from the guess.  When fewer requests
+   can lie after the loss than 16 bits count, its number names one place:
+   past what the holes and the requests counted before the guess can hold,
+   it is in the guess, which has no request there that wants a reply of
+   its length (realign found none within the count's bounds).  The server
+   says the guess is wrong. */
+static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h, uint64_t upto);
+static void start_resync(struct stream_dir *h);
+
+static bool client_guess_refuted(const struct proto_decoder *d, uint16_t seq16,
+				 const struct answer *a)
+{
+	const struct stream_dir *c = &d->h[PROTO_C2S];
+	if (a->error || !c->tentative || c->state != ST_MESSAGES ||
+	    d->h[PROTO_S2C].tentative || d->p_len == PENDING_MAX || d->unseen_min != 0 ||
+	    d->unseen_max >= 0x8000 || d->requests < c->tent_requests ||
+	    c->tent_requests < d->uncertain_after)
+		return false;
+	uint64_t before = c->tent_requests - d->uncertain_after + d->unseen_max;
+	uint64_t span = d->requests - d->uncertain_after + d->unseen_max;
+	if (span >= 0x10000)
+		return false;
+	uint64_t j = (uint16_t)(seq16 - (uint16_t)d->uncertain_after);
+	return j > before && j <= span;
+}
+
+/* Give up the client's guessed framing and search again from here. */
+static void refute_client_guess(struct proto_decoder *d)
+{
+	struct stream_dir *c = &d->h[PROTO_C2S];
+	note(d, PROTO_C2S, "framing guessed after the loss refuted by the server's request numbers");
+	uint64_t undecoded = tentative_abandon(d, c, c->offset);
+	start_resync(c);
+	c->after_loss = true;
+	c->rs_skipped += undecoded;
+}
+
 static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->seq_uncertain)
@@ -394,10 +458,38 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 			first = i;
 		}
 	}
-	if (first == d->p_len)
+	if (first == d->p_len) {
+		if (client_guess_refuted(d, seq16, a))
+			refute_client_guess(d);
 		return;
-	for (size_t i = first; i < d->p_len; i++)
-		pending_at(d, i)->seq += (uint64_t)delta;
+	}
+	bool unknown = d->unseen_max == UINT64_MAX;	/* a late start */
+	bool wrapped = d->unseen_max >= 0x10000 && !unknown;
+	/* Later requests the answer fits as well, within the bounds: which
+	   one it is for, later answers must tell. */
+	d->n_rivals = 0;
+	d->rivals_lost = false;
+	for (size_t i = first + 1; i < d->p_len; i++) {
+		struct pending *q = pending_at(d, i);
+		int64_t other;
+		if (!answers(d, q, a) || !count_shift(d, seq16, q->seq, &other) || other == delta)
+			continue;
+		bool known = false;
+		for (unsigned k = 0; k < d->n_rivals; k++)
+			known |= d->rivals[k] == other - delta;
+		if (known)
+			continue;
+		if (d->n_rivals == sizeof d->rivals / sizeof d->rivals[0])
+			d->rivals_lost = true;
+		else
+			d->rivals[d->n_rivals++] = other - delta;
+	}
+	/* Every request counted since the loss moves, those before the one
+	   answered too (their replies were lost): left behind, one could
+	   take the number the answer gives. */
+	for (size_t i = 0; i < d->p_len; i++)
+		if (pending_at(d, i)->epoch == d->loss_epoch)
+			pending_at(d, i)->seq += (uint64_t)delta;
 	d->requests += (uint64_t)delta;
 	/* What the count may still be off by, now that it moved. */
 	d->unseen_min -= delta;
@@ -420,7 +512,22 @@ static void realign(struct proto_decoder *d, uint16_t seq16, const struct answer
 	}
 	d->seq_uncertain = false;
 	d->realigned = true;
-	if (delta >= 0)
+	if (unknown)
+		/* Nobody counted the requests sent before the capture began:
+		   the server's 16 bits are all there is. */
+		note(d, PROTO_S2C, "request numbers taken from a reply: the capture began "
+		     "mid-connection, so they are right modulo 65536 only");
+	else if (wrapped)
+		/* The server's numbers have 16 bits: bytes lost that could hold
+		   65,536 requests or more (over 256 KB) leave the count known
+		   modulo 65,536 only.  Replies still pair with their requests
+		   (by those 16 bits); the count's higher part is the least the
+		   holes allow, not a fact. */
+		note(d, PROTO_S2C, "request numbers taken from a reply: %lld requests were not seen, "
+		     "or that many and a multiple of 65536: the bytes lost could hold 65536 requests "
+		     "or more, so request numbers from here are right modulo 65536 only",
+		     (long long)delta);
+	else if (delta >= 0)
 		note(d, PROTO_S2C, "request numbers taken from a reply: %lld requests were not seen",
 		     (long long)delta);
 	else
@@ -439,19 +546,69 @@ static bool fit_tells(const struct pending *p)
 	return l->shape == X11_SHAPE_FIXED || (l->shape == X11_SHAPE_LIST && l->count_size);
 }
 
+/* Is there a waiting request numbered seq16 once every number moves by
+   shift, that the answer fits? */
+static struct pending *fits_at(struct proto_decoder *d, uint16_t seq16, int64_t shift,
+			       const struct answer *a)
+{
+	for (size_t i = 0; i < d->p_len; i++) {
+		struct pending *p = pending_at(d, i);
+		if ((uint16_t)(p->seq + (uint64_t)shift) == seq16 && answers(d, p, a))
+			return p;
+	}
+	return NULL;
+}
+
+/* Move the count by shift (a rival's), with what it may still be off by. */
+static void move_count(struct proto_decoder *d, int64_t shift)
+{
+	for (size_t i = 0; i < d->p_len; i++) {
+		struct pending *p = pending_at(d, i);
+		if (p->epoch == d->loss_epoch)
+			p->seq += (uint64_t)shift;
+	}
+	d->requests += (uint64_t)shift;
+	d->unseen_min -= shift;
+	if (shift >= 0)
+		d->unseen_max = d->unseen_max == UINT64_MAX ? UINT64_MAX : d->unseen_max - (uint64_t)shift;
+	else if (d->unseen_max != UINT64_MAX)
+		d->unseen_max += (uint64_t)-shift;
+	struct stream_dir *c = &d->h[PROTO_C2S];
+	if (c->tentative)
+		c->tent_requests += (uint64_t)shift;
+}
+
 /* After a realignment, later replies either confirm it (one answers a
-   request we hold, and has the length only that request's reply has),
-   leave it open (one fits a request we hold, but would fit others too)
-   or show it wrong: then the count is a guess again. */
+   request we hold, and has the length only that request's reply has,
+   and no other count the realigning answer fitted fits them all), leave
+   it open (one fits a request we hold, but would fit others too), show
+   it wrong while a rival count fits (then that count is taken, still
+   unconfirmed), or show it wrong: then the count is a guess again.  A
+   run of InternAtoms whose first replies came before the capture began
+   fits a count one too high as well as the right one, until a reply of
+   another length (QueryFont's) tells them apart. */
 static void check_realignment(struct proto_decoder *d, uint16_t seq16, const struct answer *a)
 {
 	if (!d->realigned)
 		return;
-	for (size_t i = 0; i < d->p_len; i++) {
-		struct pending *p = pending_at(d, i);
-		if ((uint16_t)p->seq != seq16 || !answers(d, p, a))
-			continue;
-		if (fit_tells(p)) {
+	struct pending *p = fits_at(d, seq16, 0, a);
+	unsigned kept = 0;
+	for (unsigned k = 0; k < d->n_rivals; k++)
+		if (fits_at(d, seq16, d->rivals[k], a))
+			d->rivals[kept++] = d->rivals[k];
+	d->n_rivals = kept;
+	if (!p && kept) {
+		int64_t shift = d->rivals[0];
+		move_count(d, shift);
+		for (unsigned k = 1; k < kept; k++)
+			d->rivals[k - 1] = d->rivals[k] - shift;
+		d->n_rivals = kept - 1;
+		note(d, PROTO_S2C, "request numbers moved by %lld: a later reply fits only that count",
+		     (long long)shift);
+		p = fits_at(d, seq16, 0, a);
+	}
+	if (p) {
+		if (fit_tells(p) && !d->n_rivals && !d->rivals_lost) {
 			/* The numbering, and with it a byte order guessed from
 			   framing, are now known. */
 			d->realigned = false;
@@ -482,6 +639,8 @@ static void lose_count(struct proto_decoder *d, uint64_t bytes)
 		d->uncertain_after = d->requests;
 		d->unseen_max = 0;
 		d->unseen_min = 0;
+		if (++d->loss_epoch == 0)
+			d->loss_epoch = 1;
 	}
 	d->seq_uncertain = true;
 	uint64_t more = bytes == UINT64_MAX ? UINT64_MAX : bytes / 4;
@@ -823,7 +982,17 @@ static uint64_t tentative_abandon(struct proto_decoder *d, struct stream_dir *h,
 	uint64_t undecoded = h->tent_before + read;
 	h->tentative = false;
 	h->tent_note = false;
+	h->align = h->tent_align;
+	if (h == &d->h[PROTO_S2C])
+		d->last_s2c_seq = h->tent_last_seq;
 	if (h == &d->h[PROTO_C2S]) {
+		/* A realignment not yet confirmed may have matched a reply to a
+		   request read from this guess: the count is a guess again,
+		   within the bounds it had (lose_count keeps them). */
+		if (d->realigned) {
+			d->realigned = false;
+			d->seq_uncertain = true;
+		}
 		d->requests = h->tent_requests;
 		pending_drop_after(d, h->tent_requests);
 		lose_count(d, read);
@@ -937,6 +1106,7 @@ static void decode_request(struct proto_decoder *d, struct stream_dir *h, const 
 		/* A request of an extension the tables do not describe may have
 		   a reply: keep its place, so that replies match up. */
 		struct pending p = { .seq = m.seq, .req = r, .ext = ext, .major = m.major,
+				     .epoch = d->seq_uncertain || d->realigned ? d->loss_epoch : 0,
 				     .minor = m.minor };
 		/* InternAtom and QueryExtension name what their reply numbers:
 		   keep the name for it. */
@@ -1200,6 +1370,8 @@ static void decode_event(struct proto_decoder *d, struct stream_dir *h, const st
 static void decode_s2c(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,
 		       uint64_t len)
 {
+	if (h->tentative && (at8(b, 0) & ~X11_SEND_EVENT) != X11_EVENT_KeymapNotify)
+		h->tent_seq = at16(d, b, 2);	/* s2c_refutes follows the chain */
 	switch (at8(b, 0) & ~X11_SEND_EVENT) {
 	case X11_CODE_ERROR: decode_error(d, h, b); break;
 	case X11_CODE_REPLY: decode_reply(d, h, b, len); break;
@@ -1296,6 +1468,55 @@ static int64_t request_length(const struct proto_decoder *d, const struct cursor
 static bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
 			      uint64_t *len);
 
+static bool plausible_s2c_shape(const struct proto_decoder *d, const struct cursor *b,
+				uint64_t *len, int *seq);
+
+/* Does this message, read from a server framing found after a hole or a
+   late start and not yet confirmed, show that framing wrong?  The pixels
+   of a long reply read as replies, events and errors for a while, but
+   not for long as ones the server could send: an error code or a failed
+   request's opcode that does not exist, a reply longer than any, an event
+   code nobody has, a sequence number going back or leaping from the last
+   one read, or, while every request so far was seen, going back from
+   the last one the server gave, or a reply to a request that wants none
+   or of a length that request's reply cannot have.  A number ahead of the
+   requests seen refutes nothing: the client may have sent requests the
+   capture has not shown yet (a hole in the client's stream shows only
+   when its next segment comes, and the server may answer before that).
+   Then the bytes since the guessed boundary are undecoded and the search
+   goes on from here. */
+static bool s2c_refutes(const struct proto_decoder *d, const struct stream_dir *h,
+			const struct cursor *b)
+{
+	uint64_t len;
+	int seq;
+	if (!plausible_s2c_shape(d, b, &len, &seq))
+		return true;
+	if (seq >= 0 && h->tent_seq >= 0 && (uint16_t)(seq - h->tent_seq) > 4096)
+		return true;
+	bool certain = !d->seq_uncertain && !d->realigned && !d->h[PROTO_C2S].tentative;
+	if (!certain || seq < 0)
+		return false;
+	/* The server numbers its messages in order; 16 bits tell going back
+	   from going far forward only while fewer than 32,768 requests lie
+	   between. */
+	if (d->requests >= d->last_s2c_seq && d->requests - d->last_s2c_seq < 0x8000 &&
+	    (int16_t)(seq - (uint16_t)d->last_s2c_seq) < 0)
+		return true;
+	if ((int16_t)(seq - (uint16_t)d->requests) > 0 ||
+	    (at8(b, 0) & ~X11_SEND_EVENT) != X11_CODE_REPLY || d->p_len == PENDING_MAX)
+		return false;
+	/* A reply to a request the capture showed answers one still waiting. */
+	for (size_t i = 0; i < d->p_len; i++) {
+		struct pending *p = pending_at((struct proto_decoder *)d, i);
+		if ((uint16_t)p->seq == (uint16_t)seq) {
+			struct answer a = { .b = *b, .len = len };
+			return !answers(d, p, &a);
+		}
+	}
+	return true;
+}
+
 static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 			      const struct stream_dir *h, const struct cursor *b)
 {
@@ -1309,6 +1530,12 @@ static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 		if (most < RESYNC_MAX)
 			most = RESYNC_MAX;
 		if ((uint64_t)l > most || !plausible_request(d, b, &len))
+			return -1;
+	}
+	if (l > 0 && dir == PROTO_S2C && h->tentative && h->state == ST_MESSAGES) {
+		if (b->len < 32)
+			return 0;	/* judged on its whole header */
+		if (s2c_refutes(d, h, b))
 			return -1;
 	}
 	return l;
@@ -1341,6 +1568,10 @@ static size_t header_size(const struct proto_decoder *d, enum proto_dir dir,
 			  const struct stream_dir *h)
 {
 	struct cursor b = over(h->buf, h->have);
+	/* A guessed server framing is checked on each message's whole
+	   32-byte header (s2c_refutes). */
+	if (dir == PROTO_S2C && h->tentative && h->state == ST_MESSAGES)
+		return 32;
 	return proto_x11_header_size(framing_at(d, dir, h), &b);
 }
 
@@ -1815,6 +2046,8 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 		     (unsigned long long)skipped);
 	h->rs_skipped = 0;
 	h->state = ST_MESSAGES;
+	if (guess)
+		h->tent_align = h->align;
 	h->align = (int)((h->offset + (uint64_t)pos) % 4);
 	h->after_gap = true;
 	if (dir == PROTO_C2S)
@@ -1836,6 +2069,8 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 		h->tent_longest = 0;
 		h->tent_holes = 0;
 		h->tent_regular = 0;
+		h->tent_seq = -1;
+		h->tent_last_seq = d->last_s2c_seq;
 	}
 	uint8_t *rs = h->rs;
 	h->rs = NULL;

@@ -1,6 +1,7 @@
 # Responses to input (xcapanalyse --responses): the golden capture and
 # outputs, the ground truth against a server-side clock, the benchmark.
-EXTRA_DIST += tests/captures/xterm-input.pcap \
+EXTRA_DIST += tests/captures/xterm-input.pcap tests/captures/xterm-lossy.pcap \
+	tests/golden/xterm-lossy-responses.out tests/golden/xterm-lossy-summary.out \
 	tests/golden/xterm-input-responses.out \
 	tests/golden/xterm-input-responses-csv.out \
 	tests/golden/xterm-input-responses-json.out \

@@ -19,7 +19,9 @@ for cap in "$top_srcdir"/tests/captures/*.pcap "$top_srcdir"/tests/captures/*.pc
 	sort "$workdir/expected" >"$workdir/expected.sorted"
 	diff "$workdir/expected.sorted" "$workdir/got" >"$workdir/diff" ||
 		fail "$name: --requests differs from the count from the dump: $(cat "$workdir/diff")"
-	[ -s "$workdir/got" ] || fail "$name: no requests waited on"
+	# (A capture whose every answer has an unconfirmed number has none.)
+	[ -s "$workdir/got" ] || grep -q '^msg .*flags=[^ ]*uncertain' "$workdir/dump" ||
+		fail "$name: no requests waited on"
 	count=$((count + 1))
 done
 [ $count -gt 0 ] || skip "no captures"

@@ -38,6 +38,10 @@ grep -q '^gap .*reason=lost' "$workdir/lossy.dump" || fail "the lost segments ar
 # it, and its bytes are undecoded till then; with one packet in four cut
 # from image streams that seldom ask for a reply, a fresh clone's run
 # decoded 19.5 % (0 invented), under the 20 % this asked before.
+# Refutation of guessed server framings and counts that later replies
+# rule out recover more (six saved copies: 21-46 % decoded where they
+# decoded 20-34 %), but ten live runs still ranged 19-46 % decoded: the
+# 20 % limit would fail about one run in ten, so it stays at 15 %.
 after=$(/usr/bin/python3 "$top_srcdir/tests/x11-lossy-compare.py" "$workdir/full.dump" \
 	"$workdir/lossy.dump" 10 85%) || fail "the decode of the lossy capture is wrong: $after"
 say "$after"

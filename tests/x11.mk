@@ -12,13 +12,16 @@ tests_fuzz_fuzz_x11_CPPFLAGS = $(INC_TESTS)
 tests_fuzz_fuzz_x11_LDADD = protocols/libprotocols.a
 
 dist_check_SCRIPTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/x11-holes.sh tests/x11-lossy-images.sh \
-	tests/x11-holes-accounting.sh \
+	tests/x11-holes-accounting.sh tests/x11-late-count.sh \
 	tests/fuzz-x11.sh
 TESTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/x11-holes.sh tests/x11-lossy-images.sh tests/fuzz-x11.sh \
-	tests/x11-holes-accounting.sh
+	tests/x11-holes-accounting.sh tests/x11-late-count.sh
 EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dumpfile.py \
 	tests/x11-lossy-compare.py tests/x11-holes-compare.py tests/captures/x11perf-two-conns.pcap \
-	tests/captures/x11perf-late.pcap \
+	tests/captures/x11perf-late.pcap tests/captures/x11perf-getimage-late.pcap tests/captures/xterm-late.pcap \
+	tests/golden/xterm-late-trips.out \
+	tests/golden/x11perf-late-messages.out tests/golden/x11perf-getimage-late-messages.out \
+	tests/golden/x11perf-getimage-late-delays.out tests/golden/x11perf-getimage-late-trips.out \
 	tests/fuzz/libfuzzer.sh tests/fuzz/corpus
 
 check_PROGRAMS += tests/check_cursor

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "pairing.h"
@@ -14,6 +15,7 @@ _Static_assert((PAIRING_KEPT & (PAIRING_KEPT - 1)) == 0, "PAIRING_KEPT is a powe
 struct pairing_req {
 	uint64_t seq, ts;
 	uint32_t end;
+	bool unsure;	/* its number was a guess (XMSG_F_UNCERTAIN) */
 };
 
 static int keep(struct pairing *p, const struct xrec_msg *m)
@@ -35,7 +37,8 @@ static int keep(struct pairing *p, const struct xrec_msg *m)
 			p->cap = cap;
 		}
 	}
-	p->ring[(p->head + p->len) & (p->cap - 1)] = (struct pairing_req){ m->seq, m->ts, m->tcp_end };
+	p->ring[(p->head + p->len) & (p->cap - 1)] = (struct pairing_req){
+		m->seq, m->ts, m->tcp_end, (m->flags & XMSG_F_UNCERTAIN) != 0 };
 	p->len++;
 	return 0;
 }
@@ -46,7 +49,9 @@ static void answer(struct pairing *p, struct xrec_msg *m)
 		p->head = (p->head + 1) & (p->cap - 1);
 		p->len--;
 	}
-	if (p->len && p->ring[p->head].seq == m->seq) {
+	/* Numbers the decoder could not confirm pair a guess: no pairing. */
+	if (p->len && p->ring[p->head].seq == m->seq && !p->ring[p->head].unsure &&
+	    !(m->flags & XMSG_F_UNCERTAIN)) {
 		m->req_ts = p->ring[p->head].ts;
 		m->req_end = p->ring[p->head].end;
 	}

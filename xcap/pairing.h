@@ -15,6 +15,10 @@
  * several times (X11 ListFontsWithInfo).  At most PAIRING_KEPT unanswered
  * requests are kept per connection; a client that sends more before any
  * answer loses the pairing of the oldest, never memory without bound.
+ * When the request's or the answer's number is flagged uncertain (a
+ * capture begun mid-connection, requests lost), which request the answer
+ * is for is a guess: it is left unpaired, so that no view shows the wait
+ * as a fact.
  */
 #ifndef XCAP_PAIRING_H
 #define XCAP_PAIRING_H

@@ -142,8 +142,9 @@ struct xrec_msg {
 	   reader pairs again: the time of the packet holding the request's
 	   last byte and the TCP sequence number just past it (its tcp_end;
 	   with the time, it tells the request apart from others in the same
-	   packet).  req_ts is 0 when the message answers no request or the
-	   request was not seen (a capture begun mid-stream, lost bytes). */
+	   packet).  req_ts is 0 when the message answers no request, the
+	   request was not seen (a capture begun mid-stream, lost bytes), or
+	   either number is flagged uncertain (the pairing would be a guess). */
 	uint64_t req_ts;
 	uint32_t req_end;
 };

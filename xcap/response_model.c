@@ -450,7 +450,7 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		if (g->dir == XDIR_C2S && (g->flags & XMSG_F_WANTS_REPLY))
 			c->pending++;
 		else if (g->dir == XDIR_S2C && (g->kind == XMSG_REPLY || g->kind == XMSG_ERROR) &&
-			 g->req_ts && c->pending)
+			 (g->req_ts || (g->flags & XMSG_F_UNCERTAIN)) && c->pending)
 			c->pending--;
 	}
 	if (!c->open)

@@ -45,7 +45,7 @@ struct cmp_input {
 	uint64_t ts;
 	uint64_t response;	/* ns */
 	uint8_t kind;		/* enum xinput_kind */
-	bool responded;		/* a visible response: its time counts */
+	bool responded;		/* a visible response, not uncertain: its time counts */
 };
 
 struct compare_run {
@@ -126,7 +126,7 @@ static void run_response(void *ctx, const struct xresponse *x)
 	r->inputs = p;
 	r->inputs[r->ninputs++] = (struct cmp_input){
 		.ts = x->input_ts, .response = x->response, .kind = (uint8_t)x->kind,
-		.responded = !(x->flags & XRESP_F_NO_RESPONSE),
+		.responded = !(x->flags & (XRESP_F_NO_RESPONSE | XRESP_F_UNCERTAIN)),
 	};
 }
 

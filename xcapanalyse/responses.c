@@ -101,8 +101,13 @@ void xresp_summary_add(struct xresp_summary *s, const struct xresponse *r)
 	st->pixels += r->pixels;
 	if (r->flags & XRESP_F_CUT)
 		st->cut++;
-	if (r->flags & XRESP_F_UNCERTAIN)
+	/* A response the capture lost bytes of, or whose messages' framing
+	   or numbers were a guess: its time is not a fact, so it is counted
+	   here alone, not among the responses timed. */
+	if (r->flags & XRESP_F_UNCERTAIN) {
 		st->uncertain++;
+		return;
+	}
 	if (r->flags & XRESP_F_NO_RESPONSE) {
 		st->no_response++;
 		return;

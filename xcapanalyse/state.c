@@ -168,6 +168,7 @@ struct sender {
 /* A reply-bearing request (or the connection setup) not yet answered. */
 struct out_req {
 	uint64_t seq, ts;
+	bool unsure;			/* its number is not confirmed (XMSG_F_UNCERTAIN) */
 	bool sync_after;		/* see struct xstate_wait */
 	uint64_t after_seq;
 	char after_name[64], after_ext[32];
@@ -180,6 +181,10 @@ struct found_wait {
 	struct out_req last;		/* and the last */
 	uint64_t start, reply_ts, queued;
 	bool error, split;
+	/* A request or answer in it has a number the decoder could not
+	   confirm (a capture begun mid-connection, requests lost): which
+	   request the answer is for is a guess, so the wait is not counted. */
+	bool unsure;
 };
 
 /* Requests outstanding a connection keeps track of at most (a client
@@ -488,6 +493,14 @@ static struct out_req *out_push(struct xstate_model *m, struct cstate *c)
    falls in the range. */
 static void commit_wait(struct xstate_model *m, struct cstate *c, const struct found_wait *f)
 {
+	if (f->unsure) {
+		/* Counted apart, never as Block Reply or a round trip. */
+		if (f->r.ts >= m->range_a && f->r.ts < m->range_b) {
+			c->info.unsure_waits++;
+			c->info.unsure_time += f->reply_ts - f->start;
+		}
+		return;
+	}
 	classify(m, c, XDIR_C2S, f->start, f->reply_ts, XSTATE_BLOCK_REPLY);
 	if (f->r.ts < m->range_a || f->r.ts >= m->range_b)
 		return;
@@ -536,7 +549,8 @@ static void end_silence(struct xstate_model *m, struct cstate *c, bool released)
  * capture cannot tell a client that waited on the first of a burst from
  * one that waited on the last); an answer after a longer gap opens a wait
  * of its own, from the answer before the gap. */
-static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint64_t ts, bool error)
+static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint64_t ts, bool error,
+		   bool unsure)
 {
 	const struct sender *req = &c->h[XDIR_C2S];
 	uint64_t since = c->last_answer_ts;
@@ -548,6 +562,7 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 	if (cur && cur->last.seq == seq) {
 		cur->reply_ts = ts;
 		cur->error |= error;
+		cur->unsure |= unsure;
 		return;
 	}
 	/* An error for the void request a GetInputFocus syncs after answers
@@ -579,6 +594,7 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 		if (m->opt.split_fraction <= 0 || ts - since < gap) {
 			cur->reply_ts = ts;
 			cur->last = *r;
+			cur->unsure |= unsure || r->unsure;
 			out_pop(c);
 			return;
 		}
@@ -590,6 +606,7 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 			cur->r = cur->last = *r;
 			cur->reply_ts = ts;
 			cur->error = error;
+			cur->unsure = unsure || r->unsure;
 			out_pop(c);
 			return;
 		}
@@ -611,6 +628,7 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 	f->queued = queued;
 	f->error = error;
 	f->split = split;
+	f->unsure = unsure || r->unsure;
 	out_pop(c);
 }
 
@@ -637,6 +655,7 @@ static void request(struct xstate_model *m, struct cstate *c, const struct xrec_
 		if (r) {
 			r->seq = g->seq;
 			r->ts = g->ts;
+			r->unsure = g->flags & XMSG_F_UNCERTAIN;
 			copy_str(r->name, sizeof r->name, g->name);
 			copy_str(r->ext, sizeof r->ext, g->ext);
 			copy_str(r->detail, sizeof r->detail, g->detail);
@@ -830,7 +849,7 @@ static void message(struct xstate_model *m, const struct xrec_msg *g)
 	if (g->dir == XDIR_C2S)
 		request(m, c, g);
 	else
-		answer(m, c, g->seq, g->ts, g->kind == XMSG_ERROR);
+		answer(m, c, g->seq, g->ts, g->kind == XMSG_ERROR, g->flags & XMSG_F_UNCERTAIN);
 }
 
 int xstate_record(struct xstate_model *m, const struct xrec *rec)
@@ -904,12 +923,14 @@ static void totals(const struct xstate_model *m, struct xstate_conn *info,
 
 void xstate_finish(struct xstate_model *m)
 {
-	m->all.waits = 0;
+	m->all.waits = m->all.unsure_waits = m->all.unsure_time = 0;
 	for (size_t i = 0; i < m->n; i++) {
 		struct cstate *c = &m->conns[i];
 		end_silence(m, c, false);
 		totals(m, &c->info, c->tl);
 		m->all.waits += c->info.waits;
+		m->all.unsure_waits += c->info.unsure_waits;
+		m->all.unsure_time += c->info.unsure_time;
 	}
 	totals(m, &m->all, m->all_tl);
 	m->all.side = XSIDE_AUTO;

@@ -168,6 +168,12 @@ struct xstate_conn {
 	uint64_t span;
 	uint64_t time[2][XSTATE_N];
 	uint64_t waits;			/* blocking round trips */
+	/* Silences that ended with an answer whose pairing with a request is
+	   a guess (the decoder flagged a number uncertain: a capture begun
+	   mid-connection, requests lost).  They are not Block Reply and not
+	   round trips; their time is left in Idle, which says only that the
+	   client sent nothing.  How many, and how long they lasted. */
+	uint64_t unsure_waits, unsure_time;
 };
 
 struct xstate_model;
