@@ -27,8 +27,8 @@ include tests/slim.mk
 CLEANFILES += tests/.timing-lock
 
 # The layers: no directory includes a header of a layer above it.
-dist_check_SCRIPTS += tests/layers.sh tests/exit-status.sh
-TESTS += tests/layers.sh tests/exit-status.sh
+dist_check_SCRIPTS += tests/layers.sh tests/exit-status.sh tests/dist-files.sh
+TESTS += tests/layers.sh tests/exit-status.sh tests/dist-files.sh
 
 # Golden tests of xcapanalyse's views (tests/golden/TESTLIST).
 dist_check_SCRIPTS += tests/golden.sh
