@@ -39,6 +39,9 @@ runs=${PREDICT_RUNS:-3}
 # xdpyinfo by default (about two minutes).  xterm's start-up (3.2 MB of
 # font replies, 260 round trips) takes some eight minutes over these links:
 # PREDICT_CLIENTS='xterm -e true' (xcapanalyse(1), PREDICTION: Accuracy).
+# PREDICT_RATES, PREDICT_DELAYS and PREDICT_RUNS change the matrix and the
+# runs a cell: make long-predict and make long-predict-matrix run larger
+# ones (tests/predict.mk).
 clients=${PREDICT_CLIENTS:-xdpyinfo}
 
 # ---- once on loopback ----
