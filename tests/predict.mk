@@ -37,8 +37,8 @@ long-predict: all $(check_PROGRAMS) $(PREDICT_GTK_MODULE)
 
 # The paper's 5 x 4 matrix, raw and through ssh -X -C, for the same
 # clients, each cell that a run can measure within minutes (the others
-# are named with their predicted duration in xcapanalyse(1)); some two
-# hours.  PREDICT_MATRIX=full measures every cell.
+# are named with their predicted duration in xcapanalyse(1)); some an
+# hour and a half.  PREDICT_MATRIX=full measures every cell.
 long-predict-matrix: all $(check_PROGRAMS) $(PREDICT_GTK_MODULE)
 	top_srcdir=$(abs_top_srcdir) $(SHELL) $(top_srcdir)/tests/predict-matrix.sh \
 		$(abs_top_builddir) "$(PREDICT_GTK_MODULE:%=$(abs_builddir)/%)"
