@@ -2,6 +2,7 @@
 """predict-compare.py — a prediction beside its measurement, cell by cell.
 
 usage: predict-compare.py WORKDIR MEASURED
+       predict-compare.py --names CLIENTS
 
 WORKDIR holds `clients` (the clients' command lines, one a line) and
 predictedN.csv (`xcapanalyse --predict --format csv` of client N), or
@@ -15,12 +16,27 @@ the prediction is within 15 % of the median or 20 ms, whichever is
 larger.  Exits 0 when every cell agrees, 1 when one is off on a punctual
 link (or was not predicted), 3 when the only cells off are on a link 0.5
 ms or more late (then MEASURED.late names them).
+With --names, prints each client's name, one a line.
 """
 import csv
 import glob
 import statistics
 import sys
 
+
+def name(command):
+    """A client's name: its command's first word after env and its
+    VAR=VALUE words (env GTK_MODULES=... gtk3-demo is gtk3-demo)."""
+    words = command.split()
+    while words and (words[0] == "env" or "=" in words[0]):
+        words.pop(0)
+    return words[0] if words else command
+
+
+if sys.argv[1] == "--names":
+    for c in open(sys.argv[2]).read().splitlines():
+        print(name(c))
+    sys.exit(0)
 workdir, measured = sys.argv[1], sys.argv[2]
 clients = open(workdir + "/clients").read().splitlines()
 pred = {}
@@ -34,7 +50,7 @@ for i in range(1, len(clients) + 1):
         total = {f: sum(float(r["total_network_delay_s"]) for r in rows[f]) for f in runs}
         chosen = sorted(runs, key=lambda f: total[f])[(len(runs) - 1) // 2]
         print("  %s: loopback captures predicted %s s over the matrix; took the median"
-              % (clients[i - 1], " ".join("%.4f" % total[f] for f in runs)))
+              % (name(clients[i - 1]), " ".join("%.4f" % total[f] for f in runs)))
         table = rows[chosen]
     else:
         table = csv.DictReader(open("%s/predicted%d.csv" % (workdir, i)))
@@ -63,10 +79,15 @@ for key, runs in meas.items():
         late_cells.append("%s/%g ms" % key[1:])
     elif abs(pv - mv) > tol:
         verdict, bad = "OFF", 1
+    # The difference a predicted round trip: a cost of each round trip
+    # the model leaves out (the emulator's per packet, ssh's forwarding)
+    # shows as the same few tenths of a millisecond in every cell.
+    trips = int(p.get("round_trips") or 0)
     print("  %-13s %-4s %4g ms  measured %.4f s (runs %s)  predicted %.4f s  %+.1f %%  "
-          "link %.0f us late  %s"
-          % (clients[int(key[0]) - 1][:13], key[1], key[2], mv, " ".join("%.4f" % x for x in runs),
-             pv, 100 * (pv - mv) / mv if mv else 0, cell_late, verdict))
+          "%+.2f ms a round trip  link %.0f us late  %s"
+          % (name(clients[int(key[0]) - 1])[:13], key[1], key[2], mv, " ".join("%.4f" % x for x in runs),
+             pv, 100 * (pv - mv) / mv if mv else 0, 1e3 * (mv - pv) / trips if trips else 0,
+             cell_late, verdict))
 if bad:
     sys.exit(1)
 if late_cells:

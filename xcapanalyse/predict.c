@@ -68,6 +68,7 @@ struct write {
 	uint32_t seq, ack, len;
 	uint32_t req_end;
 	uint32_t oseq, olen;		/* in the trace (seq, len: on the link) */
+	uint32_t zlen;			/* ssh -C: its compressed bytes */
 	uint32_t prev;			/* previous write of its side */
 	uint32_t cause;			/* write of the other side it waited for */
 	uint8_t dir, flags;
@@ -300,6 +301,44 @@ static struct pconn *conn_get(struct predict_trace *t, uint32_t id, bool create)
 	return c;
 }
 
+/* ssh -C: the segment joins the write before it, as one SSH packet.
+   sshd (or ssh) reads what has come from its X socket since its last read
+   and sends it as channel data of up to 16 KB, one compressed packet: an
+   X server writing a large reply as hundreds of small segments (GLX's
+   GetFBConfigs, 296 KB in segments of 352 bytes) crosses the tunnel in
+   few packets, not one each with its framing and TCP headers (which made
+   gtk3-demo's start-up twice too slow at 100 kbit/s).  A segment joins
+   when it follows the trace's latest write, of the same side of the same
+   connection, with no SYN or FIN, within SSH_MERGE_GAP of it and within
+   one X11 channel packet: nothing the other side sent can have come
+   between, so no dependency is lost.  Its compressed size is the sum of
+   the segments' (each partial flush costs the sum a few bytes more than
+   one packet's deflate would). */
+#define SSH_MERGE_GAP 1000000	/* ns */
+static bool tunnel_merge(struct predict_trace *t, struct pconn *c, const struct xrec_pkt *p, int d)
+{
+	if (!t->nw || c->last_w[d] != t->nw - 1 || (p->tcp_flags & (XTCP_SYN | XTCP_FIN)))
+		return false;
+	struct write *w = &t->w[t->nw - 1];
+	if ((w->flags & (XTCP_SYN | XTCP_FIN)) || !w->olen || p->ts - w->ts > SSH_MERGE_GAP ||
+	    p->ts < w->ts || p->seq != w->oseq + w->olen || w->olen + p->len > (16u << 10))
+		return false;
+	t->with_data++;
+	uint32_t z = p->len;
+	if (p->has_zlen)
+		z = p->zlen;
+	else
+		t->unmeasured++;
+	uint32_t len = w->len;
+	w->olen += p->len;
+	w->zlen += z;
+	w->len = predict_ssh_wire(w->olen, w->zlen);
+	c->tseq[d] += w->len - len;
+	/* Ready when its last segment is: sshd cannot send it before. */
+	w->ts = p->ts;
+	return true;
+}
+
 static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 {
 	if (!grow((void **)&t->p, &t->capp, t->np, sizeof *t->p)) {
@@ -317,6 +356,8 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 		return;
 	}
 	int d = p->dir & 1;
+	if (t->opt.ssh_compression && p->len && tunnel_merge(t, c, p, d))
+		return;
 	struct write *w = &t->w[t->nw];
 	memset(w, 0, sizeof *w);
 	w->ts = p->ts;
@@ -332,11 +373,12 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 		if (p->len) {
 			t->with_data++;
 			if (p->has_zlen) {
-				w->len = predict_ssh_wire(p->len, p->zlen);
+				w->zlen = p->zlen;
 			} else {
 				t->unmeasured++;
-				w->len = predict_ssh_wire(p->len, p->len);
+				w->zlen = p->len;
 			}
+			w->len = predict_ssh_wire(w->olen, w->zlen);
 		}
 		if (!c->tseq_set[d]) {
 			c->tseq_set[d] = true;
@@ -387,13 +429,9 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 	struct pmsg *m = &t->m[t->nm++];
 	m->w = wi;
 	m->ord = (uint32_t)(t->nm - 1);
+	/* (Into the write's X bytes; through the tunnel made bytes on the
+	   link by predict_finish, once the write has all its segments.) */
 	m->off = g->tcp_end - (w->oseq + ((w->flags & XTCP_SYN) ? 1 : 0));
-	if (w->len != w->olen && w->olen) {
-		/* Through the tunnel: as far into the write's bytes on the link
-		   as the message's end is into the write's X bytes. */
-		uint64_t off = ((uint64_t)m->off * w->len + w->olen - 1) / w->olen;
-		m->off = (uint32_t)(off ? off : 1);
-	}
 	m->conn = g->conn;
 	m->flags = g->flags;
 	m->minor = g->minor;
@@ -541,6 +579,15 @@ int predict_finish(struct predict_trace *t)
 		unsorted++;
 	if (unsorted < t->nm)
 		qsort(t->m, t->nm, sizeof *t->m, msg_cmp);
+	for (size_t i = 0; i < t->nm; i++) {
+		const struct write *w = &t->w[t->m[i].w];
+		if (w->len != w->olen && w->olen) {
+			/* Through the tunnel: as far into the write's bytes on the
+			   link as the message's end is into its X bytes. */
+			uint64_t off = ((uint64_t)t->m[i].off * w->len + w->olen - 1) / w->olen;
+			t->m[i].off = (uint32_t)(off ? off : 1);
+		}
+	}
 	/* The waits by connection and time, each with a cursor. */
 	if (t->nwaits)
 		qsort(t->waits, t->nwaits, sizeof *t->waits, wait_cmp);
