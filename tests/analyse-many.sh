@@ -55,8 +55,17 @@ for view in --delays --requests --round-trips --connections --messages; do
 	[ -s one.ndjson ] || fail "$view: no rows at all"
 	cmp -s many.ndjson one.ndjson ||
 		fail "$view: -j 2 differs from one by one: $(diff one.ndjson many.ndjson | head -5)"
-	[ "$(cut -d'"' -f4 many.ndjson | uniq | wc -l)" -ge $((many - many / 20)) ] ||
-		fail "$view: rows name fewer than $((many - many / 20)) of the $many files"
+	# Every copy of a capture that has rows of this view alone is named;
+	# a capture may rightly have none (x11perf-getimage-late.pcap's waits
+	# are all guessed pairings, which --requests does not count).
+	with_rows=0
+	while read -r f; do
+		xcapanalyse $view --format ndjson "distinct/${f#*/*/[0-9][0-9][0-9]-}" 2>/dev/null | grep -q . &&
+			with_rows=$((with_rows + 1))
+	done <list
+	[ $with_rows -ge $((many / 2)) ] || fail "$view: only $with_rows of the $many traces have rows alone"
+	[ "$(cut -d'"' -f4 many.ndjson | uniq | wc -l)" -eq $with_rows ] ||
+		fail "$view: rows name $(cut -d'"' -f4 many.ndjson | uniq | wc -l) files, not the $with_rows that have rows alone"
 	for fmt in text csv; do
 		xcapanalyse -j 1 $view --format $fmt $(cat list) >serial.$fmt 2>/dev/null
 		xcapanalyse -j 2 $view --format $fmt $(cat list) >parallel.$fmt 2>/dev/null

@@ -92,7 +92,12 @@ measured() {
 	if [ "$observed$seen_on_lo" = yesyes ]; then
 		wait_for test -s "$runs/$_name.display" || fail "$_name: the client never started"
 		_d=$(cat "$runs/$_name.display")
-		start_capture "lo_$_name" xcap -i lo -w "$workdir/${_name}_lo.xcap" "tcp port $((6000 + ${_d##*:}))"
+		# The relay listens on 127.0.0.1 only: its traffic and no other.
+		# (Once a connection of another client, answered, showed up in a
+		# capture of the bare port while xterm ran: an X server on ::1
+		# with the same number is not the relay.)
+		start_capture "lo_$_name" xcap -i lo -w "$workdir/${_name}_lo.xcap" \
+			"host 127.0.0.1 and tcp port $((6000 + ${_d##*:}))"
 		touch "$runs/$_name.go"
 	fi
 	wait "$_rp" || fail "$_name: xcap-run failed: $(tail -5 "$workdir/$_name.out")"
