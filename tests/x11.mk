@@ -22,6 +22,7 @@ EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dum
 	tests/golden/xterm-late-trips.out \
 	tests/golden/x11perf-late-messages.out tests/golden/x11perf-getimage-late-messages.out \
 	tests/golden/x11perf-getimage-late-delays.out tests/golden/x11perf-getimage-late-trips.out \
+	tests/golden/x11perf-getimage-late-requests.out \
 	tests/fuzz/libfuzzer.sh tests/fuzz/corpus
 
 check_PROGRAMS += tests/check_cursor

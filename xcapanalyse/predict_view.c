@@ -323,12 +323,14 @@ static int added_at_run(struct added_at *x, const struct added_delay *a, uint64_
 {
 	if (added_delay_run(a, rate, trace_rate, x->pkt, x->each) < 0)
 		return -1;
-	qsort(x->pkt, x->np, sizeof *x->pkt, i64_cmp);
+	if (x->np > 1)
+		qsort(x->pkt, x->np, sizeof *x->pkt, i64_cmp);
 	x->nresp = 0;
 	for (size_t i = 0; i < added_delay_inputs(a); i++)
 		if (x->each[i].known)
 			x->resp[x->nresp++] = x->each[i].total;
-	qsort(x->resp, x->nresp, sizeof *x->resp, i64_cmp);
+	if (x->nresp > 1)
+		qsort(x->resp, x->nresp, sizeof *x->resp, i64_cmp);
 	return 0;
 }
 

@@ -262,7 +262,8 @@ static void request_total(struct out_table *t, bool per_conn, uint32_t conn, uin
 void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt,
 			 const struct xstate_model *m)
 {
-	qsort(v->v, v->n, sizeof *v->v, by_total);
+	if (v->n > 1)	/* v->v is NULL when nothing was waited on */
+		qsort(v->v, v->n, sizeof *v->v, by_total);
 	/* Without --per-conn the conn column is left out. */
 	bool pc = v->per_conn;
 	const struct out_column *cols = pc ? request_cols : request_cols + 1;
