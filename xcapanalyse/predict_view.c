@@ -355,8 +355,15 @@ static void added_notes(FILE *out, enum out_format fmt, const struct added_delay
 	out_notes(out, fmt, notes, nn, "xcapanalyse");
 }
 
-int added_delay_view_print(FILE *out, enum out_format fmt, const struct added_delay *a,
-			   const uint64_t *rates, size_t nrates, uint64_t trace_rate)
+/* One of the added-delay tables: for each rate, row_fn writes its rows
+   from the replay at that rate; the notes follow the table. */
+typedef int (*added_rows_fn)(struct out_table *tab, struct added_at *x, const struct added_delay *a,
+			     const char *rate, uint64_t rate_bps, uint64_t trace_rate);
+
+static int added_table_print(FILE *out, enum out_format fmt, const struct added_delay *a,
+			     const uint64_t *rates, size_t nrates, uint64_t trace_rate,
+			     const struct out_column *cols, size_t ncols, const char *name,
+			     added_rows_fn row_fn)
 {
 	struct added_at x;
 	if (added_at_new(&x, a) < 0) {
@@ -366,21 +373,36 @@ int added_delay_view_print(FILE *out, enum out_format fmt, const struct added_de
 	char rate[32];
 	out_json_open(out, fmt);
 	struct out_table tab;
-	out_table_begin(&tab, out, fmt, added_cols, NCOLS(added_cols), "added_delay");
+	out_table_begin(&tab, out, fmt, cols, ncols, name);
 	for (size_t i = 0; i < nrates; i++) {
-		if (added_at_run(&x, a, rates[i], trace_rate) < 0) {
+		predict_format_rate(rate, sizeof rate, rates[i]);
+		if (row_fn(&tab, &x, a, rate, rates[i], trace_rate) < 0) {
 			added_at_free(&x);
 			return -1;
 		}
-		predict_format_rate(rate, sizeof rate, rates[i]);
-		added_row(&tab, rate, rates[i], "packets", x.pkt, x.np);
-		added_row(&tab, rate, rates[i], "responses", x.resp, x.nresp);
 	}
 	out_table_end(&tab);
 	added_notes(out, fmt, a);
 	out_json_close(out, fmt);
 	added_at_free(&x);
 	return 0;
+}
+
+static int summary_rows(struct out_table *tab, struct added_at *x, const struct added_delay *a,
+			const char *rate, uint64_t rate_bps, uint64_t trace_rate)
+{
+	if (added_at_run(x, a, rate_bps, trace_rate) < 0)
+		return -1;
+	added_row(tab, rate, rate_bps, "packets", x->pkt, x->np);
+	added_row(tab, rate, rate_bps, "responses", x->resp, x->nresp);
+	return 0;
+}
+
+int added_delay_view_print(FILE *out, enum out_format fmt, const struct added_delay *a,
+			   const uint64_t *rates, size_t nrates, uint64_t trace_rate)
+{
+	return added_table_print(out, fmt, a, rates, nrates, trace_rate, added_cols,
+				 NCOLS(added_cols), "added_delay", summary_rows);
 }
 
 static const struct out_column each_cols[] = {
@@ -397,49 +419,38 @@ static const struct out_column each_cols[] = {
 	{ "on_link_s", "OnLink", OUT_COL_SECONDS, 10, 6 },
 };
 
+static int each_rows(struct out_table *tab, struct added_at *x, const struct added_delay *a,
+		     const char *rate, uint64_t rate_bps, uint64_t trace_rate)
+{
+	if (added_delay_run(a, rate_bps, trace_rate, x->pkt, x->each) < 0)
+		return -1;
+	uint64_t t0 = added_delay_first_ts(a);
+	for (size_t k = 0; k < added_delay_inputs(a); k++) {
+		const struct added_input *in = added_delay_input(a, k);
+		const struct added_response *e = &x->each[k];
+		bool none = in->r.flags & XRESP_F_NO_RESPONSE;
+		struct out_cell cells[] = {
+			{ .s = rate },
+			{ .ns = (int64_t)(in->r.input_ts - (in->r.input_ts >= t0 ? t0 : in->r.input_ts)) },
+			{ .u = in->r.conn }, { .u = in->r.index },
+			{ .s = xinput_kind_name(in->r.kind) },
+			{ .s = in->r.what[0] ? in->r.what : "-" },
+			{ .ns = (int64_t)in->r.response, .empty = none },
+			{ .ns = e->input, .empty = !e->known },
+			{ .ns = e->end, .empty = !e->known },
+			{ .ns = e->total, .empty = !e->known },
+			{ .ns = (int64_t)in->r.response + e->total, .empty = !e->known },
+		};
+		out_table_row(tab, cells);
+	}
+	return 0;
+}
+
 int added_delay_responses_print(FILE *out, enum out_format fmt, const struct added_delay *a,
 				const uint64_t *rates, size_t nrates, uint64_t trace_rate)
 {
-	struct added_at x;
-	if (added_at_new(&x, a) < 0) {
-		added_at_free(&x);
-		return -1;
-	}
-	char rate[32];
-	uint64_t t0 = added_delay_first_ts(a);
-	out_json_open(out, fmt);
-	struct out_table tab;
-	out_table_begin(&tab, out, fmt, each_cols, NCOLS(each_cols), "added_delay_responses");
-	for (size_t i = 0; i < nrates; i++) {
-		if (added_delay_run(a, rates[i], trace_rate, x.pkt, x.each) < 0) {
-			added_at_free(&x);
-			return -1;
-		}
-		predict_format_rate(rate, sizeof rate, rates[i]);
-		for (size_t k = 0; k < added_delay_inputs(a); k++) {
-			const struct added_input *in = added_delay_input(a, k);
-			const struct added_response *e = &x.each[k];
-			bool none = in->r.flags & XRESP_F_NO_RESPONSE;
-			struct out_cell cells[] = {
-				{ .s = rate },
-				{ .ns = (int64_t)(in->r.input_ts - (in->r.input_ts >= t0 ? t0 : in->r.input_ts)) },
-				{ .u = in->r.conn }, { .u = in->r.index },
-				{ .s = xinput_kind_name(in->r.kind) },
-				{ .s = in->r.what[0] ? in->r.what : "-" },
-				{ .ns = (int64_t)in->r.response, .empty = none },
-				{ .ns = e->input, .empty = !e->known },
-				{ .ns = e->end, .empty = !e->known },
-				{ .ns = e->total, .empty = !e->known },
-				{ .ns = (int64_t)in->r.response + e->total, .empty = !e->known },
-			};
-			out_table_row(&tab, cells);
-		}
-	}
-	out_table_end(&tab);
-	added_notes(out, fmt, a);
-	out_json_close(out, fmt);
-	added_at_free(&x);
-	return 0;
+	return added_table_print(out, fmt, a, rates, nrates, trace_rate, each_cols,
+				 NCOLS(each_cols), "added_delay_responses", each_rows);
 }
 
 static const struct out_column cdf_cols[] = {
@@ -469,30 +480,19 @@ static void cdf_rows(struct out_table *tab, const char *rate, uint64_t rate_bps,
 	}
 }
 
+static int cdf_table_rows(struct out_table *tab, struct added_at *x, const struct added_delay *a,
+			  const char *rate, uint64_t rate_bps, uint64_t trace_rate)
+{
+	if (added_at_run(x, a, rate_bps, trace_rate) < 0)
+		return -1;
+	cdf_rows(tab, rate, rate_bps, "packets", x->pkt, x->np);
+	cdf_rows(tab, rate, rate_bps, "responses", x->resp, x->nresp);
+	return 0;
+}
+
 int added_delay_cdf_print(FILE *out, enum out_format fmt, const struct added_delay *a,
 			  const uint64_t *rates, size_t nrates, uint64_t trace_rate)
 {
-	struct added_at x;
-	if (added_at_new(&x, a) < 0) {
-		added_at_free(&x);
-		return -1;
-	}
-	char rate[32];
-	out_json_open(out, fmt);
-	struct out_table tab;
-	out_table_begin(&tab, out, fmt, cdf_cols, NCOLS(cdf_cols), "added_delay_cdf");
-	for (size_t i = 0; i < nrates; i++) {
-		if (added_at_run(&x, a, rates[i], trace_rate) < 0) {
-			added_at_free(&x);
-			return -1;
-		}
-		predict_format_rate(rate, sizeof rate, rates[i]);
-		cdf_rows(&tab, rate, rates[i], "packets", x.pkt, x.np);
-		cdf_rows(&tab, rate, rates[i], "responses", x.resp, x.nresp);
-	}
-	out_table_end(&tab);
-	added_notes(out, fmt, a);
-	out_json_close(out, fmt);
-	added_at_free(&x);
-	return 0;
+	return added_table_print(out, fmt, a, rates, nrates, trace_rate, cdf_cols,
+				 NCOLS(cdf_cols), "added_delay_cdf", cdf_table_rows);
 }
