@@ -27,10 +27,11 @@ dist_check_SCRIPTS += tests/capture-live.sh tests/capture-tun.sh tests/cut-live.
 TESTS += tests/capture-live.sh tests/capture-tun.sh tests/cut-live.sh
 EXTRA_DIST += tests/lib.sh
 EXTRA_DIST += tests/demo.sh
-dist_check_SCRIPTS += tests/hostile.sh tests/fuzz-pcap.sh
-TESTS += tests/hostile.sh tests/fuzz-pcap.sh
+dist_check_SCRIPTS += tests/hostile.sh tests/fuzz-pcap.sh tests/rotate-read.sh
+TESTS += tests/hostile.sh tests/fuzz-pcap.sh tests/rotate-read.sh
 EXTRA_DIST += tests/captures/xdpyinfo-xlogo.pcap tests/captures/xdpyinfo-xlogo.pcapng \
-	tests/captures/xdpyinfo-xlogo-midstream.pcap tests/captures/xdpyinfo-xlogo-lossy.pcap
+	tests/captures/xdpyinfo-xlogo-midstream.pcap tests/captures/xdpyinfo-xlogo-lossy.pcap \
+	tests/captures/xdpyinfo-xlogo-late-ack.pcap
 
 check_PROGRAMS += tests/fuzz/fuzz-pcap
 tests_fuzz_fuzz_pcap_SOURCES = tests/fuzz/fuzz_pcap.c tests/fuzz/driver.c

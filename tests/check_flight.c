@@ -183,6 +183,31 @@ START_TEST(window_contents)
 }
 END_TEST
 
+/* A late segment of a connection closed before the window (the last
+   ACK of its close) comes after its connection's record, once per
+   window, in the ring's part and the live part alike; a closed
+   connection with nothing in the window is not named. */
+START_TEST(late_segment_of_closed)
+{
+	struct sink s;
+	struct flight *f = make(&s, 10 * S, 0, 1 * S, 1 * S);
+	put_conn(f, 1, 0);
+	put_conn(f, 2, 1);
+	put_conn(f, 3, 2);
+	put_pkt(f, 2, 1, 4, XTCP_FIN);
+	put_pkt(f, 2, 2, 5, XTCP_FIN);	/* connection 2 closed */
+	put_pkt(f, 3, 1, 6, XTCP_RST);	/* connection 3 closed */
+	put_pkt(f, 2, 4, 9200, 0);	/* its last ACK, inside the window */
+	put_pkt(f, 1, 9, 9500, 0);
+	ck_assert_int_eq(flight_trigger(f, T0 + 10 * S, "test"), 0);
+	put_pkt(f, 2, 6, 10200, 0);	/* once more, live */
+	put_pkt(f, 1, 13, 11500, 0);	/* closes the window */
+	ck_assert_str_eq(s.log, "conn 1 t=9000;mark 7 test;conn 2 t=9200;pkt 2/4 t=9200;"
+				"pkt 1/9 t=9500;pkt 2/6 t=10200;mark 8 window 1 ends;|");
+	flight_free(f);
+}
+END_TEST
+
 /* A trigger inside a window extends it; a record out of the window after
    it is not written; a tick past the end closes a window on a quiet link;
    the second window starts afresh with its own state. */
@@ -274,6 +299,7 @@ int main(void)
 	tcase_add_test(tc, evicts_by_time);
 	tcase_add_test(tc, evicts_by_size);
 	tcase_add_test(tc, window_contents);
+	tcase_add_test(tc, late_segment_of_closed);
 	tcase_add_test(tc, extend_and_tick);
 	tcase_add_test(tc, start_after_size_eviction);
 	tcase_add_test(tc, trigger_from_earlier);

@@ -33,6 +33,7 @@ struct held_conn {
 	uint8_t fin;		/* bit per direction that sent a FIN */
 	int closed;
 	uint64_t closed_ts;
+	unsigned told;		/* the window its records last went to, 0: none */
 };
 
 struct flight {
@@ -273,6 +274,33 @@ static int ring_push(struct flight *f, const struct xrec *rec)
 
 /* ---- windows ---- */
 
+static void put_held(struct flight *f, struct held_conn *h, uint64_t ts)
+{
+	struct xrec r = h->conn;
+	set_ts(&r, ts);
+	f->out.put(f->out.ctx, &r);
+	for (size_t k = 0; k < h->n_extra; k++) {
+		r = h->extra[k].rec;
+		set_ts(&r, ts);
+		f->out.put(f->out.ctx, &r);
+	}
+	h->told = f->windows;
+}
+
+/* A record of the ring into the open window.  A window begins with the
+   connections open at its start; a late segment of one closed before
+   (the last ACK of its close) brings its connection's records first, so
+   that the window reads on its own. */
+static void put_record(struct flight *f, const struct xrec *rec)
+{
+	if (rec->type == XREC_PKT && f->n_held) {
+		struct held_conn *h = held_find(f, rec->u.pkt.conn);
+		if (h && h->closed && h->told != f->windows)
+			put_held(f, h, rec->u.pkt.ts);
+	}
+	f->out.put(f->out.ctx, rec);
+}
+
 static void put_mark(struct flight *f, uint64_t ts, uint8_t source, const char *text)
 {
 	struct xrec m = { .type = XREC_MARK };
@@ -309,22 +337,12 @@ static int open_window(struct flight *f, uint64_t trigger_ts, const char *why)
 	f->windows++;
 	/* What the window's records refer to: connections open at its start
 	   with their extensions and names, in the order they were learned. */
-	for (size_t i = 0; i < f->n_held; i++) {
-		struct held_conn *h = &f->held[i];
-		if (h->closed)
-			continue;
-		struct xrec r = h->conn;
-		set_ts(&r, start);
-		f->out.put(f->out.ctx, &r);
-		for (size_t k = 0; k < h->n_extra; k++) {
-			r = h->extra[k].rec;
-			set_ts(&r, start);
-			f->out.put(f->out.ctx, &r);
-		}
-	}
+	for (size_t i = 0; i < f->n_held; i++)
+		if (!f->held[i].closed)
+			put_held(f, &f->held[i], start);
 	put_mark(f, start, XMARK_WINDOW_START, why);
 	for (size_t i = 0; i < f->len; i++)
-		f->out.put(f->out.ctx, &ring_at(f, i)->rec);
+		put_record(f, &ring_at(f, i)->rec);
 	return 0;
 }
 
@@ -352,7 +370,7 @@ int flight_put(struct flight *f, const struct xrec *rec)
 	if (ring_push(f, rec) < 0)
 		return -1;
 	if (f->writing)
-		f->out.put(f->out.ctx, &ring_at(f, f->len - 1)->rec);
+		put_record(f, &ring_at(f, f->len - 1)->rec);
 	return trim(f, ts);
 }
 

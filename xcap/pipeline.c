@@ -92,6 +92,7 @@ struct conn {
 	uint16_t flags;
 	int closed;
 	uint64_t closed_ts;
+	uint32_t told_in;	/* the output file its last XREC_CONN went to */
 	struct reassembly h[2];
 	const struct proto_ops *ops;
 	struct proto_decoder *dec;
@@ -114,6 +115,7 @@ struct pipeline {
 	size_t n_conns;
 	struct conn *last;	/* most packets belong to the previous one's connection */
 	uint32_t next_id;
+	uint32_t file_no;	/* counts pipeline_replay_state's new files */
 	uint64_t since_sweep;
 	struct xrec_stats st;
 	struct ooo_seg *spare;	/* freed segments, see SPARE_LIMIT */
@@ -171,6 +173,7 @@ static void emit_conn(struct conn *c)
 	r.u.conn.client = c->client;
 	r.u.conn.server = c->server;
 	r.u.conn.proto = c->ops ? c->ops->name : "";
+	c->told_in = c->p->file_no;
 	c->p->emit(c->p->emit_ctx, &r);
 }
 
@@ -861,6 +864,12 @@ static bool compressed_size(struct reassembly *h, const uint8_t *data, uint32_t 
 static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t events)
 {
 	struct reassembly *h = &c->h[dir];
+	/* A closed connection's late segment (the last ACK of its close) in
+	   a file begun after the close: the file's reader must know the
+	   connection it belongs to, as pipeline_replay_state tells only of
+	   open ones. */
+	if (c->told_in != c->p->file_no)
+		emit_conn(c);
 	struct xrec r = { .type = XREC_PKT };
 	r.u.pkt.ts = c->p->ts;
 	r.u.pkt.conn = c->id;
@@ -1101,6 +1110,7 @@ int pipeline_replay_state(struct pipeline *p, uint64_t ts)
 	if (!v)
 		return -1;
 	p->ts = ts;
+	p->file_no++;
 	for (size_t i = 0; i < n; i++) {
 		struct conn *c = v[i];
 		emit_conn(c);

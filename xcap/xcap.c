@@ -194,6 +194,7 @@ struct capture {
 	uint64_t seen;
 	uint64_t rotate_ns;	/* 0: one file */
 	uint64_t file_start_ns;
+	bool open_at_first;	/* -r with -G: the first file opens at the first packet's time */
 	uint64_t size_limit;	/* -C: a new file past this many bytes, 0 none */
 	unsigned file_count;	/* -W: how many files, 0 no limit */
 	unsigned files_opened;
@@ -624,6 +625,8 @@ static void signal_mark(struct capture *cap)
 static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, uint32_t caplen,
 			uint32_t len)
 {
+	if (cap->open_at_first && !cap->w)
+		open_output(cap, ts);
 	if (cap->rotate_ns && ts - cap->file_start_ns >= cap->rotate_ns && ts > cap->file_start_ns) {
 		/* -G with -W: COUNT files, then the capture ends, as tcpdump's */
 		if (cap->file_count && cap->files_opened >= cap->file_count) {
@@ -1089,6 +1092,10 @@ int main(int argc, char **argv)
 		cap.flight = flight_new(&fopt, &fout);
 		if (!cap.flight)
 			die(EXIT_RUNTIME, "out of memory: 'flight recorder'");
+	} else if (cap.file && cap.rotate_ns) {
+		/* -G cuts a file by the capture's own time, as it does live:
+		   the first piece is named and begun at the first packet. */
+		cap.open_at_first = true;
 	} else {
 		open_output(&cap, now_ns());
 	}
@@ -1223,6 +1230,8 @@ int main(int argc, char **argv)
 		complain("%s: '%s'", flight_error(cap.flight), cap.out_pattern);
 		status = EXIT_RUNTIME;
 	}
+	if (cap.open_at_first && !cap.w)	/* no packet: an empty trace */
+		open_output(&cap, now_ns());
 	write_stats(&cap);
 	struct xrec_stats st;
 	pipeline_stats(cap.pipe, &st);
