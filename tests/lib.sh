@@ -63,9 +63,10 @@ timing_alone() {
 	command -v flock >/dev/null 2>&1 || return 0
 	_ta_held=$workdir/timing-lock.held
 	flock -w 1200 "$top_builddir/tests/.timing-lock" sh -c \
-		'touch "$1"; while kill -0 "$2" 2>/dev/null; do sleep 0.5; done' sh "$_ta_held" $$ \
-		</dev/null >/dev/null 2>&1 &
+		'touch "$1"; while kill -0 "$2" 2>/dev/null && [ ! -e "$1.done" ]; do sleep 0.5; done' \
+		sh "$_ta_held" $$ </dev/null >/dev/null 2>&1 &
 	_ta_pid=$!
+	_ta_asked=$(date +%s)
 	while [ ! -e "$_ta_held" ]; do
 		if ! kill -0 "$_ta_pid" 2>/dev/null; then
 			say "the timing lock was not free after 20 minutes: measuring beside another test"
@@ -73,6 +74,16 @@ timing_alone() {
 		fi
 		sleep 0.2
 	done
+	timing_waited=$(($(date +%s) - _ta_asked))
+}
+
+# timing_done: the test's timed part is over (what is left only reads
+# and compares files); the next test that measures time may begin.
+timing_done() {
+	[ -n "${_ta_pid:-}" ] || return 0
+	touch "$_ta_held.done"
+	wait "$_ta_pid" 2>/dev/null
+	_ta_pid=
 }
 
 # display_pid N: the pid of display N's X server, from its lock file (for
@@ -132,6 +143,7 @@ cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	for p in $pids; do wait "$p" 2>/dev/null; done
 	if [ -n "$keep_workdir" ]; then echo "$test_name: kept $workdir"; else rm -rf "$workdir"; fi
+	[ "${timing_waited:-0}" = 0 ] || echo "$test_name: waited $timing_waited s for the timing lock"
 	echo "$test_name: took $(($(date +%s) - test_started)) s"
 }
 trap cleanup EXIT

@@ -81,6 +81,7 @@ wait $load1 $load2 $load3 $load4
 sleep 1.2	# tcpdump hands over its last ring block after its 1 s timeout
 stop_capture soak
 stop_capture ref
+timing_done	# the rest reads files: the next timed test need not wait for it
 
 # Memory: the heap's and the whole resident set's highest sample in the
 # second half against the first half's.  Each sample is taken after the
