@@ -205,12 +205,17 @@ static void warn_cb(void *ctx, const char *msg)
 
 struct conn_row {
 	uint32_t id;
+	bool introduced;	/* a connection record gave its addresses */
 	struct xaddr client, server;
 	char proto[16];
 	char name[128];
 	uint64_t first, last;
 	uint64_t packets[2], bytes[2], messages[2], gaps[2], gap_bytes[2];
 };
+
+/* How far past the connections seen an id of one never introduced may
+   lie and still be taken as a connection (netplot's CONN_ID_SLACK). */
+#define ORPHAN_ID_SLACK 1024
 
 struct conn_table {
 	struct conn_row *rows;
@@ -246,6 +251,7 @@ static void account(struct conn_table *t, const struct xrec *rec)
 	switch (rec->type) {
 	case XREC_CONN:
 		r = row_for(t, rec->u.conn.id, 1);
+		r->introduced = true;
 		r->client = rec->u.conn.client;
 		r->server = rec->u.conn.server;
 		snprintf(r->proto, sizeof r->proto, "%s", rec->u.conn.proto);
@@ -253,8 +259,19 @@ static void account(struct conn_table *t, const struct xrec *rec)
 			r->first = rec->u.conn.ts;
 		break;
 	case XREC_PKT:
-		if (!(r = row_for(t, rec->u.pkt.conn, 0)))
-			break;
+		/* Packets of a connection the trace never introduced (a piece
+		   written by an xcap that left out the record of a connection
+		   closed in an earlier piece) still count, under unknown
+		   addresses, as every reader of the trace counts them. */
+		if (!(r = row_for(t, rec->u.pkt.conn, 0))) {
+			/* (an id far past the others: damage, left out as
+			   netplot leaves it out) */
+			if (!rec->u.pkt.conn || rec->u.pkt.conn > t->n + ORPHAN_ID_SLACK)
+				break;
+			r = row_for(t, rec->u.pkt.conn, 1);
+		}
+		if (!r->first)
+			r->first = rec->u.pkt.ts;
 		r->packets[rec->u.pkt.dir & 1]++;
 		r->bytes[rec->u.pkt.dir & 1] += rec->u.pkt.len;
 		r->last = rec->u.pkt.ts;
@@ -338,9 +355,14 @@ static void print_connections(const struct conn_table *t, enum out_format fmt)
 		    "connections");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct conn_row *r = &t->rows[i];
-		xaddr_format(cl, sizeof cl, &r->client);
-		xaddr_format(sv, sizeof sv, &r->server);
 		bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
+		if (r->introduced) {
+			xaddr_format(cl, sizeof cl, &r->client);
+			xaddr_format(sv, sizeof sv, &r->server);
+		} else {	/* unknown: said, not made up */
+			snprintf(cl, sizeof cl, "%s", people ? "?" : "");
+			snprintf(sv, sizeof sv, "%s", people ? "?" : "");
+		}
 		struct out_cell cells[] = {
 			{ .u = r->id }, { .s = cl }, { .s = sv },
 			{ .s = r->proto[0] || !people ? r->proto : "-" },
