@@ -24,3 +24,7 @@ long-flight: all $(check_PROGRAMS)
 dist_check_SCRIPTS += tests/flight-response.sh
 TESTS += tests/flight-response.sh
 EXTRA_DIST += tests/slow-answer.c
+
+# The response trigger on a capture with losses: uncertain marks say so.
+dist_check_SCRIPTS += tests/flight-uncertain.sh
+TESTS += tests/flight-uncertain.sh

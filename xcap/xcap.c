@@ -301,10 +301,15 @@ static void on_response(void *ctx, const struct xresponse *r)
 	if ((r->flags & XRESP_F_NO_RESPONSE) || r->response <= cap->resp_over_ns)
 		return;
 	char text[XMARK_TEXT_MAX];
-	snprintf(text, sizeof text, "%.3f ms to %s%s%s at %llu.%09llu", (double)r->response / 1e6,
+	/* An uncertain response still opens a window (a slow one must not be
+	   missed for a lost segment), but its mark does not state it as a
+	   fact: xcapanalyse --responses counts it only as uncertain. */
+	snprintf(text, sizeof text, "%.3f ms to %s%s%s at %llu.%09llu%s", (double)r->response / 1e6,
 		 xinput_kind_name(r->kind), r->what[0] ? " " : "", r->what,
 		 (unsigned long long)(r->input_ts / 1000000000u),
-		 (unsigned long long)(r->input_ts % 1000000000u));
+		 (unsigned long long)(r->input_ts % 1000000000u),
+		 (r->flags & XRESP_F_UNCERTAIN) ? " (uncertain: bytes lost or framing guessed inside it)"
+						: "");
 	/* It is known only now, a quiet period after it ended: the mark
 	   goes here, so that the trace stays in time order. */
 	uint64_t ts = cap->resp_now > r->end_ts ? cap->resp_now : r->end_ts;
