@@ -19,7 +19,8 @@
 # captured three times on loopback (Xvfb listening on TCP, xcap on lo) and
 # each capture predicted over the matrix into predictedN_K.csv; the
 # comparison takes the median one, as a capture on a busy machine may hold
-# a stall of the load's (once seen as 0.2 s in every cell).
+# a stall of the load's (once seen as 0.2 s in every cell).  Client N's
+# predictions also get the options in $predict_opts_N, when set.
 predict_loopback() {
 	_pl_capture=$1 _pl_predict=$2
 	start_xvfb
@@ -37,8 +38,9 @@ predict_loopback() {
 				fail "$cmd failed on loopback: $(tail -n 3 "$workdir/client.err")"
 			sleep 0.3
 			stop_capture cap
+			eval "_pl_more=\${predict_opts_$ci:-}"
 			# shellcheck disable=SC2086
-			xcapanalyse --predict $_pl_predict --rates "$(echo $rates | tr ' ' ,)" \
+			xcapanalyse --predict $_pl_predict $_pl_more --rates "$(echo $rates | tr ' ' ,)" \
 				--latencies "$(echo $delays | tr ' ' ,)" --format csv "$workdir/lo${ci}_$k.xcap" \
 				>"$workdir/predicted${ci}_$k.csv" 2>"$workdir/predict.err" ||
 				fail "xcapanalyse --predict $_pl_predict failed: $(cat "$workdir/predict.err")"
