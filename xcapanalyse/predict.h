@@ -43,7 +43,7 @@ struct predict_options {
 	   whichever is first.  Linux's timer is at least this (default
 	   40 ms, TCP_ATO_MIN); on a link of a longer round trip it grows to
 	   the round trip, up to 200 ms (TCP_DELACK_MAX; see predict.c). */
-	uint64_t delack;		/* ns */
+	uint64_t delack;		/* ns; 0: no timer */
 	/* Bytes of headers the link carries with every segment beside its
 	   payload: IPv4 (20) and TCP with timestamps (32) — what a tun
 	   device, and so xcap-link, counts.  Default 52. */
