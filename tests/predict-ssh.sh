@@ -22,6 +22,12 @@
 # of the measurement, or 20 ms, whichever is larger.  Nothing is taken
 # from an earlier run.
 #
+# What ssh and sshd add to a round trip (their own forwarding time, which
+# the link does not model) is measured first, as xcapanalyse(1) tells a
+# user to: each client on loopback directly and through ssh -X -C to the
+# same machine, three times each; the difference of the mean round trip's
+# wait goes to the client's prediction as --ssh-forward-time.
+#
 # As there, a cell outside the tolerance whose link released packets
 # 0.5 ms late or more on average was not the link asked for: the test
 # skips, saying so; a cell off on a punctual link fails.
@@ -115,7 +121,7 @@ ssh_forward_measure() {
 				port=$((6000 + ld))
 				[ $way = ssh ] && port=6010
 				start_capture capfw ip netns exec "$lns" xcap -i lo -w "$f.xcap" "tcp port $port"
-				sleep 0.3
+				sleep 0.1
 				if [ $way = direct ]; then
 					# shellcheck disable=SC2086
 					$rt ip netns exec "$lns" env DISPLAY="127.0.0.1:$ld" $cmd >/dev/null 2>&1 ||
@@ -131,7 +137,7 @@ ssh_forward_measure() {
 						</dev/null >"$f.client" 2>&1 ||
 						fail "$cmd failed through ssh on loopback: $(tail -n 3 "$f.client")"
 				fi
-				sleep 0.3
+				sleep 0.1
 				stop_capture capfw
 				xcapanalyse --round-trips --format csv "$f.xcap" >"$f.csv" ||
 					fail "xcapanalyse --round-trips failed on $f.xcap"
