@@ -84,13 +84,15 @@ if [ ! -d /run/sshd ]; then
 fi
 user=$(id -un)
 
-# ---- what ssh and sshd add to a round trip on this machine ----
-# As xcapanalyse(1) tells a user to measure it: each client on loopback
-# three times directly and three times through ssh -X -C to the same
-# machine (a namespace of the test's own: its loopback, an sshd on it and
-# an Xvfb), the difference of the mean round trip's wait.  It goes to the
-# client's prediction as --ssh-forward-time; nothing is taken from the
-# measured cells.
+# ---- on loopback: the captures to predict from, and what ssh and sshd
+# add to a round trip on this machine ----
+# Each client on loopback three times directly, with the compressed sizes
+# (the captures the prediction replays, as predict_loopback takes them),
+# and three times through ssh -X -C to the same machine (a namespace of
+# the test's own: its loopback, an sshd on it and an Xvfb).  The
+# difference of the mean round trip's wait, as xcapanalyse(1) tells a user
+# to measure it, goes to the client's prediction as --ssh-forward-time;
+# nothing is taken from the measured cells.
 ssh_forward_measure() {
 	lns=fw$$
 	ip netns add "$lns" || fail "cannot create a namespace"
@@ -118,9 +120,11 @@ ssh_forward_measure() {
 		for way in direct ssh; do
 			for k in 1 2 3; do
 				f=$workdir/fw${ci}_${way}_$k
-				port=$((6000 + ld))
-				[ $way = ssh ] && port=6010
-				start_capture capfw ip netns exec "$lns" xcap -i lo -w "$f.xcap" "tcp port $port"
+				port=$((6000 + ld)) sizes=--compressed-sizes
+				[ $way = ssh ] && port=6010 sizes=
+				# shellcheck disable=SC2086
+				start_capture capfw ip netns exec "$lns" xcap -i lo $sizes -w "$f.xcap" \
+					"tcp port $port"
 				sleep 0.1
 				if [ $way = direct ]; then
 					# shellcheck disable=SC2086
@@ -141,6 +145,7 @@ ssh_forward_measure() {
 				stop_capture capfw
 				xcapanalyse --round-trips --format csv "$f.xcap" >"$f.csv" ||
 					fail "xcapanalyse --round-trips failed on $f.xcap"
+				[ $way = ssh ] || mv "$f.xcap" "$workdir/lo${ci}_$k.xcap"
 			done
 		done
 		$py "$top_srcdir/tests/ssh-forward-time.py" "$workdir/fw${ci}_direct_"?.csv -- \
@@ -153,9 +158,7 @@ CLIENTS
 	kill "$lsshd" "$lxpid" 2>/dev/null; wait "$lsshd" "$lxpid" 2>/dev/null
 }
 ssh_forward_measure
-
-# ---- once on loopback, with the compressed sizes ----
-predict_loopback --compressed-sizes --ssh-compression
+predict_captures --ssh-compression
 
 # ---- measured through ssh -X -C over the emulated link ----
 cell_up() {
