@@ -28,25 +28,44 @@ predict_loopback() {
 	while read -r cmd <&3; do
 		ci=$((ci + 1))
 		for k in 1 2 3; do
+			# (The capture listens once start_capture returns; on
+			# loopback the last packets are there in microseconds.)
 			# shellcheck disable=SC2086
 			start_capture cap xcap -i lo $_pl_capture -w "$workdir/lo${ci}_$k.xcap" \
 				"tcp port $((6000 + display))"
-			sleep 0.3
+			sleep 0.1
 			# shellcheck disable=SC2086
 			DISPLAY=127.0.0.1:$display $rt $cmd >/dev/null 2>"$workdir/client.err" ||
 				fail "$cmd failed on loopback: $(tail -n 3 "$workdir/client.err")"
-			sleep 0.3
+			sleep 0.1
 			stop_capture cap
-			# shellcheck disable=SC2086
-			xcapanalyse --predict $_pl_predict --rates "$(echo $rates | tr ' ' ,)" \
-				--latencies "$(echo $delays | tr ' ' ,)" --format csv "$workdir/lo${ci}_$k.xcap" \
-				>"$workdir/predicted${ci}_$k.csv" 2>"$workdir/predict.err" ||
-				fail "xcapanalyse --predict $_pl_predict failed: $(cat "$workdir/predict.err")"
 		done
 	done 3<<CLIENTS
 $clients
 CLIENTS
 	kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
+	predict_captures $_pl_predict
+}
+
+# predict_captures XCAPANALYSE-OPTIONS...: each loopback capture
+# $workdir/loN_K.xcap (client N, K = 1 to 3) predicted over the matrix
+# into predictedN_K.csv.  Client N's predictions also get the options in
+# $predict_opts_N, when set.
+predict_captures() {
+	ci=0
+	while read -r cmd <&3; do
+		ci=$((ci + 1))
+		eval "_pc_more=\${predict_opts_$ci:-}"
+		for k in 1 2 3; do
+			# shellcheck disable=SC2086
+			xcapanalyse --predict "$@" $_pc_more --rates "$(echo $rates | tr ' ' ,)" \
+				--latencies "$(echo $delays | tr ' ' ,)" --format csv "$workdir/lo${ci}_$k.xcap" \
+				>"$workdir/predicted${ci}_$k.csv" 2>"$workdir/predict.err" ||
+				fail "xcapanalyse --predict $* failed: $(cat "$workdir/predict.err")"
+		done
+	done 3<<CLIENTS
+$clients
+CLIENTS
 }
 
 # predict_measure TAG: every cell of the matrix measured as xcap-sweep
@@ -77,8 +96,10 @@ predict_measure() {
 				k=1
 				while [ "$k" -le "$runs" ]; do
 					run=${tag}_${ci}_$k
+					# (The capture listens once cell_capture returns; the
+					# last packets, a FIN across the link, take longer.)
 					cell_capture "$run"
-					sleep 0.3
+					sleep 0.1
 					cell_client "$cmd" ||
 						fail "$cmd failed over the link ($r, $d ms): $(tail -n 3 "$workdir/$run.client")"
 					sleep 0.3

@@ -22,6 +22,12 @@
 # of the measurement, or 20 ms, whichever is larger.  Nothing is taken
 # from an earlier run.
 #
+# What ssh and sshd add to a round trip (their own forwarding time, which
+# the link does not model) is measured first, as xcapanalyse(1) tells a
+# user to: each client on loopback directly and through ssh -X -C to the
+# same machine, three times each; the difference of the mean round trip's
+# wait goes to the client's prediction as --ssh-forward-time.
+#
 # As there, a cell outside the tolerance whose link released packets
 # 0.5 ms late or more on average was not the link asked for: the test
 # skips, saying so; a cell off on a punctual link fails.
@@ -78,8 +84,81 @@ if [ ! -d /run/sshd ]; then
 fi
 user=$(id -un)
 
-# ---- once on loopback, with the compressed sizes ----
-predict_loopback --compressed-sizes --ssh-compression
+# ---- on loopback: the captures to predict from, and what ssh and sshd
+# add to a round trip on this machine ----
+# Each client on loopback three times directly, with the compressed sizes
+# (the captures the prediction replays, as predict_loopback takes them),
+# and three times through ssh -X -C to the same machine (a namespace of
+# the test's own: its loopback, an sshd on it and an Xvfb).  The
+# difference of the mean round trip's wait, as xcapanalyse(1) tells a user
+# to measure it, goes to the client's prediction as --ssh-forward-time;
+# nothing is taken from the measured cells.
+ssh_forward_measure() {
+	lns=fw$$
+	ip netns add "$lns" || fail "cannot create a namespace"
+	at_exit "ip netns del $lns 2>/dev/null"
+	ip -n "$lns" link set lo up
+	sed 's/^ListenAddress .*/ListenAddress 127.0.0.1/' "$sdir/sshd_config" >"$sdir/sshd_config.lo"
+	# shellcheck disable=SC2086
+	$rt ip netns exec "$lns" /usr/sbin/sshd -D -e -f "$sdir/sshd_config.lo" 2>>"$workdir/sshd-lo.log" &
+	lsshd=$!
+	pids="$pids $lsshd"
+	wait_for ip netns exec "$lns" sh -c "ss -ltn | grep -q '127.0.0.1:22 '" ||
+		fail "sshd on loopback did not listen: $(tail -n 3 "$workdir/sshd-lo.log")"
+	echo "127.0.0.1 $(cut -d' ' -f1,2 "$sdir/host_key.pub")" >>"$sdir/known_hosts"
+	ld=$(( ($$ % 40) + 20 ))
+	while [ -e "/tmp/.X$ld-lock" ]; do ld=$((ld + 1)); [ $ld -gt 63 ] && ld=20; done
+	# shellcheck disable=SC2086
+	$rt ip netns exec "$lns" Xvfb ":$ld" -listen tcp -nolisten unix -ac -screen 0 1024x768x24 \
+		>"$workdir/xvfb-lo.log" 2>&1 &
+	lxpid=$!
+	pids="$pids $lxpid"
+	wait_for ip netns exec "$lns" xdpyinfo -display "127.0.0.1:$ld" || fail "no Xvfb on :$ld"
+	ci=0
+	while read -r cmd <&3; do
+		ci=$((ci + 1))
+		for way in direct ssh; do
+			for k in 1 2 3; do
+				f=$workdir/fw${ci}_${way}_$k
+				port=$((6000 + ld)) sizes=--compressed-sizes
+				[ $way = ssh ] && port=6010 sizes=
+				# shellcheck disable=SC2086
+				start_capture capfw ip netns exec "$lns" xcap -i lo $sizes -w "$f.xcap" \
+					"tcp port $port"
+				sleep 0.1
+				if [ $way = direct ]; then
+					# shellcheck disable=SC2086
+					$rt ip netns exec "$lns" env DISPLAY="127.0.0.1:$ld" $cmd >/dev/null 2>&1 ||
+						fail "$cmd failed on loopback"
+				else
+					# shellcheck disable=SC2086
+					$rt ip netns exec "$lns" env DISPLAY="127.0.0.1:$ld" \
+						XAUTHORITY="$sdir/xauthority.local" \
+						ssh -F /dev/null -X -C -i "$sdir/id" -o IdentitiesOnly=yes \
+						-o "SendEnv=LANG LC_*" -o BatchMode=yes \
+						-o "UserKnownHostsFile=$sdir/known_hosts" -o StrictHostKeyChecking=yes \
+						-o LogLevel=ERROR -l "$user" 127.0.0.1 "$cmd >/dev/null 2>&1" \
+						</dev/null >"$f.client" 2>&1 ||
+						fail "$cmd failed through ssh on loopback: $(tail -n 3 "$f.client")"
+				fi
+				sleep 0.1
+				stop_capture capfw
+				xcapanalyse --round-trips --format csv "$f.xcap" >"$f.csv" ||
+					fail "xcapanalyse --round-trips failed on $f.xcap"
+				[ $way = ssh ] || mv "$f.xcap" "$workdir/lo${ci}_$k.xcap"
+			done
+		done
+		$py "$top_srcdir/tests/ssh-forward-time.py" "$workdir/fw${ci}_direct_"?.csv -- \
+			"$workdir/fw${ci}_ssh_"?.csv >"$workdir/fw$ci" || fail "no forwarding time for $cmd"
+		say "ssh and sshd add $(head -n 1 "$workdir/fw$ci") ms to a round trip of $cmd on loopback: $(tail -n 1 "$workdir/fw$ci")"
+		eval "predict_opts_$ci=\"--ssh-forward-time $(head -n 1 "$workdir/fw$ci")\""
+	done 3<<CLIENTS
+$clients
+CLIENTS
+	kill "$lsshd" "$lxpid" 2>/dev/null; wait "$lsshd" "$lxpid" 2>/dev/null
+}
+ssh_forward_measure
+predict_captures --ssh-compression
 
 # ---- measured through ssh -X -C over the emulated link ----
 cell_up() {

@@ -186,6 +186,8 @@ void predict_options_default(struct predict_options *opt)
 	opt->initial_window = 10;
 	opt->idle_restart = true;
 	opt->rto_min = 200000000;
+	opt->delack = 40000000;
+	opt->ssh_forward = PREDICT_SSH_FORWARD;
 	opt->overhead = 52;
 	opt->dilation = 1;
 	xstate_options_default(&opt->model);
@@ -683,6 +685,7 @@ struct sender {
 	bool sent;
 	bool held;			/* the peer holds the newest segment's
 					   acknowledgement for the next one */
+	uint64_t held_at;		/* when that segment arrived */
 	unsigned quick;			/* segments the peer still acknowledges
 					   at once (its quick-ACK mode) */
 	uint64_t last_arrival;		/* of its latest segment at the peer */
@@ -872,12 +875,33 @@ static double ser(const struct predict_link *l, uint64_t bytes)
 	return l->rate ? (double)bytes * 8e9 / (double)l->rate : 0;
 }
 
+/* How long the receiver holds an acknowledgement for the next segment.
+   Linux's timer (icsk_ack.ato) starts at TCP_ATO_MIN, doubles each time
+   it runs out, and grows with the gaps between segments, but is cut to
+   the connection's smoothed round trip when that is longer than
+   TCP_ATO_MIN, and to TCP_DELACK_MAX (tcp_send_delayed_ack): on a slow
+   link, where segments come further apart than 40 ms, that is the round
+   trip, or 40 ms.  On a link of 100 ms one way every second segment is
+   acknowledged with the next (the capture shows them unacknowledged on
+   arrival), on one of 10 ms each alone. */
+#define PREDICT_DELACK_MAX 200000000	/* ns */
+static uint64_t delack_timeout(const struct predict_options *o, const struct predict_link *l)
+{
+	uint64_t rtt = 2 * l->delay;
+	if (rtt > PREDICT_DELACK_MAX)
+		rtt = PREDICT_DELACK_MAX;
+	return rtt > o->delack ? rtt : o->delack;
+}
+
 /* When a segment of n payload bytes that may leave at ts (not before the
    sender's window lets it) leaves, and when it arrives.  hold: the
-   receiver acknowledges it only with the next one. */
+   receiver acknowledges it only with the next one.  *timer: when the
+   receiver's delayed-ACK timer sent the acknowledgement it held for this
+   segment, as this one came later than the timer (0: it did not). */
 static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64_t ts, uint32_t n,
-			     bool hold, uint64_t *arrival)
+			     bool hold, uint64_t *arrival, uint64_t *timer)
 {
+	*timer = 0;
 	const struct predict_options *o = &r->t->opt;
 	const struct predict_link *l = r->link;
 	if (ts < s->seg_last)
@@ -912,6 +936,13 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 	double end = start + ser(l, (uint64_t)n + o->overhead);
 	r->free_at[dir] = end;
 	*arrival = (uint64_t)round_ns(end) + l->delay;
+	if (n && s->held && o->delack && *arrival > s->held_at + delack_timeout(o, l)) {
+		/* The held acknowledgement went when the timer ran out. */
+		*timer = s->held_at + delack_timeout(o, l);
+		s->acks[(s->head + s->n - 1) % s->cap] =
+			*timer + l->delay + (uint64_t)round_ns(ser(l, o->overhead));
+		s->held = false;
+	}
 	if (n) {
 		uint64_t acked = *arrival + l->delay + (uint64_t)round_ns(ser(l, o->overhead));
 		if (!ack_push(s, hold ? UINT64_MAX : acked))
@@ -919,6 +950,7 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 		else if (s->held && !hold)
 			ack_release_held(s);
 		s->held = hold;
+		s->held_at = *arrival;
 		r->segments++;
 	}
 	s->seg_last = ts;
@@ -971,6 +1003,9 @@ static void replay_write(struct replay *r, uint32_t i)
 	   link as the channel's opening, answered by the confirmation (the
 	   X server's SYN/ACK); sshd sends the client's data after that. */
 	bool tunnel = t->opt.ssh_compression;
+	/* The time ssh and sshd take to pass a message on: half a round
+	   trip's, once the link has delivered it. */
+	uint64_t cross = tunnel ? t->opt.ssh_forward / 2 : 0;
 	uint64_t local = ready;
 	uint32_t npk = tunnel && w->olen ? (w->olen + SSH_X11_PACKET - 1) / SSH_X11_PACKET : 0;
 	uint32_t pj = 0, pe = 0;	/* the next packet to begin, to end */
@@ -1010,7 +1045,15 @@ static void replay_write(struct replay *r, uint32_t i)
 				pj++;
 			}
 		}
-		ts = send_segment(r, s, d, ts, n, hold, &arrival);
+		uint64_t timer;
+		ts = send_segment(r, s, d, ts, n, hold, &arrival, &timer);
+		if (timer && !tunnel && d == XDIR_C2S)
+			emit(r, STREAM_SERVER_ACKS, timer + r->link->delay, XREC_PKT, XDIR_S2C, XTCP_ACK,
+			     w->conn, 0, base + off, 0);
+		else if (timer && !(tunnel && syn) && d == XDIR_S2C)
+			emit(r, STREAM_AT_CLIENT, timer + cross, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0,
+			     base + off, 0);
+		uint64_t delivered = arrival + cross;
 		if (tunnel && n) {
 			while (pe < npk && pk_wire(w, npk, pe + 1) <= off + n) {
 				s->chan_recv += pk_x(w, pe + 1) - pk_x(w, pe);
@@ -1018,7 +1061,9 @@ static void replay_write(struct replay *r, uint32_t i)
 				if (s->chan_recv - s->chan_adjusted <= SSH_X11_WINDOW / 2)
 					continue;
 				s->chan_adjusted = s->chan_recv;
-				uint64_t back = arrival + r->link->delay +
+				/* Passed on by the receiver's ssh and read by the
+				   sender's: a round trip's forwarding. */
+				uint64_t back = arrival + r->link->delay + t->opt.ssh_forward +
 						(uint64_t)round_ns(ser(r->link, SSH_ADJUST_WIRE +
 									   t->opt.overhead));
 				if (!adjust_push(s, back, s->chan_adjusted + SSH_X11_WINDOW))
@@ -1028,7 +1073,7 @@ static void replay_write(struct replay *r, uint32_t i)
 		if (n)
 			s->last_arrival = arrival;
 		/* The capture is beside the client. */
-		uint64_t here = d == XDIR_C2S ? ts : arrival;
+		uint64_t here = d == XDIR_C2S ? ts : delivered;
 		if (tunnel && (d == XDIR_C2S || syn))
 			here = local;
 		r->seg_ts[k] = here;
@@ -1051,8 +1096,10 @@ static void replay_write(struct replay *r, uint32_t i)
 			emit(r, STREAM_SERVER_ACKS, arrival + r->link->delay, XREC_PKT, XDIR_S2C, XTCP_ACK,
 			     w->conn, 0, acked, 0);
 		else if ((n && !hold) || (!n && d == XDIR_S2C))
-			emit(r, STREAM_AT_CLIENT, arrival, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0, acked, 0);
+			emit(r, STREAM_AT_CLIENT, delivered, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0,
+			     acked, 0);
 		emit_messages(r, i, k, here, k + 1 == nseg);
+		arrival = delivered;
 	}
 	r->arrive[i] = arrival;
 	s->chan_sent += w->olen;

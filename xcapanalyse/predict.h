@@ -38,6 +38,12 @@ struct predict_options {
 	   once per timeout idle, down to the initial window. */
 	bool idle_restart;
 	uint64_t rto_min;		/* ns (default 200 ms, Linux's TCP_RTO_MIN) */
+	/* The receiver's delayed-ACK timer: an acknowledgement held for the
+	   next segment goes when that arrives or when the timer runs out,
+	   whichever is first.  Linux's timer is at least this (default
+	   40 ms, TCP_ATO_MIN); on a link of a longer round trip it grows to
+	   the round trip, up to 200 ms (TCP_DELACK_MAX; see predict.c). */
+	uint64_t delack;		/* ns; 0: no timer */
 	/* Bytes of headers the link carries with every segment beside its
 	   payload: IPv4 (20) and TCP with timestamps (32) — what a tun
 	   device, and so xcap-link, counts.  Default 52. */
@@ -51,8 +57,20 @@ struct predict_options {
 	   the link as SSH channel data at the size the trace measured for it
 	   compressed (xrec_pkt.zlen), plus ssh's per-packet framing. */
 	bool ssh_compression;
+	/* With ssh_compression: what ssh and sshd add to a round trip through
+	   the tunnel beyond the link (each reads, compresses or inflates,
+	   encrypts or decrypts and writes every message), half of it to each
+	   message that crosses.  It depends on the machine's processors;
+	   measured by capturing a client on loopback directly and through
+	   ssh -X -C to localhost (xcapanalyse(1), PREDICTION: ssh -C).
+	   Default PREDICT_SSH_FORWARD. */
+	uint64_t ssh_forward;		/* ns */
 	struct xstate_options model;	/* for the state model, both runs */
 };
+
+/* The default of ssh_forward: measured on the two-core machine the
+   suite's accuracy tables come from (0.5 to 0.7 ms a round trip). */
+#define PREDICT_SSH_FORWARD 600000	/* ns */
 
 void predict_options_default(struct predict_options *opt);
 

@@ -165,6 +165,8 @@ static void usage(FILE *f)
 "  --ssh-compression  predict the X connections in an ssh -X -C tunnel: each\n"
 "                    write at its deflated size (recorded by xcap, or measured\n"
 "                    here when FILE is a pcap) in SSH packets\n"
+"  --ssh-forward-time MS  what ssh and sshd add to a round trip through the\n"
+"                    tunnel on this machine (default 0.6; see the man page)\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -875,7 +877,8 @@ int main(int argc, char **argv)
 	       OPT_COMPARE, OPT_FAIL_IF_WORSE, OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS,
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS, OPT_MARK_SPAN,
 	       OPT_ADDED_RESPONSES, OPT_ADDED_CDF,
-	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION };
+	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION,
+	       OPT_SSH_FORWARD };
 	struct compare_gate gates[64];
 	size_t n_gates = 0;
 	struct xresp_options ropt;
@@ -885,6 +888,7 @@ int main(int argc, char **argv)
 	const char *sites_file = NULL;
 	size_t njobs = 1;
 	struct predict_options popt;
+	bool ssh_forward_set = false;
 	predict_options_default(&popt);
 	uint64_t rates[64], delays[64], trace_rate = 0;
 	int nrates = predict_parse_rates("100M,10M,1M,100k,10k", rates, 64);
@@ -941,6 +945,7 @@ int main(int argc, char **argv)
 		{ "trace-rate", required_argument, NULL, OPT_TRACE_RATE },
 		{ "time-dilation", required_argument, NULL, OPT_DILATION },
 		{ "ssh-compression", no_argument, NULL, OPT_SSH_COMPRESSION },
+		{ "ssh-forward-time", required_argument, NULL, OPT_SSH_FORWARD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1031,6 +1036,10 @@ int main(int argc, char **argv)
 		}
 		case OPT_NO_IDLE: popt.idle_restart = false; break;
 		case OPT_SSH_COMPRESSION: popt.ssh_compression = true; break;
+		case OPT_SSH_FORWARD:
+			popt.ssh_forward = parse_ms(optarg, "ssh forwarding time");
+			ssh_forward_set = true;
+			break;
 		case OPT_DILATION: {
 			char *end;
 			popt.dilation = strtod(optarg, &end);
@@ -1126,6 +1135,9 @@ int main(int argc, char **argv)
 	if (popt.ssh_compression && mode != MODE_PREDICT && mode != MODE_PREDICT_TRIPS)
 		die(EXIT_USAGE, "--ssh-compression is a prediction's, it wants --predict or "
 			"--predict-round-trips: '%s'", argv[optind]);
+	if (ssh_forward_set && !popt.ssh_compression)
+		die(EXIT_USAGE, "--ssh-forward-time is the tunnel's, it wants --ssh-compression: '%s'",
+		    argv[optind]);
 	if (mode == MODE_COMPARE && (argc - optind < 2 || argc - optind > COMPARE_RUNS_MAX))
 		die(EXIT_USAGE, "--compare wants 2 to %d files: '%s'", COMPARE_RUNS_MAX, argv[optind]);
 
