@@ -57,7 +57,7 @@ bench-predict: all
 # Golden outputs of the prediction views (lines in tests/golden/TESTLIST).
 EXTRA_DIST += tests/golden/xdpyinfo-xlogo-predict.out \
 	tests/golden/xdpyinfo-xlogo-predict-csv.out \
-	tests/golden/xdpyinfo-xlogo-predict-ssh.out \
+	tests/golden/xdpyinfo-xlogo-predict-ssh.out tests/golden/xdpyinfo-xlogo-predict-ssh-forward.out \
 	tests/golden/xdpyinfo-xlogo-added-delay.out \
 	tests/golden/xdpyinfo-xlogo-added-json.out \
 	tests/golden/xdpyinfo-xlogo-predict-trips-csv.out

@@ -140,9 +140,18 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 		"(xcapanalyse(1), PREDICTION: what the model leaves out)",
 	};
 	size_t nnotes = 1;
-	if (predict_options_of(t)->ssh_compression)
-		notes[nnotes++] = "through an ssh -X -C tunnel: each write at its compressed size in "
-				  "SSH packets (xcapanalyse(1), PREDICTION: ssh -C)";
+	/* The forwarding time is a figure of some machine, not of the trace:
+	   say which was taken. */
+	char snote[256];
+	if (predict_options_of(t)->ssh_compression) {
+		snprintf(snote, sizeof snote,
+			 "through an ssh -X -C tunnel: each write at its compressed size in SSH "
+			 "packets, and %.3f ms of ssh's and sshd's forwarding a round trip "
+			 "(--ssh-forward-time; measure your machine's: xcapanalyse(1), "
+			 "PREDICTION: ssh -C)",
+			 (double)predict_options_of(t)->ssh_forward / 1e6);
+		notes[nnotes++] = snote;
+	}
 	/* The replay never drops; say where a real link's queue would have. */
 	char qnote[256];
 	size_t worst = 0;
