@@ -49,20 +49,25 @@ link_down() {
 # this test's pid picks (the lock files are shared with the host), started
 # under PREFIX (chrt, say) when given; waits until the client's side can
 # reach it.  Sets n (the display) and xpid.
-start_xvfb_ns() {
-	_xn_geometry=$1 _xn_log=$2; shift 2
+start_xvfb_ns() { start_xvfb_in "$link_ns_s" "$link_ns_c" "$link_addr_s" "$@"; }
+
+# start_xvfb_in SERVER-NS CLIENT-NS ADDRESS GEOMETRY LOG [PREFIX...]: the
+# same in any namespace, ready once CLIENT-NS reaches it at ADDRESS (a
+# namespace's own loopback: the same namespace twice and 127.0.0.1).
+start_xvfb_in() {
+	_xn_sns=$1 _xn_cns=$2 _xn_addr=$3 _xn_geometry=$4 _xn_log=$5; shift 5
 	n=$(( ($$ % 40) + 20 ))
 	_xn_tries=0
 	while :; do
 		if [ ! -e "/tmp/.X$n-lock" ]; then
-			"$@" ip netns exec "$link_ns_s" Xvfb ":$n" -listen tcp -nolisten unix -ac \
+			"$@" ip netns exec "$_xn_sns" Xvfb ":$n" -listen tcp -nolisten unix -ac \
 				-screen 0 "$_xn_geometry" >"$_xn_log" 2>&1 &
 			xpid=$!
-			wait_for ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$n" && return 0
+			wait_for ip netns exec "$_xn_cns" xdpyinfo -display "$_xn_addr:$n" && return 0
 			kill "$xpid" 2>/dev/null; wait "$xpid" 2>/dev/null
 		fi
 		n=$((n + 1)); [ $n -gt 63 ] && n=20
-		_xn_tries=$((_xn_tries + 1)); [ $_xn_tries -gt 40 ] && fail "no Xvfb in $link_ns_s"
+		_xn_tries=$((_xn_tries + 1)); [ $_xn_tries -gt 40 ] && fail "no Xvfb in $_xn_sns"
 	done
 }
 

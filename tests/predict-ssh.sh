@@ -84,6 +84,31 @@ if [ ! -d /run/sshd ]; then
 fi
 user=$(id -un)
 
+# start_sshd NS ADDRESS CONFIG LOG: the test's sshd in NS, listening on
+# ADDRESS:22 once this returns.  Sets sshd_pid.
+start_sshd() {
+	# shellcheck disable=SC2086
+	$rt ip netns exec "$1" /usr/sbin/sshd -D -e -f "$3" 2>>"$4" &
+	sshd_pid=$!
+	pids="$pids $sshd_pid"
+	wait_for ip netns exec "$1" sh -c "ss -ltn | grep -q '$2:22 '" ||
+		fail "sshd did not listen on $2: $(tail -n 3 "$4")"
+}
+
+# ssh_x NS DISPLAY HOST CMD: CMD run through ssh -X -C from NS, where the
+# X server is 127.0.0.1:DISPLAY, to the test's sshd at HOST.  The locale
+# goes along (SendEnv, AcceptEnv, as Debian's ssh and sshd configurations
+# do), so the client does what it did on loopback: xterm in the C locale
+# asks for 51 KB of fonts, in C.UTF-8 3.2 MB.
+ssh_x() {
+	# shellcheck disable=SC2086
+	$rt ip netns exec "$1" env DISPLAY="127.0.0.1:$2" XAUTHORITY="$sdir/xauthority.local" \
+		ssh -F /dev/null -X -C -i "$sdir/id" -o IdentitiesOnly=yes -o "SendEnv=LANG LC_*" \
+		-o BatchMode=yes -o "UserKnownHostsFile=$sdir/known_hosts" \
+		-o StrictHostKeyChecking=yes -o LogLevel=ERROR -l "$user" "$3" \
+		"$4 >/dev/null 2>&1" </dev/null
+}
+
 # ---- on loopback: the captures to predict from, and what ssh and sshd
 # add to a round trip on this machine ----
 # Each client on loopback three times directly, with the compressed sizes
@@ -99,21 +124,13 @@ ssh_forward_measure() {
 	at_exit "ip netns del $lns 2>/dev/null"
 	ip -n "$lns" link set lo up
 	sed 's/^ListenAddress .*/ListenAddress 127.0.0.1/' "$sdir/sshd_config" >"$sdir/sshd_config.lo"
-	# shellcheck disable=SC2086
-	$rt ip netns exec "$lns" /usr/sbin/sshd -D -e -f "$sdir/sshd_config.lo" 2>>"$workdir/sshd-lo.log" &
-	lsshd=$!
-	pids="$pids $lsshd"
-	wait_for ip netns exec "$lns" sh -c "ss -ltn | grep -q '127.0.0.1:22 '" ||
-		fail "sshd on loopback did not listen: $(tail -n 3 "$workdir/sshd-lo.log")"
+	start_sshd "$lns" 127.0.0.1 "$sdir/sshd_config.lo" "$workdir/sshd-lo.log"
+	lsshd=$sshd_pid
 	echo "127.0.0.1 $(cut -d' ' -f1,2 "$sdir/host_key.pub")" >>"$sdir/known_hosts"
-	ld=$(( ($$ % 40) + 20 ))
-	while [ -e "/tmp/.X$ld-lock" ]; do ld=$((ld + 1)); [ $ld -gt 63 ] && ld=20; done
 	# shellcheck disable=SC2086
-	$rt ip netns exec "$lns" Xvfb ":$ld" -listen tcp -nolisten unix -ac -screen 0 1024x768x24 \
-		>"$workdir/xvfb-lo.log" 2>&1 &
-	lxpid=$!
+	start_xvfb_in "$lns" "$lns" 127.0.0.1 1024x768x24 "$workdir/xvfb-lo.log" $rt
+	ld=$n lxpid=$xpid
 	pids="$pids $lxpid"
-	wait_for ip netns exec "$lns" xdpyinfo -display "127.0.0.1:$ld" || fail "no Xvfb on :$ld"
 	ci=0
 	while read -r cmd <&3; do
 		ci=$((ci + 1))
@@ -131,14 +148,7 @@ ssh_forward_measure() {
 					$rt ip netns exec "$lns" env DISPLAY="127.0.0.1:$ld" $cmd >/dev/null 2>&1 ||
 						fail "$cmd failed on loopback"
 				else
-					# shellcheck disable=SC2086
-					$rt ip netns exec "$lns" env DISPLAY="127.0.0.1:$ld" \
-						XAUTHORITY="$sdir/xauthority.local" \
-						ssh -F /dev/null -X -C -i "$sdir/id" -o IdentitiesOnly=yes \
-						-o "SendEnv=LANG LC_*" -o BatchMode=yes \
-						-o "UserKnownHostsFile=$sdir/known_hosts" -o StrictHostKeyChecking=yes \
-						-o LogLevel=ERROR -l "$user" 127.0.0.1 "$cmd >/dev/null 2>&1" \
-						</dev/null >"$f.client" 2>&1 ||
+					ssh_x "$lns" "$ld" 127.0.0.1 "$cmd" >"$f.client" 2>&1 ||
 						fail "$cmd failed through ssh on loopback: $(tail -n 3 "$f.client")"
 				fi
 				sleep 0.1
@@ -165,28 +175,13 @@ cell_up() {
 	# As xcap-sweep: on a real client host the X traffic to the ssh
 	# proxy goes in segments of an Ethernet's size.
 	ip -n "$link_ns_c" link set lo mtu 1500
-	# shellcheck disable=SC2086
-	$rt ip netns exec "$link_ns_c" /usr/sbin/sshd -D -e -f "$sdir/sshd_config" \
-		2>>"$workdir/sshd.log" &
-	sshd_pid=$!
-	pids="$pids $sshd_pid"
-	wait_for ip netns exec "$link_ns_c" sh -c "ss -ltn | grep -q '$link_addr_c:22 '" ||
-		fail "sshd did not listen: $(tail -n 3 "$workdir/sshd.log")"
+	start_sshd "$link_ns_c" "$link_addr_c" "$sdir/sshd_config" "$workdir/sshd.log"
 }
 cell_capture() {
 	start_capture "cap_$1" ip netns exec "$link_ns_c" xcap -i lo -w "$workdir/$1.xcap" "tcp port 6010"
 }
 cell_client() {
-	# The locale goes along (SendEnv, AcceptEnv, as Debian's ssh and sshd
-	# configurations do), so the client does what it did on loopback:
-	# xterm in the C locale asks for 51 KB of fonts, in C.UTF-8 3.2 MB.
-	# shellcheck disable=SC2086
-	$rt ip netns exec "$link_ns_s" env DISPLAY="127.0.0.1:$n" \
-		XAUTHORITY="$sdir/xauthority.local" \
-		ssh -F /dev/null -X -C -i "$sdir/id" -o IdentitiesOnly=yes -o "SendEnv=LANG LC_*" \
-		-o BatchMode=yes -o "UserKnownHostsFile=$sdir/known_hosts" \
-		-o StrictHostKeyChecking=yes -o LogLevel=ERROR -l "$user" "$link_addr_c" \
-		"$1 >/dev/null 2>&1" </dev/null >"$workdir/$run.client" 2>&1
+	ssh_x "$link_ns_s" "$n" "$link_addr_c" "$1" >"$workdir/$run.client" 2>&1
 }
 cell_down() {
 	kill "$sshd_pid" 2>/dev/null; wait "$sshd_pid" 2>/dev/null

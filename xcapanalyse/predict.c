@@ -936,12 +936,15 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 	double end = start + ser(l, (uint64_t)n + o->overhead);
 	r->free_at[dir] = end;
 	*arrival = (uint64_t)round_ns(end) + l->delay;
-	if (n && s->held && o->delack && *arrival > s->held_at + delack_timeout(o, l)) {
-		/* The held acknowledgement went when the timer ran out. */
-		*timer = s->held_at + delack_timeout(o, l);
-		s->acks[(s->head + s->n - 1) % s->cap] =
-			*timer + l->delay + (uint64_t)round_ns(ser(l, o->overhead));
-		s->held = false;
+	if (n && s->held && o->delack) {
+		uint64_t timer_end = s->held_at + delack_timeout(o, l);
+		if (*arrival > timer_end) {
+			/* The held acknowledgement went when the timer ran out. */
+			*timer = timer_end;
+			s->acks[(s->head + s->n - 1) % s->cap] =
+				*timer + l->delay + (uint64_t)round_ns(ser(l, o->overhead));
+			s->held = false;
+		}
 	}
 	if (n) {
 		uint64_t acked = *arrival + l->delay + (uint64_t)round_ns(ser(l, o->overhead));
