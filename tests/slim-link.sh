@@ -67,32 +67,39 @@ over_link() {
 	link_down "sl$$$1" || fail "xcap-link did not end cleanly"
 }
 
-over_link free 0
-i=0
-for r in $(echo "$rates" | tr , ' '); do
-	i=$((i + 1))
-	over_link "r$i" "$r"
-done
+# attempt: both runs, and the prediction held to the measurement; 1 when
+# a rate disagrees.  The unlimited run is the ground truth of the
+# response itself, so a burst of load on it (a neighbour in make check
+# on two cores: once its keys took 1.5 ms where they take 0.8) moves
+# every prediction; a disagreement is measured once more, from both
+# runs, and only a second one fails.
+attempt() {
+	over_link free 0
+	i=0
+	for r in $(echo "$rates" | tr , ' '); do
+		i=$((i + 1))
+		over_link "r$i" "$r"
+	done
 
-side="--capture-side server"
-# shellcheck disable=SC2086
-xcapanalyse --responses $side --format csv "$workdir/free.xcap" >"$workdir/free.csv" ||
-	fail "--responses failed"
-# The typing begins at the third input (after the first key's press and
-# release): the replay starts a second before it.
-from=$(awk -F, 'NR == 4 { printf "%.3f", $1 - 1 }' "$workdir/free.csv")
-[ -n "$from" ] || fail "too few inputs in the unlimited run"
-# shellcheck disable=SC2086
-xcapanalyse --added-delay-responses $side --range "$from:" --rates "$rates" --format csv \
-	"$workdir/free.xcap" >"$workdir/added.csv" 2>"$workdir/added.err" ||
-	fail "--added-delay-responses failed: $(cat "$workdir/added.err")"
-i=0
-for r in $(echo "$rates" | tr , ' '); do
-	i=$((i + 1))
+	side="--capture-side server"
 	# shellcheck disable=SC2086
-	xcapanalyse --responses $side --format csv "$workdir/r$i.xcap" >"$workdir/r$i.csv" ||
-		fail "--responses of the $r run failed"
-	/usr/bin/python3 - "$r" "$workdir/free.csv" "$workdir/added.csv" "$workdir/r$i.csv" <<'EOF' ||
+	xcapanalyse --responses $side --format csv "$workdir/free.xcap" >"$workdir/free.csv" ||
+		fail "--responses failed"
+	# The typing begins at the third input (after the first key's press and
+	# release): the replay starts a second before it.
+	from=$(awk -F, 'NR == 4 { printf "%.3f", $1 - 1 }' "$workdir/free.csv")
+	[ -n "$from" ] || fail "too few inputs in the unlimited run"
+	# shellcheck disable=SC2086
+	xcapanalyse --added-delay-responses $side --range "$from:" --rates "$rates" --format csv \
+		"$workdir/free.xcap" >"$workdir/added.csv" 2>"$workdir/added.err" ||
+		fail "--added-delay-responses failed: $(cat "$workdir/added.err")"
+	i=0
+	for r in $(echo "$rates" | tr , ' '); do
+		i=$((i + 1))
+		# shellcheck disable=SC2086
+		xcapanalyse --responses $side --format csv "$workdir/r$i.xcap" >"$workdir/r$i.csv" ||
+			fail "--responses of the $r run failed"
+		/usr/bin/python3 - "$r" "$workdir/free.csv" "$workdir/added.csv" "$workdir/r$i.csv" <<'EOF' ||
 import csv, statistics, sys
 rate, free, added, measured = sys.argv[1:]
 def by_input(path):
@@ -114,6 +121,11 @@ print("slim-link: %s: %d keys, response predicted %.3f ms (added %.3f), measured
       "tolerance %.3f ms" % (rate, len(pred), p, d, m, tol))
 sys.exit(0 if abs(p - m) <= tol else "%s: predicted %.3f ms, measured %.3f ms" % (rate, p, m))
 EOF
-		fail "the prediction at $r is off the link's measurement"
-done
+			{ say "the prediction at $r is off the link's measurement"; return 1; }
+	done
+}
+if ! attempt; then
+	say "measuring both runs again: a loaded machine can slow the unlimited run"
+	attempt || fail "the prediction is off the link's measurement in two attempts"
+fi
 say "SLIM's added delay per response agrees with a real link at $rates"
