@@ -4,10 +4,6 @@
 INC_TESTS = $(INC_PROTOCOLS) -I$(top_srcdir)/xcap -I$(top_srcdir)/xcapanalyse \
 	-I$(top_srcdir)/netplot
 
-# The soak first: it holds the timing lock for its traffic only, and
-# its long reading afterwards then runs beside the rest of the suite, not
-# at the end with a timed test waiting on it.
-include tests/soak.mk
 include tests/capture.mk
 include tests/trace.mk
 include tests/x11.mk
@@ -24,6 +20,7 @@ include tests/huge.mk
 include tests/flight.mk
 include tests/compare.mk
 include tests/responses.mk
+include tests/soak.mk
 include tests/slim.mk
 
 # The lock the timing tests take turns with (timing_alone in tests/lib.sh).
