@@ -72,7 +72,7 @@ while IFS='|' read -r head part_runs client <&3; do
 	esac
 	summary="$summary
 $name: $verdict
-$(grep -E '^  .* (ok|OFF|link late)$' "$log")"
+$(grep -E '^  .* (ok|OFF|link late|link slow)$' "$log")"
 done 3<<PARTS
 $parts
 PARTS

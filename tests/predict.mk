@@ -7,7 +7,7 @@ tests_check_predict_LDADD = xcapanalyse/libanalyse.a $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_predict
 dist_check_SCRIPTS += tests/predict-accuracy.sh tests/predict-ssh.sh
 TESTS += tests/predict-accuracy.sh tests/predict-ssh.sh
-EXTRA_DIST += tests/predict-compare.py tests/ssh-forward-time.py
+EXTRA_DIST += tests/predict-compare.py tests/ssh-forward-time.py tests/link-echo.py
 
 # gtk3-demo's start-up, ended when its first window has been drawn and the
 # server has answered everything (tests/gtk-ready.c, a GTK 3 module), not

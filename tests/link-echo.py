@@ -1,0 +1,67 @@
+#!/usr/bin/python3
+"""link-echo.py — what a round trip across a link takes, by a TCP echo.
+
+usage: link-echo.py serve ADDRESS PORT
+       link-echo.py probe ADDRESS PORT COUNT PAUSE_MS
+
+serve answers every byte it is sent with the same byte, one connection
+at a time, until killed.  probe connects, sends one byte and waits for
+it back, COUNT times, pausing PAUSE_MS between round trips, and prints
+the median round trip in microseconds (the first five left out: the
+connection's own start).  Both sides send at once (TCP_NODELAY), so a
+round trip is one segment each way: 53 bytes of IPv4 with TCP's
+timestamps.
+
+The prediction tests (tests/predict-lib.sh) probe each fast emulated
+link with it, and the same echo on loopback with a pause as long as the
+link's round trip, so that the echo's two processes sleep as long as
+they do across the link: what the link's round trip takes beyond its
+delay, its serialisation and that loopback round trip is the emulator's
+own (xcapanalyse(1), PREDICTION: Accuracy).
+"""
+import socket
+import statistics
+import sys
+import time
+
+
+def serve(address, port):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((address, port))
+    s.listen(1)
+    while True:
+        c, _ = s.accept()
+        c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        while True:
+            b = c.recv(4096)
+            if not b:
+                break
+            c.sendall(b)
+        c.close()
+
+
+def probe(address, port, count, pause):
+    try:
+        c = socket.create_connection((address, port), timeout=10)
+    except OSError as e:
+        sys.exit("link-echo: cannot connect to %s:%d: %s" % (address, port, e))
+    c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    took = []
+    for _ in range(count + 5):
+        t = time.perf_counter()
+        c.sendall(b"x")
+        if c.recv(1) != b"x":
+            sys.exit("link-echo: the echo at %s:%d did not answer" % (address, port))
+        took.append(time.perf_counter() - t)
+        if pause:
+            time.sleep(pause)
+    print("%.0f" % (statistics.median(took[5:]) * 1e6))
+
+
+if len(sys.argv) == 4 and sys.argv[1] == "serve":
+    serve(sys.argv[2], int(sys.argv[3]))
+elif len(sys.argv) == 6 and sys.argv[1] == "probe":
+    probe(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]) / 1e3)
+else:
+    sys.exit(__doc__)
