@@ -16,7 +16,7 @@ _xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connectio
 	--predict --predict-round-trips --added-delay --added-delay-responses
 	--added-delay-cdf --rates --latencies --mss
 	--initial-window --no-idle-restart --trace-rate --time-dilation --ssh-compression
-	--ssh-forward-time
+	--ssh-forward-time --wake-time
 	-h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 	--cdf --rates --trace-rate --no-inputs -b --benchmark -i --index -f --follow -h --help -V --version --display'
@@ -101,7 +101,7 @@ _xcap_xcapanalyse() {
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
 	--split-fraction | --split-min | --split-max | --quiet-ms | --first-ms | -j | --jobs | --mss | --initial-window | \
 	--trace-rate | --time-dilation | --mark-span | --ideal-fps | --slow-motion-fps | \
-	--ssh-forward-time) return ;;
+	--ssh-forward-time | --wake-time) return ;;
 	--fail-if-worse)
 		COMPREPLY=($(compgen -W 'network-delay= block-reply= block-send= block-recv= span=
 			round-trips= response-p50= response-p90= response-p95= response-p99=

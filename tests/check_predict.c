@@ -289,11 +289,12 @@ static void count_wait(void *ctx, const struct xstate_wait *w)
    later, the client thinking 1 ms after each reply.  With ssh, for an
    ssh -C prediction, the requests measured 6 bytes compressed and the
    replies 100 (when zlen is set). */
-static struct predict_trace *round_trip_trace_via(int n, bool ssh, bool zlen)
+static struct predict_trace *round_trip_trace_via(int n, bool ssh, bool zlen, uint64_t wake)
 {
 	struct predict_options o;
 	predict_options_default(&o);
 	o.ssh_compression = ssh;
+	o.wake = wake;
 	struct predict_trace *t = predict_new(&o);
 	ck_assert_ptr_nonnull(t);
 	conn(t);
@@ -324,7 +325,7 @@ static struct predict_trace *round_trip_trace_via(int n, bool ssh, bool zlen)
 
 static struct predict_trace *round_trip_trace(int n)
 {
-	return round_trip_trace_via(n, false, false);
+	return round_trip_trace_via(n, false, false, 0);
 }
 
 START_TEST(test_round_trips_replayed)
@@ -383,9 +384,9 @@ END_TEST
 START_TEST(test_ssh_round_trips)
 {
 	enum { N = 5 };
-	struct predict_trace *bare = round_trip_trace_via(N, true, false);
+	struct predict_trace *bare = round_trip_trace_via(N, true, false, 0);
 	predict_free(bare);	/* no compressed sizes: said, not guessed */
-	struct predict_trace *t = round_trip_trace_via(N, true, true);
+	struct predict_trace *t = round_trip_trace_via(N, true, true, 0);
 	size_t with_data;
 	ck_assert_uint_eq(predict_unmeasured(t, &with_data), 0);
 	ck_assert_uint_eq(with_data, 2 * N);
@@ -408,6 +409,52 @@ START_TEST(test_ssh_round_trips)
 	ck_assert_uint_eq(r.block_send, 0);
 	ck_assert_uint_eq(r.network_delay, r.block_reply);
 	predict_free(t);
+}
+END_TEST
+
+/* Waking (predict_options.wake).  In the trace the client waited 50 us
+   for each reply, less than PREDICT_WAKE_AFTER, and the server 1.05 ms
+   for each request, more: over 10 ms each way only the client now waits
+   long enough to wake late, and that is its own time after the reply
+   came, not the network's: the span grows by a wake a write (the N
+   requests, the first after the SYN/ACK), the waits do not.  Through the
+   tunnel the forwarders wake too: ssh beside the server for each request
+   and sshd beside the client for each reply, idle since the round trip
+   before, and the channel's opening and its confirmation: the waits grow
+   by two wakes a round trip and two for the first request, which waited
+   for the confirmation. */
+START_TEST(test_wake)
+{
+	enum { N = 5 };
+	const uint64_t W = 70 * US;
+	struct predict_link link = { 8000000, 10 * MS };
+	struct predict_result r0, r1;
+	for (int ssh = 0; ssh <= 1; ssh++) {
+		struct predict_trace *t0 = round_trip_trace_via(N, ssh, ssh, 0);
+		struct predict_trace *t1 = round_trip_trace_via(N, ssh, ssh, W);
+		ck_assert_int_eq(predict_run(t0, &link, &r0, NULL, NULL), 0);
+		ck_assert_int_eq(predict_run(t1, &link, &r1, NULL, NULL), 0);
+		ck_assert_uint_eq(r1.waits, N);
+		if (!ssh) {
+			ck_assert_uint_eq(r1.block_reply, r0.block_reply);
+			ck_assert_uint_eq(r1.span, r0.span + N * W);
+		} else {
+			ck_assert_uint_eq(r1.block_reply, r0.block_reply + (2 * N + 2) * W);
+		}
+		ck_assert_uint_eq(r1.block_send, r0.block_send);
+		predict_free(t0);
+		predict_free(t1);
+	}
+	/* Over a link as fast as loopback nobody waits long: nothing added. */
+	struct predict_link lo = { 0, 1 * US };
+	struct predict_trace *t0 = round_trip_trace_via(N, false, false, 0);
+	struct predict_trace *t1 = round_trip_trace_via(N, false, false, W);
+	ck_assert_int_eq(predict_run(t0, &lo, &r0, NULL, NULL), 0);
+	ck_assert_int_eq(predict_run(t1, &lo, &r1, NULL, NULL), 0);
+	ck_assert_uint_eq(r1.span, r0.span);
+	ck_assert_uint_eq(r1.block_reply, r0.block_reply);
+	predict_free(t0);
+	predict_free(t1);
 }
 END_TEST
 
@@ -534,6 +581,7 @@ int main(void)
 	tcase_add_test(tc, test_ssh_wire);
 	tcase_add_test(tc, test_ssh_round_trips);
 	tcase_add_test(tc, test_delack_timer);
+	tcase_add_test(tc, test_wake);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_ENV);

@@ -49,17 +49,23 @@ CLIENTS
 
 # predict_captures XCAPANALYSE-OPTIONS...: each loopback capture
 # $workdir/loN_K.xcap (client N, K = 1 to 3) predicted over the matrix
-# into predictedN_K.csv.  Client N's predictions also get the options in
+# into predictedN_K.csv, with this machine's wake-up time.  Client N's predictions also get the options in
 # $predict_opts_N, when set.
 predict_captures() {
-	_pc_opts=$*
+	# What waking after a millisecond's wait costs a process on this
+	# machine (tests/link-echo.py wake), measured once, as a user would,
+	# and given to every prediction (--wake-time).
+	_pc_wake=$($rt $py "$top_srcdir/tests/link-echo.py" wake 300 1) ||
+		fail "the echo on loopback failed"
+	say "a process that waited 1 ms wakes $_pc_wake us late here (--wake-time)"
+	_pc_opts="$* --wake-time $(awk -v w="$_pc_wake" 'BEGIN { printf "%.3f", w / 1000 }')"
 	ci=0
 	while read -r cmd <&3; do
 		ci=$((ci + 1))
 		eval "_pc_more=\${predict_opts_$ci:-}"
 		for k in 1 2 3; do
 			# shellcheck disable=SC2086
-			xcapanalyse --predict "$@" $_pc_more --rates "$(echo $rates | tr ' ' ,)" \
+			xcapanalyse --predict $_pc_opts $_pc_more --rates "$(echo $rates | tr ' ' ,)" \
 				--latencies "$(echo $delays | tr ' ' ,)" --format csv "$workdir/lo${ci}_$k.xcap" \
 				>"$workdir/predicted${ci}_$k.csv" 2>"$workdir/predict.err" ||
 				fail "xcapanalyse --predict $* failed: $(cat "$workdir/predict.err")"

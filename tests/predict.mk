@@ -58,6 +58,7 @@ bench-predict: all
 EXTRA_DIST += tests/golden/xdpyinfo-xlogo-predict.out \
 	tests/golden/xdpyinfo-xlogo-predict-csv.out \
 	tests/golden/xdpyinfo-xlogo-predict-ssh.out tests/golden/xdpyinfo-xlogo-predict-ssh-forward.out \
+	tests/golden/xdpyinfo-xlogo-predict-wake.out \
 	tests/golden/xdpyinfo-xlogo-added-delay.out \
 	tests/golden/xdpyinfo-xlogo-added-json.out \
 	tests/golden/xdpyinfo-xlogo-predict-trips-csv.out

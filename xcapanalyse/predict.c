@@ -972,6 +972,17 @@ static void replay_write(struct replay *r, uint32_t i)
 		ready = r->ready[w->prev] + (w->ts - wp->ts);
 	if (wc) {
 		uint64_t c = r->arrive[w->cause] + (w->ts >= wc->ts ? w->ts - wc->ts : 0);
+		if (t->opt.wake && (!wp || c > ready)) {
+			/* It waited for the cause: since its own last write, in
+			   the replay and in the trace.  A wait long only in the
+			   replay wakes it late; one long in the trace too has
+			   that in the trace's reaction already. */
+			uint64_t last_r = wp ? r->ready[w->prev] : 0, last_t = wp ? wp->ts : 0;
+			uint64_t idle_r = r->arrive[w->cause] > last_r ? r->arrive[w->cause] - last_r : 0;
+			uint64_t idle_t = wc->ts > last_t ? wc->ts - last_t : 0;
+			if (idle_r >= PREDICT_WAKE_AFTER && idle_t < PREDICT_WAKE_AFTER)
+				c += t->opt.wake;
+		}
 		if (!wp || c > ready)
 			ready = c;
 	}
@@ -1009,6 +1020,14 @@ static void replay_write(struct replay *r, uint32_t i)
 	/* The time ssh and sshd take to pass a message on: half a round
 	   trip's, once the link has delivered it. */
 	uint64_t cross = tunnel ? t->opt.ssh_forward / 2 : 0;
+	/* The forwarder that receives the write from the link last did
+	   something when its latest segment either way arrived or left: idle
+	   longer than PREDICT_WAKE_AFTER, it wakes late.  (ssh-forward-time,
+	   measured on loopback, is a warm forwarder's.) */
+	uint64_t fwd_last = r->s[2 * w->conn + !d].seg_last;
+	if (s->last_arrival > fwd_last)
+		fwd_last = s->last_arrival;
+	uint64_t fwd_wake = 0;
 	uint64_t local = ready;
 	uint32_t npk = tunnel && w->olen ? (w->olen + SSH_X11_PACKET - 1) / SSH_X11_PACKET : 0;
 	uint32_t pj = 0, pe = 0;	/* the next packet to begin, to end */
@@ -1056,7 +1075,9 @@ static void replay_write(struct replay *r, uint32_t i)
 		else if (timer && !(tunnel && syn) && d == XDIR_S2C)
 			emit(r, STREAM_AT_CLIENT, timer + cross, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0,
 			     base + off, 0);
-		uint64_t delivered = arrival + cross;
+		if (tunnel && k == 0 && arrival >= fwd_last + PREDICT_WAKE_AFTER)
+			fwd_wake = t->opt.wake;
+		uint64_t delivered = arrival + cross + fwd_wake;
 		if (tunnel && n) {
 			while (pe < npk && pk_wire(w, npk, pe + 1) <= off + n) {
 				s->chan_recv += pk_x(w, pe + 1) - pk_x(w, pe);

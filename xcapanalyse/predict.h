@@ -65,8 +65,23 @@ struct predict_options {
 	   ssh -X -C to localhost (xcapanalyse(1), PREDICTION: ssh -C).
 	   Default PREDICT_SSH_FORWARD. */
 	uint64_t ssh_forward;		/* ns */
+	/* What a process that waited for the network at least
+	   PREDICT_WAKE_AFTER takes to act on what arrives, beyond one that
+	   waited less: its processor slept (a virtual machine's host may
+	   take it away).  A capture on loopback holds short waits; over a
+	   link, the X server (and through a tunnel ssh and sshd) wake from
+	   long ones.  0: not modelled (the default).  Measured by a
+	   ping-pong on loopback with and without pauses (xcapanalyse(1),
+	   PREDICTION: Waking). */
+	uint64_t wake;			/* ns */
 	struct xstate_options model;	/* for the state model, both runs */
 };
+
+/* A wait this long or longer wakes a process late: some 0.2 ms is how
+   long this machine's host polls before it takes an idle processor away
+   (a one-byte ping-pong on loopback takes 29 us back to back, 146 to
+   157 us with pauses of 0.2 ms). */
+#define PREDICT_WAKE_AFTER 150000	/* ns */
 
 /* The default of ssh_forward: measured on the two-core machine the
    suite's accuracy tables come from (0.5 to 0.7 ms a round trip). */

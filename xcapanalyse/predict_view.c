@@ -135,7 +135,7 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 			}
 		}
 	}
-	const char *notes[3] = {
+	const char *notes[4] = {
 		"predicted: the trace's dependencies replayed over a modelled link "
 		"(xcapanalyse(1), PREDICTION: what the model leaves out)",
 	};
@@ -151,6 +151,15 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 			 "PREDICTION: ssh -C)",
 			 (double)predict_options_of(t)->ssh_forward / 1e6);
 		notes[nnotes++] = snote;
+	}
+	/* Waking, too, is the machine's: say when it was modelled. */
+	char wnote[192];
+	if (predict_options_of(t)->wake) {
+		snprintf(wnote, sizeof wnote,
+			 "a process that waited %.2f ms or more for the network wakes %.3f ms late "
+			 "(--wake-time; xcapanalyse(1), PREDICTION: Waking)",
+			 PREDICT_WAKE_AFTER / 1e6, (double)predict_options_of(t)->wake / 1e6);
+		notes[nnotes++] = wnote;
 	}
 	/* The replay never drops; say where a real link's queue would have. */
 	char qnote[256];

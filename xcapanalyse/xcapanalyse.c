@@ -167,6 +167,9 @@ static void usage(FILE *f)
 "                    here when FILE is a pcap) in SSH packets\n"
 "  --ssh-forward-time MS  what ssh and sshd add to a round trip through the\n"
 "                    tunnel on this machine (default 0.6; see the man page)\n"
+"  --wake-time MS    what a process that waited 0.15 ms or more for the\n"
+"                    network takes to wake on this machine (default 0: not\n"
+"                    modelled; see the man page)\n"
 "  -h, --help        show this help\n"
 "  -V, --version     show the version\n"
 "\n"
@@ -878,7 +881,7 @@ int main(int argc, char **argv)
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS, OPT_MARK_SPAN,
 	       OPT_ADDED_RESPONSES, OPT_ADDED_CDF,
 	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION,
-	       OPT_SSH_FORWARD };
+	       OPT_SSH_FORWARD, OPT_WAKE };
 	struct compare_gate gates[64];
 	size_t n_gates = 0;
 	struct xresp_options ropt;
@@ -888,7 +891,7 @@ int main(int argc, char **argv)
 	const char *sites_file = NULL;
 	size_t njobs = 1;
 	struct predict_options popt;
-	bool ssh_forward_set = false;
+	bool ssh_forward_set = false, wake_set = false;
 	predict_options_default(&popt);
 	uint64_t rates[64], delays[64], trace_rate = 0;
 	int nrates = predict_parse_rates("100M,10M,1M,100k,10k", rates, 64);
@@ -946,6 +949,7 @@ int main(int argc, char **argv)
 		{ "time-dilation", required_argument, NULL, OPT_DILATION },
 		{ "ssh-compression", no_argument, NULL, OPT_SSH_COMPRESSION },
 		{ "ssh-forward-time", required_argument, NULL, OPT_SSH_FORWARD },
+		{ "wake-time", required_argument, NULL, OPT_WAKE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1039,6 +1043,10 @@ int main(int argc, char **argv)
 		case OPT_SSH_FORWARD:
 			popt.ssh_forward = parse_ms(optarg, "ssh forwarding time");
 			ssh_forward_set = true;
+			break;
+		case OPT_WAKE:
+			popt.wake = parse_ms(optarg, "wake-up time");
+			wake_set = true;
 			break;
 		case OPT_DILATION: {
 			char *end;
@@ -1134,6 +1142,9 @@ int main(int argc, char **argv)
 		die(EXIT_USAGE, "--fail-if-worse compares runs, it wants --compare: '%s'", argv[optind]);
 	if (popt.ssh_compression && mode != MODE_PREDICT && mode != MODE_PREDICT_TRIPS)
 		die(EXIT_USAGE, "--ssh-compression is a prediction's, it wants --predict or "
+			"--predict-round-trips: '%s'", argv[optind]);
+	if (wake_set && mode != MODE_PREDICT && mode != MODE_PREDICT_TRIPS)
+		die(EXIT_USAGE, "--wake-time is a prediction's, it wants --predict or "
 			"--predict-round-trips: '%s'", argv[optind]);
 	if (ssh_forward_set && !popt.ssh_compression)
 		die(EXIT_USAGE, "--ssh-forward-time is the tunnel's, it wants --ssh-compression: '%s'",
