@@ -289,6 +289,9 @@ static void count_wait(void *ctx, const struct xstate_wait *w)
    later, the client thinking 1 ms after each reply.  With ssh, for an
    ssh -C prediction, the requests measured 6 bytes compressed and the
    replies 100 (when zlen is set). */
+/* The client's think time after each reply in round_trip_trace_via. */
+static uint64_t rt_think = 1 * MS;
+
 static struct predict_trace *round_trip_trace_via(int n, bool ssh, bool zlen, uint64_t wake)
 {
 	struct predict_options o;
@@ -317,7 +320,7 @@ static struct predict_trace *round_trip_trace_via(int n, bool ssh, bool zlen, ui
 		msg(t, now, 1, XMSG_REPLY, 0, (uint64_t)k + 1, 32, s + 32, req, c);
 		s += 32;
 		pkt(t, now + 5 * US, 0, XTCP_ACK, c, s, 0);
-		now += 1 * MS;
+		now += rt_think;
 	}
 	ck_assert_int_eq(predict_finish(t), ssh && !zlen ? PREDICT_NO_ZLEN : 0);
 	return t;
@@ -418,11 +421,11 @@ END_TEST
    long enough to wake late, and that is its own time after the reply
    came, not the network's: the span grows by a wake a write (the N
    requests, the first after the SYN/ACK), the waits do not.  Through the
-   tunnel the forwarders wake too: ssh beside the server for each request
-   and sshd beside the client for each reply, idle since the round trip
-   before, and the channel's opening and its confirmation: the waits grow
-   by two wakes a round trip and two for the first request, which waited
-   for the confirmation. */
+   tunnel the forwarders wake instead: ssh beside the server for each
+   request and sshd beside the client for each reply, idle since the
+   round trip before, and for the channel's opening and its confirmation:
+   the waits grow by two wakes a round trip and two for the first
+   request, which waited for the confirmation. */
 START_TEST(test_wake)
 {
 	enum { N = 5 };
@@ -445,6 +448,22 @@ START_TEST(test_wake)
 		predict_free(t0);
 		predict_free(t1);
 	}
+	/* A client that thinks 20 us: in the trace the server waited 70 us
+	   for each request but the first, and over the link long, so it
+	   answers each a wake late.  Through the tunnel ssh beside it woke
+	   instead, and the server finds the processor awake: the same two
+	   wakes a round trip. */
+	rt_think = 20 * US;
+	for (int ssh = 0; ssh <= 1; ssh++) {
+		struct predict_trace *t0 = round_trip_trace_via(N, ssh, ssh, 0);
+		struct predict_trace *t1 = round_trip_trace_via(N, ssh, ssh, W);
+		ck_assert_int_eq(predict_run(t0, &link, &r0, NULL, NULL), 0);
+		ck_assert_int_eq(predict_run(t1, &link, &r1, NULL, NULL), 0);
+		ck_assert_uint_eq(r1.block_reply, r0.block_reply + (ssh ? 2 * N + 2 : N - 1) * W);
+		predict_free(t0);
+		predict_free(t1);
+	}
+	rt_think = 1 * MS;
 	/* Over a link as fast as loopback nobody waits long: nothing added. */
 	struct predict_link lo = { 0, 1 * US };
 	struct predict_trace *t0 = round_trip_trace_via(N, false, false, 0);

@@ -972,11 +972,14 @@ static void replay_write(struct replay *r, uint32_t i)
 		ready = r->ready[w->prev] + (w->ts - wp->ts);
 	if (wc) {
 		uint64_t c = r->arrive[w->cause] + (w->ts >= wc->ts ? w->ts - wc->ts : 0);
-		if (t->opt.wake && (!wp || c > ready)) {
+		if (t->opt.wake && !t->opt.ssh_compression && (!wp || c > ready)) {
 			/* It waited for the cause: since its own last write, in
 			   the replay and in the trace.  A wait long only in the
 			   replay wakes it late; one long in the trace too has
-			   that in the trace's reaction already. */
+			   that in the trace's reaction already.  Through the
+			   tunnel the forwarder beside it woke instead (below):
+			   a host's processor wakes once for what comes from the
+			   link, and what it hands on finds it awake. */
 			uint64_t last_r = wp ? r->ready[w->prev] : 0, last_t = wp ? wp->ts : 0;
 			uint64_t idle_r = r->arrive[w->cause] > last_r ? r->arrive[w->cause] - last_r : 0;
 			uint64_t idle_t = wc->ts > last_t ? wc->ts - last_t : 0;

@@ -69,8 +69,9 @@ struct predict_options {
 	   PREDICT_WAKE_AFTER takes to act on what arrives, beyond one that
 	   waited less: its processor slept (a virtual machine's host may
 	   take it away).  A capture on loopback holds short waits; over a
-	   link, the X server (and through a tunnel ssh and sshd) wake from
-	   long ones.  0: not modelled (the default).  Measured by a
+	   link, the X server wakes from long ones, and through a tunnel ssh
+	   and sshd do (the processes they hand on to find the processor
+	   awake).  0: not modelled (the default).  Measured by a
 	   ping-pong on loopback with and without pauses (xcapanalyse(1),
 	   PREDICTION: Waking). */
 	uint64_t wake;			/* ns */
