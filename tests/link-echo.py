@@ -33,20 +33,25 @@ import sys
 import time
 
 
+def echo(s):
+    """Answer one connection accepted on s until its peer closes it."""
+    c, _ = s.accept()
+    c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    while True:
+        b = c.recv(4096)
+        if not b:
+            break
+        c.sendall(b)
+    c.close()
+
+
 def serve(address, port):
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     s.bind((address, port))
     s.listen(1)
     while True:
-        c, _ = s.accept()
-        c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        while True:
-            b = c.recv(4096)
-            if not b:
-                break
-            c.sendall(b)
-        c.close()
+        echo(s)
 
 
 def round_trips(c, count, pause):
@@ -69,13 +74,8 @@ def wake(count, pause):
     port = s.getsockname()[1]
     child = os.fork()
     if child == 0:
-        c, _ = s.accept()
-        c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        while True:
-            b = c.recv(4096)
-            if not b:
-                os._exit(0)
-            c.sendall(b)
+        echo(s)
+        os._exit(0)
     s.close()
     c = socket.create_connection(("127.0.0.1", port), timeout=10)
     c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

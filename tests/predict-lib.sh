@@ -49,8 +49,8 @@ CLIENTS
 
 # predict_captures XCAPANALYSE-OPTIONS...: each loopback capture
 # $workdir/loN_K.xcap (client N, K = 1 to 3) predicted over the matrix
-# into predictedN_K.csv, with this machine's wake-up time.  Client N's predictions also get the options in
-# $predict_opts_N, when set.
+# into predictedN_K.csv, with this machine's wake-up time.  Client N's
+# predictions also get the options in $predict_opts_N, when set.
 predict_captures() {
 	# What waking after a millisecond's wait costs a process on this
 	# machine (tests/link-echo.py wake), measured once, as a user would,
@@ -59,16 +59,22 @@ predict_captures() {
 		fail "the echo on loopback failed"
 	say "a process that waited 1 ms wakes $_pc_wake us late here (--wake-time)"
 	_pc_opts="$* --wake-time $(awk -v w="$_pc_wake" 'BEGIN { printf "%.3f", w / 1000 }')"
+	predict_each "$(echo $rates | tr ' ' ,)" "$(echo $delays | tr ' ' ,)" predicted ""
+}
+
+# predict_each RATES DELAYS NAME SUFFIX: each loopback capture of each
+# client predicted with predict_captures' options and the client's own
+# ($predict_opts_N) into NAME{N}_{K}SUFFIX.csv.
+predict_each() {
 	ci=0
 	while read -r cmd <&3; do
 		ci=$((ci + 1))
-		eval "_pc_more=\${predict_opts_$ci:-}"
+		eval "_pe_more=\${predict_opts_$ci:-}"
 		for k in 1 2 3; do
 			# shellcheck disable=SC2086
-			xcapanalyse --predict $_pc_opts $_pc_more --rates "$(echo $rates | tr ' ' ,)" \
-				--latencies "$(echo $delays | tr ' ' ,)" --format csv "$workdir/lo${ci}_$k.xcap" \
-				>"$workdir/predicted${ci}_$k.csv" 2>"$workdir/predict.err" ||
-				fail "xcapanalyse --predict $* failed: $(cat "$workdir/predict.err")"
+			xcapanalyse --predict $_pc_opts $_pe_more --rates "$1" --latencies "$2" --format csv \
+				"$workdir/lo${ci}_$k.xcap" >"$workdir/$3${ci}_$k$4.csv" 2>"$workdir/predict.err" ||
+				fail "xcapanalyse --predict $_pc_opts failed: $(cat "$workdir/predict.err")"
 		done
 	done 3<<CLIENTS
 $clients
@@ -85,6 +91,12 @@ CLIENTS
 # on loopback with the pause and without (all in microseconds).  Only
 # from 10 Mbit/s up: slower, the echo's own serialisation is most of it,
 # and what the emulator adds is lost in the cell's length anyway.
+# echo_probe ADDRESS PAUSE_MS: the median round trip, in microseconds, of
+# $_lp_n echoes from the client's namespace to ADDRESS:7.
+echo_probe() {
+	$rt ip netns exec "$link_ns_c" $py "$top_srcdir/tests/link-echo.py" probe "$1" 7 "$_lp_n" "$2"
+}
+
 link_probe() {
 	case $1 in
 	*G | [1-9][0-9]M | [1-9][0-9][0-9]M) ;;
@@ -102,16 +114,13 @@ link_probe() {
 		fail "the echo did not listen across the link"
 	wait_for ip netns exec "$link_ns_c" sh -c "ss -ltn | grep -q '127.0.0.1:7 '" ||
 		fail "the echo did not listen on loopback"
-	_lp_link=$($rt ip netns exec "$link_ns_c" $py "$top_srcdir/tests/link-echo.py" probe \
-		"$link_addr_s" 7 "$_lp_n" 0) || fail "the echo across the link failed"
-	_lp_lo=$($rt ip netns exec "$link_ns_c" $py "$top_srcdir/tests/link-echo.py" probe \
-		127.0.0.1 7 "$_lp_n" "$(awk -v d="$2" 'BEGIN { print 2 * d }')") ||
+	_lp_link=$(echo_probe "$link_addr_s" 0) || fail "the echo across the link failed"
+	_lp_lo=$(echo_probe 127.0.0.1 "$(awk -v d="$2" 'BEGIN { print 2 * d }')") ||
 		fail "the echo on loopback failed"
 	# The same without the pause: what waking after that sleep costs the
 	# two processes, which the model does not know either (a capture on
 	# loopback has its processes wake from short sleeps).
-	_lp_hot=$($rt ip netns exec "$link_ns_c" $py "$top_srcdir/tests/link-echo.py" probe \
-		127.0.0.1 7 "$_lp_n" 0) || fail "the echo on loopback failed"
+	_lp_hot=$(echo_probe 127.0.0.1 0) || fail "the echo on loopback failed"
 	kill "$_lp_far" "$_lp_near" 2>/dev/null; wait "$_lp_far" "$_lp_near" 2>/dev/null
 	awk -v r="$1" -v d="$2" -v rate="$_lp_rate" -v link="$_lp_link" -v lo="$_lp_lo" -v hot="$_lp_hot" 'BEGIN {
 		printf "0 %s %s echo %.0f %s %s %s\n", r, d, link - 2000 * d - 2 * 53 * 8 / rate * 1e6 - lo, link, lo, hot
@@ -126,20 +135,7 @@ predict_built() {
 	grep ' echo ' "$workdir/measured" >"$workdir/echoes"
 	while read -r _ r d _ x _; do
 		eff=$(awk -v d="$d" -v x="$x" 'BEGIN { printf "%.4f", d + (x > 0 ? x : 0) / 2000 }')
-		ci=0
-		while read -r cmd <&3; do
-			ci=$((ci + 1))
-			eval "_pb_more=\${predict_opts_$ci:-}"
-			for k in 1 2 3; do
-				# shellcheck disable=SC2086
-				xcapanalyse --predict $_pc_opts $_pb_more --rates "$r" --latencies "$eff" \
-					--format csv "$workdir/lo${ci}_$k.xcap" >"$workdir/built${ci}_${k}_${r}_$d.csv" \
-					2>"$workdir/predict.err" ||
-					fail "xcapanalyse --predict failed: $(cat "$workdir/predict.err")"
-			done
-		done 3<<CLIENTS
-$clients
-CLIENTS
+		predict_each "$r" "$eff" built "_${r}_$d"
 	done <"$workdir/echoes"
 }
 

@@ -1027,10 +1027,12 @@ static void replay_write(struct replay *r, uint32_t i)
 	   something when its latest segment either way arrived or left: idle
 	   longer than PREDICT_WAKE_AFTER, it wakes late.  (ssh-forward-time,
 	   measured on loopback, is a warm forwarder's.) */
-	uint64_t fwd_last = r->s[2 * w->conn + !d].seg_last;
-	if (s->last_arrival > fwd_last)
-		fwd_last = s->last_arrival;
-	uint64_t fwd_wake = 0;
+	uint64_t fwd_last = 0, fwd_wake = 0;
+	if (tunnel && t->opt.wake) {
+		fwd_last = r->s[2 * w->conn + !d].seg_last;
+		if (s->last_arrival > fwd_last)
+			fwd_last = s->last_arrival;
+	}
 	uint64_t local = ready;
 	uint32_t npk = tunnel && w->olen ? (w->olen + SSH_X11_PACKET - 1) / SSH_X11_PACKET : 0;
 	uint32_t pj = 0, pe = 0;	/* the next packet to begin, to end */
@@ -1078,7 +1080,7 @@ static void replay_write(struct replay *r, uint32_t i)
 		else if (timer && !(tunnel && syn) && d == XDIR_S2C)
 			emit(r, STREAM_AT_CLIENT, timer + cross, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0,
 			     base + off, 0);
-		if (tunnel && k == 0 && arrival >= fwd_last + PREDICT_WAKE_AFTER)
+		if (tunnel && t->opt.wake && k == 0 && arrival >= fwd_last + PREDICT_WAKE_AFTER)
 			fwd_wake = t->opt.wake;
 		uint64_t delivered = arrival + cross + fwd_wake;
 		if (tunnel && n) {
