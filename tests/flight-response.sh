@@ -41,7 +41,7 @@ start_capture flight xcap -i lo $ring -w "$workdir/win.xcap" $filter
 
 "$workdir/slow-answer" "$DISPLAY" b=300 >"$workdir/client.out" 2>&1 &
 pids="$pids $!"
-wait_for grep -q '^ready' "$workdir/client.out" || fail "the client did not map: $(cat "$workdir/client.out")"
+wait_for grep -q '^ready' "$workdir/client.out" || fail "the client did not map: $(cat "$workdir/client.out"); $(display_state)"
 for key in a b a a b a; do
 	# Press, hold, release: the release comes after the answer, so it
 	# does not cut the press's response.

@@ -37,7 +37,7 @@ start_capture flight xcap -i lo $ring -w "$workdir/fl.xcap" $filter
 xterm -geometry 80x24 -e sh -c 'while :; do ls -l /usr/bin | head -30; sleep 0.5; done' &
 xterm_pid=$!
 pids="$pids $xterm_pid"
-wait_for xdotool search --class xterm || fail "the xterm did not map"
+wait_for xdotool search --class xterm || fail "the xterm did not map: $(display_state)"
 wid=$(xdotool search --class xterm | head -1)
 mark_at=$((seconds / 2))
 usr2_at=$((seconds * 3 / 4))

@@ -214,6 +214,36 @@ else:
 # in the place of one that exited at once.
 owns_display() { [ "$(tr -d ' \n' <"/tmp/.X$2-lock" 2>/dev/null)" = "$1" ]; }
 
+# port_listeners PORT: the pids of the processes listening on TCP PORT in
+# this network namespace (IPv4 or IPv6), one a line, "?" for a socket no
+# process here holds.
+port_listeners() {
+	_hex=$(printf ':%04X' "$1")
+	for _ino in $(awk -v p="$_hex" 'substr($2, length($2) - 4) == p && $4 == "0A" { print $10 }' \
+			/proc/net/tcp /proc/net/tcp6 2>/dev/null); do
+		_who=$(find /proc/[0-9]*/fd -lname "socket:\[$_ino\]" 2>/dev/null | head -n 1 | cut -d/ -f3)
+		echo "${_who:-?}"
+	done
+}
+
+# serves_alone PID PORT: PID listens on TCP PORT, and nothing else does:
+# an xcap-run relay (127.0.0.1 only) or a server on one address family
+# beside ours would answer a probe of 127.0.0.1:PORT in its place.
+serves_alone() {
+	_l=$(port_listeners "$2" | sort -u)
+	[ "$_l" = "$1" ]
+}
+
+# display_state: one line for a failure message: whether this test's
+# Xvfb still runs, who listens on its port, and its log's last lines.
+display_state() {
+	_alive=gone
+	kill -0 "${xpid:-0}" 2>/dev/null && _alive=running
+	echo "Xvfb :$display (pid ${xpid:-?}) $_alive; listening on $((6000 + display)):" \
+		"$(port_listeners $((6000 + display)) | tr '\n' ' ')lock: $(tr -d ' \n' 2>/dev/null <"/tmp/.X$display-lock");" \
+		"log: $(tail -n 3 "$workdir/xvfb-$display.log" 2>/dev/null | tr '\n' ' ')"
+}
+
 # start_xvfb: an Xvfb listening on TCP on a free display; sets display
 # (the number) and DISPLAY (127.0.0.1:N).  Extra arguments go to Xvfb.
 # A test confined to some displays sets xvfb_first and xvfb_last.
@@ -227,7 +257,8 @@ start_xvfb() {
 			Xvfb ":$n" -listen tcp -screen 0 1024x768x24 -nolisten unix "$@" \
 				>"$workdir/xvfb-$n.log" 2>&1 &
 			xpid=$!
-			if wait_for xdpyinfo -display "127.0.0.1:$n" && owns_display "$xpid" "$n"; then
+			if wait_for xdpyinfo -display "127.0.0.1:$n" && owns_display "$xpid" "$n" &&
+			   serves_alone "$xpid" $((6000 + n)); then
 				pids="$pids $xpid"
 				display=$n
 				DISPLAY=127.0.0.1:$n

@@ -2,6 +2,10 @@
 dist_check_SCRIPTS += tests/run-sites.sh
 TESTS += tests/run-sites.sh
 
+# xcap-run takes its display number's lock as an X server does.
+dist_check_SCRIPTS += tests/run-lock.sh
+TESTS += tests/run-lock.sh
+
 # What recording stacks costs an application's start-up: figures only.
 EXTRA_DIST += tests/bench-run.sh
 bench: bench-run

@@ -260,31 +260,69 @@ static int connect_display(const char *name, char *err, size_t errlen)
 /* The forwarding display's lock file, /tmp/.XN-lock, while it is ours. */
 static char display_lock[64];
 
-/* Take display N's lock file as an X server does (created exclusively,
-   our pid in ten columns): an X server or another tool starting later
-   then sees the number taken and picks another, rather than come up
-   beside the relay's port and have its clients reach the relay. */
+/* The pid an X lock file names (ten columns and a newline, as X servers
+   write it), or 0 when the file is unreadable or not in that form. */
+static long lock_owner(const char *path)
+{
+	char buf[16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t len = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (len != 11)
+		return 0;
+	buf[len] = 0;
+	char *end;
+	long pid = strtol(buf, &end, 10);
+	return *end == '\n' && pid > 0 ? pid : 0;
+}
+
+/* Take display N's lock file as an X server does: an X server or another
+   tool starting later then sees the number taken and picks another,
+   rather than come up beside the relay's port and have its clients reach
+   the relay.  The pid is written to a file of our own first and linked
+   into place, so the lock is never seen empty: an X server reading an
+   empty or short lock file takes it for a crashed server's, removes it
+   and takes the number, and its clients would then meet the relay.  A
+   lock whose owner is gone is removed, as X servers do, once. */
 static bool lock_display(unsigned n)
 {
-	char path[sizeof display_lock];
+	char path[sizeof display_lock], tmp[sizeof display_lock + 24];
 	snprintf(path, sizeof path, "/tmp/.X%u-lock", n);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	snprintf(tmp, sizeof tmp, "/tmp/.xcap-run-X%u-lock.%ld", n, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
 	if (fd < 0)
 		return false;
 	char pid[16];
 	int len = snprintf(pid, sizeof pid, "%10ld\n", (long)getpid());
 	bool ok = write(fd, pid, (size_t)len) == len;
-	if (close(fd) != 0 || !ok) {
-		unlink(path);
-		return false;
+	if (close(fd) != 0)
+		ok = false;
+	bool locked = false;
+	for (int tries = 0; ok && tries < 2 && !locked; tries++) {
+		if (link(tmp, path) == 0) {
+			locked = true;
+			break;
+		}
+		if (errno != EEXIST)
+			break;
+		long owner = lock_owner(path);
+		if (owner == 0 || kill((pid_t)owner, 0) == 0 || errno != ESRCH)
+			break;	/* in use, being written, or not ours to judge */
+		unlink(path);	/* its server is gone */
 	}
-	memcpy(display_lock, path, sizeof path);
-	return true;
+	unlink(tmp);
+	if (locked)
+		memcpy(display_lock, path, sizeof path);
+	return locked;
 }
 
+/* Remove the lock only while it still names us: one taken over (by hand,
+   or by a server that judged it stale) is no longer ours to remove. */
 static void unlock_display(void)
 {
-	if (display_lock[0])
+	if (display_lock[0] && lock_owner(display_lock) == (long)getpid())
 		unlink(display_lock);
 	display_lock[0] = 0;
 }
