@@ -37,7 +37,7 @@ ip netns add $ns
 ip -n $ns link set lo mtu 1500 up
 # ip netns exec directly, not through a shell function: a backgrounded
 # function is a subshell that ignores the SIGINT meant for tcpdump.
-ip netns exec $ns Xvfb :7 -listen tcp -nolisten unix -screen 0 1280x1024x24 >/dev/null 2>&1 &
+ip netns exec $ns Xvfb :7 -listen tcp -nolisten unix -noreset -screen 0 1280x1024x24 >/dev/null 2>&1 &
 sleep 1
 # At most BENCH_PACKETS packets (default 3 million, about 3 GB).
 ip netns exec $ns tcpdump -i lo -s 0 -B 524288 -c ${BENCH_PACKETS:-3000000} -w "$w/big.pcap" \

@@ -50,7 +50,7 @@ ip netns add $ns
 ip -n $ns link set lo mtu 1500 up
 inns() { ip netns exec $ns "$@"; }
 
-inns Xvfb :5 -listen tcp -nolisten unix -screen 0 1280x1024x24 >/dev/null 2>&1 &
+inns Xvfb :5 -listen tcp -nolisten unix -noreset -screen 0 1280x1024x24 >/dev/null 2>&1 &
 xvfb=$!
 for i in $(seq 50); do inns xdpyinfo -display 127.0.0.1:5 >/dev/null 2>&1 && break; sleep 0.1; done
 inns xdpyinfo -display 127.0.0.1:5 >/dev/null 2>&1 ||

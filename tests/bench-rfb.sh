@@ -41,15 +41,15 @@ free_display() {	# free_display N: the first display from N down with no lock
 }
 vd=$(free_display 57)
 port=$((5900 + vd))
-Xvnc :$vd -SecurityTypes None -localhost -rfbport $port -geometry 1024x768 -desktop bench \
+Xvnc :$vd -noreset -SecurityTypes None -localhost -rfbport $port -geometry 1024x768 -desktop bench \
 	-nolisten tcp >"$w/xvnc.log" 2>&1 & pids="$pids $!"
 sleep 1.5
 xd=$(free_display $((vd - 1)))
-Xvfb :$xd -nolisten tcp -screen 0 1280x1024x24 >/dev/null 2>&1 & pids="$pids $!"
+Xvfb :$xd -nolisten tcp -noreset -screen 0 1280x1024x24 >/dev/null 2>&1 & pids="$pids $!"
 # x11vnc over a third display: libvncserver sends what the viewer prefers,
 # Raw included (Xvnc answers a preference for Raw with ZRLE and Tight).
 sd=$(free_display $((xd - 1)))
-Xvfb :$sd -nolisten tcp -screen 0 1024x768x24 >/dev/null 2>&1 & pids="$pids $!"
+Xvfb :$sd -nolisten tcp -noreset -screen 0 1024x768x24 >/dev/null 2>&1 & pids="$pids $!"
 sleep 1
 port2=$((port + 1))
 x11vnc -display :$sd -rfbport $port2 -localhost -nopw -forever -shared -quiet -noshm \

@@ -17,7 +17,7 @@ done
 w=$(mktemp -d /tmp/xcap-bench-run.XXXXXX)
 n=$(( ($$ % 20) + 40 ))
 while [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
-Xvfb ":$n" -nolisten tcp -screen 0 1024x768x24 >"$w/xvfb.log" 2>&1 &
+Xvfb ":$n" -nolisten tcp -noreset -screen 0 1024x768x24 >"$w/xvfb.log" 2>&1 &
 xpid=$!
 trap 'kill $xpid 2>/dev/null; rm -rf "$w"' EXIT
 i=0; while ! xdpyinfo -display ":$n" >/dev/null 2>&1; do sleep 0.1; i=$((i+1)); [ $i -gt 100 ] && exit 1; done

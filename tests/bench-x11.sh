@@ -33,7 +33,7 @@ w=$(mktemp -d /tmp/xcap-bench-x11.XXXXXX)
 trap 'kill $xpid 2>/dev/null; if [ -n "${BENCH_KEEP:-}" ]; then echo "bench-x11: kept $w" >&2; else rm -rf "$w"; fi' EXIT INT TERM
 d=58
 while [ -e /tmp/.X$d-lock ]; do d=$((d - 1)); done
-Xvfb :$d -listen tcp -nolisten unix -screen 0 1280x1024x24 >/dev/null 2>&1 & xpid=$!
+Xvfb :$d -listen tcp -nolisten unix -noreset -screen 0 1280x1024x24 >/dev/null 2>&1 & xpid=$!
 sleep 1
 export DISPLAY=127.0.0.1:$d
 

@@ -20,7 +20,7 @@ make_link xct$$ 0 0 0.2
 display=$(( ($$ % 40) + 20 ))
 while [ -e "/tmp/.X$display-lock" ]; do display=$(( display < 63 ? display + 1 : 20 )); done
 # -ac: the client is another host as far as the server can tell
-ip netns exec "$link_ns_s" Xvfb ":$display" -ac -listen tcp -nolisten unix -screen 0 800x600x24 \
+ip netns exec "$link_ns_s" Xvfb ":$display" -ac -noreset -listen tcp -nolisten unix -screen 0 800x600x24 \
 	>"$workdir/xvfb.log" 2>&1 &
 pids="$pids $!"
 DISPLAY=$link_addr_s:$display

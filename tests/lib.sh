@@ -183,7 +183,7 @@ for p in ($_port, $_port + 1):
         pass
 else:
     raise SystemExit(1)" 2>/dev/null; then
-			Xvnc ":$_n" -SecurityTypes None -localhost -rfbport "$_port" -geometry 800x600 \
+			Xvnc ":$_n" -noreset -SecurityTypes None -localhost -rfbport "$_port" -geometry 800x600 \
 				-desktop "$1" -nolisten tcp >"$workdir/$2.log" 2>&1 &
 			_xpid=$!
 			_i=0
@@ -246,7 +246,11 @@ display_state() {
 
 # start_xvfb: an Xvfb listening on TCP on a free display; sets display
 # (the number) and DISPLAY (127.0.0.1:N).  Extra arguments go to Xvfb.
-# A test confined to some displays sets xvfb_first and xvfb_last.
+# A test confined to some displays sets xvfb_first and xvfb_last.  Like
+# every X server the tests start, it runs with -noreset: one that resets
+# when its last client leaves drops a client connecting meanwhile, and
+# under load the first client after the readiness probe did
+# (tests/x-reset.sh).
 start_xvfb() {
 	need Xvfb xdpyinfo
 	first=${xvfb_first:-20} last=${xvfb_last:-63}	# X ports are 6000-6063
@@ -254,7 +258,7 @@ start_xvfb() {
 	tries=0
 	while [ $tries -lt $((last - first + 1)) ]; do
 		if [ ! -e "/tmp/.X$n-lock" ]; then
-			Xvfb ":$n" -listen tcp -screen 0 1024x768x24 -nolisten unix "$@" \
+			Xvfb ":$n" -listen tcp -noreset -screen 0 1024x768x24 -nolisten unix "$@" \
 				>"$workdir/xvfb-$n.log" 2>&1 &
 			xpid=$!
 			if wait_for xdpyinfo -display "127.0.0.1:$n" && owns_display "$xpid" "$n" &&

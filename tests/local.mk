@@ -30,6 +30,10 @@ CLEANFILES += tests/.timing-lock
 dist_check_SCRIPTS += tests/layers.sh tests/exit-status.sh tests/dist-files.sh
 TESTS += tests/layers.sh tests/exit-status.sh tests/dist-files.sh
 
+# The tests' X servers do not reset (start_xvfb and the rest: -noreset).
+dist_check_SCRIPTS += tests/x-reset.sh
+TESTS += tests/x-reset.sh
+
 # Golden tests of xcapanalyse's views (tests/golden/TESTLIST).
 dist_check_SCRIPTS += tests/golden.sh
 TESTS += tests/golden.sh

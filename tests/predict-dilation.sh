@@ -48,7 +48,7 @@ over() {
 	_n=$(( ($$ % 40) + 20 ))
 	while [ -e "/tmp/.X$_n-lock" ]; do _n=$((_n + 1)); [ $_n -gt 63 ] && _n=20; done
 	# shellcheck disable=SC2086
-	$rt ip netns exec "$link_ns_s" $_pre Xvfb ":$_n" -listen tcp -nolisten unix -ac \
+	$rt ip netns exec "$link_ns_s" $_pre Xvfb ":$_n" -listen tcp -nolisten unix -ac -noreset \
 		-screen 0 640x480x24 >"$workdir/xvfb-$_name.log" 2>&1 &
 	_xp=$!
 	pids="$pids $_xp"

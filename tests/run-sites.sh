@@ -32,6 +32,10 @@ n=$(( ($$ % 30) + 20 ))
 tries=0
 while :; do
 	if [ ! -e "/tmp/.X$n-lock" ]; then
+		# Not -noreset: it resets when its last client leaves, so that
+		# the gdb run below meets a fresh server as each client's run
+		# did (with -noreset, gtk3-demo under gdb once made no
+		# glXQueryExtension round trip, which its run had made).
 		Xvfb ":$n" -nolisten tcp -screen 0 1024x768x24 >"$workdir/xvfb.log" 2>&1 &
 		xpid=$!
 		if wait_for xdpyinfo -display ":$n" && owns_display "$xpid" "$n"; then
@@ -313,7 +317,7 @@ if command -v xauth >/dev/null; then
 else
 	say "xauth not installed: the desktop's display is tried without a cookie"
 fi
-Xvfb ":$k" -nolisten tcp -nolisten unix -listen local ${auth:+-auth "$auth"} \
+Xvfb ":$k" -nolisten tcp -nolisten unix -listen local -noreset ${auth:+-auth "$auth"} \
 	-screen 0 1024x768x24 >"$workdir/xvfb-abstract.log" 2>&1 &
 kpid=$!
 pids="$pids $kpid"
@@ -365,10 +369,12 @@ done
 # deterministic, the same requests and the same waits.  (A GUI client is
 # not: gtk3-demo's per-frame reads above; and MIT-SHM, which the X server
 # grants only to a client on its Unix socket, such as the relay, adds an
-# attach and its syncs to GDK's start-up.)
+# attach and its syncs to GDK's start-up.)  One server for both, TCP and
+# its Unix socket, the relay's: a server that does not reset keeps the
+# atoms its earlier clients interned, which xlsatoms lists.
 m=$((n + 1))
 while [ -e "/tmp/.X$m-lock" ] && [ $m -lt 63 ]; do m=$((m + 1)); done
-Xvfb ":$m" -listen tcp -nolisten unix -screen 0 1024x768x24 >"$workdir/xvfb-tcp.log" 2>&1 &
+Xvfb ":$m" -listen tcp -noreset -screen 0 1024x768x24 >"$workdir/xvfb-tcp.log" 2>&1 &
 mpid=$!
 pids="$pids $mpid"
 # Ours, not another test's xcap-run relay that took :m after the look.
@@ -384,7 +390,10 @@ compare() {
 	stop_capture "cap_$_cn"
 	xcapanalyse --round-trips --split-fraction 0 --format csv "$workdir/${_cn}_tcp.xcap" \
 		>"$workdir/${_cn}_tcp.csv" || fail "$_cn: xcapanalyse on the lo capture failed"
+	_cd=$DISPLAY
+	DISPLAY=:$m
 	measured "${_cn}_relay" -- "$@"
+	DISPLAY=$_cd
 	key "$workdir/${_cn}_tcp.csv" >"$workdir/${_cn}_tcp.key"
 	key "$workdir/${_cn}_relay.trips0.csv" >"$workdir/${_cn}_relay.key"
 	a=$(wc -l <"$workdir/${_cn}_tcp.key") b=$(wc -l <"$workdir/${_cn}_relay.key")

@@ -34,7 +34,7 @@ server_up() {
 	tries=0
 	while :; do
 		if [ ! -e "/tmp/.X$n-lock" ]; then
-			ip netns exec "$link_ns_s" Xvfb ":$n" -listen tcp -nolisten unix -ac \
+			ip netns exec "$link_ns_s" Xvfb ":$n" -listen tcp -nolisten unix -ac -noreset \
 				-screen 0 800x600x24 >"$workdir/xvfb-$n.log" 2>&1 &
 			xpid=$!
 			if wait_for ip netns exec "$link_ns_c" xdpyinfo -display "$link_addr_s:$n"; then

@@ -108,7 +108,7 @@ if command -v Xvnc >/dev/null; then
 	vn=$((n + 1))
 	while [ -e "/tmp/.X$vn-lock" ]; do vn=$((vn + 1)); done
 	vport=$((5900 + vn))
-	ip netns exec "$link_ns_s" Xvnc ":$vn" -SecurityTypes None -rfbport "$vport" \
+	ip netns exec "$link_ns_s" Xvnc ":$vn" -noreset -SecurityTypes None -rfbport "$vport" \
 		-geometry 320x240 -listen tcp -ac >"$workdir/xvnc.log" 2>&1 &
 	pids="$pids $!"
 	wait_for ip netns exec "$link_ns_s" $py -c \
