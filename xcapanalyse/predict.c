@@ -38,6 +38,16 @@
  * Acknowledgements take the delay back and the time of their own
  * headers; they do not queue behind the data of the other direction.
  *
+ * Coalescing.  A segment that cannot leave when its bytes are written
+ * (the window is full) waits in the socket, and what the application
+ * writes before it leaves joins it, up to the MSS, as Linux's
+ * tcp_sendmsg appends to the last unsent buffer.  An X server that
+ * writes a big reply in small pieces (GLX's GetFBConfigs: 840 writes of
+ * 352 bytes) so sends full segments once the link holds it back, and
+ * the receiver acknowledges every second of them.  Only where the X
+ * connection is on the link itself: through a tunnel ssh makes its own
+ * packets.
+ *
  * The replayed packets, with the times a capture beside the client would
  * give them (the client's segments as they leave, the server's as they
  * arrive), and the trace's messages at the segment holding their last
@@ -772,8 +782,16 @@ struct replay {
 	struct sender *s;		/* 2 per connection */
 	double free_at[2];		/* the link's queue empties */
 	uint64_t *ready, *arrive;	/* per write */
-	uint64_t *seg_ts;		/* client-side time of each segment of a write */
-	size_t cap_seg;
+	/* Raw: the short segment that ends the latest write, while the
+	   sender's window keeps it in the socket, where the next write of
+	   the same side may join it (see "Coalescing" above). */
+	struct {
+		bool on;
+		uint32_t first, last;	/* the writes whose last bytes it holds */
+		uint32_t seq, n;
+		uint8_t flags;
+		uint64_t ready;		/* when its bytes were all there */
+	} pend;
 	uint64_t max_queue;
 	uint64_t segments;
 	/* The records form streams whose times never go back (see
@@ -812,15 +830,15 @@ static void emit(struct replay *r, size_t stream, uint64_t ts, uint8_t type, uin
 	r->tail[stream] = i;
 }
 
-/* The write's messages whose last byte is in segments up to k, at the
-   time segment k is seen beside the client. */
-static void emit_messages(struct replay *r, uint32_t i, uint32_t k, uint64_t here, bool all)
+/* The messages not yet placed that end by byte `upto` of write i (all of
+   it: UINT32_MAX), and all of earlier writes', at the time the segment
+   holding that byte is seen beside the client. */
+static void emit_messages(struct replay *r, uint32_t i, uint32_t upto, uint64_t here)
 {
 	const struct predict_trace *t = r->t;
-	for (; r->mi < t->nm && t->m[r->mi].w == i && !r->oom; r->mi++) {
+	for (; r->mi < t->nm && t->m[r->mi].w <= i && !r->oom; r->mi++) {
 		const struct pmsg *g = &t->m[r->mi];
-		uint32_t seg = g->off ? (g->off - 1) / t->opt.mss : 0;
-		if (seg > k && !all)
+		if (g->w == i && g->off > upto)
 			break;
 		emit(r, g->dir == XDIR_C2S ? STREAM_CLIENT_SENDS + g->conn : STREAM_AT_CLIENT, here,
 		     XREC_MSG, g->dir, 0, g->conn, 0, 0, (uint32_t)r->mi);
@@ -950,6 +968,7 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 		uint64_t acked = *arrival + l->delay + (uint64_t)round_ns(ser(l, o->overhead));
 		if (!ack_push(s, hold ? UINT64_MAX : acked))
 			r->oom = true;
+
 		else if (s->held && !hold)
 			ack_release_held(s);
 		s->held = hold;
@@ -961,12 +980,110 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 	return ts;
 }
 
+/* When the sender's window lets one more segment leave, at ts or later:
+   send_segment's wait, without taking the acknowledgements. */
+static uint64_t sender_free(const struct sender *s, uint64_t ts)
+{
+	if (ts < s->seg_last)
+		ts = s->seg_last;
+	size_t k = 0;
+	double cwnd = s->cwnd;
+	while (k < s->n && s->acks[(s->head + k) % s->cap] <= ts) {
+		k++;
+		cwnd += 1;
+	}
+	while ((double)(s->n - k) >= cwnd) {
+		uint64_t a = s->acks[(s->head + k) % s->cap];
+		if (a == UINT64_MAX)
+			break;
+		if (a > ts)
+			ts = a;
+		k++;
+		cwnd += 1;
+	}
+	return ts;
+}
+
+/* Linux acknowledges at once the first 16 segments of a connection, and
+   again after the receiver was idle longer than its retransmission
+   timeout (quick-ACK mode): whether the segment of n bytes sent at ts is
+   one of those. */
+static bool quick_ack(const struct replay *r, struct sender *s, uint64_t ts, uint32_t n)
+{
+	uint64_t rto = 2 * r->link->delay + r->t->opt.rto_min;
+	if (n && s->last_arrival && ts > s->last_arrival + rto)
+		s->quick = PREDICT_QUICKACKS;
+	bool quick = s->quick != 0;
+	if (n && s->quick)
+		s->quick--;
+	return quick;
+}
+
+/* A segment over the link itself (raw X): seq and n bytes, ready at ts,
+   the bytes of write i up to `upto` its last.  Emits it, its
+   acknowledgement and its messages as a capture beside the client sees
+   them; returns when it left and sets *arrival. */
+static uint64_t raw_segment(struct replay *r, uint32_t i, uint32_t upto, uint64_t ts, uint32_t seq,
+			    uint32_t n, uint8_t flags, bool hold, uint64_t *arrival)
+{
+	const struct write *w = &r->t->w[i];
+	int d = w->dir;
+	struct sender *s = &r->s[2 * w->conn + d];
+	uint64_t delay = r->link->delay, timer;
+	uint32_t data = seq + ((flags & XTCP_SYN) ? 1 : 0);
+	ts = send_segment(r, s, d, ts, n, hold, arrival, &timer);
+	if (timer && d == XDIR_C2S)
+		emit(r, STREAM_SERVER_ACKS, timer + delay, XREC_PKT, XDIR_S2C, XTCP_ACK, w->conn, 0,
+		     data, 0);
+	else if (timer)
+		emit(r, STREAM_AT_CLIENT, timer, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0, data, 0);
+	if (n)
+		s->last_arrival = *arrival;
+	/* The capture is beside the client. */
+	uint64_t here = d == XDIR_C2S ? ts : *arrival;
+	/* Data carries no acknowledgement here: the replay's own
+	   acknowledgements say what was received, and when. */
+	uint8_t pf = flags;
+	if (!(pf & (XTCP_SYN | XTCP_FIN | XTCP_RST)))
+		pf &= (uint8_t)~XTCP_ACK;
+	emit(r, d == XDIR_C2S ? STREAM_CLIENT_SENDS + w->conn : STREAM_AT_CLIENT, here, XREC_PKT,
+	     (uint8_t)d, pf, w->conn, seq, w->ack, n);
+	uint32_t acked = data + n + ((flags & XTCP_FIN) ? 1 : 0);
+	if (n && !hold && d == XDIR_C2S)
+		emit(r, STREAM_SERVER_ACKS, *arrival + delay, XREC_PKT, XDIR_S2C, XTCP_ACK, w->conn, 0,
+		     acked, 0);
+	else if ((n && !hold) || (!n && d == XDIR_S2C))
+		emit(r, STREAM_AT_CLIENT, *arrival, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0, acked, 0);
+	emit_messages(r, i, upto, here);
+	return ts;
+}
+
+/* The held short segment leaves alone, when the window lets it. */
+static void flush_pending(struct replay *r)
+{
+	if (!r->pend.on)
+		return;
+	r->pend.on = false;
+	const struct write *w = &r->t->w[r->pend.last];
+	struct sender *s = &r->s[2 * w->conn + w->dir];
+	quick_ack(r, s, r->pend.ready, r->pend.n);
+	uint64_t arrival;
+	raw_segment(r, r->pend.last, UINT32_MAX, r->pend.ready, r->pend.seq, r->pend.n, r->pend.flags,
+		    false, &arrival);
+	for (uint32_t x = r->pend.first; x <= r->pend.last; x++)
+		r->arrive[x] = arrival;
+}
+
 static void replay_write(struct replay *r, uint32_t i)
 {
 	const struct predict_trace *t = r->t;
 	const struct write *w = &t->w[i];
 	const struct write *wp = w->prev != NONE ? &t->w[w->prev] : NULL;
 	const struct write *wc = w->cause != NONE ? &t->w[w->cause] : NULL;
+	/* A short segment of another sender held back goes first: nothing
+	   of this write can join it, and this write may wait for it. */
+	if (r->pend.on && (t->w[r->pend.last].conn != w->conn || t->w[r->pend.last].dir != w->dir))
+		flush_pending(r);
 	uint64_t ready = w->ts;
 	if (wp)
 		ready = r->ready[w->prev] + (w->ts - wp->ts);
@@ -1000,18 +1117,24 @@ static void replay_write(struct replay *r, uint32_t i)
 	int d = w->dir;
 	struct sender *s = &r->s[2 * w->conn + d];
 	uint32_t mss = t->opt.mss;
-	uint32_t nseg = w->len ? (w->len + mss - 1) / mss : 1;
-	if (nseg > r->cap_seg) {
-		uint64_t *v = realloc(r->seg_ts, nseg * sizeof *v);
-		if (!v) {
-			r->oom = true;
-			return;
-		}
-		r->seg_ts = v;
-		r->cap_seg = nseg;
-	}
 	bool syn = w->flags & XTCP_SYN;
 	uint32_t base = w->seq + (syn ? 1 : 0);
+	bool tunnel = t->opt.ssh_compression;
+	/* Raw: the bytes of this side's previous writes still in its socket
+	   when this one's come begin its first segment. */
+	uint32_t carry = 0, carry_seq = 0, carry_first = i;
+	if (r->pend.on) {
+		if (ready < sender_free(s, r->pend.ready)) {
+			carry = r->pend.n;
+			carry_seq = r->pend.seq;
+			carry_first = r->pend.first;
+			r->pend.on = false;
+		} else {
+			flush_pending(r);
+		}
+	}
+	uint32_t first = w->len < mss - carry ? w->len : mss - carry;
+	uint32_t nseg = w->len > first ? 1 + (w->len - first + mss - 1) / mss : 1;
 	uint64_t ts = ready, arrival = ready;
 	/* Through an ssh tunnel the capture is between the client and the
 	   local sshd: the client's bytes are seen, and acknowledged, as it
@@ -1019,7 +1142,6 @@ static void replay_write(struct replay *r, uint32_t i)
 	   client's connection is accepted at once, while its SYN crosses the
 	   link as the channel's opening, answered by the confirmation (the
 	   X server's SYN/ACK); sshd sends the client's data after that. */
-	bool tunnel = t->opt.ssh_compression;
 	/* The time ssh and sshd take to pass a message on: half a round
 	   trip's, once the link has delivered it. */
 	uint64_t cross = tunnel ? t->opt.ssh_forward / 2 : 0;
@@ -1041,32 +1163,48 @@ static void replay_write(struct replay *r, uint32_t i)
 	if (tunnel && d == XDIR_S2C && syn && w->cause != NONE)
 		local = r->ready[w->cause];
 	for (uint32_t k = 0; k < nseg; k++) {
-		uint32_t off = k * mss;
-		uint32_t n = w->len - off < mss ? w->len - off : mss;
+		uint32_t off = k ? first + (k - 1) * mss : 0;
+		uint32_t n = k ? (w->len - off < mss ? w->len - off : mss) : first;
+		uint32_t size = n + (k ? 0 : carry);	/* on the link */
 		uint8_t flags = w->flags;
 		if (k > 0)
 			flags &= (uint8_t)~XTCP_SYN;
 		if (k + 1 < nseg)
 			flags &= (uint8_t)~(XTCP_FIN | XTCP_PSH);
+		if (!tunnel && k + 1 == nseg && size && size < mss &&
+		    !(flags & (XTCP_SYN | XTCP_FIN | XTCP_RST)) && sender_free(s, ts) > ready) {
+			/* Short, and the window kept it in the socket since it
+			   was written: the side's next write may join it there. */
+			r->pend.on = true;
+			r->pend.first = k ? i : carry_first;
+			r->pend.last = i;
+			r->pend.seq = k ? base + off : carry ? carry_seq : w->seq;
+			r->pend.n = size;
+			r->pend.flags = flags;
+			r->pend.ready = ready;
+			return;
+		}
 		/* The receiver acknowledges every second full-sized segment, and
 		   at once the end of a write (Linux's delayed ACK, which the
 		   application's answer or the timer ends soon after). */
-		/* Linux acknowledges at once the first 16 segments of a
-		   connection, and again after the receiver was idle longer
-		   than its retransmission timeout (quick-ACK mode). */
-		uint64_t rto = 2 * r->link->delay + t->opt.rto_min;
-		if (n && s->last_arrival && ts > s->last_arrival + rto)
-			s->quick = PREDICT_QUICKACKS;
-		bool hold = n == mss && k + 1 < nseg && !s->held && !s->quick;
-		if (n && s->quick)
-			s->quick--;
+		bool quick = quick_ack(r, s, ts, size);
+		bool hold = size == mss && k + 1 < nseg && !s->held && !quick;
+		if (!tunnel) {
+			uint32_t upto = k + 1 == nseg ? UINT32_MAX : off + n;
+			ts = raw_segment(r, i, upto, ts, k == 0 && carry ? carry_seq : k ? base + off : w->seq,
+					 size, flags, hold, &arrival);
+			if (k == 0 && carry)
+				for (uint32_t x = carry_first; x < i; x++)
+					r->arrive[x] = arrival;
+			continue;
+		}
 		/* Through the tunnel the write is SSH packets of up to 16 KB of
 		   X data each, its segments' bytes shared evenly among them.  A
 		   segment leaves when the channel's window has room for every
 		   packet that begins in it; a packet that ends in it is counted
 		   by the receiver, which grants more window when half of it is
 		   used. */
-		if (tunnel && n) {
+		if (n) {
 			while (pj < npk && pk_wire(w, npk, pj) < off + n) {
 				ts = channel_wait(s, s->chan_sent + pk_x(w, pj + 1), ts);
 				pj++;
@@ -1074,16 +1212,13 @@ static void replay_write(struct replay *r, uint32_t i)
 		}
 		uint64_t timer;
 		ts = send_segment(r, s, d, ts, n, hold, &arrival, &timer);
-		if (timer && !tunnel && d == XDIR_C2S)
-			emit(r, STREAM_SERVER_ACKS, timer + r->link->delay, XREC_PKT, XDIR_S2C, XTCP_ACK,
-			     w->conn, 0, base + off, 0);
-		else if (timer && !(tunnel && syn) && d == XDIR_S2C)
+		if (timer && !syn && d == XDIR_S2C)
 			emit(r, STREAM_AT_CLIENT, timer + cross, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0,
 			     base + off, 0);
-		if (tunnel && t->opt.wake && k == 0 && arrival >= fwd_last + PREDICT_WAKE_AFTER)
+		if (t->opt.wake && k == 0 && arrival >= fwd_last + PREDICT_WAKE_AFTER)
 			fwd_wake = t->opt.wake;
 		uint64_t delivered = arrival + cross + fwd_wake;
-		if (tunnel && n) {
+		if (n) {
 			while (pe < npk && pk_wire(w, npk, pe + 1) <= off + n) {
 				s->chan_recv += pk_x(w, pe + 1) - pk_x(w, pe);
 				pe++;
@@ -1101,33 +1236,27 @@ static void replay_write(struct replay *r, uint32_t i)
 		}
 		if (n)
 			s->last_arrival = arrival;
-		/* The capture is beside the client. */
-		uint64_t here = d == XDIR_C2S ? ts : delivered;
-		if (tunnel && (d == XDIR_C2S || syn))
-			here = local;
-		r->seg_ts[k] = here;
+		/* The capture is beside the client, between it and its sshd. */
+		uint64_t here = d == XDIR_C2S || syn ? local : delivered;
 		uint32_t seq = k ? base + off : w->seq;
 		/* Data carries no acknowledgement here: the replay's own
 		   acknowledgements say what was received, and when. */
 		if (!(flags & (XTCP_SYN | XTCP_FIN | XTCP_RST)))
 			flags &= (uint8_t)~XTCP_ACK;
-		size_t here_stream = d == XDIR_C2S ? STREAM_CLIENT_SENDS + w->conn : STREAM_AT_CLIENT;
-		if (tunnel && syn)
-			here_stream = STREAM_CLIENT_SENDS + w->conn;
+		size_t here_stream = d == XDIR_C2S || syn ? STREAM_CLIENT_SENDS + w->conn
+							  : STREAM_AT_CLIENT;
 		emit(r, here_stream, here, XREC_PKT, (uint8_t)d, flags, w->conn, seq, w->ack, n);
 		uint32_t acked = base + off + n + ((flags & XTCP_FIN) ? 1 : 0);
-		if (tunnel && (d == XDIR_C2S || syn)) {
+		if (d == XDIR_C2S || syn) {
 			/* The local peer acknowledges at once. */
 			if (n || d == XDIR_S2C)
 				emit(r, here_stream, here, XREC_PKT, (uint8_t)!d, XTCP_ACK, w->conn, 0,
 				     acked, 0);
-		} else if (n && !hold && d == XDIR_C2S)
-			emit(r, STREAM_SERVER_ACKS, arrival + r->link->delay, XREC_PKT, XDIR_S2C, XTCP_ACK,
-			     w->conn, 0, acked, 0);
-		else if ((n && !hold) || (!n && d == XDIR_S2C))
+		} else if (!n || !hold) {
 			emit(r, STREAM_AT_CLIENT, delivered, XREC_PKT, XDIR_C2S, XTCP_ACK, w->conn, 0,
 			     acked, 0);
-		emit_messages(r, i, k, here, k + 1 == nseg);
+		}
+		emit_messages(r, i, k + 1 == nseg ? UINT32_MAX : off + n, here);
 		arrival = delivered;
 	}
 	r->arrive[i] = arrival;
@@ -1297,6 +1426,7 @@ static int run_with(const struct predict_trace *t, struct scratch *sc,
 	}
 	for (uint32_t i = 0; i < t->nw && !r.oom; i++)
 		replay_write(&r, i);
+	flush_pending(&r);
 	if (r.oom)
 		goto out;
 
@@ -1325,7 +1455,6 @@ out:
 			free(r.s[i].adj_limit);
 		}
 	free(r.s);
-	free(r.seg_ts);
 	free(r.head);
 	free(r.tail);
 	return rc;
