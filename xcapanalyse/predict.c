@@ -968,7 +968,6 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 		uint64_t acked = *arrival + l->delay + (uint64_t)round_ns(ser(l, o->overhead));
 		if (!ack_push(s, hold ? UINT64_MAX : acked))
 			r->oom = true;
-
 		else if (s->held && !hold)
 			ack_release_held(s);
 		s->held = hold;
@@ -1136,6 +1135,7 @@ static void replay_write(struct replay *r, uint32_t i)
 	uint32_t first = w->len < mss - carry ? w->len : mss - carry;
 	uint32_t nseg = w->len > first ? 1 + (w->len - first + mss - 1) / mss : 1;
 	uint64_t ts = ready, arrival = ready;
+	bool held_back = false;		/* its last segment is r->pend */
 	/* Through an ssh tunnel the capture is between the client and the
 	   local sshd: the client's bytes are seen, and acknowledged, as it
 	   writes them, and cross the link when sshd may send them.  The
@@ -1182,7 +1182,8 @@ static void replay_write(struct replay *r, uint32_t i)
 			r->pend.n = size;
 			r->pend.flags = flags;
 			r->pend.ready = ready;
-			return;
+			held_back = true;
+			break;
 		}
 		/* The receiver acknowledges every second full-sized segment, and
 		   at once the end of a write (Linux's delayed ACK, which the
@@ -1259,7 +1260,8 @@ static void replay_write(struct replay *r, uint32_t i)
 		emit_messages(r, i, k + 1 == nseg ? UINT32_MAX : off + n, here);
 		arrival = delivered;
 	}
-	r->arrive[i] = arrival;
+	if (!held_back)
+		r->arrive[i] = arrival;
 	s->chan_sent += w->olen;
 	if (tunnel && d == XDIR_S2C && syn)
 		r->s[2 * w->conn + XDIR_C2S].gate = arrival;
