@@ -208,6 +208,9 @@ else:
 	fail "could not start Xvnc on any display: $(tail -3 "$workdir/$2.log")"
 }
 
+# xvfb_noreset: -noreset, unless the test set xvfb_reset=yes (start_xvfb).
+xvfb_noreset() { [ "${xvfb_reset:-}" = yes ] || echo -noreset; }
+
 # owns_display PID N: the X server PID holds display N's lock.  Another X
 # server, or an xcap-run forwarding display, that took N between the look
 # at the lock and the start would answer the readiness probe on N's port
@@ -247,10 +250,14 @@ display_state() {
 # start_xvfb: an Xvfb listening on TCP on a free display; sets display
 # (the number) and DISPLAY (127.0.0.1:N).  Extra arguments go to Xvfb.
 # A test confined to some displays sets xvfb_first and xvfb_last.  Like
-# every X server the tests start, it runs with -noreset: one that resets
-# when its last client leaves drops a client connecting meanwhile, and
-# under load the first client after the readiness probe did
-# (tests/x-reset.sh).
+# the other X servers the tests start, it runs with -noreset: one that
+# resets when its last client leaves drops a client connecting meanwhile,
+# and under load the first client after the readiness probe did
+# (tests/x-reset.sh).  A test that measures a client's start-up run after
+# run sets xvfb_reset=yes: a server that keeps what its clients left
+# serves the second start-up another (GTK keeps its GLX visuals in the
+# root window's GDK_VISUALS, and asks for the 296 KB of GLX's
+# GetFBConfigs only when that is not there).
 start_xvfb() {
 	need Xvfb xdpyinfo
 	first=${xvfb_first:-20} last=${xvfb_last:-63}	# X ports are 6000-6063
@@ -258,7 +265,7 @@ start_xvfb() {
 	tries=0
 	while [ $tries -lt $((last - first + 1)) ]; do
 		if [ ! -e "/tmp/.X$n-lock" ]; then
-			Xvfb ":$n" -listen tcp -noreset -screen 0 1024x768x24 -nolisten unix "$@" \
+			Xvfb ":$n" -listen tcp $(xvfb_noreset) -screen 0 1024x768x24 -nolisten unix "$@" \
 				>"$workdir/xvfb-$n.log" 2>&1 &
 			xpid=$!
 			if wait_for xdpyinfo -display "127.0.0.1:$n" && owns_display "$xpid" "$n" &&

@@ -60,7 +60,7 @@ start_xvfb_in() {
 	_xn_tries=0
 	while :; do
 		if [ ! -e "/tmp/.X$n-lock" ]; then
-			"$@" ip netns exec "$_xn_sns" Xvfb ":$n" -listen tcp -nolisten unix -ac -noreset \
+			"$@" ip netns exec "$_xn_sns" Xvfb ":$n" -listen tcp -nolisten unix -ac $(xvfb_noreset) \
 				-screen 0 "$_xn_geometry" >"$_xn_log" 2>&1 &
 			xpid=$!
 			wait_for ip netns exec "$_xn_cns" xdpyinfo -display "$_xn_addr:$n" && return 0

@@ -15,6 +15,11 @@
 #                     $workdir/$run.client; non-zero when it failed
 #   cell_down         before the cell's Xvfb and link are taken down
 
+# The servers reset when their last client leaves, as X servers do by
+# default: every run of a client is a start-up on a fresh display, as the
+# tables of xcapanalyse(1) measured it (start_xvfb: xvfb_reset).
+xvfb_reset=yes
+
 # predict_loopback "XCAP-OPTIONS" "XCAPANALYSE-OPTIONS": each client
 # captured three times on loopback (Xvfb listening on TCP, xcap on lo) and
 # each capture predicted over the matrix into predictedN_K.csv; the
