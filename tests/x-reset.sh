@@ -27,7 +27,7 @@ def client():
 
 dropped = 0
 s = client()
-for k in range(5):
+for k in range(10):
     os.kill(pid, signal.SIGSTOP)
     try:
         s.close()
@@ -40,7 +40,7 @@ for k in range(5):
         dropped += 1
         print("round %d: %s" % (k + 1, new.stderr.read().decode().strip()))
     s = client()
-print("%d of 5 clients that came as the last one left were dropped" % dropped)
+print("%d of 10 clients that came as the last one left were dropped" % dropped)
 sys.exit(1 if dropped else 0)
 PY
-say "5 clients that came as the last one left were all served"
+say "10 clients that came as the last one left were all served"
