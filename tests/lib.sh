@@ -217,13 +217,18 @@ xvfb_noreset() { [ "${xvfb_reset:-}" = yes ] || echo -noreset; }
 # in the place of one that exited at once.
 owns_display() { [ "$(tr -d ' \n' <"/tmp/.X$2-lock" 2>/dev/null)" = "$1" ]; }
 
-# port_listeners PORT: the pids of the processes listening on TCP PORT in
-# this network namespace (IPv4 or IPv6), one a line, "?" for a socket no
-# process here holds.
+# listen_inodes PORT: the socket inodes listening on TCP PORT in this
+# network namespace (IPv4 or IPv6), one a line.
+listen_inodes() {
+	awk -v p="$(printf ':%04X' "$1")" 'substr($2, length($2) - 4) == p && $4 == "0A" { print $10 }' \
+		/proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# port_listeners PORT: the pids of the processes listening on TCP PORT,
+# one a line, "?" for a socket no process here holds (for messages: it
+# looks through every process).
 port_listeners() {
-	_hex=$(printf ':%04X' "$1")
-	for _ino in $(awk -v p="$_hex" 'substr($2, length($2) - 4) == p && $4 == "0A" { print $10 }' \
-			/proc/net/tcp /proc/net/tcp6 2>/dev/null); do
+	for _ino in $(listen_inodes "$1"); do
 		_who=$(find /proc/[0-9]*/fd -lname "socket:\[$_ino\]" 2>/dev/null | head -n 1 | cut -d/ -f3)
 		echo "${_who:-?}"
 	done
@@ -233,8 +238,12 @@ port_listeners() {
 # an xcap-run relay (127.0.0.1 only) or a server on one address family
 # beside ours would answer a probe of 127.0.0.1:PORT in its place.
 serves_alone() {
-	_l=$(port_listeners "$2" | sort -u)
-	[ "$_l" = "$1" ]
+	_inos=$(listen_inodes "$2")
+	[ -n "$_inos" ] || return 1
+	_own=$(ls -l "/proc/$1/fd" 2>/dev/null)
+	for _ino in $_inos; do
+		case $_own in *"socket:[$_ino]"*) ;; *) return 1 ;; esac
+	done
 }
 
 # display_state: one line for a failure message: whether this test's

@@ -875,11 +875,6 @@ static void ack_release_held(struct sender *s)
 	s->held = false;
 }
 
-static uint64_t ack_front(const struct sender *s)
-{
-	return s->acks[s->head];
-}
-
 static void ack_pop(struct sender *s)
 {
 	s->head = (s->head + 1) % s->cap;
@@ -911,6 +906,31 @@ static uint64_t delack_timeout(const struct predict_options *o, const struct pre
 	return rtt > o->delack ? rtt : o->delack;
 }
 
+/* When the sender's window lets one more segment leave, at ts or later,
+   without taking the acknowledgements: *arrived of them have come by ts,
+   and it waits for *waited more (each grows the window by one). */
+static uint64_t window_wait(const struct sender *s, uint64_t ts, size_t *arrived, size_t *waited)
+{
+	if (ts < s->seg_last)
+		ts = s->seg_last;
+	size_t k = 0;
+	while (k < s->n && s->acks[(s->head + k) % s->cap] <= ts)
+		k++;
+	*arrived = k;
+	double cwnd = s->cwnd + (double)k;
+	while ((double)(s->n - k) >= cwnd) {
+		uint64_t a = s->acks[(s->head + k) % s->cap];
+		if (a == UINT64_MAX)
+			break;
+		if (a > ts)
+			ts = a;
+		k++;
+		cwnd += 1;
+	}
+	*waited = k - *arrived;
+	return ts;
+}
+
 /* When a segment of n payload bytes that may leave at ts (not before the
    sender's window lets it) leaves, and when it arrives.  hold: the
    receiver acknowledges it only with the next one.  *timer: when the
@@ -925,7 +945,9 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 	if (ts < s->seg_last)
 		ts = s->seg_last;
 	if (n) {
-		while (s->n && ack_front(s) <= ts)
+		size_t arrived, waited;
+		uint64_t go = window_wait(s, ts, &arrived, &waited);
+		while (arrived--)
 			ack_pop(s);
 		uint64_t rto = 2 * l->delay + o->rto_min;
 		if (o->idle_restart && s->sent && !s->n && ts - s->seg_last > rto) {
@@ -939,11 +961,10 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 			if (s->cwnd < restart)
 				s->cwnd = restart;
 		}
-		while ((double)s->n >= s->cwnd && ack_front(s) != UINT64_MAX) {
-			if (ack_front(s) > ts)
-				ts = ack_front(s);
+		/* (After a restart nothing is in flight: waited is 0.) */
+		while (waited--)
 			ack_pop(s);
-		}
+		ts = go;
 	}
 	double start = (double)ts > r->free_at[dir] ? (double)ts : r->free_at[dir];
 	if (l->rate && r->free_at[dir] > (double)ts) {
@@ -979,28 +1000,11 @@ static uint64_t send_segment(struct replay *r, struct sender *s, int dir, uint64
 	return ts;
 }
 
-/* When the sender's window lets one more segment leave, at ts or later:
-   send_segment's wait, without taking the acknowledgements. */
+/* When the sender's window lets one more segment leave, at ts or later. */
 static uint64_t sender_free(const struct sender *s, uint64_t ts)
 {
-	if (ts < s->seg_last)
-		ts = s->seg_last;
-	size_t k = 0;
-	double cwnd = s->cwnd;
-	while (k < s->n && s->acks[(s->head + k) % s->cap] <= ts) {
-		k++;
-		cwnd += 1;
-	}
-	while ((double)(s->n - k) >= cwnd) {
-		uint64_t a = s->acks[(s->head + k) % s->cap];
-		if (a == UINT64_MAX)
-			break;
-		if (a > ts)
-			ts = a;
-		k++;
-		cwnd += 1;
-	}
-	return ts;
+	size_t arrived, waited;
+	return window_wait(s, ts, &arrived, &waited);
 }
 
 /* Linux acknowledges at once the first 16 segments of a connection, and
