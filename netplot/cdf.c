@@ -1,6 +1,8 @@
 /*
  * cdf.c — the CDF pictures (cdf.h): step curves of several runs on one
  * pair of axes, and their headless export.
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
  * to each packet, or to each input's response, one curve per rate.  The
  * values come from the response model and SLIM's replay (runs.h reads
  * them from traces); this file only draws.
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #ifndef NETPLOT_CDF_H
 #define NETPLOT_CDF_H

@@ -2,6 +2,8 @@
  * export.c — headless output of a view: PNG, SVG and PDF through the same
  * renderer as the window, and xplot's own plot language so that xplot
  * users keep their tool.
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * index.c — TRACE.idx: building it when the trace has none (or a stale
  * one), reading it back with every offset checked, and drawing from it.
  * The layout is xcap/traceidx.c's (the writer, shared with xcap -w).
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #include "config.h"
 

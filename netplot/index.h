@@ -16,6 +16,8 @@
  * The file is an input like any other: every read of it is checked
  * against its length (np_index_from_bytes), and a stale index (the trace
  * changed since: size, time of change or first bytes differ) is rebuilt.
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #ifndef NETPLOT_INDEX_H
 #define NETPLOT_INDEX_H

@@ -1,11 +1,11 @@
-# netplot/ — the viewer: a renderer of plain C and cairo (libnetplot.a,
-# used headless by export, the benchmark and the tests) and the GTK
-# application around it.  Built when configure found GTK 3 and cairo.
+# netplot/ — the viewer's library: a renderer of plain C and cairo
+# (libnetplot.a, used headless by export, the benchmark and the tests).
+# The GTK application around it has its room in netplot/cmd/netplot/.
+# Built when configure found GTK 3 and cairo.
 # Include paths: this layer, xcapanalyse/ (the state model) and xcap/
 # (the reader and records).
 INC_NETPLOT = $(AM_CPPFLAGS) -I$(top_srcdir)/netplot -I$(top_srcdir)/xcapanalyse \
 	-I$(top_srcdir)/xcap
-
 if NETPLOT
 noinst_LIBRARIES += netplot/libnetplot.a
 netplot_libnetplot_a_CPPFLAGS = $(INC_NETPLOT)
@@ -18,15 +18,8 @@ netplot_libnetplot_a_SOURCES = \
 	netplot/cdf.c netplot/cdf.h \
 	netplot/runs.c netplot/runs.h
 netplot_libnetplot_a_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
-
 # Everything that links the renderer links these, in this order.
 NETPLOT_LIBS = netplot/libnetplot.a xcapanalyse/libanalyse.a $(XCAP_LIBS) $(GTK_LIBS) $(LIBDW_LIBS) -lm
 
-bin_PROGRAMS += netplot/netplot
-netplot_netplot_SOURCES = netplot/netplot.c netplot/gui.c netplot/gui.h \
-	netplot/cdfwin.c netplot/cdfwin.h xcap/progress.c
-netplot_netplot_CPPFLAGS = $(INC_NETPLOT)
-netplot_netplot_CFLAGS = $(AM_CFLAGS) $(GTK_CFLAGS)
-netplot_netplot_LDADD = $(NETPLOT_LIBS)
-dist_man_MANS += man/netplot.1
+include netplot/cmd/netplot/local.mk
 endif

@@ -8,6 +8,8 @@
  * range costs O(FANOUT * log n) whatever its length.  Indexing by position
  * rather than by time keeps the nodes exact (no time bucketing error) and
  * small (one node per 16 items: about 4 bytes a packet).
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * model.c — loading a trace into netplot's compact arrays, and what is
  * asked of them: time lookups, region statistics.  The level-of-detail
  * index is lod.c's.
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #include "config.h"
 

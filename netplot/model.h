@@ -6,6 +6,8 @@
  *
  * This is netplot's core; it knows nothing of GTK and is shared by the
  * GUI, headless export, the benchmark and the unit tests.
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #ifndef NETPLOT_MODEL_H
 #define NETPLOT_MODEL_H

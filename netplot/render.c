@@ -6,6 +6,8 @@
  * step), or else one aggregate per pixel column from the LOD index.  Both
  * cost O(pixels + visible items), so a redraw takes the same time on a
  * thousand packets as on ten million.
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #include "config.h"
 

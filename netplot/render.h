@@ -3,6 +3,8 @@
  * what rectangle), its coordinate transforms, the axes, label thinning,
  * drawing onto any cairo context, and finding what is under a point.
  * Plain C and cairo, no GTK: the GUI, the exports and the tests share it.
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #ifndef NETPLOT_RENDER_H
 #define NETPLOT_RENDER_H

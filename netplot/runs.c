@@ -1,5 +1,7 @@
 /*
  * runs.c — a run's values for the CDF pictures, from its responses.
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * runs.h — the values of netplot's CDF pictures (cdf.h), read from a
  * trace through the state model and the response model: one series per
  * run.
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
 #ifndef NETPLOT_RUNS_H
 #define NETPLOT_RUNS_H

@@ -17,6 +17,8 @@
  *
  * libc only: protocols/ depends on nothing else, and xcap/ and the tests
  * use this same header.
+ *
+ * Belongs to: libprotocols, the protocol decoders (protocols/).
  */
 #ifndef PROTOCOLS_CURSOR_H
 #define PROTOCOLS_CURSOR_H

@@ -14,6 +14,8 @@
  * arrive as gap(); the decoder never invents the missing bytes.  It skips
  * them when it knows the framing, or resynchronises on a later message
  * boundary, and tells what it could not decode through sink->note().
+ *
+ * Belongs to: libprotocols, the protocol decoders (protocols/).
  */
 #ifndef XCAP_PROTOCOL_H
 #define XCAP_PROTOCOL_H
@@ -43,7 +45,7 @@ enum proto_kind {
 #define PROTO_DETAIL_MAX 256
 
 /* The X11 decoder reads no more than this many first bytes of a message;
-   a capture may leave out the rest (see xcap/cut.h). */
+   a capture may leave out the rest (see xcap/cmd/xcap/cut.h). */
 #define PROTO_X11_KEEP 4096
 
 /* How many first bytes of a core request (major opcode below 128) the X11

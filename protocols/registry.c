@@ -1,6 +1,8 @@
 /*
  * registry.c — which decoder applies to a connection, by server port or
  * by the first bytes of its stream.
+ *
+ * Belongs to: libprotocols, the protocol decoders (protocols/).
  */
 #include "config.h"
 

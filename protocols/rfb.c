@@ -38,6 +38,8 @@
  * cursor; an overrun means "wait for more"), and bulk data whose length is
  * known (pixels, zlib data, cut text past what a detail shows) is skipped
  * without being buffered.
+ *
+ * Belongs to: libprotocols, the protocol decoders (protocols/).
  */
 #include "config.h"
 

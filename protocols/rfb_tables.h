@@ -2,6 +2,8 @@
  * rfb_tables.h — the RFB catalogue, generated at build time from
  * protocols/rfb.def by protocols/gen_rfb.py into rfb_tables.c.  Every name
  * and number the RFB decoder prints or frames by comes from there.
+ *
+ * Belongs to: libprotocols, the protocol decoders (protocols/).
  */
 #ifndef XCAP_RFB_TABLES_H
 #define XCAP_RFB_TABLES_H

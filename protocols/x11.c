@@ -35,6 +35,8 @@
  * Only the first MSG_CAP bytes of a message are kept (enough for every
  * detail shown); the rest is counted and skipped, so a 16 MB PutImage
  * costs no copying.
+ *
+ * Belongs to: libprotocols, the protocol decoders (protocols/).
  */
 #include "config.h"
 

@@ -2,7 +2,7 @@
  * x11_frame.h — X11's framing rules, stated once.
  *
  * Two programs follow the framing of an X11 byte stream: the decoder
- * (protocols/x11.c) and the kernel-side cutter (xcap/cut.c), which is
+ * (protocols/x11.c) and the kernel-side cutter (xcap/cmd/xcap/cut.c), which is
  * assembled by hand as eBPF and so cannot call C.  These functions are the
  * rules both obey: where a message ends, given its first bytes, and how
  * many of its first bytes the decoder may read (so that the cutter must
@@ -17,6 +17,8 @@
  * The cutter may know less than these rules (it gives up, and keeps whole
  * packets, on a setup reply asking for more authentication), never
  * different.
+ *
+ * Belongs to: libprotocols, the protocol decoders (protocols/).
  */
 #ifndef PROTOCOLS_X11_FRAME_H
 #define PROTOCOLS_X11_FRAME_H

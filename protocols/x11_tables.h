@@ -2,6 +2,8 @@
  * x11_tables.h — the X11 descriptor tables, generated at build time from
  * xcb-proto by protocols/gen_x11.py into x11_tables.c.  Every name the
  * decoder prints comes from here; nothing in the decoder repeats them.
+ *
+ * Belongs to: libprotocols, the protocol decoders (protocols/).
  */
 #ifndef XCAP_X11_TABLES_H
 #define XCAP_X11_TABLES_H

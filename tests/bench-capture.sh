@@ -12,7 +12,7 @@
 # packet's snaplen and with 96 bytes.  They show what reading costs
 # before any work, and so what part of a capturer's figure is its own.
 # xcap runs twice: as it is, the kernel keeping only the headers of
-# packets inside large X11 messages (xcap/cut.h), and with -k, keeping
+# packets inside large X11 messages (xcap/cmd/xcap/cut.h), and with -k, keeping
 # every packet whole.  A filter's work is done in the kernel on the
 # sender's behalf, so the CPU the workload itself (Xvfb and x11perf) used
 # is printed too: what a filter saves the capturer must not reappear

@@ -15,13 +15,13 @@ check_PROGRAMS += tests/check_cut
 tests_check_cut_SOURCES = tests/check_cut.c
 tests_check_cut_CPPFLAGS = $(INC_TESTS)
 tests_check_cut_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
-tests_check_cut_LDADD = $(XCAP_LIBS) $(CHECK_LIBS)
+tests_check_cut_LDADD = xcap/cmd/xcap/libcapture.a $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_cut
 check_PROGRAMS += tests/check_ring
 tests_check_ring_SOURCES = tests/check_ring.c
 tests_check_ring_CPPFLAGS = $(INC_TESTS)
 tests_check_ring_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
-tests_check_ring_LDADD = $(XCAP_LIBS) $(CHECK_LIBS)
+tests_check_ring_LDADD = xcap/cmd/xcap/libcapture.a $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_ring
 dist_check_SCRIPTS += tests/capture-live.sh tests/capture-tun.sh tests/cut-live.sh
 TESTS += tests/capture-live.sh tests/capture-tun.sh tests/cut-live.sh
@@ -43,7 +43,7 @@ EXTRA_DIST += tests/bench-capture.sh tests/bench-x11.sh tests/bench-analyse.sh
 
 # Benchmarks print figures beside the peer tools; they never pass or fail.
 EXTRA_PROGRAMS += tests/ring-floor
-tests_ring_floor_SOURCES = tests/ring-floor.c xcap/ring.c
+tests_ring_floor_SOURCES = tests/ring-floor.c xcap/cmd/xcap/ring.c
 tests_ring_floor_CPPFLAGS = $(INC_TESTS)
 tests_ring_floor_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 tests_ring_floor_LDADD = $(PCAP_LIBS)

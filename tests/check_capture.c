@@ -414,7 +414,7 @@ START_TEST(snaplen_truncation)
 END_TEST
 
 /* A frame shorter than the snaplen with its payload cut was cut by the
-   capture's filter on purpose (xcap/cut.h): a gap of reason skipped,
+   capture's filter on purpose (xcap/cmd/xcap/cut.h): a gap of reason skipped,
    which a decoder that knows of skipping hears as such, also when the
    segment waited out of order first.  A run of them is one record. */
 START_TEST(skipped_by_capture)

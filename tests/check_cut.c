@@ -1,6 +1,6 @@
 /*
  * check_cut.c — unit tests of the classic-to-eBPF translation in
- * xcap/cut.c (part 1 there), with libpcap as the oracle; and of the cutter
+ * xcap/cmd/xcap/cut.c (part 1 there), with libpcap as the oracle; and of the cutter
  * (part 2) against X11's framing rules as protocols/x11_frame.h states
  * them (see "the cutter against the framing rules" below).
  *

@@ -1,5 +1,5 @@
 /*
- * check_flight.c — the flight recorder's ring (xcap/flight.h): its bounds,
+ * check_flight.c — the flight recorder's ring (xcap/cmd/xcap/flight.h): its bounds,
  * eviction by time and by size, and what a window holds: the state of
  * connections whose records left the ring, then every record from the
  * window's start, and nothing before it.

@@ -1,5 +1,5 @@
 /*
- * check_ring.c — ring_prefault (xcap/ring.c) finds libpcap's packet ring
+ * check_ring.c — ring_prefault (xcap/cmd/xcap/ring.c) finds libpcap's packet ring
  * and reading it leaves the capture working.
  *
  * The prefault is invisible from outside: were it to stop finding the

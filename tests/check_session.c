@@ -1,5 +1,5 @@
 /*
- * check_session.c — session files (xcap/session.c): what reads, what is
+ * check_session.c — session files (xcap/cmd/xcap-replay/session.c): what reads, what is
  * refused and on which line, writing and reading back, and recording from
  * the two real captures of the golden tests (xterm given keys, clicks and
  * a drag by xdotool; a VNC viewer's clicks and keys against Xvnc), whose

@@ -3,7 +3,7 @@ check_PROGRAMS += tests/check_flight
 tests_check_flight_SOURCES = tests/check_flight.c
 tests_check_flight_CPPFLAGS = $(INC_TESTS)
 tests_check_flight_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_check_flight_LDADD = $(XCAP_LIBS) $(CHECK_LIBS)
+tests_check_flight_LDADD = xcap/cmd/xcap/libcapture.a $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_flight
 
 # A live capture with a ring through a scripted xterm session, a client's

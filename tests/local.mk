@@ -2,7 +2,8 @@
 # benchmarks.  Fragments per area keep parallel work apart.
 # Tests may see every layer.
 INC_TESTS = $(INC_PROTOCOLS) -I$(top_srcdir)/xcap -I$(top_srcdir)/xcapanalyse \
-	-I$(top_srcdir)/netplot
+	-I$(top_srcdir)/netplot $(INC_CMD) -I$(top_srcdir)/xcap/cmd/xcap \
+	-I$(top_srcdir)/xcap/cmd/xcap-replay
 
 include tests/capture.mk
 include tests/trace.mk

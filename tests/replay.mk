@@ -14,12 +14,12 @@ check_PROGRAMS += tests/fuzz/fuzz-session
 tests_fuzz_fuzz_session_SOURCES = tests/fuzz/fuzz_session.c tests/fuzz/driver.c
 tests_fuzz_fuzz_session_CPPFLAGS = $(INC_TESTS)
 tests_fuzz_fuzz_session_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
-tests_fuzz_fuzz_session_LDADD = $(XCAP_LIBS)
+tests_fuzz_fuzz_session_LDADD = xcap/cmd/xcap-replay/libsession.a $(XCAP_LIBS)
 
 # The session file: reading, refusing, writing, recording from real captures.
 check_PROGRAMS += tests/check_session
 tests_check_session_SOURCES = tests/check_session.c
 tests_check_session_CPPFLAGS = $(INC_TESTS)
 tests_check_session_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(PCAP_CFLAGS)
-tests_check_session_LDADD = $(XCAP_LIBS) $(CHECK_LIBS)
+tests_check_session_LDADD = xcap/cmd/xcap-replay/libsession.a $(XCAP_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_session

@@ -6,7 +6,7 @@
  * so that the CPU a packet costs xcap can be set against the cost of
  * reading whole packets at all, and tcpdump -s 96's against reading 96
  * bytes of each.  It reads the ring as xcap does: a 64 MB buffer whose
- * pages are touched once at start (xcap/ring.c), taken at most every 5 ms.
+ * pages are touched once at start (xcap/cmd/xcap/ring.c), taken at most every 5 ms.
  *
  *   ring-floor IFACE SNAPLEN FILTER...      (SIGINT ends it)
  */

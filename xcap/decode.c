@@ -6,6 +6,8 @@
  * fixed header is taken whole as a sub-cursor of its size (cursor_sub),
  * checked once, then read straight through: the compiler knows that
  * cursor's length, so the reads' own checks cost nothing.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #include "config.h"
 

@@ -4,6 +4,8 @@
  * Every read is bounds-checked against the captured length; a frame that
  * ends early, or claims lengths it does not have, is reported as bad and
  * never read past its end.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #ifndef XCAP_DECODE_H
 #define XCAP_DECODE_H

@@ -1,5 +1,7 @@
 /*
  * dump.c — the one-line text form of trace records (xcapanalyse --dump).
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #include "config.h"
 

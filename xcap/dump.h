@@ -2,6 +2,8 @@
  * dump.h — records as one line of text each: the type, then key=value
  * fields.  This is what golden tests compare and what people grep, so the
  * field names and their order are part of the interface (see xcap(5)).
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #ifndef XCAP_DUMP_H
 #define XCAP_DUMP_H

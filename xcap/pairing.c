@@ -1,5 +1,7 @@
 /*
  * pairing.c — see pairing.h.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #include "config.h"
 

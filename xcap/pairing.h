@@ -19,6 +19,8 @@
  * capture begun mid-connection, requests lost), which request the answer
  * is for is a guess: it is left unpaired, so that no view shows the wait
  * as a fact.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #ifndef XCAP_PAIRING_H
 #define XCAP_PAIRING_H

@@ -12,6 +12,8 @@
  * every page mapped into the process costs a trap to the hypervisor, and
  * reading a large capture through mmap took twice as long as copying it
  * into one small buffer used over and over.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #include "config.h"
 

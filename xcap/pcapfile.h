@@ -7,6 +7,8 @@
  * timestamps; pcapng with several sections and interfaces, each with its
  * time resolution and offset.  Every command that reads a capture file
  * reads it here (libpcap still opens live captures and compiles filters).
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #ifndef XCAP_PCAPFILE_H
 #define XCAP_PCAPFILE_H

@@ -13,6 +13,8 @@
  *
  * All sequence arithmetic is modulo 2^32 (seq_diff), so the wrap of the
  * sequence space is not a case of its own.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #include "config.h"
 
@@ -22,7 +24,6 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "cut.h"
 #include "decode.h"
 #include "pairing.h"
 #include "pipeline.h"
@@ -133,7 +134,7 @@ void pipeline_default_options(struct pipeline_options *opt)
 	opt->decode = true;
 	opt->decoder = NULL;
 	opt->snaplen = 0;
-	opt->cut = NULL;
+	opt->cutter = NULL;
 	opt->compressed_sizes = false;
 }
 
@@ -443,9 +444,10 @@ static struct conn *conn_new(struct pipeline *p, const struct xaddr *client,
 		c->dec = c->ops->create(&sink);
 	}
 	c->cut_slot[0] = c->cut_slot[1] = -1;
-	if (p->opt.cut && c->dec && c->ops->framing && c->ops->skip) {
-		c->cut_slot[0] = cut_open(p->opt.cut, client, server, false);
-		c->cut_slot[1] = cut_open(p->opt.cut, server, client, true);
+	const struct pipeline_cutter *k = p->opt.cutter;
+	if (k && c->dec && c->ops->framing && c->ops->skip) {
+		c->cut_slot[0] = k->open(k->ctx, client, server, false);
+		c->cut_slot[1] = k->open(k->ctx, server, client, true);
 	}
 	size_t s = tuple_slot(p, client, server);
 	c->hnext = p->table[s];
@@ -509,8 +511,10 @@ static void reassembly_free_ooo(struct pipeline *p, struct reassembly *h)
 
 static void cut_stop(struct conn *c)
 {
+	const struct pipeline_cutter *k = c->p->opt.cutter;
 	for (int d = 0; d < 2; d++) {
-		cut_close(c->p->opt.cut, c->cut_slot[d]);
+		if (k)
+			k->close(k->ctx, c->cut_slot[d]);
 		c->cut_slot[d] = -1;
 	}
 }
@@ -614,29 +618,29 @@ static void hole(struct conn *c, int dir, int reason, uint32_t n)
 	h->next += n;
 }
 
-/* Keep the kernel's cutting (xcap/cut.h) in step with the decoder, just
+/* Keep the kernel's cutting (struct pipeline_cutter) in step with the decoder, just
    before the bytes at h->next are fed: hand over a connection that began
    before the capture once its byte order is known, and judge the
    kernel's guess that a message begins at h->next. */
 static void cut_follow(struct conn *c, int dir)
 {
 	struct reassembly *h = &c->h[dir];
-	struct cut *k = c->p->opt.cut;
+	const struct pipeline_cutter *k = c->p->opt.cutter;
 	int slot = c->cut_slot[dir];
 	uint32_t guess = 0;
-	enum cut_view v = cut_view(k, slot, &guess);
-	if (v == CUT_VIEW_FOLLOWING || v == CUT_VIEW_OTHER)
+	enum pipeline_cut_view v = k->view(k->ctx, slot, &guess);
+	if (v == PIPELINE_CUT_FOLLOWING || v == PIPELINE_CUT_OTHER)
 		return;
 	struct proto_framing f;
 	bool sure = c->dec && !h->ended &&
 		    c->ops->framing(c->dec, (enum proto_dir)dir, &f) && f.pos == h->off;
-	if (v == CUT_VIEW_YOURS) {
+	if (v == PIPELINE_CUT_YOURS) {
 		if (sure)
-			cut_hand_over(k, slot, f.big_endian != 0);
+			k->hand_over(k->ctx, slot, f.big_endian != 0);
 	} else if (guess == h->next) {
-		cut_judge(k, slot, guess, sure && f.next == f.pos);
+		k->judge(k->ctx, slot, guess, sure && f.next == f.pos);
 	} else if (seq_lt(guess, h->next)) {
-		cut_judge(k, slot, guess, false);	/* passed without being judged */
+		k->judge(k->ctx, slot, guess, false);	/* passed without being judged */
 	}
 }
 

@@ -6,6 +6,8 @@
  * the protocol decoders.  It emits records in the order a reader wants
  * them: a connection's `conn` record before anything about it, a packet's
  * `pkt` record before the gaps and messages that packet completed.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #ifndef XCAP_PIPELINE_H
 #define XCAP_PIPELINE_H
@@ -16,7 +18,28 @@
 #include "record.h"
 
 struct proto_ops;
-struct cut;
+
+/* The kernel's cutting of payloads beside a live capture, which the
+   pipeline keeps in step with each direction's decoder: told where
+   messages begin, asked to hand a connection over or to judge a guess.
+   The capture program gives it (xcap/cmd/xcap/cut.c, cut_hook); the
+   library only calls it, so no library code links the eBPF cutter. */
+enum pipeline_cut_view {
+	PIPELINE_CUT_FOLLOWING,	/* following the framing and cutting */
+	PIPELINE_CUT_YOURS,	/* waiting for hand_over */
+	PIPELINE_CUT_GUESSING,	/* following a guess: judge it */
+	PIPELINE_CUT_OTHER,	/* lost track, waiting for a packet to guess from */
+};
+struct pipeline_cutter {
+	void *ctx;
+	/* Follow one direction (src sends): a slot, or -1. */
+	int (*open)(void *ctx, const struct xaddr *src, const struct xaddr *dst,
+		    bool server_to_client);
+	void (*close)(void *ctx, int slot);	/* slot may be -1 */
+	enum pipeline_cut_view (*view)(void *ctx, int slot, uint32_t *guess);
+	void (*hand_over)(void *ctx, int slot, bool big_endian);
+	void (*judge)(void *ctx, int slot, uint32_t guess, bool right);
+};
 
 struct pipeline;
 
@@ -32,12 +55,12 @@ struct pipeline_options {
 	const struct proto_ops *decoder;
 	/* The capture's snapshot length, 0 when unknown.  A frame shorter
 	   than it whose payload is cut was cut by the capture's filter on
-	   purpose (xcap/cut.h): its missing bytes are a gap of reason
+	   purpose (xcap/cmd/xcap/cut.h): its missing bytes are a gap of reason
 	   "skipped", not "snaplen". */
 	uint32_t snaplen;
 	/* The kernel side of that cutting, told where each X11 direction's
 	   messages begin; NULL when not cutting. */
-	struct cut *cut;
+	const struct pipeline_cutter *cutter;
 	/* Measure what each segment's payload takes in an ssh -C tunnel's
 	   compressed stream (xrec_pkt.zlen).  Costs a deflate of every byte
 	   and some 270 KB of zlib state per connection direction. */

@@ -6,6 +6,8 @@
  * Strings in records point into storage owned by whoever produced the
  * record (the pipeline or the reader) and stay valid only until the next
  * record is produced.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #ifndef XCAP_RECORD_H
 #define XCAP_RECORD_H
@@ -170,7 +172,7 @@ enum xgap_reason {
 	XGAP_END = 4,		/* capture ended with a hole still open */
 	XGAP_MIDSTREAM = 5,	/* capture began after the connection did */
 	XGAP_SKIPPED = 6,	/* left out by the capture on purpose: inside a message,
-				   past what the decoder reads (xcap/cut.h) */
+				   past what the decoder reads (xcap/cmd/xcap/cut.h) */
 };
 
 struct xrec_gap {

@@ -1,6 +1,8 @@
 /*
  * response_model.c — the response model (response_model.h): one open
  * response per connection, closed by quiet or by the next input.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #include "config.h"
 

@@ -35,6 +35,8 @@
  * it the model's waits through xresp_wait); without one it takes the
  * capture to be beside the client with no RTT known, and reports times as
  * captured (XRESP_F_NO_RTT).
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #ifndef XCAP_RESPONSE_MODEL_H
 #define XCAP_RESPONSE_MODEL_H

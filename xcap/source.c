@@ -7,6 +7,8 @@
  * buffer may move as it grows; the offsets turn into pointers only when a
  * record leaves the queue, by which time nothing more is appended until
  * the queue is empty again.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #include "config.h"
 

@@ -2,6 +2,8 @@
  * source.h — records from any capture a user brings: an .xcap trace is
  * read as it is; a .pcap or .pcapng file goes through the same pipeline
  * as a live capture, on the fly.  Every command reads its input this way.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #ifndef XCAP_SOURCE_H
 #define XCAP_SOURCE_H

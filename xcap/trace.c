@@ -8,6 +8,8 @@
  * times are deltas from the previous record, which keeps a packet record
  * near 25 bytes.  A reader ignores record types and trailing fields it does
  * not know: that is how the format grows without breaking old readers.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #include "config.h"
 

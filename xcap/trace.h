@@ -1,6 +1,8 @@
 /*
  * trace.h — the .xcap trace file: writer and streaming reader.
  * The format is documented in man/xcap.5.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #ifndef XCAP_TRACE_H
 #define XCAP_TRACE_H

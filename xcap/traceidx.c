@@ -24,6 +24,8 @@
  * and Reply in it (u64 each).  A state interval, 16 bytes: start (u64, ns
  * since t0), end (u64, ns since t0, with the state 1..3 in its top two
  * bits); a direction's intervals are sorted and do not overlap.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #include "config.h"
 

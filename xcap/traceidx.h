@@ -14,6 +14,8 @@
  * Level-0 buckets start 1 µs wide and double (pairs merged) whenever a
  * direction would hold more than about two buckets per XIDX_PER_BUCKET
  * packets, so one pass suffices and memory stays near 1.3 bytes a packet.
+ *
+ * Belongs to: libxcap, the capture layer's library (xcap/).
  */
 #ifndef XCAP_TRACEIDX_H
 #define XCAP_TRACEIDX_H

@@ -1,6 +1,8 @@
 /*
  * added_delay.c — SLIM's replay per packet and per input's response
  * (added_delay.h).
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #include "config.h"
 

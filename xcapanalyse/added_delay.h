@@ -29,6 +29,8 @@
  * capture was taken on; the replay takes each packet's captured time as
  * the time it enters the slower link, exact for a capture on loopback or
  * beside the sender.  At the trace's own rate both parts are zero.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #ifndef XCAPANALYSE_ADDED_DELAY_H
 #define XCAPANALYSE_ADDED_DELAY_H

@@ -1,5 +1,7 @@
 /*
  * output.c — the table writer and the quoting of each format.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #include "config.h"
 

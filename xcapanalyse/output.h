@@ -5,6 +5,8 @@
  * for DuckDB, Spark or sqlite over a directory of results) and a Markdown
  * table for bug reports from the same rows.  Its names begin with out_ (OUT_), so that
  * a "format" or a "table" elsewhere is not mistaken for these.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #ifndef XCAPANALYSE_OUTPUT_H
 #define XCAPANALYSE_OUTPUT_H

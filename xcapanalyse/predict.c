@@ -52,6 +52,8 @@
  * give them (the client's segments as they leave, the server's as they
  * arrive), and the trace's messages at the segment holding their last
  * byte, go through the state model in time order.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #include "config.h"
 

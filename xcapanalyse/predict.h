@@ -19,6 +19,8 @@
  * The added-delay experiment (SLIM's) keeps the trace's packets and their
  * send times and pushes them through a first-in first-out queue drained
  * at a lower rate: the delay each packet gains, as a distribution.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #ifndef XCAPANALYSE_PREDICT_H
 #define XCAPANALYSE_PREDICT_H

@@ -1,6 +1,8 @@
 /*
  * responses.c — the response model bound to the state model
  * (responses.h), and the summaries of its responses.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #include "config.h"
 

@@ -9,6 +9,8 @@
  * (xstate's side and rtt, --capture-side), and hears its round trips.
  * Feed it the records after the state model has had them, and call
  * xresp_finish after xstate_finish.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #ifndef XCAPANALYSE_RESPONSES_H
 #define XCAPANALYSE_RESPONSES_H

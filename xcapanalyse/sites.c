@@ -7,6 +7,8 @@
  * application; "via" is the first frame after it in another module (the
  * code that called that toolkit), or its caller when the site is in the
  * program itself.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #include "config.h"
 

@@ -6,6 +6,8 @@
  * connection's client port whose sequence number is among the requests
  * answered at the end of the wait (the burst), the longest such call
  * first: the one that blocked.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #ifndef XCAPANALYSE_SITES_H
 #define XCAPANALYSE_SITES_H

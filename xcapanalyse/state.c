@@ -7,6 +7,8 @@
  * connections together) that keeps them disjoint, resolving overlaps by
  * precedence, and folds them into totals once no later interval can reach
  * back to them.  That is what keeps memory flat over a long trace.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #include "config.h"
 

@@ -23,6 +23,8 @@
  * A moment belongs to one state; when the rules give two, Block Reply
  * wins over Block Recv, and Block Recv over Block Send.  Memory does not
  * grow with the length of the trace, only with its number of connections.
+ *
+ * Belongs to: libanalyse, the analysis layer's library, which netplot links too (xcapanalyse/).
  */
 #ifndef XCAPANALYSE_STATE_H
 #define XCAPANALYSE_STATE_H

@@ -1,6 +1,6 @@
 /*
  * fuzz_session.c — fuzz entry point for the session file reader
- * (xcap/session.c): the bytes are the file.  What reads is written back
+ * (xcap/cmd/xcap-replay/session.c): the bytes are the file.  What reads is written back
  * and read again, which must give the same inputs.
  */
 #include "config.h"

@@ -1,0 +1,917 @@
+/*
+ * xcap-run — measure one application on the user's own display:
+ *
+ *   xcap-run [--delay MS] [--rate R] [-w TRACE] [--no-stacks] -- APP [ARGS...]
+ *
+ * The application is given a forwarding display the suite creates (a TCP
+ * listener on 127.0.0.1, port 6000+N) that relays to the real display
+ * named by $DISPLAY, over its Unix socket or TCP.  The relay itself holds
+ * each chunk of bytes back by --delay and paces each direction at --rate,
+ * so no root, namespace or qdisc is needed; and it sees both directions,
+ * so it records them itself instead of capturing packets.
+ *
+ * Recording: each chunk the relay reads from the client, and each chunk
+ * it writes to the client, becomes a synthesised TCP segment (IPv4, link
+ * type DLT_IPV4) fed through the same pipeline as a capture, with the
+ * time of that read or write.  Those are the times a capture beside the
+ * client would see (the relay is the client's only peer, on loopback):
+ * requests when the client sent them, answers when they reached it,
+ * after the emulated link.  The state model's rules for a capture beside
+ * the client apply unchanged, and the trace is an ordinary .xcap trace.
+ * The segments are as big as the reads and writes; segment sizes and
+ * ACKs are the relay's, not a network's, so the TCP side of the delay
+ * table (Block Send/Recv on a window) is not measured this way.
+ *
+ * Call sites: the application runs with LD_PRELOAD=libxcapwait.so
+ * (xcap/cmd/xcap-run/xcapwait.c), which appends each blocking wait in libxcb with its
+ * stack to TRACE.sites, read by xcapanalyse --sites.
+ *
+ * At the end: the delay table, the round trips by call site, and the
+ * trace's path.
+ *
+ * Belongs to: the xcap-run command's room (xcap/cmd/xcap-run/).
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pipeline.h"
+#include "record.h"
+#include "report.h"
+#include "trace.h"
+
+const char program_name[] = "xcap-run";
+
+enum { EXIT_OK = 0, EXIT_RUNTIME = 3, EXIT_USAGE = 2 };
+
+#ifndef DLT_IPV4
+#define DLT_IPV4 228
+#endif
+#ifndef XCAP_PKGLIBDIR
+#define XCAP_PKGLIBDIR "/usr/local/lib/xcap"
+#endif
+#ifndef XCAP_BINDIR
+#define XCAP_BINDIR "/usr/local/bin"
+#endif
+
+/* The largest segment synthesised: an IPv4 packet holds 65535 bytes. */
+#define SEG_MAX 65000
+#define CONN_MAX 64
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* ---- the trace ---- */
+
+struct recorder {
+	FILE *out;
+	struct trace_writer *w;
+	struct pipeline *pipe;
+	int failed;
+	uint64_t last_ts;
+};
+
+static void emit(void *ctx, const struct xrec *rec)
+{
+	struct recorder *r = ctx;
+	if (!r->failed && trace_writer_put(r->w, rec) < 0)
+		r->failed = 1;
+}
+
+/* One direction of a relayed connection, as TCP would number it. */
+struct flow {
+	uint32_t seq;		/* next sequence number this side sends */
+};
+
+struct conn {
+	int cfd, sfd;		/* client side, real display side */
+	uint16_t cport, sport;
+	struct flow f[2];	/* XDIR_C2S, XDIR_S2C */
+	struct chunk *q[2];	/* held back, in order; per direction */
+	struct chunk *qtail[2];
+	uint64_t link_free[2];	/* --rate: when the link is free again */
+	bool eof[2];		/* the sender of that direction closed */
+	bool open;
+};
+
+struct chunk {
+	struct chunk *next;
+	uint64_t release;
+	size_t len, off;
+	uint8_t data[];
+};
+
+static uint16_t csum16(const uint8_t *p, size_t n)
+{
+	uint32_t s = 0;
+	for (size_t i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)p[i] << 8 | p[i + 1];
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+/* Feed one synthesised segment of conn c in direction dir to the pipeline. */
+static void segment(struct recorder *r, struct conn *c, int dir, uint8_t flags,
+		    const uint8_t *data, size_t len, uint64_t ts)
+{
+	static uint8_t frame[20 + 20 + SEG_MAX];
+	size_t total = 40 + len;
+	memset(frame, 0, 40);
+	frame[0] = 0x45;
+	frame[2] = (uint8_t)(total >> 8);
+	frame[3] = (uint8_t)total;
+	frame[8] = 64;
+	frame[9] = 6;
+	/* 127.0.0.1 both ends: the ports tell the sides apart. */
+	uint8_t lo[4] = { 127, 0, 0, 1 };
+	memcpy(frame + 12, lo, 4);
+	memcpy(frame + 16, lo, 4);
+	uint16_t ip_sum = csum16(frame, 20);
+	frame[10] = (uint8_t)(ip_sum >> 8);
+	frame[11] = (uint8_t)ip_sum;
+	uint8_t *t = frame + 20;
+	uint16_t from = dir == XDIR_C2S ? c->cport : c->sport;
+	uint16_t to = dir == XDIR_C2S ? c->sport : c->cport;
+	t[0] = (uint8_t)(from >> 8); t[1] = (uint8_t)from;
+	t[2] = (uint8_t)(to >> 8); t[3] = (uint8_t)to;
+	uint32_t seq = c->f[dir].seq, ack = c->f[!dir].seq;
+	for (int i = 0; i < 4; i++) {
+		t[4 + i] = (uint8_t)(seq >> (24 - 8 * i));
+		t[8 + i] = (uint8_t)(ack >> (24 - 8 * i));
+	}
+	t[12] = 5 << 4;
+	t[13] = flags | (flags & XTCP_SYN && dir == XDIR_C2S ? 0 : XTCP_ACK);
+	/* A window that never closes: the relay always reads. */
+	t[14] = 0xff; t[15] = 0xff;
+	if (len)
+		memcpy(t + 20, data, len);
+	c->f[dir].seq += (uint32_t)len + (flags & (XTCP_SYN | XTCP_FIN) ? 1u : 0u);
+	if (!r->failed && pipeline_packet(r->pipe, ts, frame, (uint32_t)total, (uint32_t)total) < 0)
+		r->failed = 1;
+	if (ts > r->last_ts)
+		r->last_ts = ts;
+}
+
+static void record_bytes(struct recorder *r, struct conn *c, int dir, const uint8_t *p,
+			 size_t n, uint64_t ts)
+{
+	while (n) {
+		size_t k = n > SEG_MAX ? SEG_MAX : n;
+		segment(r, c, dir, XTCP_PSH, p, k, ts);
+		p += k;
+		n -= k;
+	}
+}
+
+/* ---- the real display ---- */
+
+/* Connect to the display named by name ("[host]:N[.S]", "unix:N"),
+   returning the socket, or -1 with the reason in err. */
+static int connect_display(const char *name, char *err, size_t errlen)
+{
+	const char *colon = strrchr(name, ':');
+	if (!colon || colon[1] < '0' || colon[1] > '9') {
+		snprintf(err, errlen, "not a display name");
+		return -1;
+	}
+	unsigned n = (unsigned)strtoul(colon + 1, NULL, 10);
+	size_t hostlen = (size_t)(colon - name);
+	char host[256];
+	if (hostlen >= sizeof host) {
+		snprintf(err, errlen, "host name too long");
+		return -1;
+	}
+	memcpy(host, name, hostlen);
+	host[hostlen] = '\0';
+	if (!host[0] || strcmp(host, "unix") == 0) {
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			snprintf(err, errlen, "%s", strerror(errno));
+			return -1;
+		}
+		snprintf(sa.sun_path, sizeof sa.sun_path, "/tmp/.X11-unix/X%u", n);
+		if (connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0)
+			return fd;
+		/* Servers that listen only in the abstract namespace (some
+		   Xwayland builds) are found there. */
+		memset(sa.sun_path, 0, sizeof sa.sun_path);
+		int k = snprintf(sa.sun_path + 1, sizeof sa.sun_path - 1, "/tmp/.X11-unix/X%u", n);
+		if (connect(fd, (struct sockaddr *)&sa,
+			    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)k)) == 0)
+			return fd;
+		snprintf(err, errlen, "%s (/tmp/.X11-unix/X%u)", strerror(errno), n);
+		close(fd);
+		if (host[0])
+			return -1;
+		snprintf(host, sizeof host, "localhost");
+	}
+	char port[16];
+	snprintf(port, sizeof port, "%u", 6000 + n);
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
+	int rc = getaddrinfo(host, port, &hints, &res);
+	if (rc != 0) {
+		snprintf(err, errlen, "%s", gai_strerror(rc));
+		return -1;
+	}
+	int fd = -1;
+	for (struct addrinfo *a = res; a; a = a->ai_next) {
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+		if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) == 0)
+			break;
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+		snprintf(err, errlen, "%s (%s:%s)", strerror(errno), host, port);
+	}
+	freeaddrinfo(res);
+	if (fd >= 0) {
+		int one = 1;
+		setsockopt(fd, IPPROTO_TCP, 1 /* TCP_NODELAY */, &one, sizeof one);
+	}
+	return fd;
+}
+
+/* The forwarding display's lock file, /tmp/.XN-lock, while it is ours. */
+static char display_lock[64];
+
+/* The pid an X lock file names (ten columns and a newline, as X servers
+   write it), or 0 when the file is unreadable or not in that form. */
+static long lock_owner(const char *path)
+{
+	char buf[16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t len = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (len != 11)
+		return 0;
+	buf[len] = 0;
+	char *end;
+	long pid = strtol(buf, &end, 10);
+	return *end == '\n' && pid > 0 ? pid : 0;
+}
+
+/* Take display N's lock file as an X server does: an X server or another
+   tool starting later then sees the number taken and picks another,
+   rather than come up beside the relay's port and have its clients reach
+   the relay.  The pid is written to a file of our own first and linked
+   into place, so the lock is never seen empty: an X server reading an
+   empty or short lock file takes it for a crashed server's, removes it
+   and takes the number, and its clients would then meet the relay.  A
+   lock whose owner is gone is removed, as X servers do, once. */
+static bool lock_display(unsigned n)
+{
+	char path[sizeof display_lock], tmp[sizeof display_lock + 24];
+	snprintf(path, sizeof path, "/tmp/.X%u-lock", n);
+	snprintf(tmp, sizeof tmp, "/tmp/.xcap-run-X%u-lock.%ld", n, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return false;
+	char pid[16];
+	int len = snprintf(pid, sizeof pid, "%10ld\n", (long)getpid());
+	bool ok = write(fd, pid, (size_t)len) == len;
+	if (close(fd) != 0)
+		ok = false;
+	bool locked = false;
+	for (int tries = 0; ok && tries < 2 && !locked; tries++) {
+		if (link(tmp, path) == 0) {
+			locked = true;
+			break;
+		}
+		if (errno != EEXIST)
+			break;
+		long owner = lock_owner(path);
+		if (owner == 0 || kill((pid_t)owner, 0) == 0 || errno != ESRCH)
+			break;	/* in use, being written, or not ours to judge */
+		unlink(path);	/* its server is gone */
+	}
+	unlink(tmp);
+	if (locked)
+		memcpy(display_lock, path, sizeof path);
+	return locked;
+}
+
+/* Remove the lock only while it still names us: one taken over (by hand,
+   or by a server that judged it stale) is no longer ours to remove. */
+static void unlock_display(void)
+{
+	if (display_lock[0] && lock_owner(display_lock) == (long)getpid())
+		unlink(display_lock);
+	display_lock[0] = 0;
+}
+
+/* The forwarding display: a TCP listener on 127.0.0.1:6000+N for a free
+   N (its lock file ours, port free), from 63 down so as not to meet
+   servers that count up from 0.  Returns the socket and sets *num. */
+static int listen_display(unsigned *num)
+{
+	for (unsigned n = 63; n >= 10; n--) {
+		if (!lock_display(n))
+			continue;
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (fd < 0) {
+			unlock_display();
+			return -1;
+		}
+		struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)(6000 + n)),
+					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		if (bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 16) == 0) {
+			*num = n;
+			return fd;
+		}
+		close(fd);
+		unlock_display();
+	}
+	return -1;
+}
+
+/* Give the child the cookie of the real display under the forwarding
+   display's number num, for any host (family wild, the way ssh's X
+   forwarding does): a file of its own, path in xauth_file.  The number
+   matters: Xlib and libxcb look a cookie up by the display number the
+   client connects to, so the real display's entry as it is (number :0,
+   say) is never found for 127.0.0.1:num, and a server that wants a
+   cookie, as every desktop's does, refuses the client.  Without xauth or
+   a cookie the child goes without, as it would on the real display. */
+static bool copy_cookie(const char *real, unsigned num, const char *xauth_file)
+{
+	if (strchr(real, '\'') || strchr(xauth_file, '\''))
+		return false;
+	/* Read without locking (-i): the file may sit where the user cannot
+	   create xauth's lock files, and reading needs none.  xauth nlist's
+	   fields, in hex: family, address length, address,
+	   number length, number (its decimal digits), name..., data... */
+	char digits[16], hexnum[40] = "";
+	int nd = snprintf(digits, sizeof digits, "%u", num);
+	for (int i = 0; i < nd; i++)
+		snprintf(hexnum + 2 * i, sizeof hexnum - 2 * (size_t)i, "%02x", (unsigned char)digits[i]);
+	char cmd[3 * PATH_MAX];
+	snprintf(cmd, sizeof cmd,
+		 "xauth -i nlist '%s' 2>/dev/null | "
+		 "sed -e 's/^[0-9a-f]* \\([0-9a-f]* [0-9a-f]*\\) [0-9a-f]* [0-9a-f]* /ffff \\1 %04x %s /' | "
+		 "xauth -q -f '%s' nmerge - 2>/dev/null",
+		 real, (unsigned)nd, hexnum, xauth_file);
+	int rc = system(cmd);
+	return rc == 0;
+}
+
+/* ---- the relay ---- */
+
+static volatile sig_atomic_t stop_requested;
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* The child's end wakes the relay at once: SIGCHLD writes a byte to this
+   pipe, which the relay polls.  (Otherwise poll, which a default SIGCHLD
+   does not interrupt, slept out its timeout, up to 100 ms, after every
+   application's exit, and a signal between waitpid and poll would be
+   missed too.) */
+static int child_pipe[2] = { -1, -1 };
+static void on_child(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	if (write(child_pipe[1], "", 1) < 0) {
+		/* full: a wake-up is already pending */
+	}
+	errno = saved;
+}
+
+struct relay {
+	struct conn conns[CONN_MAX];
+	size_t n;
+	uint64_t delay;		/* ns one way */
+	double rate;		/* bytes per second, 0: unlimited */
+	const char *real;
+	uint16_t port;
+	struct recorder rec;
+};
+
+static void enqueue(struct relay *rl, struct conn *c, int dir, const uint8_t *p, size_t n,
+		    uint64_t t)
+{
+	struct chunk *k = malloc(sizeof *k + n);
+	if (!k)
+		die(EXIT_RUNTIME, "out of memory: 'relay buffer'");
+	memcpy(k->data, p, n);
+	k->len = n;
+	k->off = 0;
+	k->next = NULL;
+	uint64_t sent = t;
+	if (rl->rate > 0) {
+		/* The link serialises a direction's bytes one after another. */
+		uint64_t start = c->link_free[dir] > t ? c->link_free[dir] : t;
+		sent = start + (uint64_t)((double)n / rl->rate * 1e9);
+		c->link_free[dir] = sent;
+	}
+	k->release = sent + rl->delay;
+	if (c->qtail[dir])
+		c->qtail[dir]->next = k;
+	else
+		c->q[dir] = k;
+	c->qtail[dir] = k;
+}
+
+static void conn_close(struct relay *rl, struct conn *c, uint64_t t)
+{
+	if (!c->open)
+		return;
+	segment(&rl->rec, c, XDIR_C2S, XTCP_FIN, NULL, 0, t);
+	segment(&rl->rec, c, XDIR_S2C, XTCP_FIN, NULL, 0, t);
+	close(c->cfd);
+	close(c->sfd);
+	for (int d = 0; d < 2; d++)
+		while (c->q[d]) {
+			struct chunk *k = c->q[d];
+			c->q[d] = k->next;
+			free(k);
+		}
+	c->open = false;
+}
+
+static void accept_one(struct relay *rl, int lfd)
+{
+	struct sockaddr_in peer;
+	socklen_t plen = sizeof peer;
+	int cfd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (cfd < 0)
+		return;
+	if (rl->n == CONN_MAX) {
+		complain("too many connections, refused one: '%s'", rl->real);
+		close(cfd);
+		return;
+	}
+	char err[512];
+	int sfd = connect_display(rl->real, err, sizeof err);
+	if (sfd < 0) {
+		complain("cannot connect to the display: %s: '%s'", err, rl->real);
+		close(cfd);
+		return;
+	}
+	fcntl(sfd, F_SETFL, fcntl(sfd, F_GETFL) | O_NONBLOCK);
+	int one = 1;
+	setsockopt(cfd, IPPROTO_TCP, 1 /* TCP_NODELAY */, &one, sizeof one);
+	struct conn *c = &rl->conns[rl->n++];
+	memset(c, 0, sizeof *c);
+	c->cfd = cfd;
+	c->sfd = sfd;
+	c->cport = ntohs(peer.sin_port);
+	c->sport = rl->port;
+	c->f[XDIR_C2S].seq = 1000;
+	c->f[XDIR_S2C].seq = 5000;
+	c->open = true;
+	uint64_t t = now_ns();
+	/* The handshake, so the pipeline knows which side is the client. */
+	segment(&rl->rec, c, XDIR_C2S, XTCP_SYN, NULL, 0, t);
+	segment(&rl->rec, c, XDIR_S2C, XTCP_SYN, NULL, 0, t);
+	segment(&rl->rec, c, XDIR_C2S, 0, NULL, 0, t);
+}
+
+/* Read what fd has for direction dir of c. */
+static void pull(struct relay *rl, struct conn *c, int dir)
+{
+	static uint8_t buf[256 * 1024];
+	int fd = dir == XDIR_C2S ? c->cfd : c->sfd;
+	ssize_t n = read(fd, buf, sizeof buf);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		c->eof[dir] = true;
+		return;
+	}
+	if (n < 0)
+		return;
+	uint64_t t = now_ns();
+	/* Requests are recorded as the client sent them: beside the client. */
+	if (dir == XDIR_C2S)
+		record_bytes(&rl->rec, c, dir, buf, (size_t)n, t);
+	enqueue(rl, c, dir, buf, (size_t)n, t);
+}
+
+/* Write what is due of direction dir of c. */
+static void push(struct relay *rl, struct conn *c, int dir, uint64_t t)
+{
+	int fd = dir == XDIR_C2S ? c->sfd : c->cfd;
+	while (c->q[dir] && c->q[dir]->release <= t) {
+		struct chunk *k = c->q[dir];
+		ssize_t n = write(fd, k->data + k->off, k->len - k->off);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return;
+			c->eof[!dir] = c->eof[dir] = true;
+			return;
+		}
+		/* Answers are recorded as they reach the client. */
+		if (dir == XDIR_S2C)
+			record_bytes(&rl->rec, c, dir, k->data + k->off, (size_t)n, now_ns());
+		k->off += (size_t)n;
+		if (k->off < k->len)
+			return;
+		c->q[dir] = k->next;
+		if (!c->q[dir])
+			c->qtail[dir] = NULL;
+		free(k);
+	}
+}
+
+static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
+{
+	bool child_done = false;
+	uint64_t done_at = 0;
+	for (;;) {
+		if (!child_done) {
+			pid_t w = waitpid(child, child_status, WNOHANG);
+			if (w == child) {
+				child_done = true;
+				done_at = now_ns();
+			}
+		}
+		size_t open = 0;
+		for (size_t i = 0; i < rl->n; i++)
+			open += rl->conns[i].open;
+		/* The child is gone: its connections close with it; a second
+		   later, any left belong to something it left behind. */
+		if (child_done && (!open || now_ns() - done_at > 1000000000u))
+			break;
+		if (stop_requested && !child_done) {
+			kill(child, SIGTERM);
+			stop_requested = 0;
+		}
+		struct pollfd pf[2 + 2 * CONN_MAX];
+		struct conn *owner[2 + 2 * CONN_MAX];
+		size_t np = 0;
+		pf[np] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		owner[np++] = NULL;
+		pf[np] = (struct pollfd){ .fd = child_pipe[0], .events = POLLIN };
+		owner[np++] = NULL;
+		uint64_t t = now_ns(), next = t + 100000000u;
+		for (size_t i = 0; i < rl->n; i++) {
+			struct conn *c = &rl->conns[i];
+			if (!c->open)
+				continue;
+			short ev_c = 0, ev_s = 0;
+			if (!c->eof[XDIR_C2S])
+				ev_c |= POLLIN;
+			if (!c->eof[XDIR_S2C])
+				ev_s |= POLLIN;
+			for (int d = 0; d < 2; d++) {
+				if (!c->q[d])
+					continue;
+				if (c->q[d]->release > t) {
+					if (c->q[d]->release < next)
+						next = c->q[d]->release;
+				} else if (d == XDIR_C2S) {
+					ev_s |= POLLOUT;
+				} else {
+					ev_c |= POLLOUT;
+				}
+			}
+			pf[np] = (struct pollfd){ .fd = c->cfd, .events = ev_c };
+			owner[np++] = c;
+			pf[np] = (struct pollfd){ .fd = c->sfd, .events = ev_s };
+			owner[np++] = c;
+		}
+		int timeout = (int)((next - t + 999999) / 1000000);
+		/* Sub-millisecond releases: poll's timeout is in ms, so spin on a
+		   zero timeout rather than overshoot the emulated delay. */
+		if (next - t < 1000000)
+			timeout = 0;
+		int rc = poll(pf, np, timeout > 100 ? 100 : timeout);
+		if (rc < 0 && errno != EINTR)
+			die(EXIT_RUNTIME, "poll failed: %s: '%s'", strerror(errno), rl->real);
+		if (rc > 0 && pf[0].revents & POLLIN)
+			accept_one(rl, lfd);
+		if (rc > 0 && pf[1].revents & POLLIN) {
+			char drain[64];
+			while (read(child_pipe[0], drain, sizeof drain) > 0)
+				continue;
+		}
+		for (size_t i = 2; rc > 0 && i < np; i++) {
+			struct conn *c = owner[i];
+			if (!c->open || !pf[i].revents)
+				continue;
+			bool client_side = pf[i].fd == c->cfd;
+			int in_dir = client_side ? XDIR_C2S : XDIR_S2C;
+			if (pf[i].revents & (POLLIN | POLLHUP | POLLERR))
+				pull(rl, c, in_dir);
+		}
+		t = now_ns();
+		for (size_t i = 0; i < rl->n; i++) {
+			struct conn *c = &rl->conns[i];
+			if (!c->open)
+				continue;
+			push(rl, c, XDIR_C2S, t);
+			push(rl, c, XDIR_S2C, t);
+			/* A side that closed ends the connection once what it sent
+			   has been delivered. */
+			if ((c->eof[XDIR_C2S] && !c->q[XDIR_C2S]) || (c->eof[XDIR_S2C] && !c->q[XDIR_S2C]))
+				conn_close(rl, c, t);
+		}
+	}
+	uint64_t t = now_ns();
+	for (size_t i = 0; i < rl->n; i++)
+		conn_close(rl, &rl->conns[i], t);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: xcap-run [--delay MS] [--rate R] [-w TRACE] [--no-stacks] -- APP [ARGS...]\n"
+"\n"
+"Run APP on a forwarding display that relays to $DISPLAY (Unix socket or\n"
+"TCP), record the relayed X11 traffic as an .xcap trace and the stack of\n"
+"each wait for a reply, and print the delay table and the round trips by\n"
+"call site.  Needs no privilege.\n"
+"\n"
+"  --delay MS     hold each direction's bytes back MS milliseconds (one way)\n"
+"  --rate R       pace each direction at R bits per second (k, M, G suffixes)\n"
+"  -w TRACE       write the trace here (default xcap-run-PID.xcap); the\n"
+"                 call sites go to TRACE.sites\n"
+"  --no-stacks    do not record call sites (no LD_PRELOAD)\n"
+"  --report FILE  write a Markdown page for a bug report: the command, the\n"
+"                 delay table, the call sites, the avoidable round trips\n"
+"  -q, --quiet    print only the trace's path at the end\n"
+"  -h, --help     show this help\n"
+"  -V, --version  show the version\n"
+"\n"
+"Exit status: the application's, or 2 usage error, 3 the relay or the\n"
+"trace failed.\n"
+"\n"
+"Examples:\n"
+"  xcap-run -- xterm                            the round trips of xterm, by call site\n"
+"  xcap-run --delay 50 -w gtk.xcap -- gtk3-demo how it behaves 100 ms of round trip away\n"
+"  xcap-run --report slow.md -- qterminal       a page to paste into a bug report\n"
+"More in man xcap-tutorial.\n");
+}
+
+static double parse_rate(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || !(v > 0))
+		die(EXIT_USAGE, "bad rate: '%s'", s);
+	switch (*end) {
+	case 'k': case 'K': v *= 1e3; end++; break;
+	case 'm': case 'M': v *= 1e6; end++; break;
+	case 'g': case 'G': v *= 1e9; end++; break;
+	default: break;
+	}
+	if (*end && strcmp(end, "bit") != 0 && strcmp(end, "bps") != 0)
+		die(EXIT_USAGE, "bad rate: '%s'", s);
+	return v / 8;
+}
+
+/* Run an installed command (or the build tree's, $XCAP_BINDIR) with the
+   trace; its output is ours. */
+static void analyse(const char *const argv[], FILE *to)
+{
+	fflush(stdout);
+	if (to)
+		fflush(to);
+	pid_t p = fork();
+	if (p == 0) {
+		if (to && dup2(fileno(to), STDOUT_FILENO) < 0)
+			_exit(127);
+		const char *dir = getenv("XCAP_BINDIR");
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : XCAP_BINDIR, argv[0]);
+		execv(path, (char *const *)argv);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "%s: cannot run: %s: '%s'\n", program_name, strerror(errno), argv[0]);
+		_exit(127);
+	}
+	if (p > 0)
+		waitpid(p, NULL, 0);
+}
+
+/* The page for a bug report: how it was made, then the tables. */
+static int write_report(const char *path, const char *trace, bool stacks, double delay_ms,
+			double rate, int argc, char **argv)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# X11 round trips of `%s`\n\n", argv[optind]);
+	fprintf(f, "Measured with `xcap-run");
+	if (delay_ms > 0)
+		fprintf(f, " --delay %g", delay_ms);
+	if (rate > 0)
+		fprintf(f, " --rate %g", rate * 8);
+	fprintf(f, " --");
+	for (int i = optind; i < argc; i++)
+		fprintf(f, " %s", argv[i]);
+	fprintf(f, "` (xcap %s); trace `%s`.\n\n## Where the time went\n\n", PACKAGE_VERSION, trace);
+	analyse((const char *const[]){ "xcapanalyse", "--delays", "--format", "markdown", trace, NULL }, f);
+	if (stacks) {
+		fprintf(f, "\n## Round trips by call site\n\n");
+		analyse((const char *const[]){ "xcapanalyse", "--sites", "--format", "markdown", trace, NULL }, f);
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	double delay_ms = 0, rate = 0;
+	const char *out = NULL;
+	bool stacks = true, quiet = false;
+	const char *report = NULL;
+	enum { OPT_DELAY = 256, OPT_RATE, OPT_NO_STACKS, OPT_REPORT };
+	static const struct option longopts[] = {
+		{ "delay", required_argument, NULL, OPT_DELAY },
+		{ "rate", required_argument, NULL, OPT_RATE },
+		{ "write", required_argument, NULL, 'w' },
+		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+	while ((opt = getopt_long(argc, argv, "+w:qhV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_DELAY: {
+			char *end;
+			delay_ms = strtod(optarg, &end);
+			if (end == optarg || *end || !(delay_ms >= 0) || delay_ms > 60000)
+				die(EXIT_USAGE, "bad delay: '%s'", optarg);
+			break;
+		}
+		case OPT_RATE: rate = parse_rate(optarg); break;
+		case 'w': out = optarg; break;
+		case OPT_NO_STACKS: stacks = false; break;
+		case OPT_REPORT: report = optarg; break;
+		case 'q': quiet = true; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		case 'V': printf("xcap-run %s\n", PACKAGE_VERSION); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		complain("no application given: 'APP'");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *real = getenv("DISPLAY");
+	if (!real || !*real)
+		die(EXIT_USAGE, "no display to relay to: '$DISPLAY'");
+	char err[512];
+	int probe = connect_display(real, err, sizeof err);
+	if (probe < 0)
+		die(EXIT_RUNTIME, "cannot connect to the display: %s: '%s'", err, real);
+	close(probe);
+
+	char trace_path[PATH_MAX], sites_path[PATH_MAX + 8], xauth_path[PATH_MAX];
+	if (out)
+		snprintf(trace_path, sizeof trace_path, "%s", out);
+	else
+		snprintf(trace_path, sizeof trace_path, "xcap-run-%ld.xcap", (long)getpid());
+	snprintf(sites_path, sizeof sites_path, "%s.sites", trace_path);
+
+	unsigned num;
+	int lfd = listen_display(&num);
+	if (lfd < 0)
+		die(EXIT_RUNTIME, "no free display number for the forwarding display: '127.0.0.1:10-63'");
+	atexit(unlock_display);	/* also when a failure below ends the program */
+
+	struct relay *rl = calloc(1, sizeof *rl);
+	if (!rl)
+		die(EXIT_RUNTIME, "out of memory: 'relay'");
+	rl->delay = (uint64_t)(delay_ms * 1e6 + 0.5);
+	rl->rate = rate;
+	rl->real = real;
+	rl->port = (uint16_t)(6000 + num);
+	rl->rec.out = fopen(trace_path, "wb");
+	if (!rl->rec.out)
+		die(EXIT_RUNTIME, "cannot open output: %s: '%s'", strerror(errno), trace_path);
+	struct trace_info info = { .linktype = DLT_IPV4, .snaplen = 65535, .ts_precision = 9 };
+	gethostname(info.host, sizeof info.host - 1);
+	snprintf(info.iface, sizeof info.iface, "relay 127.0.0.1:%u -> %s", num, real);
+	snprintf(info.tool, sizeof info.tool, "xcap-run %s", PACKAGE_VERSION);
+	if (!(rl->rec.w = trace_writer_new(rl->rec.out, &info, err, sizeof err)))
+		die(EXIT_RUNTIME, "cannot start the trace: %s: '%s'", err, trace_path);
+	struct pipeline_options popt;
+	pipeline_default_options(&popt);
+	popt.snaplen = 65535;
+	if (!(rl->rec.pipe = pipeline_new(DLT_IPV4, &popt, emit, &rl->rec)))
+		die(EXIT_RUNTIME, "out of memory: 'pipeline'");
+	unlink(sites_path);
+
+	char libpath[PATH_MAX];
+	const char *lib = getenv("XCAP_WAIT_LIB");
+	snprintf(libpath, sizeof libpath, "%s", lib && *lib ? lib : XCAP_PKGLIBDIR "/libxcapwait.so");
+	if (stacks && access(libpath, R_OK) != 0)
+		die(EXIT_RUNTIME, "cannot find the call-site library (or run with --no-stacks): %s: '%s'",
+		    strerror(errno), libpath);
+	char display[64];
+	snprintf(display, sizeof display, "127.0.0.1:%u", num);
+	snprintf(xauth_path, sizeof xauth_path, "%s/xcap-run-%ld.xauth",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+	bool cookie = copy_cookie(real, num, xauth_path);
+
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe(child_pipe) != 0)
+		die(EXIT_RUNTIME, "cannot make a pipe: %s: 'SIGCHLD'", strerror(errno));
+	for (int i = 0; i < 2; i++) {
+		fcntl(child_pipe[i], F_SETFD, FD_CLOEXEC);
+		fcntl(child_pipe[i], F_SETFL, O_NONBLOCK);
+	}
+	struct sigaction sc = { .sa_handler = on_child, .sa_flags = SA_NOCLDSTOP };
+	sigaction(SIGCHLD, &sc, NULL);
+
+	pid_t child = fork();
+	if (child < 0)
+		die(EXIT_RUNTIME, "cannot fork: %s: '%s'", strerror(errno), argv[optind]);
+	if (child == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		setenv("DISPLAY", display, 1);
+		if (cookie)
+			setenv("XAUTHORITY", xauth_path, 1);
+		if (stacks) {
+			const char *old = getenv("LD_PRELOAD");
+			char pre[2 * PATH_MAX];
+			snprintf(pre, sizeof pre, "%s%s%s", libpath, old && *old ? " " : "",
+				 old ? old : "");
+			setenv("LD_PRELOAD", pre, 1);
+			setenv("XCAP_WAIT_LOG", sites_path, 1);
+		}
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "%s: cannot run: %s: '%s'\n", program_name, strerror(errno),
+			argv[optind]);
+		_exit(127);
+	}
+	int status = 0;
+	relay_run(rl, lfd, child, &status);
+	close(lfd);
+	unlock_display();
+	unlink(xauth_path);
+	if (pipeline_finish(rl->rec.pipe, rl->rec.last_ts) < 0 || rl->rec.failed)
+		complain("the trace is incomplete: %s: '%s'",
+			 pipeline_error(rl->rec.pipe) ? pipeline_error(rl->rec.pipe) : "write error",
+			 trace_path);
+	struct xrec st = { .type = XREC_STATS };
+	pipeline_stats(rl->rec.pipe, &st.u.stats);
+	st.u.stats.ts = rl->rec.last_ts;
+	emit(&rl->rec, &st);
+	pipeline_free(rl->rec.pipe);
+	int bad = trace_writer_free(rl->rec.w) < 0 || fclose(rl->rec.out) != 0 || rl->rec.failed;
+	if (bad)
+		die(EXIT_RUNTIME, "cannot write the trace: '%s'", trace_path);
+	fflush(stdout);
+	if (!quiet) {
+		printf("== delays\n\n");
+		fflush(stdout);
+		analyse((const char *const[]){ "xcapanalyse", "--delays", trace_path, NULL }, NULL);
+		if (stacks) {
+			printf("\n== round trips by call site\n\n");
+			fflush(stdout);
+			analyse((const char *const[]){ "xcapanalyse", "--sites", trace_path, NULL }, NULL);
+		}
+		printf("\n");
+	}
+	if (report && write_report(report, trace_path, stacks, delay_ms, rate, argc, argv) < 0)
+		complain("cannot write the report: %s: '%s'", strerror(errno), report);
+	printf("trace: %s\n", trace_path);
+	if (report)
+		printf("report: %s\n", report);
+	if (stacks)
+		printf("call sites: %s\n", sites_path);
+	free(rl);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : EXIT_RUNTIME;
+}

@@ -1,0 +1,330 @@
+/*
+ * xcapwait.c — libxcapwait.so, the preload library xcap-run(1) gives the
+ * application it measures: each time the client blocks in libxcb for an
+ * answer (xcb_wait_for_reply, xcb_wait_for_reply64, xcb_request_check,
+ * xcb_wait_for_special_event; Xlib's _XReply goes through them) it
+ * appends one line to the file named by $XCAP_WAIT_LOG:
+ *
+ *   wait PORT SEQ START END<TAB>FRAME<TAB>FRAME...
+ *
+ * PORT is the client's own TCP port of the connection (what the relay
+ * saw it connect from: the join with the trace's connection), 0 when the
+ * connection is not TCP; SEQ the full sequence number of the request
+ * waited on (0 for a special event); START and END CLOCK_REALTIME
+ * seconds around the call (the clock the trace's times use).  FRAME is
+ * "MODULE:FUNCTION+0xOFF" when the dynamic symbol table holds the
+ * function the address is in, else "MODULE+0xOFF" (an offset in the
+ * module), followed by "@0xADDR", the return address in the module's
+ * own addresses (as its ELF file numbers them: what debug info is looked
+ * up by).  The caller of the wait comes first.  The first time a module
+ * appears, a line
+ *
+ *   module MODULE PATH
+ *
+ * comes before the wait line, so that the reader can find the module's
+ * debug info and name each frame's source file and line (xcapanalyse
+ * does that when it reads the file: the client pays only for dladdr).
+ * Which
+ * frames are wrappers (libxcb, Xlib) is the reader's business
+ * (xcapanalyse --sites), so that the rule lives in one place.
+ *
+ * Nothing here may hang or end the client: a failure to log drops the
+ * line.  Each line is written with one write(2) on an O_APPEND file, so
+ * threads' lines do not interleave.
+ *
+ * Belongs to: the xcap-run command's room (xcap/cmd/xcap-run/).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elf.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <link.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+/* libxcb's types, opaque here: no build dependency on its headers. */
+typedef struct xcb_connection_t xcb_connection_t;
+typedef struct xcb_generic_error_t xcb_generic_error_t;
+typedef struct xcb_special_event xcb_special_event_t;
+typedef struct { unsigned int sequence; } xcb_void_cookie_t;
+
+#define MAX_FRAMES 40
+
+static int log_fd = -2;	/* -2 not opened yet, -1 none */
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int log_open(void)
+{
+	pthread_mutex_lock(&open_lock);
+	if (log_fd == -2) {
+		const char *path = getenv("XCAP_WAIT_LOG");
+		log_fd = path && *path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+	}
+	pthread_mutex_unlock(&open_lock);
+	return log_fd;
+}
+
+/* The client's port of c's socket, 0 when it is not TCP. */
+static unsigned client_port(xcb_connection_t *c)
+{
+	static int (*get_fd)(xcb_connection_t *);
+	if (!get_fd)
+		*(void **)&get_fd = dlsym(RTLD_DEFAULT, "xcb_get_file_descriptor");
+	if (!get_fd || !c)
+		return 0;
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	if (getsockname(get_fd(c), (struct sockaddr *)&ss, &len) != 0)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return 0;
+}
+
+/* Frames already named, by address: dladdr scans a module's symbol
+   table, and the same few hundred return addresses come back on every
+   wait of a start-up (the benchmark, tests/bench-run.sh, showed it).
+   A module unloaded and another loaded at its address would keep the
+   first one's names; toolkits do not unload their X libraries. */
+#define NAMED_SLOTS 4096
+static struct named {
+	void *addr;
+	char *text;
+} named[NAMED_SLOTS];
+static pthread_mutex_t named_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void name_frame(void *a, char *one, size_t size);
+
+/* Append "\tFRAME" for address a to buf at *at, bounded by cap. */
+static void put_frame(char *buf, size_t cap, size_t *at, void *a)
+{
+	char one[512];
+	size_t h = ((uintptr_t)a >> 2) * 2654435761u % NAMED_SLOTS;
+	pthread_mutex_lock(&named_lock);
+	for (size_t i = 0; i < 8; i++) {
+		struct named *e = &named[(h + i) % NAMED_SLOTS];
+		if (e->addr == a) {
+			snprintf(one, sizeof one, "%s", e->text);
+			goto found;
+		}
+		if (!e->addr) {
+			name_frame(a, one, sizeof one);
+			/* Out of memory: the frame is named again next time. */
+			if ((e->text = strdup(one)))
+				e->addr = a;
+			goto found;
+		}
+	}
+	name_frame(a, one, sizeof one);
+found:
+	pthread_mutex_unlock(&named_lock);
+	size_t n = strlen(one);
+	if (*at + n < cap) {
+		memcpy(buf + *at, one, n);
+		*at += n;
+	}
+}
+
+/* A C++ name as people read it, without its parameters
+   ("QXcbConnection::sync"), into out; false when it is not one or the
+   program has no C++ runtime to demangle it (C programs: nothing to do). */
+static bool demangled(const char *name, char *out, size_t size)
+{
+	static char *(*demangle)(const char *, char *, size_t *, int *);
+	static int looked;
+	if (strncmp(name, "_Z", 2) != 0)
+		return false;
+	if (!looked) {
+		*(void **)&demangle = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+		looked = 1;
+	}
+	int status = -1;
+	char *d = demangle ? demangle(name, NULL, NULL, &status) : NULL;
+	if (!d || status != 0) {
+		free(d);
+		return false;
+	}
+	/* The parameter list is the last top-level '(' group. */
+	size_t n = strlen(d), cut = n;
+	int depth = 0;
+	for (size_t i = n; i > 0; i--) {
+		char c = d[i - 1];
+		if (c == ')')
+			depth++;
+		else if (c == '(' && --depth == 0) {
+			cut = i - 1;
+			break;
+		}
+	}
+	snprintf(out, size, "%.*s", (int)cut, d);
+	free(d);
+	return true;
+}
+
+/* Modules whose "module" line was written (under named_lock). */
+#define MODULES_MAX 512
+static const struct link_map *modules_told[MODULES_MAX];
+static size_t n_modules_told;
+
+/* Write "module NAME PATH" the first time map appears. */
+static void tell_module(const struct link_map *map, const char *name)
+{
+	for (size_t i = 0; i < n_modules_told; i++)
+		if (modules_told[i] == map)
+			return;
+	if (n_modules_told == MODULES_MAX)
+		return;
+	modules_told[n_modules_told++] = map;
+	char path[4096];
+	const char *file = map->l_name;
+	if (!file || !*file) {	/* the program itself */
+		ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+		if (n <= 0)
+			return;
+		path[n] = '\0';
+		file = path;
+	}
+	char line[4096 + 300];
+	int n = snprintf(line, sizeof line, "module %s %s\n", name, file);
+	if (n > 0 && (size_t)n < sizeof line && !strchr(file, '\n')) {
+		ssize_t w = write(log_fd, line, (size_t)n);
+		(void)w;
+	}
+}
+
+/* "\tMODULE:FUNCTION+0xOFF@0xADDR" or "\tMODULE+0xOFF@0xADDR" for return
+   address a. */
+static void name_frame(void *a, char *one, size_t size)
+{
+	Dl_info info;
+	const ElfW(Sym) *sym = NULL;
+	struct link_map *map = NULL;
+	/* A return address points past the call: look up the byte before it,
+	   or a call that ends a function would be put in the next one. */
+	void *in = (char *)a - 1;
+	if (!dladdr1(in, &info, (void **)&sym, RTLD_DL_SYMENT) || !info.dli_fname) {
+		snprintf(one, size, "\t?+%p", a);
+	} else {
+		const char *mod = strrchr(info.dli_fname, '/');
+		mod = mod ? mod + 1 : info.dli_fname;
+		if (!*mod)
+			mod = "main";
+		/* The module's load bias (l_addr): the address less it is the
+		   one in the ELF file, whatever the module was loaded at. */
+		char at[40] = "";
+		if (dladdr1(in, &(Dl_info){0}, (void **)&map, RTLD_DL_LINKMAP) && map) {
+			snprintf(at, sizeof at, "@0x%lx", (unsigned long)((uintptr_t)a - map->l_addr));
+			if (!strchr(mod, ' '))
+				tell_module(map, mod);
+		}
+		uintptr_t off = (uintptr_t)a - (uintptr_t)info.dli_saddr;
+		/* dladdr names the nearest dynamic symbol before the address;
+		   past its size the address is in a function the table does not
+		   hold (a static one), and naming the symbol would lie. */
+		char cxx[256];
+		if (info.dli_sname && sym && (sym->st_size == 0 || off <= sym->st_size))
+			snprintf(one, size, "\t%s:%s+0x%lx%s", mod,
+				 demangled(info.dli_sname, cxx, sizeof cxx) ? cxx : info.dli_sname,
+				 (unsigned long)off, at);
+		else
+			snprintf(one, size, "\t%s+0x%lx%s", mod,
+				 (unsigned long)((uintptr_t)a - (uintptr_t)info.dli_fbase), at);
+	}
+}
+
+__attribute__((noinline))
+static void record(xcb_connection_t *c, uint64_t seq, double start, double end)
+{
+	if (log_open() < 0)
+		return;
+	void *frames[MAX_FRAMES];
+	int n = backtrace(frames, MAX_FRAMES);
+	char buf[MAX_FRAMES * 160 + 128];
+	size_t at = (size_t)snprintf(buf, sizeof buf, "wait %u %llu %.9f %.9f", client_port(c),
+				     (unsigned long long)seq, start, end);
+	/* frames[0] is record(), frames[1] the interposed wait: the caller
+	   of the wait is frames[2]. */
+	for (int i = 2; i < n; i++)
+		put_frame(buf, sizeof buf - 1, &at, frames[i]);
+	buf[at++] = '\n';
+	ssize_t w = write(log_fd, buf, at);
+	(void)w;
+}
+
+/* The next definition of name, or exit: a wait that cannot be forwarded
+   would hang the client. */
+static void *next(const char *name)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+	if (!f) {
+		fprintf(stderr, "xcapwait: cannot find the real %s\n", name);
+		_exit(127);
+	}
+	return f;
+}
+
+__attribute__((noinline))
+void *xcb_wait_for_reply(xcb_connection_t *c, unsigned int request, xcb_generic_error_t **e)
+{
+	static void *(*real)(xcb_connection_t *, unsigned int, xcb_generic_error_t **);
+	if (!real)
+		*(void **)&real = next("xcb_wait_for_reply");
+	double start = now();
+	void *reply = real(c, request, e);
+	record(c, request, start, now());
+	return reply;
+}
+
+__attribute__((noinline))
+void *xcb_wait_for_reply64(xcb_connection_t *c, uint64_t request, xcb_generic_error_t **e)
+{
+	static void *(*real)(xcb_connection_t *, uint64_t, xcb_generic_error_t **);
+	if (!real)
+		*(void **)&real = next("xcb_wait_for_reply64");
+	double start = now();
+	void *reply = real(c, request, e);
+	record(c, request, start, now());
+	return reply;
+}
+
+__attribute__((noinline))
+xcb_generic_error_t *xcb_request_check(xcb_connection_t *c, xcb_void_cookie_t cookie)
+{
+	static xcb_generic_error_t *(*real)(xcb_connection_t *, xcb_void_cookie_t);
+	if (!real)
+		*(void **)&real = next("xcb_request_check");
+	double start = now();
+	xcb_generic_error_t *err = real(c, cookie);
+	record(c, cookie.sequence, start, now());
+	return err;
+}
+
+__attribute__((noinline))
+void *xcb_wait_for_special_event(xcb_connection_t *c, xcb_special_event_t *se)
+{
+	static void *(*real)(xcb_connection_t *, xcb_special_event_t *);
+	if (!real)
+		*(void **)&real = next("xcb_wait_for_special_event");
+	double start = now();
+	void *ev = real(c, se);
+	record(c, 0, start, now());
+	return ev;
+}

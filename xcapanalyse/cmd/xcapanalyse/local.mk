@@ -1,0 +1,16 @@
+# xcapanalyse/cmd/xcapanalyse/ — the command: its options and the table
+# of views (xcapanalyse.c), and the views that only it prints.
+INC_ANALYSE_CMD = $(INC_ANALYSE) $(INC_CMD) -I$(top_srcdir)/xcapanalyse/cmd/xcapanalyse
+
+bin_PROGRAMS += xcapanalyse/xcapanalyse
+xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/cmd/xcapanalyse/xcapanalyse.c \
+	xcapanalyse/cmd/xcapanalyse/messages.c xcapanalyse/cmd/xcapanalyse/messages.h \
+	xcapanalyse/cmd/xcapanalyse/views.c xcapanalyse/cmd/xcapanalyse/views.h \
+	xcapanalyse/cmd/xcapanalyse/events.c xcapanalyse/cmd/xcapanalyse/events.h \
+	xcapanalyse/cmd/xcapanalyse/compare.c xcapanalyse/cmd/xcapanalyse/compare.h \
+	xcapanalyse/cmd/xcapanalyse/responses_view.c \
+	xcapanalyse/cmd/xcapanalyse/predict_view.c xcapanalyse/cmd/xcapanalyse/predict_view.h
+xcapanalyse_xcapanalyse_CPPFLAGS = $(INC_ANALYSE_CMD)
+xcapanalyse_xcapanalyse_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
+xcapanalyse_xcapanalyse_LDADD = xcapanalyse/libanalyse.a xcap/cmd/libcmd.a $(XCAP_LIBS) $(LIBDW_LIBS)
+dist_man_MANS += man/xcapanalyse.1
