@@ -19,7 +19,7 @@
 # sources or LDADD name another program's room (the *.mk fragments).
 #
 # Exit 0 when every include is allowed, 1 naming each one that is not.
-top=${1:-${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}}
+top=$(cd "${1:-${top_srcdir:-$(dirname "$0")/..}}" && pwd)
 build=${top_builddir:-$top/build}
 
 # layer: the layers it may include from (itself first).  Lowest first.
