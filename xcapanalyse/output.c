@@ -41,6 +41,12 @@ void out_set_source(const char *file, int file_column, int header)
 	source.no_header = !header;
 }
 
+void out_file_heading(FILE *out, enum out_format fmt, const char *file, size_t index)
+{
+	if (out_for_people(fmt))
+		fprintf(out, "%s%s%s\n\n", index ? "\n" : "", fmt == OUT_MARKDOWN ? "### " : "== ", file);
+}
+
 int out_csv_header_wanted(void)
 {
 	return !source.no_header;

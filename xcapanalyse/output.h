@@ -41,6 +41,10 @@ static inline int out_one_table(enum out_format fmt)
    one output); NDJSON rows always have it.  header 0 leaves out the CSV
    header line (it came with an earlier trace's rows). */
 void out_set_source(const char *file, int file_column, int header);
+/* For people, a heading naming the trace whose tables follow, when there
+   are several (index: its place among them); programs have the file
+   column instead. */
+void out_file_heading(FILE *out, enum out_format fmt, const char *file, size_t index);
 
 /* An NDJSON row begun by hand: {"file": ..., "table": ... ; the caller
    adds , "key": value members and the closing brace and newline. */
