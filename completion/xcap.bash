@@ -7,14 +7,19 @@
 
 _xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --compressed-sizes --ring --before
 	--after --trigger --no-index -h --help -V --version'
-_xcap_opts_xcapanalyse='--delays --requests --per-conn --round-trips --connections
-	--messages --marks --dump --format --conn --range --capture-side --rtt --elicit-slack
-	--elicit-fraction --elicit-min-flight --no-backlog --wait-on --split-fraction
-	--split-min --split-max --sites --sites-file --trace-events --responses --responses-summary --updates
-	--mark-span --ideal-fps --slow-motion --slow-motion-fps
-	--quiet-ms --first-ms --synthetic-inputs --no-fold-motion --compare --fail-if-worse -j --jobs
+# xcapanalyse's views, one of which a command line takes: xcapanalyse's
+# table of views, in its order (tests/help-man.sh checks it against
+# --help's list and the man page's Views).
+_xcap_views_xcapanalyse='--delays --requests --round-trips --sites --trace-events
+	--responses --responses-summary --updates --connections --messages --marks --dump
 	--predict --predict-round-trips --added-delay --added-delay-responses
-	--added-delay-cdf --rates --latencies --mss
+	--added-delay-cdf --compare'
+_xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --format --conn --range
+	--capture-side --rtt --elicit-slack --elicit-fraction --elicit-min-flight --no-backlog
+	--wait-on --split-fraction --split-min --split-max --sites-file
+	--mark-span --ideal-fps --slow-motion --slow-motion-fps
+	--quiet-ms --first-ms --synthetic-inputs --no-fold-motion --fail-if-worse -j --jobs
+	--rates --latencies --mss
 	--initial-window --no-idle-restart --trace-rate --time-dilation --ssh-compression
 	--ssh-forward-time --wake-time
 	-h --help -V --version'
@@ -111,7 +116,14 @@ _xcap_xcapanalyse() {
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then
-		_xcap_options "$_xcap_opts_xcapanalyse"
+		# One view a command line: once one is there, offer no other.
+		local w v opts=" $(echo $_xcap_opts_xcapanalyse) "
+		for w in "${words[@]:1:cword-1}"; do
+			[[ " $(echo $_xcap_views_xcapanalyse) " == *" $w "* ]] || continue
+			for v in $_xcap_views_xcapanalyse; do opts=${opts/ $v / }; done
+			break
+		done
+		_xcap_options "$opts"
 	else
 		_xcap_traces
 	fi

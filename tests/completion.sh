@@ -35,6 +35,9 @@ expect "$ifaces" xcap -i ''
 expect "csv json markdown ndjson text" xcapanalyse --format ''
 expect "--range --rates --requests --responses --responses-summary --round-trips --rtt" xcapanalyse --r
 expect "auto client server" xcapanalyse --capture-side ''
+# one view a command line: after one, no other is offered
+expect "--range --rates --rtt" xcapanalyse --requests --r
+expect "--range --rates --rtt" xcapanalyse t.xcap --compare --r
 expect "reply request" netplot --direction ''
 
 cp "$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap" "$workdir/c.pcap"

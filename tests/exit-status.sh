@@ -111,6 +111,9 @@ expect 2 'tcp port' xcap -r "$cap" -w "$workdir/o.xcap" tcp port
 expect 2 x xcapanalyse --conn x "$cap"
 expect 2 5:1 xcapanalyse --range 5:1 "$cap"
 expect 2 text,csv xcapanalyse --format text,csv "$cap"
+# one view at a time, and an option of another view named
+expect 2 --round-trips xcapanalyse --requests --round-trips "$cap"
+expect 2 --wake-time xcapanalyse --round-trips --wake-time 1 "$cap"
 if command -v netplot >/dev/null 2>&1; then
 	expect 2 --frobnicate netplot --frobnicate "$cap" --export "$workdir/o.png"
 	expect 2 5:1 netplot "$cap" --range 5:1 --export "$workdir/o.png"

@@ -2,6 +2,8 @@
 # help-man.sh — every option a command's --help lists is in its man page
 # (a tag of OPTIONS) and in its bash completion (offered for "-"), and the
 # reverse: an option added to one and not the others fails here, named.
+# xcapanalyse's views, too: its table (--help), the man page's Views and
+# the completion's list of views.
 #
 # From --help (up to "Examples:"): every long option anywhere, and the
 # short options of the option column (lines that begin with "-", up to two
@@ -68,6 +70,26 @@ for cmd in xcap xcapanalyse netplot xcap-link xcap-sweep xcap-run xcap-replay; d
 	say "$cmd: $n options in --help compared with man/$cmd.1 and the completion"
 	checked=$((checked + 1))
 done
+
+# xcapanalyse's views come from its table: --help lists them (its "Views"
+# section), and the man page's Views and the completion's list of views
+# (_xcap_views_xcapanalyse) must hold the same ones.
+if command -v xcapanalyse >/dev/null 2>&1; then
+	xcapanalyse --help | sed -n '/^Views/,/^$/p' | grep -o '^  --[a-z-]*' | sed 's/^ *//' |
+		sort >"$workdir/views.help"
+	awk '/^\.SS Views/ { v = 1; next } /^\.S[SH] / { v = 0 } v && tp { print } { tp = /^\.TP/ }' \
+		"$man_dir/xcapanalyse.1" | sed 's/\\-/-/g' | sed -n 's/^\.B \(--[a-z-]*\)$/\1/p' |
+		sort >"$workdir/views.man"
+	bash -c '. "$1"; printf "%s\n" $_xcap_views_xcapanalyse' sh "$comp_file" | sort >"$workdir/views.comp"
+	n=$(wc -l <"$workdir/views.help")
+	[ "$n" -ge 10 ] || fail "xcapanalyse --help lists only $n views"
+	cmd=xcapanalyse
+	differ "--help's views" "$workdir/views.help" "man/xcapanalyse.1's Views" "$workdir/views.man"
+	differ "man/xcapanalyse.1's Views" "$workdir/views.man" "--help's views" "$workdir/views.help"
+	differ "--help's views" "$workdir/views.help" "the completion's views" "$workdir/views.comp"
+	differ "the completion's views" "$workdir/views.comp" "--help's views" "$workdir/views.help"
+	say "xcapanalyse: $n views in --help compared with man/xcapanalyse.1's Views and the completion's"
+fi
 [ -z "$problems" ] || fail "options that are not everywhere:$problems"
 [ $checked -ge 4 ] || fail "checked only $checked commands"
 exit 0

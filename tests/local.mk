@@ -55,6 +55,7 @@ EXTRA_DIST += tests/golden/TESTLIST \
 	tests/golden/xdpyinfo-xlogo-dump.out \
 	tests/golden/xdpyinfo-xlogo-messages-csv.out \
 	tests/golden/xdpyinfo-xlogo-messages-json.out \
+	tests/golden/xdpyinfo-xlogo-messages-ndjson.out \
 	tests/golden/xdpyinfo-xlogo-messages.out \
 	tests/golden/xdpyinfo-xlogo-requests-csv.out \
 	tests/golden/xdpyinfo-xlogo-requests-json.out \

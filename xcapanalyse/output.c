@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "output.h"
@@ -30,6 +31,7 @@ static struct {
 	const char *file;
 	int file_column;
 	int no_header;
+	int json_members;	/* in the object out_json_open began */
 } source;
 
 void out_set_source(const char *file, int file_column, int header)
@@ -37,6 +39,12 @@ void out_set_source(const char *file, int file_column, int header)
 	source.file = file;
 	source.file_column = file_column;
 	source.no_header = !header;
+}
+
+void out_file_heading(FILE *out, enum out_format fmt, const char *file, size_t index)
+{
+	if (out_for_people(fmt))
+		fprintf(out, "%s%s%s\n\n", index ? "\n" : "", fmt == OUT_MARKDOWN ? "### " : "== ", file);
 }
 
 int out_csv_header_wanted(void)
@@ -126,14 +134,19 @@ static const char *cell_text(char *buf, size_t size, const struct out_column *c,
 	case OUT_COL_UINT:
 		snprintf(buf, size, "%" PRIu64, v->u);
 		return buf;
-	case OUT_COL_SECONDS: {
+	case OUT_COL_SECONDS:
+	case OUT_COL_MILLISECONDS: {
+		/* Programs get seconds to the ns; people the column's unit and
+		   decimals. */
+		int ms = c->type == OUT_COL_MILLISECONDS && !out_for_programs(fmt);
+		int digits = ms ? 6 : 9;	/* ns are this many places below the unit */
 		int64_t ns = v->ns;
 		const char *sign = ns < 0 ? "-" : "";
 		uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 		int dec = out_for_programs(fmt) ? 9 :
-			  c->decimals > 0 && c->decimals <= 9 ? c->decimals : 6;
+			  c->decimals > 0 && c->decimals <= digits ? c->decimals : 6;
 		uint64_t scale = 1;
-		for (int i = dec; i < 9; i++)
+		for (int i = dec; i < digits; i++)
 			scale *= 10;
 		/* Round half up at the last printed digit. */
 		uint64_t units = (a + scale / 2) / scale, one = 1;
@@ -158,26 +171,37 @@ void out_trimmed(FILE *out, const char *line, size_t len)
 	fprintf(out, "%.*s\n", (int)len, line);
 }
 
-/* One line of the aligned table: each text in its column's width, two
+/* One line of the aligned table: each text in its column's width, gap
    spaces apart. */
-static void text_row(FILE *out, const struct out_column *cols, size_t n, const char *const *texts)
+static void text_row(FILE *out, const struct out_column *cols, size_t n, const char *const *texts,
+		     int gap)
 {
 	char line[2048];
 	size_t len = 0;
 	for (size_t i = 0; i < n && len < sizeof line; i++)
-		len += (size_t)snprintf(line + len, sizeof line - len, "%s%*s", i ? "  " : "",
+		len += (size_t)snprintf(line + len, sizeof line - len, "%*s%*s", i ? gap : 0, "",
 					cols[i].width, texts[i]);
 	out_trimmed(out, line, len < sizeof line ? len : sizeof line - 1);
+}
+
+/* The next member of the object out_json_open began: its key, after a
+   comma unless it is the first. */
+static void json_member(FILE *out, const char *key)
+{
+	if (source.json_members++)
+		fputs(", ", out);
+	out_json_string(out, key);
+	fputs(": ", out);
 }
 
 void out_json_open(FILE *out, enum out_format fmt)
 {
 	if (fmt == OUT_JSON) {
 		fputc('{', out);
+		source.json_members = 0;
 		if (source.file_column) {
-			fputs("\"file\": ", out);
+			json_member(out, "file");
 			out_json_string(out, source.file ? source.file : "");
-			fputs(", ", out);
 		}
 	}
 }
@@ -188,17 +212,67 @@ void out_json_close(FILE *out, enum out_format fmt)
 		fputs("}\n", out);
 }
 
-void out_json_seconds(FILE *out, const char *key, int64_t ns)
+void out_json_seconds(FILE *out, enum out_format fmt, const char *key, int64_t ns)
 {
 	static const struct out_column c = { .type = OUT_COL_SECONDS, .decimals = 6 };
 	struct out_cell v = { .ns = ns };
 	char buf[64];
-	fprintf(out, ", \"%s\": %s", key, cell_text(buf, sizeof buf, &c, &v, OUT_JSON));
+	if (fmt != OUT_JSON)
+		return;
+	json_member(out, key);
+	fputs(cell_text(buf, sizeof buf, &c, &v, OUT_JSON), out);
+}
+
+void out_json_count(FILE *out, enum out_format fmt, const char *key, uint64_t n)
+{
+	if (fmt != OUT_JSON)
+		return;
+	json_member(out, key);
+	fprintf(out, "%" PRIu64, n);
+}
+
+void out_json_bool(FILE *out, enum out_format fmt, const char *key, int yes)
+{
+	if (fmt != OUT_JSON)
+		return;
+	json_member(out, key);
+	fputs(yes ? "true" : "false", out);
+}
+
+void out_heading(FILE *out, enum out_format fmt, const char *title)
+{
+	if (out_for_programs(fmt))
+		return;
+	if (fmt == OUT_MARKDOWN) {
+		size_t n = strlen(title);
+		fprintf(out, "\n### %.*s\n\n", (int)(n && title[n - 1] == ':' ? n - 1 : n), title);
+	} else
+		fprintf(out, "\n%s\n\n", title);
+}
+
+void out_sentence(FILE *out, enum out_format fmt, const char *lead, const char *rest, ...)
+{
+	if (out_for_programs(fmt))
+		return;
+	const char *strong = fmt == OUT_MARKDOWN && lead[0] ? "**" : "";
+	fprintf(out, "\n%s%s%s", strong, lead, strong);
+	va_list ap;
+	va_start(ap, rest);
+	vfprintf(out, rest, ap);
+	va_end(ap);
+	fputc('\n', out);
 }
 
 void out_table_begin(struct out_table *t, FILE *out, enum out_format fmt, const struct out_column *cols,
 		 size_t ncols, const char *key)
 {
+	out_table_begin_gap(t, out, fmt, cols, ncols, key, 2);
+}
+
+void out_table_begin_gap(struct out_table *t, FILE *out, enum out_format fmt,
+			 const struct out_column *cols, size_t ncols, const char *key, int gap)
+{
+	t->gap = gap;
 	t->out = out;
 	t->fmt = fmt;
 	t->cols = cols;
@@ -217,8 +291,8 @@ void out_table_begin(struct out_table *t, FILE *out, enum out_format fmt, const 
 		fputc('\n', out);
 		break;
 	case OUT_JSON:
-		out_json_string(out, key);
-		fputs(": [", out);
+		json_member(out, key);
+		fputc('[', out);
 		break;
 	case OUT_MARKDOWN:
 		fputc('|', out);
@@ -243,7 +317,7 @@ void out_table_begin(struct out_table *t, FILE *out, enum out_format fmt, const 
 		const char *titles[ncols ? ncols : 1];
 		for (size_t i = 0; i < ncols; i++)
 			titles[i] = cols[i].title;
-		text_row(out, cols, ncols, titles);
+		text_row(out, cols, ncols, titles, gap);
 		break;
 	}
 	}
@@ -259,7 +333,7 @@ void out_table_row(struct out_table *t, const struct out_cell *cells)
 		for (size_t i = 0; i < t->ncols; i++) {
 			fprintf(out, ", \"%s\": ", t->cols[i].name);
 			const char *s = cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt);
-			if (cells[i].empty)
+			if (cells[i].empty || (t->cols[i].type == OUT_COL_NUMBER && !*s))
 				fputs("null", out);
 			else if (t->cols[i].type == OUT_COL_STR)
 				out_json_string(out, s);
@@ -310,7 +384,7 @@ void out_table_row(struct out_table *t, const struct out_cell *cells)
 		const char *texts[t->ncols ? t->ncols : 1];
 		for (size_t i = 0; i < t->ncols; i++)
 			texts[i] = cell_text(bufs[i], sizeof bufs[i], &t->cols[i], &cells[i], t->fmt);
-		text_row(out, t->cols, t->ncols, texts);
+		text_row(out, t->cols, t->ncols, texts, t->gap);
 		break;
 	}
 	}
@@ -338,7 +412,8 @@ void out_notes(FILE *out, enum out_format fmt, const char *const *notes, size_t 
 				fprintf(stderr, "%s: note: %s\n", prog, notes[i]);
 		break;
 	case OUT_JSON:
-		fputs(", \"notes\": [", out);
+		json_member(out, "notes");
+		fputc('[', out);
 		for (size_t i = 0; i < n; i++) {
 			fputs(i ? ", " : "", out);
 			out_json_string(out, notes[i]);

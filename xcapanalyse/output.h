@@ -21,14 +21,30 @@ enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_MARKDOWN, OUT_NDJSON };
 int out_format_parse(const char *name);
 
 /* Whether the format is read by programs (every digit of a time, every
-   cell filled in) rather than by people. */
+   cell filled in, times in seconds) rather than by people (text and
+   Markdown: a blank or "-" for nothing, a connection named once, totals
+   and sentences after the tables).  The one place that says it. */
 int out_for_programs(enum out_format fmt);
+static inline int out_for_people(enum out_format fmt)
+{
+	return !out_for_programs(fmt);
+}
+/* CSV holds one table: a view of several prints its main one there and
+   says on stderr what it left out. */
+static inline int out_one_table(enum out_format fmt)
+{
+	return fmt == OUT_CSV;
+}
 
 /* The trace the rows that follow come from.  With file_column set, CSV
    and JSON rows begin with a "file" column naming it (several traces in
    one output); NDJSON rows always have it.  header 0 leaves out the CSV
    header line (it came with an earlier trace's rows). */
 void out_set_source(const char *file, int file_column, int header);
+/* For people, a heading naming the trace whose tables follow, when there
+   are several (index: its place among them); programs have the file
+   column instead. */
+void out_file_heading(FILE *out, enum out_format fmt, const char *file, size_t index);
 
 /* An NDJSON row begun by hand: {"file": ..., "table": ... ; the caller
    adds , "key": value members and the closing brace and newline. */
@@ -43,6 +59,8 @@ enum out_col_type {
 	OUT_COL_STR,	/* text */
 	OUT_COL_UINT,	/* a count */
 	OUT_COL_SECONDS,	/* a duration or time in ns, printed in seconds */
+	OUT_COL_MILLISECONDS,	/* a duration in ns: milliseconds for people
+				   (say so in the title), seconds for programs */
 	OUT_COL_NUMBER,	/* a number the view wrote itself (.s; "" or empty:
 			   none): as it is, unquoted in JSON */
 };
@@ -52,7 +70,7 @@ struct out_column {
 	const char *title;	/* heading for people */
 	enum out_col_type type;
 	int width;		/* in the text table; negative: left-aligned */
-	int decimals;		/* for OUT_COL_SECONDS */
+	int decimals;		/* for OUT_COL_SECONDS and _MILLISECONDS, for people */
 };
 
 /* One cell; which member counts is the column's type.  An empty cell
@@ -72,13 +90,18 @@ struct out_table {
 	size_t ncols;
 	size_t rows;
 	const char *key;	/* the table's name: NDJSON's "table" */
+	int gap;		/* spaces between the text table's columns */
 };
 
 /* Start a table.  For JSON, the table is the value of key in the object
-   the caller opened with out_json_open, and comes first in it (what follows
-   begins with a comma: out_notes, out_json_seconds). */
+   the caller opened with out_json_open (a member of it like the others:
+   several tables, out_notes, out_json_seconds follow each other in it). */
 void out_table_begin(struct out_table *t, FILE *out, enum out_format fmt, const struct out_column *cols,
 		 size_t ncols, const char *key);
+/* The same with the text table's columns gap spaces apart (out_table_begin:
+   two), for a compact listing. */
+void out_table_begin_gap(struct out_table *t, FILE *out, enum out_format fmt,
+			 const struct out_column *cols, size_t ncols, const char *key, int gap);
 void out_table_row(struct out_table *t, const struct out_cell *cells);
 void out_table_end(struct out_table *t);
 
@@ -88,11 +111,22 @@ void out_table_end(struct out_table *t);
 void out_notes(FILE *out, enum out_format fmt, const char *const *notes, size_t n,
 		 const char *prog);
 
-/* The JSON object around a view's table. */
+/* The JSON object around a view's tables (nothing in other formats). */
 void out_json_open(FILE *out, enum out_format fmt);
 void out_json_close(FILE *out, enum out_format fmt);
-/* One more member of that object: , "key": seconds */
-void out_json_seconds(FILE *out, const char *key, int64_t ns);
+/* One more member of that object, "key": seconds, a count or true/false;
+   nothing in other formats (they say it in out_sentence, or not at all). */
+void out_json_seconds(FILE *out, enum out_format fmt, const char *key, int64_t ns);
+void out_json_count(FILE *out, enum out_format fmt, const char *key, uint64_t n);
+void out_json_bool(FILE *out, enum out_format fmt, const char *key, int yes);
+
+/* For people only (nothing for programs): a heading before a further
+   table ("\nTITLE\n\n", Markdown "### TITLE", without a trailing colon),
+   and a sentence after the tables, on a line of its own after a blank
+   one, its lead (may be "") in bold in Markdown. */
+void out_heading(FILE *out, enum out_format fmt, const char *title);
+__attribute__((format(printf, 4, 5)))
+void out_sentence(FILE *out, enum out_format fmt, const char *lead, const char *rest, ...);
 
 /* A line of text without its trailing blanks, and a newline. */
 void out_trimmed(FILE *out, const char *line, size_t len);

@@ -835,7 +835,7 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 					       g->reqs[k]);
 		if (g->more && at < sizeof reqs)
 			snprintf(reqs + at, sizeof reqs - at, "; +%zu more", g->more);
-		bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
+		bool people = out_for_people(fmt);
 		struct out_cell cells[] = {
 			{ .s = g->site }, { .s = g->via[0] || !people ? g->via : "-" }, { .u = g->count },
 			{ .ns = (int64_t)g->total }, { .ns = (int64_t)(g->total / g->count) },
@@ -846,17 +846,13 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 		out_table_row(&t, cells);
 	}
 	out_table_end(&t);
-	if (fmt == OUT_CSV) {
+	if (out_one_table(fmt)) {
 		if (s->navoid)
 			fprintf(stderr, "xcapanalyse: %zu avoidable round trips not shown in CSV: use text, json or markdown\n",
 				s->navoid);
 		return;
 	}
-	if (fmt == OUT_JSON)
-		fputs(", ", out);
-	else if (fmt != OUT_NDJSON)
-		fprintf(out, "\n%s\n\n", fmt == OUT_MARKDOWN ? "### Avoidable round trips" :
-		       "Avoidable round trips:");
+	out_heading(out, fmt, "Avoidable round trips:");
 	out_table_begin(&t, out, fmt, avoid_cols, sizeof avoid_cols / sizeof avoid_cols[0], "avoidable");
 	uint64_t avoid_total = 0;
 	for (size_t i = 0; i < s->navoid; i++) {
@@ -869,27 +865,24 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 		out_table_row(&t, cells);
 	}
 	out_table_end(&t);
-	if (fmt == OUT_JSON) {
-		fprintf(out, ", \"unjoined\": %" PRIu64, s->unjoined);
-		out_json_close(out, fmt);
-		return;
-	}
-	if (fmt == OUT_NDJSON)
+	out_json_count(out, fmt, "unjoined", s->unjoined);
+	out_json_close(out, fmt);
+	if (out_for_programs(fmt))
 		return;
 	uint64_t total = 0, count = 0;
 	for (size_t i = 0; i < s->ngroups; i++) {
 		total += s->groups[i].total;
 		count += s->groups[i].count;
 	}
-	fprintf(out, "\n%" PRIu64 " round trip%s at %zu call site%s, %.6f s waited; %zu avoidable (%.6f s)",
-		count, count == 1 ? "" : "s", s->ngroups, s->ngroups == 1 ? "" : "s", (double)total / 1e9,
-		s->navoid, (double)avoid_total / 1e9);
+	char unjoined[128] = "";
 	if (s->unjoined)
-		fprintf(out, "; %" PRIu64 " round trip%s (%.6f s) without a stack", s->unjoined,
-			s->unjoined == 1 ? "" : "s", (double)s->unjoined_total / 1e9);
-	fputc('\n', out);
-	fprintf(out, "At 100 ms of round-trip time these round trips would add %.1f s.\n",
-		(double)(count + s->unjoined) * 0.1);
+		snprintf(unjoined, sizeof unjoined, "; %" PRIu64 " round trip%s (%.6f s) without a stack",
+			 s->unjoined, s->unjoined == 1 ? "" : "s", (double)s->unjoined_total / 1e9);
+	out_sentence(out, fmt, "", "%" PRIu64 " round trip%s at %zu call site%s, %.6f s waited; "
+		     "%zu avoidable (%.6f s)%s\nAt 100 ms of round-trip time these round trips would "
+		     "add %.1f s.", count, count == 1 ? "" : "s", s->ngroups, s->ngroups == 1 ? "" : "s",
+		     (double)total / 1e9, s->navoid, (double)avoid_total / 1e9, unjoined,
+		     (double)(count + s->unjoined) * 0.1);
 }
 
 void sites_free(struct sites *s)

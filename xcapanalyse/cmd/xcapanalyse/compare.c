@@ -631,11 +631,6 @@ static void build_matching(struct rows *rs, struct compare_run *const *runs)
 
 /* ---- printing ---- */
 
-static bool for_people(enum out_format fmt)
-{
-	return fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
-}
-
 /* A value in its unit: seconds (from ns), a count, a percentage. */
 static void fmt_value(char *buf, size_t size, enum unit u, double v, bool people, bool sign)
 {
@@ -939,19 +934,11 @@ static const struct out_column run_cols[] = {
 	{ "round_trips", "Round Trips", OUT_COL_UINT, 11, 0 },
 };
 
-static void heading(FILE *out, enum out_format fmt, const char *title)
-{
-	if (fmt == OUT_MARKDOWN)
-		fprintf(out, "\n### %s\n\n", title);
-	else
-		fprintf(out, "\n%s\n\n", title);
-}
-
 int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *runs, size_t n,
 		  const struct compare_gate *gates, size_t n_gates)
 {
 	struct rows rs = { .nruns = n };
-	bool people = for_people(fmt);
+	bool people = out_for_people(fmt);
 	build_delays(&rs, runs);
 	build_requests(&rs, runs);
 	bool inputs = any_inputs(runs, n);
@@ -972,7 +959,7 @@ int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *run
 	char notes_text[COMPARE_RUNS_MAX * 3][320];
 	const char *notes[COMPARE_RUNS_MAX * 3];
 	size_t nn = 0;
-	if (fmt != OUT_CSV) {
+	if (!out_one_table(fmt)) {
 		out_table_begin(&t, out, fmt, run_cols, sizeof run_cols / sizeof run_cols[0], "runs");
 		for (size_t k = 0; k < n; k++) {
 			char run[2] = { (char)('A' + k), 0 };
@@ -1001,7 +988,7 @@ int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *run
 				some = rs.r[i].view == (enum view)v;
 			if (!some && v >= V_RESPONSES)
 				continue;
-			heading(out, fmt, view_titles[v]);
+			out_heading(out, fmt, view_titles[v]);
 			out_table_begin(&t, out, fmt, s.cols, s.ncols, view_names[v]);
 			for (size_t i = 0; i < rs.n; i++)
 				if (rs.r[i].view == (enum view)v)
@@ -1009,8 +996,6 @@ int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *run
 			out_table_end(&t);
 		}
 	} else {
-		if (fmt == OUT_JSON)
-			fputs(", ", out);
 		out_table_begin(&t, out, fmt, s.cols, s.ncols, "rows");
 		for (size_t i = 0; i < rs.n; i++)
 			print_row(&t, &s, &rs.r[i], n, people);
@@ -1018,16 +1003,12 @@ int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *run
 	}
 
 	int broken = 0;
-	if (n_gates && fmt != OUT_CSV) {
-		if (people)
-			heading(out, fmt, "Gate");
-		else
-			fputs(", ", out);
+	if (n_gates && !out_one_table(fmt)) {
+		out_heading(out, fmt, "Gate");
 		out_table_begin(&t, out, fmt, gate_cols, sizeof gate_cols / sizeof gate_cols[0], "gate");
 		broken = gate_check(&t, &rs, runs, gates, n_gates, people);
 		out_table_end(&t);
-		if (fmt == OUT_JSON)
-			fprintf(out, ", \"gate_passed\": %s", broken ? "false" : "true");
+		out_json_bool(out, fmt, "gate_passed", !broken);
 	} else if (n_gates) {
 		/* CSV stays one table: the verdicts go with the notes. */
 		broken = gate_check(NULL, &rs, runs, gates, n_gates, people);
@@ -1038,9 +1019,9 @@ int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *run
 			nn++;
 		}
 	}
-	if (people && n_gates)
-		fprintf(out, "\n%s\n", broken ? "Gate: FAILED, a run is worse than A by more than allowed"
-					     : "Gate: passed");
+	if (n_gates)
+		out_sentence(out, fmt, "", "%s", broken ? "Gate: FAILED, a run is worse than A by more "
+			     "than allowed" : "Gate: passed");
 
 	for (size_t k = 0; k < n && nn + 1 < sizeof notes / sizeof notes[0]; k++) {
 		if (runs[k]->drops) {

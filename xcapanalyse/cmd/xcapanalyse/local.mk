@@ -1,9 +1,12 @@
-# xcapanalyse/cmd/xcapanalyse/ — the command: its options and the table
-# of views (xcapanalyse.c), and the views that only it prints.
+# xcapanalyse/cmd/xcapanalyse/ — the command: its options and the reading
+# (xcapanalyse.c), the table of views (view.h, viewtable.c), and the views
+# that only it prints.
 INC_ANALYSE_CMD = $(INC_ANALYSE) $(INC_CMD) -I$(top_srcdir)/xcapanalyse/cmd/xcapanalyse
 
 bin_PROGRAMS += xcapanalyse/xcapanalyse
 xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/cmd/xcapanalyse/xcapanalyse.c \
+	xcapanalyse/cmd/xcapanalyse/view.h xcapanalyse/cmd/xcapanalyse/viewtable.c \
+	xcapanalyse/cmd/xcapanalyse/conns_view.c \
 	xcapanalyse/cmd/xcapanalyse/messages.c xcapanalyse/cmd/xcapanalyse/messages.h \
 	xcapanalyse/cmd/xcapanalyse/views.c xcapanalyse/cmd/xcapanalyse/views.h \
 	xcapanalyse/cmd/xcapanalyse/events.c xcapanalyse/cmd/xcapanalyse/events.h \

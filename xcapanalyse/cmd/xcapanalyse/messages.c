@@ -14,11 +14,39 @@
 #include "dump.h"
 #include "messages.h"
 
+/* People get xtrace's compact line: one space apart (two before the
+   detail, which begins with a space), the extension before the name, the
+   wait in ms, the flags after the detail; programs get each in a column
+   of its own and the wait in seconds, as every other view. */
+static const struct out_column people_cols[] = {
+	{ "time", "time", OUT_COL_SECONDS, 12, 6 },
+	{ "conn", "conn", OUT_COL_UINT, 5, 0 },
+	{ "dir", "dir", OUT_COL_STR, 3, 0 },
+	{ "seq", "seq", OUT_COL_UINT, 8, 0 },
+	{ "kind", "kind", OUT_COL_STR, -7, 0 },
+	{ "name", "name", OUT_COL_STR, -36, 0 },
+	{ "wait", "wait_ms", OUT_COL_MILLISECONDS, 10, 3 },
+	{ "detail", " detail", OUT_COL_STR, 0, 0 },
+};
+static const struct out_column program_cols[] = {
+	{ "time", "time", OUT_COL_SECONDS, 0, 0 },
+	{ "conn", "conn", OUT_COL_UINT, 0, 0 },
+	{ "dir", "dir", OUT_COL_STR, 0, 0 },
+	{ "seq", "seq", OUT_COL_UINT, 0, 0 },
+	{ "kind", "kind", OUT_COL_STR, 0, 0 },
+	{ "extension", "extension", OUT_COL_STR, 0, 0 },
+	{ "name", "name", OUT_COL_STR, 0, 0 },
+	{ "wait", "wait", OUT_COL_MILLISECONDS, 0, 0 },
+	{ "flags", "flags", OUT_COL_STR, 0, 0 },
+	{ "detail", "detail", OUT_COL_STR, 0, 0 },
+};
+#define NCOLS(a) (sizeof (a) / sizeof (a)[0])
+
 struct msg_view {
 	FILE *out;
 	enum out_format fmt;
+	struct out_table t;
 	uint64_t t0;
-	int started, rows;
 };
 
 struct msg_view *msg_view_new(FILE *out, enum out_format fmt)
@@ -28,24 +56,11 @@ struct msg_view *msg_view_new(FILE *out, enum out_format fmt)
 		return NULL;
 	v->out = out;
 	v->fmt = fmt;
+	bool people = out_for_people(fmt);
+	out_json_open(out, fmt);
+	out_table_begin_gap(&v->t, out, fmt, people ? people_cols : program_cols,
+			    people ? NCOLS(people_cols) : NCOLS(program_cols), "messages", 1);
 	return v;
-}
-
-static void header(struct msg_view *v)
-{
-	v->started = 1;
-	if (v->fmt == OUT_CSV) {
-		if (out_csv_header_wanted()) {
-			out_csv_file_header(v->out);
-			fputs("time,conn,dir,seq,kind,extension,name,wait,flags,detail\n", v->out);
-		}
-	} else if (v->fmt == OUT_NDJSON)
-		;
-	else if (v->fmt == OUT_JSON)
-		fputs("[", v->out);
-	else
-		fprintf(v->out, "%12s %5s %3s %8s %-7s %-36s %10s  %s\n", "time", "conn", "dir",
-			"seq", "kind", "name", "wait_ms", "detail");
 }
 
 void msg_view_record(struct msg_view *v, const struct xrec *rec)
@@ -53,82 +68,45 @@ void msg_view_record(struct msg_view *v, const struct xrec *rec)
 	if (rec->type != XREC_MSG)
 		return;
 	const struct xrec_msg *m = &rec->u.msg;
-	if (!v->started)
-		header(v);
 	if (!v->t0)
 		v->t0 = m->ts;
-	double wait = -1;
-	if ((m->kind == XMSG_REPLY || m->kind == XMSG_ERROR) && m->req_ts && m->ts >= m->req_ts)
-		wait = (double)(m->ts - m->req_ts) / 1e6;
-	double t = (double)(int64_t)(m->ts - v->t0) / 1e9;
-	char name[160];
+	bool waited = (m->kind == XMSG_REPLY || m->kind == XMSG_ERROR) && m->req_ts &&
+		      m->ts >= m->req_ts;
+	struct out_cell time = { .ns = (int64_t)(m->ts - v->t0) };
+	struct out_cell wait = { .ns = waited ? (int64_t)(m->ts - m->req_ts) : 0, .empty = !waited };
+	const char *dir = xdir_name(m->dir), *kind = xmsg_kind_name(m->kind);
+	char flags[64];
+	if (out_for_programs(v->fmt)) {
+		xmsg_flags_format(flags, sizeof flags, m->flags, " ");
+		struct out_cell cells[] = {
+			time, { .u = m->conn }, { .s = dir }, { .u = m->seq }, { .s = kind },
+			{ .s = m->ext }, { .s = m->name }, wait, { .s = flags }, { .s = m->detail },
+		};
+		out_table_row(&v->t, cells);
+		return;
+	}
+	/* For people, a mark on every request with a reply is noise: the
+	   reply line that follows says it. */
+	xmsg_flags_format(flags, sizeof flags, m->flags & ~XMSG_F_WANTS_REPLY, " ");
+	char name[160], detail[XMSG_DETAIL_MAX + 80];
 	if (m->ext[0])
 		snprintf(name, sizeof name, "%s:%s", m->ext, m->name[0] ? m->name : "?");
 	else
 		snprintf(name, sizeof name, "%s", m->name[0] ? m->name : "?");
-	char waitbuf[32] = "";
-	if (wait >= 0)
-		snprintf(waitbuf, sizeof waitbuf, "%.3f", wait);
-	const char *dir = xdir_name(m->dir), *kind = xmsg_kind_name(m->kind);
-	char flags[64];
-	/* For people, a mark on every request with a reply is noise: the
-	   reply line that follows says it. */
-	unsigned shown = v->fmt == OUT_TEXT ? m->flags & ~XMSG_F_WANTS_REPLY : m->flags;
-	xmsg_flags_format(flags, sizeof flags, shown, " ");
-
-	FILE *f = v->out;
-	switch (v->fmt) {
-	case OUT_CSV:
-		out_csv_file_cell(f);
-		fprintf(f, "%.9f,%u,%s,%llu,%s,", t, m->conn, dir, (unsigned long long)m->seq, kind);
-		out_csv_field(f, m->ext);
-		fputc(',', f);
-		out_csv_field(f, m->name);
-		fprintf(f, ",%s,%s,", waitbuf, flags);
-		out_csv_field(f, m->detail);
-		fputc('\n', f);
-		break;
-	case OUT_JSON:
-	case OUT_NDJSON:
-		if (v->fmt == OUT_NDJSON) {
-			out_ndjson_row_open(f, "messages");
-			fputc(',', f);
-		} else
-			fprintf(f, "%s\n{", v->rows ? "," : "");
-		fprintf(f, "\"time\":%.9f,\"conn\":%u,\"dir\":\"%s\",\"seq\":%llu,\"kind\":\"%s\","
-			"\"extension\":", t, m->conn, dir, (unsigned long long)m->seq, kind);
-		out_json_string(f, m->ext);
-		fputs(",\"name\":", f);
-		out_json_string(f, m->name);
-		if (wait >= 0)
-			fprintf(f, ",\"wait\":%.6f", wait / 1e3);
-		else if (v->fmt == OUT_NDJSON)
-			fputs(",\"wait\":null", f);	/* every line has every column */
-		fputs(",\"flags\":", f);
-		out_json_string(f, flags);
-		fputs(",\"detail\":", f);
-		out_json_string(f, m->detail);
-		fputs(v->fmt == OUT_NDJSON ? "}\n" : "}", f);
-		break;
-	default: {
-		char line[1024];
-		int n = snprintf(line, sizeof line, "%12.6f %5u %3s %8llu %-7s %-36s %10s  %s%s%s%s",
-				 t, m->conn, dir, (unsigned long long)m->seq, kind, name, waitbuf,
-				 m->detail, flags[0] ? " [" : "", flags, flags[0] ? "]" : "");
-		out_trimmed(f, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-		break;
-	}
-	}
-	v->rows++;
+	snprintf(detail, sizeof detail, " %s%s%s%s", m->detail, flags[0] ? " [" : "", flags,
+		 flags[0] ? "]" : "");
+	struct out_cell cells[] = {
+		time, { .u = m->conn }, { .s = dir }, { .u = m->seq }, { .s = kind },
+		{ .s = name }, wait, { .s = detail },
+	};
+	out_table_row(&v->t, cells);
 }
 
 void msg_view_finish(struct msg_view *v)
 {
 	if (!v)
 		return;
-	if (!v->started)
-		header(v);
-	if (v->fmt == OUT_JSON)
-		fputs(v->rows ? "\n]\n" : "]\n", v->out);
+	out_table_end(&v->t);
+	out_json_close(v->out, v->fmt);
 	free(v);
 }

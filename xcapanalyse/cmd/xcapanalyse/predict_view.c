@@ -103,10 +103,9 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 
 	const struct predict_result *m = predict_measured(t);
 	predict_format_rate(rate, sizeof rate, rates[br]);
-	if (fmt == OUT_JSON) {
-		out_json_seconds(out, "trace_span", (int64_t)m->span);
-		out_json_seconds(out, "trace_total_network_delay", (int64_t)m->network_delay);
-	} else if (fmt == OUT_TEXT || fmt == OUT_MARKDOWN) {
+	out_json_seconds(out, fmt, "trace_span", (int64_t)m->span);
+	out_json_seconds(out, fmt, "trace_total_network_delay", (int64_t)m->network_delay);
+	if (out_for_people(fmt)) {
 		fprintf(out, "\n%sThe trace: %.3f s, network delay %.6f s, %llu round trips; "
 			"relative: to the %s / %g ms cell.%s\n",
 			fmt == OUT_MARKDOWN ? "*" : "", (double)m->span / 1e9,

@@ -133,7 +133,7 @@ static void on_response(void *ctx, const struct xresponse *x)
 		xresp_summary_add(v->all, x);
 		return;
 	}
-	bool people = v->fmt == OUT_TEXT || v->fmt == OUT_MARKDOWN;
+	bool people = out_for_people(v->fmt);
 	uint64_t t0 = xstate_all(v->m)->first;
 	char win[16] = "", xs[16] = "", ys[16] = "", flags[64];
 	if (x->window)

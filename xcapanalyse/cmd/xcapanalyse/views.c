@@ -142,16 +142,12 @@ void delays_print(FILE *out, enum out_format fmt, const struct xstate_model *m)
 	out_table_end(&t);
 
 	uint64_t tnd = xstate_network_delay(all);
-	if (fmt == OUT_JSON) {
-		out_json_seconds(out, "total_network_delay", (int64_t)tnd);
-		out_json_seconds(out, "span", (int64_t)all->span);
-	} else if (fmt == OUT_TEXT) {
-		fprintf(out, "\nTotal network delay: %.6f s of %.6f s (%llu round trips waited on)\n",
-			(double)tnd / 1e9, (double)all->span / 1e9, (unsigned long long)all->waits);
-	} else if (fmt == OUT_MARKDOWN) {
-		fprintf(out, "\n**Total network delay: %.6f s** of %.6f s (%llu round trips waited on)\n",
-			(double)tnd / 1e9, (double)all->span / 1e9, (unsigned long long)all->waits);
-	}
+	out_json_seconds(out, fmt, "total_network_delay", (int64_t)tnd);
+	out_json_seconds(out, fmt, "span", (int64_t)all->span);
+	char lead[64];
+	snprintf(lead, sizeof lead, "Total network delay: %.6f s", (double)tnd / 1e9);
+	out_sentence(out, fmt, lead, " of %.6f s (%llu round trips waited on)",
+		     (double)all->span / 1e9, (unsigned long long)all->waits);
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
 	out_notes(out, fmt, ns.ptr, ns.n, "xcapanalyse");
@@ -270,7 +266,7 @@ void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt
 	bool pc = v->per_conn;
 	const struct out_column *cols = pc ? request_cols : request_cols + 1;
 	size_t ncols = NCOLS(request_cols) - (pc ? 0 : 1);
-	bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
+	bool people = out_for_people(fmt);
 	struct out_table t;
 	out_json_open(out, fmt);
 	out_table_begin(&t, out, fmt, cols, ncols, "requests");
@@ -296,10 +292,8 @@ void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt
 	if (people)
 		request_total(&t, pc, 0, count, total);
 	out_table_end(&t);
-	if (fmt == OUT_JSON) {
-		fprintf(out, ", \"count\": %llu", (unsigned long long)count);
-		out_json_seconds(out, "wait", (int64_t)total);
-	}
+	out_json_count(out, fmt, "count", count);
+	out_json_seconds(out, fmt, "wait", (int64_t)total);
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
 	out_notes(out, fmt, ns.ptr, ns.n, "xcapanalyse");
@@ -354,11 +348,6 @@ struct trips_view {
 	struct sites *sites;	/* NULL: no site column */
 };
 
-static bool trips_for_people(enum out_format fmt)
-{
-	return fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
-}
-
 static void trips_wait(void *ctx, const struct xstate_wait *w)
 {
 	struct trips_view *v = ctx;
@@ -387,7 +376,7 @@ static void trips_wait(void *ctx, const struct xstate_wait *w)
 	};
 	if (v->sites) {
 		const char *site = sites_of_wait(v->sites, w);
-		cells[TRIP_SITE].s = site ? site : trips_for_people(v->fmt) ? "-" : "";
+		cells[TRIP_SITE].s = site ? site : out_for_people(v->fmt) ? "-" : "";
 	}
 	struct out_cell row[NCOLS(trip_cols)];
 	for (size_t i = 0; i < v->ncols; i++)
@@ -410,7 +399,7 @@ struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_fo
 	/* The columns, decided once: without the burst's form the format does
 	   not use, and without sites when none are known; each row takes the
 	   same cells (trips_wait). */
-	bool people = trips_for_people(fmt);
+	bool people = out_for_people(fmt);
 	for (size_t i = 0; i < NCOLS(trip_cols); i++) {
 		bool people_col = i == TRIP_BURST, program_col = i == TRIP_BURST + 1 || i == TRIP_BURST + 2;
 		if ((people_col && !people) || (program_col && people) || (i == TRIP_SITE && !sites))
@@ -433,18 +422,15 @@ void trips_view_finish(struct trips_view *v, const struct xstate_model *m)
 		return;
 	out_table_end(&v->t);
 	const struct xstate_conn *all = xstate_all(m);
-	if (v->fmt == OUT_JSON) {
-		fprintf(v->out, ", \"count\": %llu", (unsigned long long)all->waits);
-		out_json_seconds(v->out, "wait", (int64_t)v->total);
-		out_json_seconds(v->out, "queued", (int64_t)v->queued);
-	} else if (v->fmt == OUT_TEXT || v->fmt == OUT_MARKDOWN) {
-		fprintf(v->out, "\n%llu round trips, %.6f s waited", (unsigned long long)all->waits,
-			(double)v->total / 1e9);
-		if (v->queued)
-			fprintf(v->out, ", and %.6f s before that with their own output still queued",
-				(double)v->queued / 1e9);
-		fputc('\n', v->out);
-	}
+	out_json_count(v->out, v->fmt, "count", all->waits);
+	out_json_seconds(v->out, v->fmt, "wait", (int64_t)v->total);
+	out_json_seconds(v->out, v->fmt, "queued", (int64_t)v->queued);
+	char queued[96] = "";
+	if (v->queued)
+		snprintf(queued, sizeof queued, ", and %.6f s before that with their own output still queued",
+			 (double)v->queued / 1e9);
+	out_sentence(v->out, v->fmt, "", "%llu round trips, %.6f s waited%s",
+		     (unsigned long long)all->waits, (double)v->total / 1e9, queued);
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
 	out_notes(v->out, v->fmt, ns.ptr, ns.n, "xcapanalyse");

@@ -69,4 +69,11 @@ struct updates_view *updates_view_new(struct xstate_model *m, const struct updat
 int updates_view_record(struct updates_view *v, const struct xrec *rec);
 void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt);
 
+/* --connections (printed at the end) or, with marks, --marks (a row per
+   mark as it comes).  Feed it the records; finish prints and frees. */
+struct conns_view;
+struct conns_view *conns_view_new(FILE *out, enum out_format fmt, bool marks);
+int conns_view_record(struct conns_view *v, const struct xrec *rec);	/* -1: memory */
+void conns_view_finish(struct conns_view *v);
+
 #endif

@@ -33,15 +33,12 @@
 #include "sites.h"
 #include "source.h"
 #include "state.h"
+#include "view.h"
 #include "views.h"
 
 const char program_name[] = "xcapanalyse";
 
 enum { EXIT_OK = 0, EXIT_DAMAGED = 1, EXIT_USAGE = 2, EXIT_WORSE = 3 };
-enum mode { MODE_DELAYS, MODE_REQUESTS, MODE_TRIPS, MODE_CONNECTIONS, MODE_DUMP, MODE_MESSAGES,
-	    MODE_SITES, MODE_EVENTS, MODE_MARKS, MODE_RESPONSES, MODE_RESPONSES_SUMMARY,
-	    MODE_UPDATES, MODE_COMPARE, MODE_PREDICT, MODE_PREDICT_TRIPS, MODE_ADDED,
-	    MODE_ADDED_RESPONSES, MODE_ADDED_CDF };
 
 static void usage(FILE *f)
 {
@@ -51,51 +48,17 @@ static void usage(FILE *f)
 "\n"
 "Read .xcap traces, .pcap or .pcapng captures and tell where the time went.\n"
 "\n"
-"Views:\n"
-"  --delays          per connection and direction: Idle, Block Send, Block\n"
-"                    Recv, Block Reply in seconds, then All and the Total\n"
-"                    Network Delay (default)\n"
-"  --requests        the requests the client waited on, by name: count,\n"
-"                    total and mean wait (--per-conn: for each connection)\n"
-"  --round-trips     every blocking round trip in order: time, connection,\n"
-"                    request, detail, wait (and the call site when known)\n"
-"  --sites           round trips by the code that waited (from xcap-run's\n"
-"                    FILE.sites): count, total and mean wait, requests,\n"
-"                    seconds added per 100 ms of RTT; avoidable round trips\n"
-"  --trace-events    round trips (with their stacks) and blocked intervals as\n"
-"                    Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
-"  --responses       one row per input (key, button, motion): the response\n"
-"                    time as the display saw it, messages and bytes each way,\n"
-"                    round trips inside it, RFB updates, rectangles, pixels\n"
-"  --responses-summary  per connection and All: inputs, response time\n"
-"                    percentiles 50/90/95/99, the share over 50, 100 and\n"
-"                    150 ms, input rate\n"
-"  --updates         continuous updates (video, animation, scrolling) inside\n"
-"                    --range: RFB updates per second, rectangles, pixels,\n"
-"                    bytes, the longest gap between updates; with\n"
-"                    --ideal-fps, slow-motion benchmarking's video quality\n"
-"  --connections     one row per connection: endpoints, client name,\n"
-"                    packets, bytes and messages each way, gaps\n"
-"  --messages        one line per protocol message, with the wait of a reply\n"
-"  --marks           the marks in order: time, connection, client, source\n"
-"                    (signal, atom, property, match, round-trip, window-start,\n"
-"                    window-end) and text\n"
-"  --dump            every record as one line of key=value text\n"
-"  --predict         the trace replayed over each link of --rates x\n"
-"                    --latencies: span, Total Network Delay, Block Send,\n"
-"                    Block Reply, round trips, as xcap-sweep measures them\n"
-"  --predict-round-trips  each predicted blocking round trip, link by link\n"
-"  --added-delay     SLIM's experiment: the trace's packets at their times\n"
-"                    through a link of each of --rates; percentiles of the\n"
-"                    delay each packet gains, and each input's response\n"
-"  --added-delay-responses  each input at each of --rates: its response,\n"
-"                    the delay added to its input and to its end, the sum,\n"
-"                    and the response on the slower link\n"
-"  --added-delay-cdf the CDFs of --added-delay, per rate, of packets and of\n"
-"                    responses: each added delay with the share at or below\n"
-"  --compare         FILE A and the others side by side: delays, round trips\n"
-"                    by request, response times, each with its difference\n"
-"                    and ratio to A; inputs matched with A's in order and kind\n"
+"Views (one; the first is the default):\n");
+	/* The table of views (viewtable.c): each one's option and lines. */
+	for (size_t i = 0; i < n_views; i++) {
+		const char *h = views[i].help;
+		size_t len = strlen(views[i].name) + 2;
+		fprintf(f, "  --%s%*s", views[i].name, len <= 16 ? (int)(18 - len) : 2, "");
+		for (const char *nl; (nl = strchr(h, '\n')); h = nl + 1)
+			fprintf(f, "%.*s\n%20s", (int)(nl - h), h, "");
+		fprintf(f, "%s\n", h);
+	}
+	fprintf(f,
 "\n"
 "Options:\n"
 "  --fail-if-worse [METRIC=]LIMIT  with --compare: exit 3 when a run is\n"
@@ -208,184 +171,6 @@ static void warn_cb(void *ctx, const char *msg)
 	complain("%s", msg);
 }
 
-/* ---- --connections ---- */
-
-struct conn_row {
-	uint32_t id;
-	bool introduced;	/* a connection record gave its addresses */
-	struct xaddr client, server;
-	char proto[16];
-	char name[128];
-	uint64_t first, last;
-	uint64_t packets[2], bytes[2], messages[2], gaps[2], gap_bytes[2];
-};
-
-/* How far past the connections seen an id of one never introduced may
-   lie and still be taken as a connection (netplot's CONN_ID_SLACK). */
-#define ORPHAN_ID_SLACK 1024
-
-struct conn_table {
-	struct conn_row *rows;
-	size_t n, cap;
-};
-
-static struct conn_row *row_for(struct conn_table *t, uint32_t id, int create)
-{
-	/* Ids are dense and ascending, so the row of id is usually at id-1. */
-	if (id >= 1 && id <= t->n && t->rows[id - 1].id == id)
-		return &t->rows[id - 1];
-	for (size_t i = 0; i < t->n; i++)
-		if (t->rows[i].id == id)
-			return &t->rows[i];
-	if (!create)
-		return NULL;
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 64;
-		t->rows = realloc(t->rows, t->cap * sizeof *t->rows);
-		if (!t->rows) {
-			die(EXIT_DAMAGED, "out of memory: 'connection table'");
-		}
-	}
-	struct conn_row *r = &t->rows[t->n++];
-	memset(r, 0, sizeof *r);
-	r->id = id;
-	return r;
-}
-
-static void account(struct conn_table *t, const struct xrec *rec)
-{
-	struct conn_row *r;
-	switch (rec->type) {
-	case XREC_CONN:
-		r = row_for(t, rec->u.conn.id, 1);
-		r->introduced = true;
-		r->client = rec->u.conn.client;
-		r->server = rec->u.conn.server;
-		snprintf(r->proto, sizeof r->proto, "%s", rec->u.conn.proto);
-		if (!r->first)
-			r->first = rec->u.conn.ts;
-		break;
-	case XREC_PKT:
-		/* Packets of a connection the trace never introduced (a piece
-		   written by an xcap that left out the record of a connection
-		   closed in an earlier piece) still count, under unknown
-		   addresses, as every reader of the trace counts them. */
-		if (!(r = row_for(t, rec->u.pkt.conn, 0))) {
-			/* (an id far past the others: damage, left out as
-			   netplot leaves it out) */
-			if (!rec->u.pkt.conn || rec->u.pkt.conn > t->n + ORPHAN_ID_SLACK)
-				break;
-			r = row_for(t, rec->u.pkt.conn, 1);
-		}
-		if (!r->first)
-			r->first = rec->u.pkt.ts;
-		r->packets[rec->u.pkt.dir & 1]++;
-		r->bytes[rec->u.pkt.dir & 1] += rec->u.pkt.len;
-		r->last = rec->u.pkt.ts;
-		break;
-	case XREC_MSG:
-		if ((r = row_for(t, rec->u.msg.conn, 0)))
-			r->messages[rec->u.msg.dir & 1]++;
-		break;
-	case XREC_GAP:
-		/* Bytes the capture left out on purpose were not lost. */
-		if (rec->u.gap.reason != XGAP_SKIPPED && (r = row_for(t, rec->u.gap.conn, 0))) {
-			r->gaps[rec->u.gap.dir & 1]++;
-			r->gap_bytes[rec->u.gap.dir & 1] += rec->u.gap.len;
-		}
-		break;
-	case XREC_NAME:
-		/* WM_CLASS names the program best; keep the first of it. */
-		if ((r = row_for(t, rec->u.name.conn, 0)) &&
-		    (!r->name[0] || strcmp(rec->u.name.source, "WM_CLASS") == 0))
-			snprintf(r->name, sizeof r->name, "%s", rec->u.name.text);
-		break;
-	default:
-		break;
-	}
-}
-
-static const struct out_column conn_cols[] = {
-	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
-	{ "client", "Client", OUT_COL_STR, -22, 0 },
-	{ "server", "Server", OUT_COL_STR, -22, 0 },
-	{ "proto", "Proto", OUT_COL_STR, -5, 0 },
-	{ "name", "Name", OUT_COL_STR, -16, 0 },
-	{ "duration", "Duration", OUT_COL_SECONDS, 10, 3 },
-	{ "packets_c2s", "Pkts>", OUT_COL_UINT, 8, 0 },
-	{ "packets_s2c", "Pkts<", OUT_COL_UINT, 8, 0 },
-	{ "bytes_c2s", "Bytes>", OUT_COL_UINT, 10, 0 },
-	{ "bytes_s2c", "Bytes<", OUT_COL_UINT, 10, 0 },
-	{ "messages_c2s", "Msgs>", OUT_COL_UINT, 8, 0 },
-	{ "messages_s2c", "Msgs<", OUT_COL_UINT, 8, 0 },
-	{ "gaps", "Gaps", OUT_COL_UINT, 5, 0 },
-	{ "gap_bytes", "Gap Bytes", OUT_COL_UINT, 9, 0 },
-};
-
-/* ---- --marks ---- */
-
-static const struct out_column mark_cols[] = {
-	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
-	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
-	{ "client", "Client", OUT_COL_STR, -16, 0 },
-	{ "source", "Source", OUT_COL_STR, -12, 0 },
-	{ "text", "Text", OUT_COL_STR, -1, 0 },
-};
-
-/* A mark's row as it comes: the time after the trace's first record, and
-   the name of its client when the trace gave one. */
-static void mark_row(struct out_table *out, const struct conn_table *t, uint64_t first,
-		     const struct xrec_mark *m, enum out_format fmt)
-{
-	bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
-	const struct conn_row *r = NULL;
-	for (size_t i = 0; m->conn && i < t->n && !r; i++)
-		if (t->rows[i].id == m->conn)
-			r = &t->rows[i];
-	const char *client = r && r->name[0] ? r->name : people && m->conn ? "-" : "";
-	struct out_cell cells[] = {
-		{ .ns = m->ts > first ? (int64_t)(m->ts - first) : 0 },
-		{ .u = m->conn, .empty = !m->conn },
-		{ .s = client },
-		{ .s = xmark_source_name(m->source) },
-		{ .s = m->text },
-	};
-	out_table_row(out, cells);
-}
-
-static void print_connections(const struct conn_table *t, enum out_format fmt)
-{
-	char cl[64], sv[64];
-	struct out_table out;
-	out_json_open(stdout, fmt);
-	out_table_begin(&out, stdout, fmt, conn_cols, sizeof conn_cols / sizeof conn_cols[0],
-		    "connections");
-	for (size_t i = 0; i < t->n; i++) {
-		const struct conn_row *r = &t->rows[i];
-		bool people = fmt == OUT_TEXT || fmt == OUT_MARKDOWN;
-		if (r->introduced) {
-			xaddr_format(cl, sizeof cl, &r->client);
-			xaddr_format(sv, sizeof sv, &r->server);
-		} else {	/* unknown: said, not made up */
-			snprintf(cl, sizeof cl, "%s", people ? "?" : "");
-			snprintf(sv, sizeof sv, "%s", people ? "?" : "");
-		}
-		struct out_cell cells[] = {
-			{ .u = r->id }, { .s = cl }, { .s = sv },
-			{ .s = r->proto[0] || !people ? r->proto : "-" },
-			{ .s = r->name[0] || !people ? r->name : "-" },
-			{ .ns = r->last > r->first ? (int64_t)(r->last - r->first) : 0 },
-			{ .u = r->packets[0] }, { .u = r->packets[1] },
-			{ .u = r->bytes[0] }, { .u = r->bytes[1] },
-			{ .u = r->messages[0] }, { .u = r->messages[1] },
-			{ .u = r->gaps[0] + r->gaps[1] }, { .u = r->gap_bytes[0] + r->gap_bytes[1] },
-		};
-		out_table_row(&out, cells);
-	}
-	out_table_end(&out);
-	out_json_close(stdout, fmt);
-}
-
 /* ---- options ---- */
 
 /* --conn: the connections to look at, none meaning all. */
@@ -393,19 +178,6 @@ struct conn_set {
 	uint32_t *ids;
 	size_t n;
 };
-
-static bool conn_wanted(const struct conn_set *cs, const struct xrec *rec)
-{
-	if (!cs->n)
-		return true;
-	uint32_t id = xrec_conn(rec);
-	if (!id)	/* of the whole capture: statistics, a note, a mark */
-		return true;
-	for (size_t i = 0; i < cs->n; i++)
-		if (cs->ids[i] == id)
-			return true;
-	return false;
-}
 
 static void parse_conns(struct conn_set *cs, const char *arg)
 {
@@ -463,261 +235,113 @@ static uint64_t parse_ms(const char *arg, const char *what)
 
 /* What to do with each trace, the same for all. */
 struct run {
-	enum mode mode;
-	enum out_format fmt;
-	struct conn_set conns;
-	bool per_conn;
-	struct xstate_options sopt;
-	const char *sites_file;
-	struct xresp_options ropt;
+	const struct view *view;
+	struct view_options o;
 	size_t ninputs;
 	bool quiet;		/* no progress meter: several traces at once */
-	/* --predict, --predict-round-trips, --added-delay */
-	struct predict_options popt;
-	const uint64_t *rates, *delays;
-	size_t nrates, ndelays;
-	uint64_t trace_rate;
-	struct updates_options uopt;	/* --updates: span by marks, video quality */
 };
+
+/* A hook's failure ends the command; a trace it found wrong is damaged. */
+static int hook(int rc, const struct view_trace *t)
+{
+	if (rc < 0) {
+		if (t->err[0])
+			die(EXIT_DAMAGED, "%s", t->err);
+		die(EXIT_DAMAGED, "out of memory: '%s'", t->path);
+	}
+	return rc;
+}
+
+/* The call sites: xcap-run writes them beside the trace.  -1 when the
+   view cannot go without and they are not there. */
+static int load_sites(struct view_trace *t, unsigned needs)
+{
+	char beside[4096], serr[1024];
+	snprintf(beside, sizeof beside, "%s.sites", t->path);
+	const char *sp = t->o->sites_file ? t->o->sites_file : beside;
+	if (!(t->sites = sites_load(sp, serr, sizeof serr)) &&
+	    ((needs & VIEW_SITES_NEEDED) || t->o->sites_file)) {
+		complain("%s", serr);
+		return -1;
+	}
+	if (t->sites && sites_resolve_sources(t->sites) < 0)
+		die(EXIT_DAMAGED, "out of memory: '%s'", sp);
+	if (t->sites && sites_bad_lines(t->sites))
+		complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(t->sites), sp);
+	return 0;
+}
 
 /* Read one trace and print its view; the exit status it deserves.  index
    is its place among the inputs. */
-static int analyse(const struct run *r, const char *path, size_t index, struct compare_run **cmp)
+static int analyse(const struct run *r, const char *path, size_t index)
 {
-	enum mode mode = r->mode;
-	enum out_format fmt = r->fmt;
-	bool per_conn = r->per_conn;
-	const char *sites_file = r->sites_file;
-	struct xstate_options so = r->sopt;
-	struct conn_table table = { 0 };
+	const struct view *v = r->view;
+	enum out_format fmt = r->o.fmt;
+	bool all_traces = v->needs & VIEW_ALL_TRACES;
 	char err[1024];
 	/* A capture with payload: the compressed sizes are measured as it
 	   is read, as xcap --compressed-sizes would. */
 	struct pipeline_options pipe;
 	pipeline_default_options(&pipe);
-	pipe.compressed_sizes = (mode == MODE_PREDICT || mode == MODE_PREDICT_TRIPS) &&
-				r->popt.ssh_compression;
+	pipe.compressed_sizes = (v->takes & TAKES_SSH) && r->o.popt.ssh_compression;
 	struct xsource *src = xsource_open(path, NULL, &pipe, err, sizeof err);
 	if (!src) {
 		/* A comparison without one of its runs would name the others wrongly. */
-		if (mode == MODE_COMPARE)
+		if (all_traces)
 			die(EXIT_DAMAGED, "%s", err);
 		complain("%s", err);
 		return EXIT_DAMAGED;
 	}
-	if (r->ninputs > 1 && (fmt == OUT_TEXT || fmt == OUT_MARKDOWN) && mode != MODE_COMPARE)
-		printf("%s%s%s\n\n", index ? "\n" : "", fmt == OUT_MARKDOWN ? "### " : "== ", path);
-	/* --compare names the runs in its own columns. */
-	if (mode != MODE_COMPARE)
+	/* A view of every trace names them in its own columns. */
+	if (!all_traces) {
+		if (r->ninputs > 1)
+			out_file_heading(stdout, fmt, path, index);
 		out_set_source(path, r->ninputs > 1 || fmt == OUT_NDJSON, index == 0);
+	}
 	xsource_on_warning(src, warn_cb, NULL);
 	/* The views that print as they read keep a terminal to themselves. */
-	progress_begin(&meter, program_name, path,
-		       r->quiet || mode == MODE_DUMP || mode == MODE_MESSAGES || mode == MODE_TRIPS ||
-		       mode == MODE_RESPONSES);
+	progress_begin(&meter, program_name, path, r->quiet || (v->needs & VIEW_PRINTS_AS_READ));
+	struct view_trace t = { .o = &r->o, .path = path, .index = index, .out = stdout, .src = src };
+	if ((v->needs & VIEW_SITES) && load_sites(&t, v->needs) < 0) {
+		xsource_close(src);
+		return EXIT_DAMAGED;
+	}
+	if (v->needs & VIEW_MODEL) {
+		struct xstate_options so = r->o.sopt;
+		so.only = r->o.conns;
+		so.n_only = r->o.nconns;
+		if (!(t.model = xstate_new(&so)))
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+	}
+	if (v->begin)
+		hook(v->begin(&t), &t);
+	/* The model narrows by --conn itself, as it needs every packet's time. */
+	bool every = v->needs & (VIEW_MODEL | VIEW_EVERY_RECORD);
 	unsigned long nrec = 0;
 	struct xrec rec;
-	struct msg_view *mv = NULL;
-	struct xstate_model *model = NULL;
-	struct requests_view *rv = NULL;
-	struct trips_view *tv = NULL;
-	struct sites *sites = NULL;
-	struct events_view *ev = NULL;
-	struct responses_view *resv = NULL;
-	struct updates_view *updv = NULL;
-	struct predict_trace *pt = NULL;
-	struct added_delay *ad = NULL;
-	bool added = mode == MODE_ADDED || mode == MODE_ADDED_RESPONSES || mode == MODE_ADDED_CDF;
-	if (added) {
-		struct predict_options po = r->popt;
-		po.model = so;
-		po.model.only = r->conns.ids;
-		po.model.n_only = r->conns.n;
-		if (!(ad = added_delay_new(&po, &po.model, &r->ropt)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-	}
-	if (mode == MODE_PREDICT || mode == MODE_PREDICT_TRIPS) {
-		struct predict_options po = r->popt;
-		po.model = so;
-		po.model.only = r->conns.ids;
-		po.model.n_only = r->conns.n;
-		if (!(pt = predict_new(&po)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-	}
-	if (mode == MODE_SITES || mode == MODE_TRIPS || mode == MODE_EVENTS) {
-		/* The call sites: xcap-run writes them beside the trace. */
-		char beside[4096], serr[1024];
-		snprintf(beside, sizeof beside, "%s.sites", path);
-		const char *sp = sites_file ? sites_file : beside;
-		if (!(sites = sites_load(sp, serr, sizeof serr)) &&
-		    (mode == MODE_SITES || sites_file)) {
-			complain("%s", serr);
-			xsource_close(src);
-			return EXIT_DAMAGED;
-		}
-		if (sites && sites_resolve_sources(sites) < 0)
-			die(EXIT_DAMAGED, "out of memory: '%s'", sp);
-		if (sites && sites_bad_lines(sites))
-			complain("%zu lines not understood, skipped: '%s'", sites_bad_lines(sites), sp);
-	}
-	if (mode == MODE_DUMP)
-		trace_info_dump(stdout, xsource_info(src));
-	struct out_table marks;
-	uint64_t first_ts = 0;
-	if (mode == MODE_MARKS) {
-		out_json_open(stdout, fmt);
-		out_table_begin(&marks, stdout, fmt, mark_cols, sizeof mark_cols / sizeof mark_cols[0],
-				"marks");
-	}
-	if (mode == MODE_MESSAGES && !(mv = msg_view_new(stdout, fmt)))
-		die(EXIT_DAMAGED, "out of memory: '%s'", path);
-	if (mode == MODE_DELAYS || mode == MODE_REQUESTS || mode == MODE_TRIPS || mode == MODE_SITES ||
-	    mode == MODE_EVENTS || mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY ||
-	    mode == MODE_UPDATES || mode == MODE_COMPARE) {
-		so.only = r->conns.ids;
-		so.n_only = r->conns.n;
-		if (!(model = xstate_new(&so)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		if (mode == MODE_REQUESTS && !(rv = requests_view_new(model, per_conn)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		if (mode == MODE_TRIPS && !(tv = trips_view_new(model, stdout, fmt, sites)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		if (mode == MODE_EVENTS && !(ev = events_view_new(model, stdout, sites)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		if ((mode == MODE_RESPONSES || mode == MODE_RESPONSES_SUMMARY) &&
-		    !(resv = responses_view_new(model, stdout, fmt, &r->ropt,
-						mode == MODE_RESPONSES_SUMMARY)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		if (mode == MODE_UPDATES) {
-			struct updates_options uo = r->uopt;
-			uo.from = so.range_start;
-			uo.to = so.range_end;
-			if (!(updv = updates_view_new(model, &uo, err, sizeof err)))
-				die(EXIT_DAMAGED, "%s", err);
-		}
-		if (mode == MODE_SITES && sites_view_attach(sites, model) < 0)
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		if (mode == MODE_COMPARE && !(*cmp = compare_run_new(path, model, &r->ropt)))
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-	}
 	int more;
 	while ((more = xsource_next(src, &rec)) == 1) {
 		if ((++nrec & 1023) == 0)
 			progress_at(&meter, xsource_offset(src));
-		/* The model narrows by itself, as it needs every packet's time. */
-		if (ad) {
-			if (added_delay_record(ad, &rec, conn_wanted(&r->conns, &rec)) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (!every && !view_wants(&t, &rec))
 			continue;
-		}
-		if (!model && !conn_wanted(&r->conns, &rec))
-			continue;
-		switch (mode) {
-		case MODE_DUMP: xrec_dump(stdout, &rec); break;
-		case MODE_MESSAGES: msg_view_record(mv, &rec); break;
-		case MODE_CONNECTIONS: account(&table, &rec); break;
-		case MODE_PREDICT:
-		case MODE_PREDICT_TRIPS:
-			if (predict_record(pt, &rec) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", path);
-			break;
-		case MODE_MARKS:
-			if (!first_ts)
-				first_ts = xrec_time(&rec);
-			account(&table, &rec);
-			if (rec.type == XREC_MARK)
-				mark_row(&marks, &table, first_ts, &rec.u.mark, fmt);
-			break;
-		default:
-			if (sites && sites_record(sites, &rec) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", path);
-			if (xstate_record(model, &rec) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", path);
-			if (mode == MODE_COMPARE && compare_run_record(*cmp, &rec) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", path);
-			/* The model narrows by --conn itself; the responses
-			   follow it. */
-			if (resv && conn_wanted(&r->conns, &rec) &&
-			    responses_view_record(resv, &rec) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", path);
-			/* Marks name the span whichever connection made them. */
-			if (updv && (rec.type == XREC_MARK || conn_wanted(&r->conns, &rec)) &&
-			    updates_view_record(updv, &rec) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", path);
-			break;
-		}
+		if (t.sites && sites_record(t.sites, &rec) < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (t.model && xstate_record(t.model, &rec) < 0)
+			die(EXIT_DAMAGED, "out of memory: '%s'", path);
+		if (v->record)
+			hook(v->record(&t, &rec), &t);
 	}
 	progress_end(&meter);
 	if (more < 0)
 		die(EXIT_DAMAGED, "cannot read on: %s", xsource_error(src));
-	msg_view_finish(mv);
-	if (pt) {
-		int rc = predict_finish(pt);
-		if (rc == PREDICT_NO_ZLEN) {
-			complain("no compressed sizes to predict --ssh-compression from: capture with "
-				 "xcap --compressed-sizes, or give the pcap: '%s'", path);
-			predict_free(pt);
-			xsource_close(src);
-			return EXIT_DAMAGED;
-		}
-		size_t with_data, unmeasured = predict_unmeasured(pt, &with_data);
-		if (rc == 0 && unmeasured)
-			complain("%zu of %zu writes have no compressed size (bytes not captured), "
-				 "counted uncompressed: '%s'", unmeasured, with_data, path);
-		if (rc == 0 && mode == MODE_PREDICT)
-			rc = predict_view_print(stdout, fmt, pt, r->rates, r->nrates, r->delays, r->ndelays);
-		else if (rc == 0 && mode == MODE_PREDICT_TRIPS)
-			rc = predict_trips_print(stdout, fmt, pt, r->rates, r->nrates, r->delays, r->ndelays);
-		if (rc < 0)
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		predict_free(pt);
-	}
-	if (ad) {
-		int rc = added_delay_finish(ad);
-		if (rc == 0 && mode == MODE_ADDED)
-			rc = added_delay_view_print(stdout, fmt, ad, r->rates, r->nrates, r->trace_rate);
-		else if (rc == 0 && mode == MODE_ADDED_RESPONSES)
-			rc = added_delay_responses_print(stdout, fmt, ad, r->rates, r->nrates,
-							 r->trace_rate);
-		else if (rc == 0)
-			rc = added_delay_cdf_print(stdout, fmt, ad, r->rates, r->nrates, r->trace_rate);
-		if (rc < 0)
-			die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		added_delay_free(ad);
-	}
-	if (mode == MODE_MARKS) {
-		out_table_end(&marks);
-		out_json_close(stdout, fmt);
-	}
-	if (model) {
-		xstate_finish(model);
-		if (mode == MODE_DELAYS)
-			delays_print(stdout, fmt, model);
-		else if (mode == MODE_REQUESTS)
-			requests_view_print(rv, stdout, fmt, model);
-		else if (mode == MODE_SITES)
-			sites_view_print(sites, stdout, fmt);
-		else if (mode == MODE_EVENTS)
-			events_view_finish(ev, model);
-		else if (mode == MODE_COMPARE) {
-			if (compare_run_finish(*cmp, model) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		} else if (updv)
-			updates_view_finish(updv, stdout, fmt);
-		else if (resv) {
-			if (responses_view_finish(resv) < 0)
-				die(EXIT_DAMAGED, "out of memory: '%s'", path);
-		} else
-			trips_view_finish(tv, model);
-		requests_view_free(rv);
-		sites_free(sites);
-		xstate_free(model);
-	}
-	int status = xsource_problems(src) ? EXIT_DAMAGED : EXIT_OK;
+	if (t.model)
+		xstate_finish(t.model);
+	int status = v->finish && hook(v->finish(&t), &t) ? EXIT_DAMAGED :
+		     xsource_problems(src) ? EXIT_DAMAGED : EXIT_OK;
+	sites_free(t.sites);
+	xstate_free(t.model);
 	xsource_close(src);
-	if (mode == MODE_CONNECTIONS)
-		print_connections(&table, fmt);
-	free(table.rows);
 	return status;
 }
 
@@ -767,7 +391,7 @@ static void worker(const struct run *r, char **paths, size_t n, struct shared *s
 		struct slot *s = &sh->slot[i];
 		s->start = lseek(STDOUT_FILENO, 0, SEEK_CUR);
 		__atomic_store_n(&s->worker, id, __ATOMIC_SEQ_CST);
-		int st = analyse(r, paths[i], i, NULL);
+		int st = analyse(r, paths[i], i);
 		if (fflush(stdout) != 0)
 			st = EXIT_DAMAGED;
 		s->status = st;
@@ -851,7 +475,7 @@ static int analyse_parallel(const struct run *r, char **paths, size_t n, size_t 
 			status = EXIT_DAMAGED;
 		} else if (!s->done) {
 			fflush(stdout);
-			if (analyse(r, paths[printed], printed, NULL) != EXIT_OK)
+			if (analyse(r, paths[printed], printed) != EXIT_OK)
 				status = EXIT_DAMAGED;
 		} else {
 			copy_out(outfd[s->worker], s->start, s->end);
@@ -870,20 +494,23 @@ static int analyse_parallel(const struct run *r, char **paths, size_t n, size_t 
 int main(int argc, char **argv)
 {
 	pipeline_steady_heap(0);
-	enum mode mode = MODE_DELAYS;
+	const struct view *view = NULL;
 	enum out_format fmt = OUT_TEXT;
 	struct conn_set conns = { 0 };
 	bool per_conn = false;
 	struct xstate_options sopt;
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
-	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SPLIT_MAX, OPT_SITES, OPT_SITES_FILE, OPT_EVENTS,
-	       OPT_RESPONSES, OPT_RESPONSES_SUMMARY, OPT_UPDATES, OPT_QUIET, OPT_FIRST, OPT_SYNTHETIC, OPT_NO_FOLD,
-	       OPT_COMPARE, OPT_FAIL_IF_WORSE, OPT_PREDICT, OPT_ADDED, OPT_RATES, OPT_DELAYS, OPT_MSS,
-	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_PREDICT_TRIPS, OPT_MARK_SPAN,
-	       OPT_ADDED_RESPONSES, OPT_ADDED_CDF,
+	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SPLIT_MAX, OPT_SITES_FILE,
+	       OPT_QUIET, OPT_FIRST, OPT_SYNTHETIC, OPT_NO_FOLD,
+	       OPT_FAIL_IF_WORSE, OPT_RATES, OPT_DELAYS, OPT_MSS,
+	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_MARK_SPAN,
 	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION,
-	       OPT_SSH_FORWARD, OPT_WAKE };
+	       OPT_SSH_FORWARD, OPT_WAKE, OPT_VIEW /* + the view's place in the table */ };
+	/* The options only some views take that were given (TAKES_*), each
+	   by the name it was given under. */
+	unsigned given = 0;
+	const char *given_as[TAKES_N] = { NULL };
 	struct compare_gate gates[64];
 	size_t n_gates = 0;
 	struct xresp_options ropt;
@@ -893,28 +520,15 @@ int main(int argc, char **argv)
 	const char *sites_file = NULL;
 	size_t njobs = 1;
 	struct predict_options popt;
-	bool ssh_forward_set = false, wake_set = false;
+	bool ssh_forward_set = false;
 	predict_options_default(&popt);
 	uint64_t rates[64], delays[64], trace_rate = 0;
 	int nrates = predict_parse_rates("100M,10M,1M,100k,10k", rates, 64);
 	int ndelays = predict_parse_delays("0.1,1,10,100", delays, 64);
-	static const struct option longopts[] = {
-		{ "dump", no_argument, NULL, 'd' },
-		{ "connections", no_argument, NULL, 'C' },
-		{ "messages", no_argument, NULL, 'm' },
-		{ "marks", no_argument, NULL, 'M' },
-		{ "delays", no_argument, NULL, 'D' },
-		{ "requests", no_argument, NULL, 'R' },
-		{ "round-trips", no_argument, NULL, 'T' },
+	static const struct option options[] = {
 		{ "per-conn", no_argument, NULL, OPT_PER_CONN },
-		{ "sites", no_argument, NULL, OPT_SITES },
-		{ "trace-events", no_argument, NULL, OPT_EVENTS },
 		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
-		{ "compare", no_argument, NULL, OPT_COMPARE },
 		{ "fail-if-worse", required_argument, NULL, OPT_FAIL_IF_WORSE },
-		{ "responses", no_argument, NULL, OPT_RESPONSES },
-		{ "responses-summary", no_argument, NULL, OPT_RESPONSES_SUMMARY },
-		{ "updates", no_argument, NULL, OPT_UPDATES },
 		{ "quiet-ms", required_argument, NULL, OPT_QUIET },
 		{ "mark-span", required_argument, NULL, OPT_MARK_SPAN },
 		{ "ideal-fps", required_argument, NULL, OPT_IDEAL_FPS },
@@ -937,11 +551,6 @@ int main(int argc, char **argv)
 		{ "split-min", required_argument, NULL, OPT_SPLIT_MIN },
 		{ "split-max", required_argument, NULL, OPT_SPLIT_MAX },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "predict", no_argument, NULL, OPT_PREDICT },
-		{ "added-delay", no_argument, NULL, OPT_ADDED },
-		{ "added-delay-responses", no_argument, NULL, OPT_ADDED_RESPONSES },
-		{ "added-delay-cdf", no_argument, NULL, OPT_ADDED_CDF },
-		{ "predict-round-trips", no_argument, NULL, OPT_PREDICT_TRIPS },
 		{ "rates", required_argument, NULL, OPT_RATES },
 		{ "latencies", required_argument, NULL, OPT_DELAYS },
 		{ "mss", required_argument, NULL, OPT_MSS },
@@ -954,22 +563,28 @@ int main(int argc, char **argv)
 		{ "wake-time", required_argument, NULL, OPT_WAKE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
 	};
+	/* The views' options come from their table. */
+	enum { N_OPTIONS = sizeof options / sizeof options[0] };
+	struct option *longopts = calloc(N_OPTIONS + n_views + 1, sizeof *longopts);
+	if (!longopts)
+		die(EXIT_DAMAGED, "out of memory: '%s'", "options");
+	memcpy(longopts, options, sizeof options);
+	for (size_t i = 0; i < n_views; i++)
+		longopts[N_OPTIONS + i] = (struct option){ views[i].name, no_argument, NULL,
+							   OPT_VIEW + (int)i };
 	int opt;
 	while ((opt = getopt_long(argc, argv, "hVj:", longopts, NULL)) != -1) {
+		if (opt >= OPT_VIEW && opt < OPT_VIEW + (int)n_views) {
+			const struct view *v = &views[opt - OPT_VIEW];
+			if (view && view != v)
+				die(EXIT_USAGE, "--%s and --%s are two views: choose one: '--%s'",
+				    view->name, v->name, v->name);
+			view = v;
+			continue;
+		}
 		switch (opt) {
-		case 'd': mode = MODE_DUMP; break;
-		case 'C': mode = MODE_CONNECTIONS; break;
-		case 'm': mode = MODE_MESSAGES; break;
-		case 'M': mode = MODE_MARKS; break;
-		case 'D': mode = MODE_DELAYS; break;
-		case 'R': mode = MODE_REQUESTS; break;
-		case 'T': mode = MODE_TRIPS; break;
-		case OPT_SITES: mode = MODE_SITES; break;
-		case OPT_EVENTS: mode = MODE_EVENTS; break;
 		case OPT_SITES_FILE: sites_file = optarg; break;
-		case OPT_COMPARE: mode = MODE_COMPARE; break;
 		case OPT_FAIL_IF_WORSE: {
 			char err[512];
 			size_t got;
@@ -977,11 +592,10 @@ int main(int argc, char **argv)
 					       &got, err, sizeof err) < 0)
 				die(EXIT_USAGE, "%s", err);
 			n_gates += got;
+			given |= TAKES_GATE;
+			given_as[0] = "--fail-if-worse";
 			break;
 		}
-		case OPT_RESPONSES: mode = MODE_RESPONSES; break;
-		case OPT_RESPONSES_SUMMARY: mode = MODE_RESPONSES_SUMMARY; break;
-		case OPT_UPDATES: mode = MODE_UPDATES; break;
 		case OPT_MARK_SPAN: {
 			char *colon = strchr(optarg, ':');
 			if (!colon || colon == optarg || !colon[1])
@@ -993,6 +607,8 @@ int main(int argc, char **argv)
 			mark_span[colon - optarg] = '\0';
 			uopt.from_mark = mark_span;
 			uopt.to_mark = mark_span + (colon - optarg) + 1;
+			given |= TAKES_VIDEO;
+			given_as[3] = "--mark-span";
 			break;
 		}
 		case OPT_IDEAL_FPS:
@@ -1003,9 +619,15 @@ int main(int argc, char **argv)
 				die(EXIT_USAGE, "bad frame rate, want frames per second above 0: '%s'",
 				    optarg);
 			*(opt == OPT_IDEAL_FPS ? &uopt.ideal_fps : &uopt.reference_fps) = v;
+			given |= TAKES_VIDEO;
+			given_as[3] = opt == OPT_IDEAL_FPS ? "--ideal-fps" : "--slow-motion-fps";
 			break;
 		}
-		case OPT_SLOW_MOTION: uopt.reference = optarg; break;
+		case OPT_SLOW_MOTION:
+			uopt.reference = optarg;
+			given |= TAKES_VIDEO;
+			given_as[3] = "--slow-motion";
+			break;
 		case OPT_QUIET:
 			ropt.quiet = parse_ms(optarg, "quiet period");
 			if (!ropt.quiet)
@@ -1014,11 +636,6 @@ int main(int argc, char **argv)
 		case OPT_FIRST: ropt.first = parse_ms(optarg, "first response wait"); break;
 		case OPT_SYNTHETIC: ropt.synthetic = true; break;
 		case OPT_NO_FOLD: ropt.fold_motion = false; break;
-		case OPT_PREDICT: mode = MODE_PREDICT; break;
-		case OPT_ADDED: mode = MODE_ADDED; break;
-		case OPT_ADDED_RESPONSES: mode = MODE_ADDED_RESPONSES; break;
-		case OPT_ADDED_CDF: mode = MODE_ADDED_CDF; break;
-		case OPT_PREDICT_TRIPS: mode = MODE_PREDICT_TRIPS; break;
 		case OPT_RATES:
 			if ((nrates = predict_parse_rates(optarg, rates, 64)) < 0)
 				die(EXIT_USAGE, "bad rate list, want up to 64 rates like 10M,1M,100k: '%s'", optarg);
@@ -1041,14 +658,19 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_NO_IDLE: popt.idle_restart = false; break;
-		case OPT_SSH_COMPRESSION: popt.ssh_compression = true; break;
+		case OPT_SSH_COMPRESSION:
+			popt.ssh_compression = true;
+			given |= TAKES_SSH;
+			given_as[1] = "--ssh-compression";
+			break;
 		case OPT_SSH_FORWARD:
 			popt.ssh_forward = parse_ms(optarg, "ssh forwarding time");
 			ssh_forward_set = true;
 			break;
 		case OPT_WAKE:
 			popt.wake = parse_ms(optarg, "wake-up time");
-			wake_set = true;
+			given |= TAKES_WAKE;
+			given_as[2] = "--wake-time";
 			break;
 		case OPT_DILATION: {
 			char *end;
@@ -1127,67 +749,65 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (fmt == OUT_MARKDOWN && (mode == MODE_DUMP || mode == MODE_MESSAGES))
-		die(EXIT_USAGE, "markdown is for the tables, not this view: '%s'",
-		    mode == MODE_DUMP ? "--dump" : "--messages");
-	if ((uopt.from_mark || uopt.ideal_fps > 0 || uopt.reference || uopt.reference_fps > 0) &&
-	    mode != MODE_UPDATES)
-		die(EXIT_USAGE, "the span by marks and video quality are --updates': '%s'",
-		    uopt.from_mark ? "--mark-span" : uopt.reference ? "--slow-motion" : "--ideal-fps");
+	if (!view)
+		view = &views[0];
+	if (fmt == OUT_MARKDOWN && (view->needs & VIEW_NOT_MARKDOWN))
+		die(EXIT_USAGE, "markdown is for the tables, not this view: '--%s'", view->name);
+	/* An option of other views: name them. */
+	for (int k = 0; k < TAKES_N; k++) {
+		if (!(given & ~view->takes & (1u << k)))
+			continue;
+		char takers[256] = "";
+		size_t at = 0, n = 0;
+		for (size_t i = 0; i < n_views; i++)
+			if (views[i].takes & (1u << k))
+				n++;
+		for (size_t i = 0, seen = 0; i < n_views && at < sizeof takers; i++)
+			if (views[i].takes & (1u << k))
+				at += (size_t)snprintf(takers + at, sizeof takers - at, "%s--%s",
+						       !seen++ ? "" : seen == n ? " or " : ", ",
+						       views[i].name);
+		die(EXIT_USAGE, "%s is an option of %s, not of --%s: '%s'", given_as[k], takers,
+		    view->name, given_as[k]);
+	}
 	if (uopt.reference && !(uopt.reference_fps > 0 && uopt.ideal_fps > 0))
 		die(EXIT_USAGE, "a slow-motion run wants its frame rate and the ideal one: '%s'",
 		    "--slow-motion-fps, --ideal-fps");
 	if (uopt.reference_fps > 0 && !uopt.reference)
 		die(EXIT_USAGE, "a slow-motion frame rate wants the slow-motion run: '%s'",
 		    "--slow-motion");
-	if (n_gates && mode != MODE_COMPARE)
-		die(EXIT_USAGE, "--fail-if-worse compares runs, it wants --compare: '%s'", argv[optind]);
-	if (popt.ssh_compression && mode != MODE_PREDICT && mode != MODE_PREDICT_TRIPS)
-		die(EXIT_USAGE, "--ssh-compression is a prediction's, it wants --predict or "
-			"--predict-round-trips: '%s'", argv[optind]);
-	if (wake_set && mode != MODE_PREDICT && mode != MODE_PREDICT_TRIPS)
-		die(EXIT_USAGE, "--wake-time is a prediction's, it wants --predict or "
-			"--predict-round-trips: '%s'", argv[optind]);
 	if (ssh_forward_set && !popt.ssh_compression)
 		die(EXIT_USAGE, "--ssh-forward-time is the tunnel's, it wants --ssh-compression: '%s'",
 		    argv[optind]);
-	if (mode == MODE_COMPARE && (argc - optind < 2 || argc - optind > COMPARE_RUNS_MAX))
-		die(EXIT_USAGE, "--compare wants 2 to %d files: '%s'", COMPARE_RUNS_MAX, argv[optind]);
+	size_t ninputs = (size_t)(argc - optind);
+	if ((view->min_traces && ninputs < view->min_traces) ||
+	    (view->max_traces && ninputs > view->max_traces))
+		die(EXIT_USAGE, "--%s wants %zu to %zu files: '%s'", view->name, view->min_traces,
+		    view->max_traces, argv[optind]);
 
 	struct run run = {
-		.mode = mode, .fmt = fmt, .conns = conns, .per_conn = per_conn, .sopt = sopt,
-		.sites_file = sites_file, .ropt = ropt, .ninputs = (size_t)(argc - optind),
-		.popt = popt, .rates = rates, .delays = delays, .nrates = (size_t)nrates,
-		.ndelays = (size_t)ndelays, .trace_rate = trace_rate, .uopt = uopt,
-		/* --compare holds every run until it prints: one process */
-		.quiet = njobs > 1 && argc - optind > 1 && mode != MODE_COMPARE,
+		.view = view,
+		.o = {
+			.fmt = fmt, .conns = conns.ids, .nconns = conns.n, .per_conn = per_conn,
+			.sopt = sopt, .sites_file = sites_file, .ropt = ropt, .popt = popt,
+			.rates = rates, .delays = delays, .nrates = (size_t)nrates,
+			.ndelays = (size_t)ndelays, .trace_rate = trace_rate, .uopt = uopt,
+			.gates = gates, .ngates = n_gates,
+		},
+		.ninputs = ninputs,
+		/* A view of every trace holds them until it prints: one process. */
+		.quiet = njobs > 1 && ninputs > 1 && !(view->needs & VIEW_ALL_TRACES),
 	};
 	int status = EXIT_OK;
-	struct compare_run *runs[COMPARE_RUNS_MAX] = { 0 };
-	size_t n_runs = 0;
 	if (run.quiet)
 		status = analyse_parallel(&run, argv + optind, run.ninputs, njobs);
 	else
 		for (int i = optind; i < argc; i++)
-			if (analyse(&run, argv[i], (size_t)(i - optind),
-				    mode == MODE_COMPARE ? &runs[n_runs++] : NULL) != EXIT_OK)
+			if (analyse(&run, argv[i], (size_t)(i - optind)) != EXIT_OK)
 				status = EXIT_DAMAGED;
-	if (mode == MODE_COMPARE) {
-		int broken = compare_print(stdout, fmt, runs, n_runs, gates, n_gates);
-		if (broken < 0)
-			die(EXIT_DAMAGED, "out of memory: '%s'", "--compare");
-		if (fflush(stdout) != 0)
-			die(EXIT_DAMAGED, "cannot write output: 'stdout'");
-		for (size_t k = 0; k < n_runs; k++) {
-			if (compare_run_worse(runs[k]))
-				complain("worse than the first run by more than --fail-if-worse allows: '%s'",
-					 compare_run_name(runs[k]));
-			compare_run_free(runs[k]);
-		}
-		/* A damaged input says more than the verdict on it. */
-		if (broken && status == EXIT_OK)
-			status = EXIT_WORSE;
-	}
+	if (view->end)
+		status = view->end(&run.o, status);
+	free(longopts);
 	free(conns.ids);
 	free(mark_span);
 	if (fflush(stdout) != 0)
