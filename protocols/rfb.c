@@ -1387,9 +1387,11 @@ static bool client_plausible(const struct proto_decoder *d, const struct cursor 
 		return ok;
 	}
 	case 4:
-		if (cursor_peek_u8(c, 1, &ok) > 1 || cursor_peek_be16(c, 2, &ok) != 0)
+		/* Bytes 2-3 are padding: zeros there (what clients send) make a
+		   KeyEvent strong evidence, anything else does not refuse one. */
+		if (cursor_peek_u8(c, 1, &ok) > 1)
 			return false;
-		*strong = true;
+		*strong = cursor_peek_be16(c, 2, &ok) == 0;
 		return ok;
 	case 5:
 		if (d->fb_w && (cursor_peek_be16(c, 2, &ok) >= d->fb_w ||
