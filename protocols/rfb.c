@@ -141,6 +141,7 @@ struct stream_dir {
 	bool after_gap;
 	unsigned uncertain;	/* messages still to mark uncertain after resynchronising */
 	uint64_t unframed;	/* bytes counted but not framed */
+	size_t rs_checked;	/* server, lost: buffered offsets already refused */
 	uint64_t opaque;	/* bytes after an encrypting security type */
 	uint64_t messages;
 };
@@ -1437,6 +1438,131 @@ static bool client_resync(struct proto_decoder *d)
 	return false;
 }
 
+/* Whether a rectangle header at c's start fits the framebuffer: a known
+   encoding, and an area inside it (a pixel encoding's area not empty).
+   Pseudo-encodings carry other things in x, y, w and h (a cursor's hot
+   spot, a new size), so only their encoding counts, and they are weak. */
+static bool rect_plausible(const struct proto_decoder *d, const struct cursor *c, size_t at,
+			   bool *strong)
+{
+	bool ok = true;
+	uint32_t x = cursor_peek_be16(c, at, &ok), y = cursor_peek_be16(c, at + 2, &ok);
+	uint32_t w = cursor_peek_be16(c, at + 4, &ok), hgt = cursor_peek_be16(c, at + 6, &ok);
+	const struct rfb_encoding *e = encoding_find((int32_t)cursor_peek_be32(c, at + 8, &ok));
+	if (!ok || !e)
+		return false;
+	*strong = false;
+	if (e->pseudo)
+		return true;
+	if (!w || !hgt || x + w > d->fb_w || y + hgt > d->fb_h)
+		return false;
+	*strong = true;
+	return true;
+}
+
+/* Whether bytes at c's start look like one server message.  *len: its
+   length, 0 for a FramebufferUpdate (only its walk tells); *strong: a
+   FramebufferUpdate whose first rectangle (and second, when the first's
+   length is plain and the bytes are there) fits the framebuffer.  *more:
+   the bytes that decide are not all there yet.  Padding is not looked at:
+   the protocol leaves it unused, whatever it holds. */
+static bool server_plausible(const struct proto_decoder *d, const struct cursor *c, uint64_t *len,
+			     bool *strong, bool *more)
+{
+	bool ok = true;
+	*strong = *more = false;
+	*len = 0;
+	switch (cursor_peek_u8(c, 0, &ok)) {
+	case 0: {	/* FramebufferUpdate: 4 bytes, then 12-byte rectangle headers */
+		uint16_t n = cursor_peek_be16(c, 2, &ok);
+		if (cursor_left(c) < 16) {
+			*more = true;
+			return false;
+		}
+		bool first;
+		if (n == 0 || !rect_plausible(d, c, 4, &first) || !first)
+			return false;
+		const struct rfb_encoding *e = encoding_find((int32_t)cursor_peek_be32(c, 12, &ok));
+		uint64_t data = e->walk == RFB_WALK_RAW ? (uint64_t)cursor_peek_be16(c, 8, &ok) *
+			cursor_peek_be16(c, 10, &ok) * bytes_pp(&d->pf)
+			: e->walk == RFB_WALK_LAYOUT && !e->layout.count ? e->layout.fixed : UINT64_MAX;
+		if (n > 1 && n != 0xffff && data != UINT64_MAX) {
+			bool second;
+			if (16 + data + 12 > cursor_left(c)) {
+				*more = 16 + data + 12 <= RESYNC_WINDOW;
+				if (*more)
+					return false;
+			} else if (!rect_plausible(d, c, 16 + (size_t)data, &second)) {
+				return false;
+			}
+		}
+		*strong = true;
+		return true;
+	}
+	case 2:		/* Bell */
+		*len = 1;
+		return true;
+	case 3: {	/* ServerCutText: 3 unused bytes, a length, the text */
+		uint32_t n = cursor_peek_be32(c, 4, &ok);
+		*more = !ok;
+		if (!ok || n > RESYNC_WINDOW)
+			return false;
+		*len = 8 + n;
+		return true;
+	}
+	case 248: {	/* Fence: 3 unused bytes, flags, a length of at most 64 */
+		uint32_t flags = cursor_peek_be32(c, 4, &ok);
+		uint8_t n = cursor_peek_u8(c, 8, &ok);
+		*more = !ok;
+		if (!ok || (flags & 0x7ffffff8u) || n > 64)
+			return false;
+		*len = 9u + n;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* A lost server direction: find the next message again.  Only a
+   FramebufferUpdate whose rectangles fit the framebuffer is trusted; a
+   Bell, ServerCutText or Fence only when such an update follows it.  Each
+   message found so is flagged uncertain. */
+static bool server_resync(struct proto_decoder *d)
+{
+	struct stream_dir *h = &d->h[PROTO_S2C];
+	if (!d->pf.known || !d->fb_w)
+		return false;	/* no ServerInit: nothing to measure rectangles by */
+	for (size_t i = h->rs_checked; i < h->len; i++) {
+		struct cursor c = cursor_init(h->buf + i, h->len - i);
+		unsigned n = 0;
+		bool strong = false, more = false, plausible;
+		uint64_t len;
+		while ((plausible = server_plausible(d, &c, &len, &strong, &more)) && !strong &&
+		       len < cursor_left(&c) && n < 8) {
+			cursor_skip(&c, (size_t)len);
+			c = cursor_init(c.base + c.pos, cursor_left(&c));
+			n++;
+		}
+		if (more || (plausible && !strong && len >= cursor_left(&c))) {
+			h->rs_checked = i;	/* decided by bytes still to come */
+			return false;
+		}
+		if (!strong)
+			continue;
+		note(d, PROTO_S2C, "message boundaries found again after %llu bytes not framed",
+		     (unsigned long long)(h->unframed + i));
+		h->unframed += i;
+		consume(h, i);
+		h->rs_checked = 0;
+		h->stage = ST_MESSAGES;
+		h->uncertain = n + 1;
+		return true;
+	}
+	h->rs_checked = h->len;
+	return false;
+}
+
 static void lose(struct proto_decoder *d, enum proto_dir dir)
 {
 	struct stream_dir *h = &d->h[dir];
@@ -1447,6 +1573,7 @@ static void lose(struct proto_decoder *d, enum proto_dir dir)
 	}
 	h->in_msg = false;
 	h->stage = ST_LOST;
+	h->rs_checked = 0;
 	h->waiting = false;
 	if (dir == PROTO_C2S)
 		d->requests_unknown = true;
@@ -1495,8 +1622,7 @@ static void run(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data
 					return;
 			}
 		}
-		if (h->stage == ST_OPAQUE || h->stage == ST_CLOSED ||
-		    (h->stage == ST_LOST && dir == PROTO_S2C)) {
+		if (h->stage == ST_OPAQUE || h->stage == ST_CLOSED) {
 			uint64_t n = h->len + len;
 			if (h->stage == ST_OPAQUE)
 				h->opaque += n;
@@ -1514,11 +1640,13 @@ static void run(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data
 				data += n;
 				len -= n;
 			}
-			if (client_resync(d))
+			if (dir == PROTO_C2S ? client_resync(d) : server_resync(d))
 				continue;
 			if (h->len == RESYNC_WINDOW) {	/* the oldest half is given up */
 				h->unframed += RESYNC_WINDOW / 2;
 				consume(h, RESYNC_WINDOW / 2);
+				h->rs_checked = h->rs_checked > RESYNC_WINDOW / 2 ?
+					h->rs_checked - RESYNC_WINDOW / 2 : 0;
 			}
 			if (!len)
 				return;
@@ -1602,7 +1730,7 @@ static void rfb_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	if (h->stage != ST_LOST)
 		note(d, dir, "a hole of %llu bytes%s; %s", (unsigned long long)len,
 		     h->in_msg ? " inside a message" : "",
-		     dir == PROTO_C2S ? "searching for the next message" : "the rest is not framed");
+		     "searching for the next message");
 	lose(d, dir);
 	h->unframed += partial;
 	h->buf_off += partial + len;	/* the hole begins after what is buffered */

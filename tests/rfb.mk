@@ -15,6 +15,7 @@ dist_check_SCRIPTS += tests/rfb-live.sh tests/fuzz-rfb.sh tests/rfb-oracle.sh te
 TESTS += tests/rfb-live.sh tests/fuzz-rfb.sh tests/rfb-oracle.sh tests/rfb-lossy.sh tests/rfb-views.sh
 EXTRA_DIST += tests/bench-rfb.sh tests/rfbclient.py tests/rfb-session.sh tests/rfb-compare.py tests/rfb-lossy-compare.py \
 	tests/captures/rfb-xvnc.pcap tests/captures/rfb-xvnc.msgs \
+	tests/captures/rfb-xvnc-hole.pcap tests/golden/rfb-xvnc-hole-messages.out tests/golden/rfb-xvnc-hole-delays.out \
 	tests/golden/rfb-xvnc-connections.out tests/golden/rfb-xvnc-delays.out \
 	tests/golden/rfb-xvnc-dump.out tests/golden/rfb-xvnc-messages.out \
 	tests/golden/rfb-xvnc-requests-csv.out tests/golden/rfb-xvnc-trips.out
