@@ -150,7 +150,7 @@ struct proto_decoder {
 	struct proto_sink sink;
 	struct stream_dir h[2];
 	int version;		/* the effective minor version: 3, 7 or 8; 0 unknown */
-	int server_minor, client_minor;
+	int server_version, client_version;	/* major * 1000 + minor; 0 unknown */
 	int sec_type;		/* the security type in use, -1 not yet known */
 	struct pixfmt pf, pending_pf;
 	bool pf_pending;
@@ -427,9 +427,11 @@ static void finish_after(struct proto_decoder *d, enum proto_dir dir, size_t n, 
 
 /* ---- the handshake ---- */
 
-static int version_minor(const uint8_t *b, bool *ok)
+/* The version a ProtocolVersion names, as major * 1000 + minor. */
+static int version_number(const uint8_t *b, bool *ok)
 {
-	/* "RFB 003.008\n" */
+	/* "RFB 003.008\n"; RealVNC's servers say 004.001 and 005.000 and then
+	   go on as 3.8 does, up to security types of their own. */
 	static const char pat[] = "RFB 000.000\n";
 	int major = 0, minor = 0;
 	for (int i = 0; i < 12; i++) {
@@ -447,15 +449,32 @@ static int version_minor(const uint8_t *b, bool *ok)
 			return 0;
 		}
 	}
-	*ok = major == 3;
-	return minor;
+	*ok = major >= 3 && major <= 5;
+	return major * 1000 + minor;
 }
 
 /* 3.3 for the old minors (and UltraVNC's 3.4 and 3.6, which behave so),
-   3.7, else 3.8 (Apple's 3.889 frames as 3.8). */
-static int effective(int minor)
+   3.7, else 3.8 (Apple's 3.889 and RealVNC's 4.x and 5.x frame as 3.8). */
+static int effective(int version)
 {
+	if (version >= 4000)
+		return 8;
+	int minor = version % 1000;
 	return minor < 7 ? 3 : minor == 7 ? 7 : 8;
+}
+
+/* The most of a desktop name shown and given as the connection's label. */
+enum { NAME_SHOW = 200 };
+
+/* A desktop name's n bytes as text (control characters as '?'); when n is
+   NAME_SHOW + 1 the last byte is the one after the cut, which is made on
+   a character boundary. */
+static void name_text(char text[NAME_SHOW + 1], const uint8_t *p, size_t n)
+{
+	size_t k = n <= NAME_SHOW ? n : NAME_SHOW;
+	for (size_t i = 0; i < k; i++)
+		text[i] = p[i] >= 32 && p[i] != 127 ? (char)p[i] : '?';
+	text[n > NAME_SHOW ? proto_utf8_cut(text, k, p[k]) : k] = '\0';
 }
 
 static bool reason_string(struct cursor *c, char *detail, const char *what)
@@ -507,21 +526,21 @@ static enum step step_version(struct proto_decoder *d, enum proto_dir dir, struc
 	if (!b)
 		return STEP_MORE;
 	bool ok = true;
-	int minor = version_minor(b, &ok);
+	int version = version_number(b, &ok);
 	if (!ok) {
 		note(d, dir, "no RFB ProtocolVersion at the start: the capture began mid-connection "
 			     "or this is not RFB");
 		return STEP_FAIL;
 	}
 	msg_begin(d, dir, PROTO_SETUP, "ProtocolVersion", NULL, 0);
-	dappend(h->m.detail, "3.%d", minor);
+	dappend(h->m.detail, "%d.%d", version / 1000, version % 1000);
 	if (dir == PROTO_S2C)
-		d->server_minor = minor;
+		d->server_version = version;
 	else
-		d->client_minor = minor;
+		d->client_version = version;
 	/* The client answers with the version both will speak. */
-	if (d->client_minor)
-		d->version = effective(d->client_minor);
+	if (d->client_version)
+		d->version = effective(d->client_version);
 	finish_after(d, dir, 12, 0, dir == PROTO_S2C ? ST_SEC_OFFER
 			: (d->version >= 7 ? ST_SEC_CHOICE : ST_CLIENT_AUTH));
 	return STEP_OK;
@@ -616,7 +635,7 @@ static enum step step_server_handshake(struct proto_decoder *d, struct cursor *c
 		uint32_t namelen = cursor_be32(c);
 		if (c->overrun)
 			return STEP_MORE;
-		size_t show = namelen < 200 ? namelen : 200;
+		size_t show = namelen < NAME_SHOW ? namelen : NAME_SHOW + 1;	/* and the next byte */
 		const uint8_t *name = cursor_span(c, show);
 		if (!name)
 			return STEP_MORE;
@@ -629,10 +648,8 @@ static enum step step_server_handshake(struct proto_decoder *d, struct cursor *c
 		d->fb_w = w;
 		d->fb_h = hgt;
 		msg_begin(d, PROTO_S2C, PROTO_SETUP, "ServerInit", NULL, 0);
-		char text[201];
-		for (size_t i = 0; i < show; i++)
-			text[i] = name[i] >= 32 && name[i] != 127 ? (char)name[i] : '?';
-		text[show] = '\0';
+		char text[NAME_SHOW + 1];
+		name_text(text, name, show);
 		dappend(h->m.detail, "%ux%u ", w, hgt);
 		pixfmt_detail(&pf, h->m.detail);
 		dappend(h->m.detail, " '%s'", text);
@@ -1207,15 +1224,13 @@ static enum step step_update(struct proto_decoder *d, struct cursor *c)
 			if (!layout_length(&u->e->layout, c, &total))
 				return STEP_MORE;
 			if (u->enc == -307) {	/* DesktopName: the connection's new label */
-				uint64_t show = total - 4 < 200 ? total - 4 : 200;
+				uint64_t show = total - 4 <= NAME_SHOW ? total - 4 : NAME_SHOW + 1;
 				cursor_skip(c, 4);
 				const uint8_t *p = cursor_span(c, (size_t)show);
 				if (!p)
 					return STEP_MORE;
-				char text[201];
-				for (size_t i = 0; i < show; i++)
-					text[i] = p[i] >= 32 && p[i] != 127 ? (char)p[i] : '?';
-				text[show] = '\0';
+				char text[NAME_SHOW + 1];
+				name_text(text, p, (size_t)show);
 				if (d->sink.client_name)
 					d->sink.client_name(d->sink.ctx, "desktop-name", text);
 				consume(h, c->pos);
@@ -1776,7 +1791,7 @@ bool proto_rfb_banner(const uint8_t *data, size_t len)
 	if (len < 12)
 		return false;
 	bool ok = true;
-	version_minor(data, &ok);
+	version_number(data, &ok);
 	return ok;
 }
 

@@ -899,6 +899,8 @@ static void change_property(struct proto_decoder *d, const struct cursor *b, uin
 			text[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
 		}
 	}
+	if (k + 1 == sizeof text && bytes > k)	/* cut: on a character boundary */
+		k = proto_utf8_cut(text, k, cursor_peek_u8(&data, data.pos, NULL));
 	text[k] = '\0';
 	client_name(d, slot, slot == 0 ? "WM_CLASS" : slot == 1 ? "WM_NAME" : "_NET_WM_NAME", text);
 }

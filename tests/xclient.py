@@ -210,6 +210,16 @@ def run_unused(c):
     c.call(98, 0, c.string_req('BIG-REQUESTS'), 'QueryExtension')
     c.request(60, c.unused, c.pack('I', c.rid_base | 0xffff), 'FreeGC')    # BadGContext
     c.sync()
+    # A WM_CLASS that is not UTF-8 (0xff, 0xa0), with a two-byte character
+    # across byte 127, where the decoder cuts a name: the client's name must
+    # come out cut before that character and every format stay parseable.
+    win = c.new_id()
+    c.request(1, 0, c.pack('IIhhHHHHII', win, c.root, 0, 0, 10, 10, 0, 1, 0, 0), 'CreateWindow')
+    wm_class = b'bad\xff\xa0name-' + b'x' * 116 + '\u00e9'.encode() + b'-cut\0Hostile\0'
+    pad = (4 - len(wm_class) % 4) % 4
+    c.request(18, 0, c.pack('IIIBxxxI', win, 67, 31, 8, len(wm_class)) + wm_class + b'\0' * pad,
+              'ChangeProperty')    # atoms 67 WM_CLASS, 31 STRING
+    c.sync()
     c.sock.close()
     return 0
 

@@ -872,7 +872,7 @@ static void decoder_note(struct cstate *c, const char *text)
 		c->info.undecoded += n;
 	} else if (sscanf(text, "%llu bytes after the security handshake not decoded%n", &n, &used) == 1 &&
 		   used) {
-		c->info.undecoded += n;
+		c->info.opaque_bytes += n;
 	} else if (strncmp(text, "security type ", 14) == 0 && !c->info.opaque[0]) {
 		snprintf(c->info.opaque, sizeof c->info.opaque, "%s", text);
 	}

@@ -61,7 +61,8 @@ static void collect_notes(struct notes *ns, const struct xstate_model *m)
 			note(ns, "conn %u: %llu bytes of its streams were not decoded", c->id,
 			     (unsigned long long)c->undecoded);
 		if (c->opaque[0])
-			note(ns, "conn %u: %s", c->id, c->opaque);
+			note(ns, "conn %u: %s (%llu bytes)", c->id, c->opaque,
+			     (unsigned long long)c->opaque_bytes);
 		if (c->unsure_waits)
 			note(ns, "conn %u: %llu %s (%.6f s) ended with an answer whose request "
 			     "is a guess (request numbers not confirmed): not counted as Block Reply "
