@@ -142,4 +142,17 @@ bool proto_rfb_banner(const uint8_t *data, size_t len);
    connections on ports no decoder claims. */
 const struct proto_ops *proto_for_banner(const uint8_t *data, size_t len);
 
+/* Where to cut a peer's text of k bytes so far (s) when the byte after
+   them is `next`: a name is cut on a character boundary, never inside a
+   UTF-8 sequence (text that is not UTF-8 is left as it is). */
+static inline size_t proto_utf8_cut(const char *s, size_t k, uint8_t next)
+{
+	if ((next & 0xc0) != 0x80)
+		return k;
+	size_t j = k;
+	while (j && k - j < 3 && ((uint8_t)s[j - 1] & 0xc0) == 0x80)
+		j--;
+	return j && (uint8_t)s[j - 1] >= 0xc0 ? j - 1 : k;
+}
+
 #endif

@@ -141,6 +141,7 @@ struct stream_dir {
 	bool after_gap;
 	unsigned uncertain;	/* messages still to mark uncertain after resynchronising */
 	uint64_t unframed;	/* bytes counted but not framed */
+	size_t rs_checked;	/* server, lost: buffered offsets already refused */
 	uint64_t opaque;	/* bytes after an encrypting security type */
 	uint64_t messages;
 };
@@ -149,7 +150,7 @@ struct proto_decoder {
 	struct proto_sink sink;
 	struct stream_dir h[2];
 	int version;		/* the effective minor version: 3, 7 or 8; 0 unknown */
-	int server_minor, client_minor;
+	int server_version, client_version;	/* major * 1000 + minor; 0 unknown */
 	int sec_type;		/* the security type in use, -1 not yet known */
 	struct pixfmt pf, pending_pf;
 	bool pf_pending;
@@ -426,9 +427,11 @@ static void finish_after(struct proto_decoder *d, enum proto_dir dir, size_t n, 
 
 /* ---- the handshake ---- */
 
-static int version_minor(const uint8_t *b, bool *ok)
+/* The version a ProtocolVersion names, as major * 1000 + minor. */
+static int version_number(const uint8_t *b, bool *ok)
 {
-	/* "RFB 003.008\n" */
+	/* "RFB 003.008\n"; RealVNC's servers say 004.001 and 005.000 and then
+	   go on as 3.8 does, up to security types of their own. */
 	static const char pat[] = "RFB 000.000\n";
 	int major = 0, minor = 0;
 	for (int i = 0; i < 12; i++) {
@@ -446,15 +449,32 @@ static int version_minor(const uint8_t *b, bool *ok)
 			return 0;
 		}
 	}
-	*ok = major == 3;
-	return minor;
+	*ok = major >= 3 && major <= 5;
+	return major * 1000 + minor;
 }
 
 /* 3.3 for the old minors (and UltraVNC's 3.4 and 3.6, which behave so),
-   3.7, else 3.8 (Apple's 3.889 frames as 3.8). */
-static int effective(int minor)
+   3.7, else 3.8 (Apple's 3.889 and RealVNC's 4.x and 5.x frame as 3.8). */
+static int effective(int version)
 {
+	if (version >= 4000)
+		return 8;
+	int minor = version % 1000;
 	return minor < 7 ? 3 : minor == 7 ? 7 : 8;
+}
+
+/* The most of a desktop name shown and given as the connection's label. */
+enum { NAME_SHOW = 200 };
+
+/* A desktop name's n bytes as text (control characters as '?'); when n is
+   NAME_SHOW + 1 the last byte is the one after the cut, which is made on
+   a character boundary. */
+static void name_text(char text[NAME_SHOW + 1], const uint8_t *p, size_t n)
+{
+	size_t k = n <= NAME_SHOW ? n : NAME_SHOW;
+	for (size_t i = 0; i < k; i++)
+		text[i] = p[i] >= 32 && p[i] != 127 ? (char)p[i] : '?';
+	text[n > NAME_SHOW ? proto_utf8_cut(text, k, p[k]) : k] = '\0';
 }
 
 static bool reason_string(struct cursor *c, char *detail, const char *what)
@@ -506,21 +526,21 @@ static enum step step_version(struct proto_decoder *d, enum proto_dir dir, struc
 	if (!b)
 		return STEP_MORE;
 	bool ok = true;
-	int minor = version_minor(b, &ok);
+	int version = version_number(b, &ok);
 	if (!ok) {
 		note(d, dir, "no RFB ProtocolVersion at the start: the capture began mid-connection "
 			     "or this is not RFB");
 		return STEP_FAIL;
 	}
 	msg_begin(d, dir, PROTO_SETUP, "ProtocolVersion", NULL, 0);
-	dappend(h->m.detail, "3.%d", minor);
+	dappend(h->m.detail, "%d.%d", version / 1000, version % 1000);
 	if (dir == PROTO_S2C)
-		d->server_minor = minor;
+		d->server_version = version;
 	else
-		d->client_minor = minor;
+		d->client_version = version;
 	/* The client answers with the version both will speak. */
-	if (d->client_minor)
-		d->version = effective(d->client_minor);
+	if (d->client_version)
+		d->version = effective(d->client_version);
 	finish_after(d, dir, 12, 0, dir == PROTO_S2C ? ST_SEC_OFFER
 			: (d->version >= 7 ? ST_SEC_CHOICE : ST_CLIENT_AUTH));
 	return STEP_OK;
@@ -615,7 +635,7 @@ static enum step step_server_handshake(struct proto_decoder *d, struct cursor *c
 		uint32_t namelen = cursor_be32(c);
 		if (c->overrun)
 			return STEP_MORE;
-		size_t show = namelen < 200 ? namelen : 200;
+		size_t show = namelen < NAME_SHOW ? namelen : NAME_SHOW + 1;	/* and the next byte */
 		const uint8_t *name = cursor_span(c, show);
 		if (!name)
 			return STEP_MORE;
@@ -628,10 +648,8 @@ static enum step step_server_handshake(struct proto_decoder *d, struct cursor *c
 		d->fb_w = w;
 		d->fb_h = hgt;
 		msg_begin(d, PROTO_S2C, PROTO_SETUP, "ServerInit", NULL, 0);
-		char text[201];
-		for (size_t i = 0; i < show; i++)
-			text[i] = name[i] >= 32 && name[i] != 127 ? (char)name[i] : '?';
-		text[show] = '\0';
+		char text[NAME_SHOW + 1];
+		name_text(text, name, show);
 		dappend(h->m.detail, "%ux%u ", w, hgt);
 		pixfmt_detail(&pf, h->m.detail);
 		dappend(h->m.detail, " '%s'", text);
@@ -1206,15 +1224,13 @@ static enum step step_update(struct proto_decoder *d, struct cursor *c)
 			if (!layout_length(&u->e->layout, c, &total))
 				return STEP_MORE;
 			if (u->enc == -307) {	/* DesktopName: the connection's new label */
-				uint64_t show = total - 4 < 200 ? total - 4 : 200;
+				uint64_t show = total - 4 <= NAME_SHOW ? total - 4 : NAME_SHOW + 1;
 				cursor_skip(c, 4);
 				const uint8_t *p = cursor_span(c, (size_t)show);
 				if (!p)
 					return STEP_MORE;
-				char text[201];
-				for (size_t i = 0; i < show; i++)
-					text[i] = p[i] >= 32 && p[i] != 127 ? (char)p[i] : '?';
-				text[show] = '\0';
+				char text[NAME_SHOW + 1];
+				name_text(text, p, (size_t)show);
 				if (d->sink.client_name)
 					d->sink.client_name(d->sink.ctx, "desktop-name", text);
 				consume(h, c->pos);
@@ -1387,9 +1403,11 @@ static bool client_plausible(const struct proto_decoder *d, const struct cursor 
 		return ok;
 	}
 	case 4:
-		if (cursor_peek_u8(c, 1, &ok) > 1 || cursor_peek_be16(c, 2, &ok) != 0)
+		/* Bytes 2-3 are padding: zeros there (what clients send) make a
+		   KeyEvent strong evidence, anything else does not refuse one. */
+		if (cursor_peek_u8(c, 1, &ok) > 1)
 			return false;
-		*strong = true;
+		*strong = cursor_peek_be16(c, 2, &ok) == 0;
 		return ok;
 	case 5:
 		if (d->fb_w && (cursor_peek_be16(c, 2, &ok) >= d->fb_w ||
@@ -1435,6 +1453,131 @@ static bool client_resync(struct proto_decoder *d)
 	return false;
 }
 
+/* Whether a rectangle header at c's start fits the framebuffer: a known
+   encoding, and an area inside it (a pixel encoding's area not empty).
+   Pseudo-encodings carry other things in x, y, w and h (a cursor's hot
+   spot, a new size), so only their encoding counts, and they are weak. */
+static bool rect_plausible(const struct proto_decoder *d, const struct cursor *c, size_t at,
+			   bool *strong)
+{
+	bool ok = true;
+	uint32_t x = cursor_peek_be16(c, at, &ok), y = cursor_peek_be16(c, at + 2, &ok);
+	uint32_t w = cursor_peek_be16(c, at + 4, &ok), hgt = cursor_peek_be16(c, at + 6, &ok);
+	const struct rfb_encoding *e = encoding_find((int32_t)cursor_peek_be32(c, at + 8, &ok));
+	if (!ok || !e)
+		return false;
+	*strong = false;
+	if (e->pseudo)
+		return true;
+	if (!w || !hgt || x + w > d->fb_w || y + hgt > d->fb_h)
+		return false;
+	*strong = true;
+	return true;
+}
+
+/* Whether bytes at c's start look like one server message.  *len: its
+   length, 0 for a FramebufferUpdate (only its walk tells); *strong: a
+   FramebufferUpdate whose first rectangle (and second, when the first's
+   length is plain and the bytes are there) fits the framebuffer.  *more:
+   the bytes that decide are not all there yet.  Padding is not looked at:
+   the protocol leaves it unused, whatever it holds. */
+static bool server_plausible(const struct proto_decoder *d, const struct cursor *c, uint64_t *len,
+			     bool *strong, bool *more)
+{
+	bool ok = true;
+	*strong = *more = false;
+	*len = 0;
+	switch (cursor_peek_u8(c, 0, &ok)) {
+	case 0: {	/* FramebufferUpdate: 4 bytes, then 12-byte rectangle headers */
+		uint16_t n = cursor_peek_be16(c, 2, &ok);
+		if (cursor_left(c) < 16) {
+			*more = true;
+			return false;
+		}
+		bool first;
+		if (n == 0 || !rect_plausible(d, c, 4, &first) || !first)
+			return false;
+		const struct rfb_encoding *e = encoding_find((int32_t)cursor_peek_be32(c, 12, &ok));
+		uint64_t data = e->walk == RFB_WALK_RAW ? (uint64_t)cursor_peek_be16(c, 8, &ok) *
+			cursor_peek_be16(c, 10, &ok) * bytes_pp(&d->pf)
+			: e->walk == RFB_WALK_LAYOUT && !e->layout.count ? e->layout.fixed : UINT64_MAX;
+		if (n > 1 && n != 0xffff && data != UINT64_MAX) {
+			bool second;
+			if (16 + data + 12 > cursor_left(c)) {
+				*more = 16 + data + 12 <= RESYNC_WINDOW;
+				if (*more)
+					return false;
+			} else if (!rect_plausible(d, c, 16 + (size_t)data, &second)) {
+				return false;
+			}
+		}
+		*strong = true;
+		return true;
+	}
+	case 2:		/* Bell */
+		*len = 1;
+		return true;
+	case 3: {	/* ServerCutText: 3 unused bytes, a length, the text */
+		uint32_t n = cursor_peek_be32(c, 4, &ok);
+		*more = !ok;
+		if (!ok || n > RESYNC_WINDOW)
+			return false;
+		*len = 8 + n;
+		return true;
+	}
+	case 248: {	/* Fence: 3 unused bytes, flags, a length of at most 64 */
+		uint32_t flags = cursor_peek_be32(c, 4, &ok);
+		uint8_t n = cursor_peek_u8(c, 8, &ok);
+		*more = !ok;
+		if (!ok || (flags & 0x7ffffff8u) || n > 64)
+			return false;
+		*len = 9u + n;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* A lost server direction: find the next message again.  Only a
+   FramebufferUpdate whose rectangles fit the framebuffer is trusted; a
+   Bell, ServerCutText or Fence only when such an update follows it.  Each
+   message found so is flagged uncertain. */
+static bool server_resync(struct proto_decoder *d)
+{
+	struct stream_dir *h = &d->h[PROTO_S2C];
+	if (!d->pf.known || !d->fb_w)
+		return false;	/* no ServerInit: nothing to measure rectangles by */
+	for (size_t i = h->rs_checked; i < h->len; i++) {
+		struct cursor c = cursor_init(h->buf + i, h->len - i);
+		unsigned n = 0;
+		bool strong = false, more = false, plausible;
+		uint64_t len;
+		while ((plausible = server_plausible(d, &c, &len, &strong, &more)) && !strong &&
+		       len < cursor_left(&c) && n < 8) {
+			cursor_skip(&c, (size_t)len);
+			c = cursor_init(c.base + c.pos, cursor_left(&c));
+			n++;
+		}
+		if (more || (plausible && !strong && len >= cursor_left(&c))) {
+			h->rs_checked = i;	/* decided by bytes still to come */
+			return false;
+		}
+		if (!strong)
+			continue;
+		note(d, PROTO_S2C, "message boundaries found again after %llu bytes not framed",
+		     (unsigned long long)(h->unframed + i));
+		h->unframed += i;
+		consume(h, i);
+		h->rs_checked = 0;
+		h->stage = ST_MESSAGES;
+		h->uncertain = n + 1;
+		return true;
+	}
+	h->rs_checked = h->len;
+	return false;
+}
+
 static void lose(struct proto_decoder *d, enum proto_dir dir)
 {
 	struct stream_dir *h = &d->h[dir];
@@ -1445,6 +1588,7 @@ static void lose(struct proto_decoder *d, enum proto_dir dir)
 	}
 	h->in_msg = false;
 	h->stage = ST_LOST;
+	h->rs_checked = 0;
 	h->waiting = false;
 	if (dir == PROTO_C2S)
 		d->requests_unknown = true;
@@ -1493,8 +1637,7 @@ static void run(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data
 					return;
 			}
 		}
-		if (h->stage == ST_OPAQUE || h->stage == ST_CLOSED ||
-		    (h->stage == ST_LOST && dir == PROTO_S2C)) {
+		if (h->stage == ST_OPAQUE || h->stage == ST_CLOSED) {
 			uint64_t n = h->len + len;
 			if (h->stage == ST_OPAQUE)
 				h->opaque += n;
@@ -1512,11 +1655,13 @@ static void run(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data
 				data += n;
 				len -= n;
 			}
-			if (client_resync(d))
+			if (dir == PROTO_C2S ? client_resync(d) : server_resync(d))
 				continue;
 			if (h->len == RESYNC_WINDOW) {	/* the oldest half is given up */
 				h->unframed += RESYNC_WINDOW / 2;
 				consume(h, RESYNC_WINDOW / 2);
+				h->rs_checked = h->rs_checked > RESYNC_WINDOW / 2 ?
+					h->rs_checked - RESYNC_WINDOW / 2 : 0;
 			}
 			if (!len)
 				return;
@@ -1600,7 +1745,7 @@ static void rfb_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	if (h->stage != ST_LOST)
 		note(d, dir, "a hole of %llu bytes%s; %s", (unsigned long long)len,
 		     h->in_msg ? " inside a message" : "",
-		     dir == PROTO_C2S ? "searching for the next message" : "the rest is not framed");
+		     "searching for the next message");
 	lose(d, dir);
 	h->unframed += partial;
 	h->buf_off += partial + len;	/* the hole begins after what is buffered */
@@ -1646,7 +1791,7 @@ bool proto_rfb_banner(const uint8_t *data, size_t len)
 	if (len < 12)
 		return false;
 	bool ok = true;
-	version_minor(data, &ok);
+	version_number(data, &ok);
 	return ok;
 }
 

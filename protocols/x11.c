@@ -899,6 +899,8 @@ static void change_property(struct proto_decoder *d, const struct cursor *b, uin
 			text[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
 		}
 	}
+	if (k + 1 == sizeof text && bytes > k)	/* cut: on a character boundary */
+		k = proto_utf8_cut(text, k, cursor_peek_u8(&data, data.pos, NULL));
 	text[k] = '\0';
 	client_name(d, slot, slot == 0 ? "WM_CLASS" : slot == 1 ? "WM_NAME" : "_NET_WM_NAME", text);
 }
@@ -1389,9 +1391,10 @@ static bool looks_like_setup_request(const struct cursor *b)
 	if (b->len < 4 || (order != 'l' && order != 'B'))
 		return false;
 	/* Version 11 is the protocol; a client asking for another one still
-	   sends a setup request, which the server refuses. */
+	   sends a setup request, which the server refuses.  Byte 1 is unused:
+	   whatever it holds says nothing (a Solaris client sends 2 there). */
 	uint16_t major = cursor_peek_u16(b, 2, order == 'B', NULL);
-	return at8(b, 1) == 0 && major >= 10 && major <= 12;
+	return major >= 10 && major <= 12;
 }
 
 static void decode_setup_request(struct proto_decoder *d, struct stream_dir *h, const struct cursor *b,

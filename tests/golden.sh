@@ -27,11 +27,11 @@ while read -r name capture opts; do
 	case "$opts" in
 	*ndjson*) /usr/bin/python3 -c '
 import json, sys
-for line in open(sys.argv[1]):
+for line in open(sys.argv[1], encoding="utf-8", errors="strict"):
     row = json.loads(line)
     assert isinstance(row, dict) and list(row)[:2] == ["file", "table"], line
 ' "$workdir/$name.out" || { echo "FAIL: $name: not one JSON object a line"; failed=$((failed + 1)); } ;;
-	*json*) /usr/bin/python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$workdir/$name.out" ||
+	*json*) /usr/bin/python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8", errors="strict"))' "$workdir/$name.out" ||
 			{ echo "FAIL: $name: not JSON"; failed=$((failed + 1)); } ;;
 	*csv*) /usr/bin/python3 -c '
 import csv, sys

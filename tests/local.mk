@@ -36,8 +36,8 @@ dist_check_SCRIPTS += tests/x-reset.sh
 TESTS += tests/x-reset.sh
 
 # Golden tests of xcapanalyse's views (tests/golden/TESTLIST).
-dist_check_SCRIPTS += tests/golden.sh
-TESTS += tests/golden.sh
+dist_check_SCRIPTS += tests/golden.sh tests/json-strict.sh
+TESTS += tests/golden.sh tests/json-strict.sh
 EXTRA_DIST += tests/golden/TESTLIST \
 	tests/golden/lossy-delays-json.out \
 	tests/golden/lossy-trips.out \

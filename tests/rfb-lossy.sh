@@ -9,9 +9,12 @@
 # client's log, at the same place and length, its name and kind the same
 # unless flagged uncertain), every byte accounted for (framed, reported
 # as not framed with its count, or lost in a hole), and the client
-# direction found again after the damage.  The server direction, which
-# has no marks to resynchronise on, keeps its framing only when a hole
-# lies inside bytes of known length; otherwise its rest is counted.
+# direction found again after the damage.  After a hole the server
+# direction is found again too (--holds: every server message after the
+# first one flagged is there), at the next FramebufferUpdate whose
+# rectangles fit the framebuffer; the delay table counts the bytes not
+# decoded.  Mid-connection, without the ServerInit, the server's rest is
+# only counted.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need editcap /usr/bin/python3
 cap="$top_srcdir/tests/captures/rfb-xvnc.pcap"
@@ -49,9 +52,13 @@ grep -q '^gap .*reason=lost' "$workdir/del19.dump" || fail "del19: the lost segm
 editcap "$cap" "$workdir/del21-31.pcap" 21 31 || fail "editcap failed"
 check del21-31 --holds
 editcap "$cap" "$workdir/del46.pcap" 46 || fail "editcap failed"
-check del46
+check del46 --holds
 editcap "$cap" "$workdir/del35.pcap" 35 || fail "editcap failed"
-check del35
+check del35 --holds
 editcap "$cap" "$workdir/del58-60.pcap" 58 60 || fail "editcap failed"
-check del58-60
+check del58-60 --holds
+# The delay table says what went undecoded, besides the hole.
+xcapanalyse "$workdir/del35.pcap" >"$workdir/del35.delays" || fail "del35: no delay table"
+grep -q 'conn 1: [0-9]* bytes of its streams are not in the capture (1 hole); [1-9][0-9]* more were not decoded' \
+	"$workdir/del35.delays" || fail "del35: the delay table does not count the bytes not decoded: $(grep conn "$workdir/del35.delays")"
 say "mid-connection and lossy RFB captures: framed where possible, the rest counted, nothing invented"

@@ -10,6 +10,10 @@
 # SelectInput with BadIDChoice for an id it accepts from an lsb client, so
 # the Present GenericEvent is only provoked in the lsb run; the msb client
 # logs the error instead, and the decoder must report that.
+#
+# Then a short run in each byte order whose unused bytes are not zero
+# (xclient.py --unused: the setup's byte 1 is 2, as a Solaris client sends
+# it), which the decoder once took for a connection begun mid-stream.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need_root
 need /usr/bin/python3
@@ -37,6 +41,22 @@ for order in lsb msb; do
 		fail "decoder and client disagree on the refused setup ($order)"
 	grep -q '^note ' "$workdir/$order.dump" && fail "notes on a clean capture: $(grep '^note ' "$workdir/$order.dump" | head -3)"
 done
+start_capture cap_unused xcap -i lo -w "$workdir/unused.xcap" tcp port $port
+for order in msb lsb; do
+	/usr/bin/python3 "$top_srcdir/tests/xclient.py" "$display" $order "$workdir/unused-$order.log" \
+		--unused || fail "xclient.py --unused ($order) failed"
+done
+sleep 0.3
+stop_capture cap_unused
+xcapanalyse --dump "$workdir/unused.xcap" >"$workdir/unused.dump" || fail "cannot dump the trace"
+awk -v d="$workdir/unused" '/^(conn|msg) / {
+	for (i = 2; i <= NF; i++) if ($i ~ /^(id|conn)=/) { split($i, kv, "="); c = kv[2] }
+	print > (d "-conn" c ".dump") }' "$workdir/unused.dump"
+/usr/bin/python3 "$top_srcdir/tests/x11-truth.py" "$workdir/unused-msb.log" "$workdir/unused-conn1.dump" ||
+	fail "decoder and client disagree (msb, unused bytes not zero)"
+/usr/bin/python3 "$top_srcdir/tests/x11-truth.py" "$workdir/unused-lsb.log" "$workdir/unused-conn2.dump" ||
+	fail "decoder and client disagree (lsb, unused bytes not zero)"
+grep -q '^note ' "$workdir/unused.dump" && fail "notes on a clean capture: $(grep '^note ' "$workdir/unused.dump" | head -3)"
 grep -q 'CompleteNotify' "$workdir/lsb.log" || fail "the client saw no Present GenericEvent"
 grep -q 'StateNotify' "$workdir/lsb.log" || fail "the client saw no XKB event"
 say "the decoder reports exactly what the client sent and received, in both byte orders"

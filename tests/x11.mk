@@ -23,6 +23,8 @@ EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dum
 	tests/golden/x11perf-late-messages.out tests/golden/x11perf-getimage-late-messages.out \
 	tests/golden/x11perf-getimage-late-delays.out tests/golden/x11perf-getimage-late-trips.out \
 	tests/golden/x11perf-getimage-late-requests.out \
+	tests/captures/x11-unused.pcap tests/golden/x11-unused-messages.out \
+	tests/golden/x11-unused-delays-json.out tests/golden/x11-unused-trips-ndjson.out \
 	tests/fuzz/libfuzzer.sh tests/fuzz/corpus
 
 check_PROGRAMS += tests/check_cursor

@@ -2,7 +2,7 @@
 """xclient.py — a raw-socket X11 client that provokes every decoding pitfall
 and writes down what it sent and received, as ground truth for the decoder.
 
-usage: xclient.py DISPLAY-NUMBER lsb|msb LOG [--fail-setup] [--wrap N]
+usage: xclient.py DISPLAY-NUMBER lsb|msb LOG [--fail-setup] [--wrap N] [--unused]
 
 It speaks the protocol itself (no Xlib, no xcb), in the byte order asked
 for, so it knows the sequence number of every request and which request
@@ -21,6 +21,11 @@ wrap the 16-bit sequence number (default 66000), a Present GenericEvent,
 XKB StateNotify, SHAPE and DAMAGE events (event 0 of their extensions),
 a ClientMessage by SendEvent, PropertyNotify, an error, and, with
 --fail-setup, a refused setup.
+
+--unused instead runs a short conversation whose every unused byte is not
+zero, as the protocol allows and some clients do (a Solaris client sends
+`42 02 00 0b` to begin its setup): the setup's byte 1 and padding, the
+unused second byte of requests that have one, the padding after strings.
 """
 import socket
 import struct
@@ -37,6 +42,7 @@ class Client:
         self.out = bytearray()
         self.exts = {}               # name -> (major, first_event, first_error)
         self.inbuf = bytearray()
+        self.unused = 0              # what unused bytes hold (--unused: not 0)
 
     # ---- bytes ----
     def pack(self, fmt, *args):
@@ -58,7 +64,9 @@ class Client:
     # ---- setup ----
     def setup(self, major=11):
         byte = b'l' if self.order == 'lsb' else b'B'
-        self.sock.sendall(byte + b'\0' + self.pack('HHHH', major, 0, 0, 0) + b'\0\0')
+        u = self.unused
+        self.sock.sendall(byte + bytes([u and 2]) + self.pack('HHHH', major, 0, 0, 0) +
+                          bytes([u, u]))
         self.write('c2s setup 0 SetupRequest')
         head = self.recv_exact(8)
         status = head[0]
@@ -175,11 +183,12 @@ class Client:
 
     def sync(self):
         """GetInputFocus round trip: everything before it has been handled."""
-        return self.call(43, 0, b'', 'GetInputFocus')
+        return self.call(43, self.unused, b'', 'GetInputFocus')
 
     def string_req(self, s):
         b = s.encode()
-        return self.pack('HH', len(b), 0) + b + b'\0' * ((4 - len(b) % 4) % 4)
+        return self.pack('HH', len(b), self.unused * 0x101) + b + \
+            bytes([self.unused]) * ((4 - len(b) % 4) % 4)
 
     def query_extension(self, name):
         r = self.call(98, 0, self.string_req(name), 'QueryExtension')
@@ -189,9 +198,39 @@ class Client:
         return None
 
 
-def run(display, order, logpath, fail_setup, wrap):
+def run_unused(c):
+    """A short conversation whose unused bytes are not zero."""
+    c.unused = 0xa5
+    if not c.setup():
+        return 1
+    c.sync()
+    c.call(16, 0, c.string_req('XCAP_UNUSED'), 'InternAtom')
+    for _ in range(3):
+        c.request(127, c.unused, b'', 'NoOperation')
+    c.call(98, 0, c.string_req('BIG-REQUESTS'), 'QueryExtension')
+    c.request(60, c.unused, c.pack('I', c.rid_base | 0xffff), 'FreeGC')    # BadGContext
+    c.sync()
+    # A WM_CLASS that is not UTF-8 (0xff, 0xa0), with a two-byte character
+    # across byte 127, where the decoder cuts a name: the client's name must
+    # come out cut before that character and every format stay parseable.
+    win = c.new_id()
+    c.request(1, 0, c.pack('IIhhHHHHII', win, c.root, 0, 0, 10, 10, 0, 1, 0, 0), 'CreateWindow')
+    wm_class = b'bad\xff\xa0name-' + b'x' * 116 + '\u00e9'.encode() + b'-cut\0Hostile\0'
+    pad = (4 - len(wm_class) % 4) % 4
+    c.request(18, 0, c.pack('IIIBxxxI', win, 67, 31, 8, len(wm_class)) + wm_class + b'\0' * pad,
+              'ChangeProperty')    # atoms 67 WM_CLASS, 31 STRING
+    c.sync()
+    c.sock.close()
+    return 0
+
+
+def run(display, order, logpath, fail_setup, wrap, unused=False):
     log = open(logpath, 'w')
     c = Client(display, order, log)
+    if unused:
+        rc = run_unused(c)
+        log.close()
+        return rc
     if fail_setup:
         ok = c.setup(major=10)      # a protocol version the server refuses
         log.close()
@@ -300,4 +339,4 @@ if __name__ == '__main__':
     wrap = 66000
     if '--wrap' in args:
         wrap = int(args[args.index('--wrap') + 1])
-    sys.exit(run(int(args[0]), args[1], args[2], fail_setup, wrap))
+    sys.exit(run(int(args[0]), args[1], args[2], fail_setup, wrap, '--unused' in args))

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "output.h"
@@ -74,23 +75,70 @@ void out_ndjson_row_open(FILE *out, const char *table)
 	out_json_string(out, table);
 }
 
+/* How many bytes of well-formed UTF-8 character begin at s (1 for ASCII);
+   0 when s begins none (a peer's text is bytes, not always UTF-8). */
+static size_t utf8_char(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	if (p[0] < 0x80)
+		return 1;
+	size_t n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+		 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	/* no overlong forms, surrogates or code points past U+10FFFF */
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/* s with every byte that is not part of a UTF-8 character written as the
+   four characters \xNN, the one rule of every format: the text stays valid
+   UTF-8 and the byte can still be told.  Returns dst. */
+static const char *utf8_clean(char *dst, size_t size, const char *s)
+{
+	size_t k = 0;
+	while (*s && k + 5 < size) {
+		size_t n = utf8_char(s);
+		if (n) {
+			if (k + n + 1 > size)
+				break;
+			memcpy(dst + k, s, n);
+			k += n;
+			s += n;
+		} else {
+			k += (size_t)snprintf(dst + k, size - k, "\\x%02x", (unsigned char)*s++);
+		}
+	}
+	dst[k] = '\0';
+	return dst;
+}
+
 void out_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		size_t n = utf8_char(s);
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
+		else if (n)
+			fwrite(s, 1, n, f);
 		else
-			fputc(c, f);
+			fprintf(f, "\\\\x%02x", c);	/* not UTF-8: the same \xNN as the other formats */
+		s += n ? n : 1;
 	}
 	fputc('"', f);
 }
 
 void out_csv_field(FILE *f, const char *s)
 {
+	char clean[1024];
+	s = utf8_clean(clean, sizeof clean, s);
 	if (!strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
 		return;
@@ -107,8 +155,11 @@ void out_csv_field(FILE *f, const char *s)
 /* A Markdown cell: a bar would end it and a newline the row. */
 static void md_field(FILE *f, const char *s, int width)
 {
+	char clean[1024];
+	s = utf8_clean(clean, sizeof clean, s);
 	int n = 0;
-	for (; *s; s++, n++) {
+	for (; *s; s++) {
+		n += ((unsigned char)*s & 0xc0) != 0x80;	/* characters, not bytes */
 		if (*s == '|')
 			fputs("\\|", f);
 		else if (*s == '\n' || *s == '\r')
@@ -176,11 +227,28 @@ void out_trimmed(FILE *out, const char *line, size_t len)
 static void text_row(FILE *out, const struct out_column *cols, size_t n, const char *const *texts,
 		     int gap)
 {
-	char line[2048];
+	char line[2048], clean[1024];
 	size_t len = 0;
-	for (size_t i = 0; i < n && len < sizeof line; i++)
-		len += (size_t)snprintf(line + len, sizeof line - len, "%*s%*s", i ? gap : 0, "",
-					cols[i].width, texts[i]);
+	for (size_t i = 0; i < n && len + 1 < sizeof line; i++) {
+		const char *t = utf8_clean(clean, sizeof clean, texts[i]);
+		int w = abs_width(cols[i].width), chars = 0;
+		size_t bytes = 0, fit = 0;
+		for (; t[bytes]; bytes++)
+			if (((unsigned char)t[bytes] & 0xc0) != 0x80 && ++chars == w)
+				fit = bytes + 1;	/* where the w-th character begins, + 1 */
+		/* Text wider than a left-aligned column that others follow is cut
+		   on a character boundary, with '~' for the rest: a long client
+		   name would push every later column out of line. */
+		bool cut = cols[i].width < 0 && i + 1 < n && chars > w && w > 1;
+		if (cut) {
+			bytes = fit - 1;
+			chars = w - 1;
+		}
+		int pad = chars < w ? w - chars : 0;
+		len += (size_t)snprintf(line + len, sizeof line - len, "%*s%*s%.*s%s%*s", i ? gap : 0, "",
+					cols[i].width > 0 ? pad : 0, "", (int)bytes, t, cut ? "~" : "",
+					cols[i].width < 0 && !cut ? pad : 0, "");
+	}
 	out_trimmed(out, line, len < sizeof line ? len : sizeof line - 1);
 }
 

@@ -854,6 +854,30 @@ static void message(struct xstate_model *m, const struct xrec_msg *g)
 		answer(m, c, g->seq, g->ts, g->kind == XMSG_ERROR, g->flags & XMSG_F_UNCERTAIN);
 }
 
+/* A decoder's note read for what the delay table says: bytes it could
+   not decode, and a security type that leaves the rest opaque.  The
+   decoders' phrases (protocols/x11.c, protocols/rfb.c): "could not decode
+   N bytes ...", "stream ended with N bytes not decoded", and RFB's totals
+   "N bytes not framed", "N bytes after the security handshake not decoded
+   (opaque)". */
+static void decoder_note(struct cstate *c, const char *text)
+{
+	unsigned long long n;
+	int used = 0;
+	if (sscanf(text, "could not decode %llu bytes%n", &n, &used) == 1 && used) {
+		c->info.undecoded += n;
+	} else if (sscanf(text, "stream ended with %llu bytes not decoded%n", &n, &used) == 1 && used) {
+		c->info.undecoded += n;
+	} else if (sscanf(text, "%llu bytes not framed%n", &n, &used) == 1 && used && !text[used]) {
+		c->info.undecoded += n;
+	} else if (sscanf(text, "%llu bytes after the security handshake not decoded%n", &n, &used) == 1 &&
+		   used) {
+		c->info.opaque_bytes += n;
+	} else if (strncmp(text, "security type ", 14) == 0 && !c->info.opaque[0]) {
+		snprintf(c->info.opaque, sizeof c->info.opaque, "%s", text);
+	}
+}
+
 int xstate_record(struct xstate_model *m, const struct xrec *rec)
 {
 	struct cstate *c;
@@ -890,6 +914,10 @@ int xstate_record(struct xstate_model *m, const struct xrec *rec)
 			m->all.gaps++;
 			m->all.gap_bytes += rec->u.gap.len;
 		}
+		break;
+	case XREC_NOTE:
+		if (rec->u.note.conn && (c = conn_of(m, rec->u.note.conn, false)))
+			decoder_note(c, rec->u.note.text);
 		break;
 	case XREC_STATS:
 		/* Statistics are cumulative: the last word counts. */

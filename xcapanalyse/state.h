@@ -165,6 +165,11 @@ struct xstate_conn {
 	bool saw_handshake;
 	uint64_t rtt;			/* ns, 0 when unknown */
 	uint64_t gaps, gap_bytes;	/* holes in the capture of its streams */
+	/* Bytes captured that its decoder could not decode (after holes, a
+	   start mid-connection), as the decoder's notes count them; and why
+	   the rest is opaque by design (an encrypting security type), "". */
+	uint64_t undecoded, opaque_bytes;
+	char opaque[160];
 	/* Seconds (as ns) in each state per direction, inside the range.
 	   time[dir][XSTATE_IDLE] is the span minus the others. */
 	uint64_t span;

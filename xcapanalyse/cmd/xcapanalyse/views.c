@@ -48,14 +48,27 @@ static void collect_notes(struct notes *ns, const struct xstate_model *m)
 			told++;
 			continue;
 		}
-		if (c->gaps)
-			note(ns, "conn %u: %llu bytes of its streams are not in the capture (%llu holes)",
-			     c->id, (unsigned long long)c->gap_bytes, (unsigned long long)c->gaps);
+		if (c->gaps && c->undecoded)
+			note(ns, "conn %u: %llu bytes of its streams are not in the capture (%llu %s); "
+			     "%llu more were not decoded", c->id, (unsigned long long)c->gap_bytes,
+			     (unsigned long long)c->gaps, c->gaps == 1 ? "hole" : "holes",
+			     (unsigned long long)c->undecoded);
+		else if (c->gaps)
+			note(ns, "conn %u: %llu bytes of its streams are not in the capture (%llu %s)",
+			     c->id, (unsigned long long)c->gap_bytes, (unsigned long long)c->gaps,
+			     c->gaps == 1 ? "hole" : "holes");
+		else if (c->undecoded)
+			note(ns, "conn %u: %llu bytes of its streams were not decoded", c->id,
+			     (unsigned long long)c->undecoded);
+		if (c->opaque[0])
+			note(ns, "conn %u: %s (%llu bytes)", c->id, c->opaque,
+			     (unsigned long long)c->opaque_bytes);
 		if (c->unsure_waits)
-			note(ns, "conn %u: %llu silences (%.6f s) ended with an answer whose request "
+			note(ns, "conn %u: %llu %s (%.6f s) ended with an answer whose request "
 			     "is a guess (request numbers not confirmed): not counted as Block Reply "
 			     "or round trips, their time is in Idle",
-			     c->id, (unsigned long long)c->unsure_waits, (double)c->unsure_time / 1e9);
+			     c->id, (unsigned long long)c->unsure_waits,
+			     c->unsure_waits == 1 ? "silence" : "silences", (double)c->unsure_time / 1e9);
 		if (c->side == XSIDE_SERVER)
 			note(ns, "conn %u: captured beside the server, not the client: data the "
 			     "client's acknowledgements release is expected a round trip (%.3f ms) "
