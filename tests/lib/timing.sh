@@ -22,7 +22,7 @@ measures_physics() {
 want_realtime() {
 	link_opts=--realtime
 	rt=
-	if command -v chrt >/dev/null 2>&1 && chrt -f 20 true 2>/dev/null; then
+	if have realtime; then
 		rt="chrt -f 20"
 	else
 		say "no chrt or no real-time priority: the endpoints run at normal priority"
