@@ -7,8 +7,7 @@
 # the packets per connection and direction must agree with tshark's count
 # of the same capture.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need tcpdump tshark xdpyinfo xlogo xterm
+need root tcpdump tshark xdpyinfo xlogo xterm
 start_xvfb
 port=$((6000 + display))
 filter="tcp port $port"

@@ -12,8 +12,7 @@
 # already running when the capture starts is handed to the kernel in its
 # lost state: its guesses must be confirmed and its image data cut too.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need x11perf xdpyinfo
+need root x11perf xdpyinfo
 start_xvfb
 port=$((6000 + display))
 filter="tcp port $port"

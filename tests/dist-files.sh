@@ -10,7 +10,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need git
 cd "$top_srcdir" || fail "cannot enter the source tree: '$top_srcdir'"
-git rev-parse --is-inside-work-tree >/dev/null 2>&1 || skip "the source tree is not a git checkout"
+need git-checkout
 missing=0
 for f in $(git ls-files tests/golden tests/captures); do
 	if ! grep -q -F -- "$f" Makefile.am tests/local.mk tests/*.mk; then

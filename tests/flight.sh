@@ -20,8 +20,7 @@
 #  - --trigger by request (the xterm's MapWindow, by its WM_CLASS), by event
 #    (KeyPress) and by wait (>5 ms) marks what the trace's messages say.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need tcpdump xterm xdotool python3
+need root tcpdump xterm xdotool python3
 seconds=${FLIGHT_SECONDS:-60}
 [ "$seconds" -ge 40 ] || fail "FLIGHT_SECONDS must be at least 40: $seconds"
 start_xvfb

@@ -27,9 +27,9 @@
 # drew more than 2 ms after its last request reached the server's side of
 # the link (the server descheduled: no capture can see that).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
+need root
 need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo xdotool xterm cc pkg-config /usr/bin/python3
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 
 py=/usr/bin/python3
@@ -38,7 +38,7 @@ gap_ms=600		# between inputs: many times --quiet-ms and the RTT
 tag=rt$$
 
 # The truth client, compiled here against libxcb's XTEST and DAMAGE.
-pkg-config --exists xcb xcb-xtest xcb-damage || skip "no libxcb-xtest/libxcb-damage development files"
+need pkg-config:xcb pkg-config:xcb-xtest pkg-config:xcb-damage
 # shellcheck disable=SC2046
 cc -O2 -o "$workdir/xinput-truth" "$top_srcdir/tests/xinput-truth.c" \
 	$(pkg-config --cflags --libs xcb xcb-xtest xcb-damage) 2>"$workdir/cc.err" ||

@@ -9,8 +9,7 @@
 #      outside 5900-5999 (so recognised by its banner): every byte framed,
 #      the desktop name labels the connection.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need Xvnc x11vnc xtigervncviewer Xvfb xdotool xterm /usr/bin/python3
+need root Xvnc x11vnc xtigervncviewer Xvfb xdotool xterm /usr/bin/python3
 client="$top_srcdir/tests/rfbclient.py"
 
 # framed DUMP: fails unless every byte of each direction's stream lies in a

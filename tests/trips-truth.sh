@@ -17,10 +17,9 @@
 # sequence number, and nothing else (tests/trips-truth.py; what a passive
 # capture folds is said there).  The capture is beside the client.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo /usr/bin/python3
+need root ip xcap-link xcap xcapanalyse Xvfb xdpyinfo /usr/bin/python3
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 
 py=/usr/bin/python3

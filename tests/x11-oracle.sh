@@ -8,8 +8,7 @@
 # where tshark is known to be wrong).  Then the decoder must also say who
 # the clients are.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need tcpdump tshark xdpyinfo xlogo xterm xeyes x11perf /usr/bin/python3
+need root tcpdump tshark xdpyinfo xlogo xterm xeyes x11perf /usr/bin/python3
 start_xvfb
 port=$((6000 + display))
 

@@ -11,8 +11,7 @@
 # the Present GenericEvent is only provoked in the lsb run; the msb client
 # logs the error instead, and the decoder must report that.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need /usr/bin/python3
+need root /usr/bin/python3
 start_xvfb
 port=$((6000 + display))
 
