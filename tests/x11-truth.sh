@@ -23,19 +23,31 @@ for order in lsb msb; do
 		--fail-setup || fail "xclient.py --fail-setup ($order) failed"
 	sleep 0.3
 	stop_capture "cap_$order"
+	check_begin "the $order capture lost no packets"
 	grep -q ' 0 dropped by kernel' "$workdir/cap_$order.err" ||
 		fail "the capture lost packets: $(tail -1 "$workdir/cap_$order.err")"
+	check_end
 	xcapanalyse --dump "$workdir/$order.xcap" >"$workdir/$order.dump" || fail "cannot dump the trace"
 	# one connection each: split the dump by connection id
 	awk -v d="$workdir/$order" '/^(conn|msg) / {
 		for (i = 2; i <= NF; i++) if ($i ~ /^(id|conn)=/) { split($i, kv, "="); c = kv[2] }
 		print > (d "-conn" c ".dump") }' "$workdir/$order.dump"
+	check_begin "the decoder reports what the $order client sent and received"
 	/usr/bin/python3 "$top_srcdir/tests/x11-truth.py" "$workdir/$order.log" "$workdir/$order-conn1.dump" ||
 		fail "decoder and client disagree ($order)"
+	check_end
+	check_begin "the decoder reports the refused setup as the $order client saw it"
 	/usr/bin/python3 "$top_srcdir/tests/x11-truth.py" "$workdir/$order-fail.log" "$workdir/$order-conn2.dump" ||
 		fail "decoder and client disagree on the refused setup ($order)"
+	check_end
+	check_begin "no notes on the clean $order capture"
 	grep -q '^note ' "$workdir/$order.dump" && fail "notes on a clean capture: $(grep '^note ' "$workdir/$order.dump" | head -3)"
+	check_end
 done
+check_begin "the client saw a Present GenericEvent"
 grep -q 'CompleteNotify' "$workdir/lsb.log" || fail "the client saw no Present GenericEvent"
+check_end
+check_begin "the client saw an XKB event"
 grep -q 'StateNotify' "$workdir/lsb.log" || fail "the client saw no XKB event"
-say "the decoder reports exactly what the client sent and received, in both byte orders"
+check_end
+say "the decoder against what the client sent and received, in both byte orders"
