@@ -30,7 +30,9 @@ fail() {
 #   check_end            shell, so what they set is seen after.  check_end
 #                        returns 0 when the claim held, 1 when not: a later
 #                        claim that needs this one's result tests that,
-#   check_skip NAME WHY  and reports itself not checked, saying why.
+#   check_skip NAME WHY  and reports itself not checked, saying why (also
+#                        the claim open, in place of its check_end, when
+#                        it turns out it cannot be judged).
 #
 # The verdicts are lines of $workdir/.checks ("ok NAME", "not ok NAME",
 # "skip NAME"), so that claims made in a subshell count as well.
@@ -71,6 +73,7 @@ check() {
 }
 
 check_skip() {
+	[ "${_check_name:-}" != "$1" ] || _check_name=
 	_check_n=$(($(_check_count .checks) + 1))
 	echo "skip $1" >>"$workdir/.checks"
 	echo "skip $_check_n - $1: $2"
@@ -107,7 +110,7 @@ check_verdict() {
 		if [ "$_check_skipped" = 0 ]; then
 			say "all $_check_all claims hold"
 		else
-			say "$((_check_all - _check_skipped)) claims hold, $_check_skipped not checked"
+			say "$((_check_all - _check_skipped)) of $_check_all claims hold, $_check_skipped not checked"
 		fi
 	fi
 }
