@@ -19,10 +19,6 @@ TESTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/x11-hol
 EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dumpfile.py \
 	tests/x11-lossy-compare.py tests/x11-holes-compare.py tests/captures/x11perf-two-conns.pcap \
 	tests/captures/x11perf-late.pcap tests/captures/x11perf-getimage-late.pcap tests/captures/xterm-late.pcap \
-	tests/golden/xterm-late-trips.out \
-	tests/golden/x11perf-late-messages.out tests/golden/x11perf-getimage-late-messages.out \
-	tests/golden/x11perf-getimage-late-delays.out tests/golden/x11perf-getimage-late-trips.out \
-	tests/golden/x11perf-getimage-late-requests.out \
 	tests/fuzz/libfuzzer.sh tests/fuzz/corpus
 
 check_PROGRAMS += tests/check_cursor
