@@ -1,14 +1,17 @@
 # data/ — what installs beside the programs: the demo on the installed
 # commands (it is also the packages' autopkgtest), and below, when netplot
 # is built, its desktop integration.  The demo reuses the tests' helpers
-# unchanged: tests/demo.sh finds tests/lib.sh beside it, and the build
-# directory it is given (the demo's own directory) has no programs in it,
-# so the installed ones on PATH run.
+# unchanged: tests/demo.sh finds tests/lib.sh (and the tests/lib/ it
+# sources) beside it, and the build directory it is given (the demo's own
+# directory) has no programs in it, so the installed ones on PATH run.
 demodir = $(pkgdatadir)
 dist_demo_SCRIPTS = data/demo
 demotestsdir = $(pkgdatadir)/tests
 dist_demotests_SCRIPTS = tests/demo.sh
 dist_demotests_DATA = tests/lib.sh
+demotestslibdir = $(pkgdatadir)/tests/lib
+dist_demotestslib_DATA = tests/lib/capture.sh tests/lib/prereqs.sh tests/lib/timing.sh \
+	tests/lib/verdicts.sh tests/lib/workdir.sh tests/lib/xservers.sh
 
 # netplot on the desktop: a launcher that opens .xcap, .pcap and .pcapng
 # files, its icon, AppStream metainfo, and the MIME types (application/

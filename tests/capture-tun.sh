@@ -10,9 +10,7 @@
 # counts equal to tshark's; the same for `xcap -i any` against
 # `tcpdump -i any`.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip tcpdump tshark xdpyinfo xlogo Xvfb xcap-link
-[ -c /dev/net/tun ] || skip "no /dev/net/tun"
+need root ip tcpdump tshark xdpyinfo xlogo Xvfb xcap-link tun
 . "$top_srcdir/tests/netns.sh"
 make_link xct$$ 0 0 0.2
 

@@ -21,8 +21,3 @@ TESTS += tests/check_inputs
 endif
 dist_check_SCRIPTS += tests/netplot-cdf.sh
 TESTS += tests/netplot-cdf.sh
-# Golden outputs of --compare (lines in tests/golden/TESTLIST).
-EXTRA_DIST += tests/golden/compare-lossy-md.out \
-	tests/golden/compare-xterm-csv.out \
-	tests/golden/compare-xterm-gate-ndjson.out \
-	tests/golden/compare-xterm-json.out

@@ -21,15 +21,14 @@
 #    netplot --cdf draws the three runs' response times, a curve each.
 # The expectations come from the links' configuration, not a former run.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo xterm xdotool /usr/bin/python3
+need root ip xcap-link xcap xcapanalyse Xvfb xdpyinfo xterm xdotool /usr/bin/python3
 # The gate's "passes a repeat" holds the two runs' round trips to the
 # link's delay: a loaded machine, not the link, made a repeat on a 5 ms
 # link wait 0.96 s where the first waited 0.34 s.  So this test takes its
 # turn with the other timing tests, and the link, the X server and the
 # clients run at real-time priority where the machine allows it.
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 want_realtime
 

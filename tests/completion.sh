@@ -7,7 +7,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need bash xcapanalyse
 bc=/usr/share/bash-completion/bash_completion
-[ -f "$bc" ] || skip "needs bash-completion ($bc)"
+need bash-completion
 comp_file=$top_srcdir/completion/xcap.bash
 
 # complete CMD WORD... CURRENT: the completions bash offers for the last

@@ -12,8 +12,7 @@
 # already running when the capture starts is handed to the kernel in its
 # lost state: its guesses must be confirmed and its image data cut too.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need x11perf xdpyinfo
+need root x11perf xdpyinfo
 start_xvfb
 port=$((6000 + display))
 filter="tcp port $port"
@@ -44,8 +43,10 @@ for try in 1 2 3; do
 done
 xcapanalyse --dump "$workdir/live.xcap" >"$workdir/live.txt" || fail "cannot decode the live trace"
 why=$(no_kernel_cut "$workdir/live.err") && skip "this kernel cannot cut packets: $why"
+check_begin "xcap cut packets in the kernel"
 grep -q 'keeping whole packets' "$workdir/live.err" &&
 	fail "xcap did not cut: $(grep 'keeping whole' "$workdir/live.err")"
+check_end
 
 # Records of those connections, without time stamps (each packet socket
 # takes its own), in a stable order per connection and direction.  Two
@@ -62,38 +63,52 @@ records() {	# FILE TYPES
 		  print line }' "$1" | by_conn_dir
 }
 for kind in pkt msg note; do
+	check_begin "$kind records: the same in the whole and the cut capture"
 	order=cat
 	[ $kind = pkt ] && order=sort
 	records "$workdir/ref.txt" "$kind" | $order >"$workdir/ref.$kind"
 	records "$workdir/live.txt" "$kind" | $order >"$workdir/live.$kind"
 	diff -u "$workdir/ref.$kind" "$workdir/live.$kind" >"$workdir/diff.$kind" ||
 		fail "$kind records differ between the whole and the cut capture: $(head -20 "$workdir/diff.$kind")"
+	check_end
 done
 messages=$(wc -l <"$workdir/live.msg")
+check_begin "more than 1000 messages decoded"
 [ "$messages" -gt 1000 ] || fail "only $messages messages decoded"
+check_end
 
 # What was left out is recorded, and only that.
 records "$workdir/live.txt" gap >"$workdir/live.gap"
 other=$(grep -vc 'reason=skipped' "$workdir/live.gap")
+check_begin "the cut capture's only gaps are the skipped bytes"
 [ "$other" = 0 ] || fail "the cut capture has $other gaps other than skipped ones: $(grep -v 'reason=skipped' "$workdir/live.gap" | head -3)"
+check_end
 # A run of skipped bytes is one gap; together they are no more than the
 # payload of the packets marked truncated.
 skipped=$(sum_len "$workdir/live.txt" '/^gap .*reason=skipped/')
 truncated=$(sum_len "$workdir/live.txt" '/^pkt .*events=[a-z,]*trunc/ && !/retrans/')
 cut=$(grep '^pkt .*events=[a-z,]*trunc' "$workdir/live.txt" | grep -vc retrans)
+check_begin "the bytes skipped are no more than the truncated packets carried"
 [ "$skipped" -gt 0 ] && [ "$skipped" -le "$truncated" ] ||
 	fail "$skipped bytes skipped, but the truncated packets carry $truncated"
+check_end
 data=$(grep '^pkt ' "$workdir/live.txt" | grep -vc ' len=0 ')
+check_begin "more than a tenth of the packets with data were cut"
 [ "$cut" -gt $((data / 10)) ] ||
 	fail "only $cut of $data packets with data were cut"
+check_end
 
 # The connection that began before the capture: its lost state was
 # handed over, the kernel's guesses confirmed, and its data cut.
 old_id=$(awk '/^conn / && !/flags=syn/ { for (i = 2; i <= NF; i++) if ($i ~ /^id=/) { print substr($i, 4); exit } }' \
 	"$workdir/live.txt")
+check_begin "the connection older than the capture is there, and cut"
 [ -n "$old_id" ] || fail "the connection older than the capture is missing"
 old_cut=$(grep -c "^gap conn=$old_id .*reason=skipped\|^gap t=[0-9.]* conn=$old_id .*reason=skipped" "$workdir/live.txt")
 [ "$old_cut" -gt 0 ] || fail "nothing was cut on the connection older than the capture: $(tail -2 "$workdir/live.err")"
+check_end
+check_begin "the kernel's guesses on the older connection were confirmed"
 grep -q ' [1-9][0-9]* of its guesses were confirmed' "$workdir/live.err" ||
 	fail "no guess was confirmed: $(tail -1 "$workdir/live.err")"
-say "$messages messages alike; $cut of $data packets with data cut ($skipped bytes) ($old_cut on a connection older than the capture); $(grep -o "the kernel lost.*" "$workdir/live.err")"
+check_end
+say "$messages messages; $cut of $data packets with data cut ($skipped bytes) ($old_cut on a connection older than the capture); $(grep -o "the kernel lost.*" "$workdir/live.err")"

@@ -15,7 +15,7 @@ out=$(cd "$out" && pwd)
 skip() { echo "demo: cannot run: $*" >&2; exit 1; }
 fail() { echo "demo: $*" >&2; exit 1; }
 
-need_root
+need root
 start_xvfb
 port=$((6000 + display))
 echo "demo: Xvfb on display :$display, listening on TCP port $port"

@@ -26,19 +26,26 @@ checked=0
 for cmd in xcap xcapanalyse netplot xcap-link xcap-replay; do
 	command -v $cmd >/dev/null 2>&1 || { say "$cmd not built, not checked"; continue; }
 	list=$(listed $cmd)
+	check_begin "man/$cmd.1 lists exit statuses"
 	[ -n "$list" ] || fail "man/$cmd.1 lists no exit status as '.TP/.B N'"
+	check_end
 	seen=
+	check_begin "$cmd --help exits 0"
 	s=$(run $cmd --help)
 	[ "$s" = 0 ] || fail "$cmd --help exited $s"
+	check_end
 	seen="$seen 0"
 	# netplot passes options it does not know to GTK unless it runs
 	# headless (--export).
 	headless=
 	[ $cmd = netplot ] && headless="--export $workdir/x.png"
+	check_begin "$cmd on an unknown option exits 2 and names itself"
 	s=$(run $cmd $headless --no-such-option)
 	[ "$s" = 2 ] || fail "$cmd --no-such-option exited $s, not 2"
 	grep -q "^$cmd: " "$workdir/err" || fail "$cmd's usage error does not name it: $(head -1 "$workdir/err")"
+	check_end
 	seen="$seen 2"
+	check_begin "$cmd on a missing input exits 1, in its own name and naming the input"
 	case $cmd in
 	xcap) s=$(run xcap -r "$missing" -w "$workdir/t.xcap") ;;
 	xcapanalyse) s=$(run xcapanalyse "$missing") ;;
@@ -50,13 +57,16 @@ for cmd in xcap xcapanalyse netplot xcap-link xcap-replay; do
 	grep -q "^$cmd: .*'" "$workdir/err" || fail "$cmd's error does not name it and its subject: $(head -1 "$workdir/err")"
 	grep -v "^$cmd: " "$workdir/err" | grep -q . &&
 		fail "$cmd printed a message not in its name: $(grep -v "^$cmd: " "$workdir/err" | head -1)"
+	check_end
 	seen="$seen 1"
+	check_begin "$cmd exits with the statuses man/$cmd.1 lists, and each of 0, 1, 2 it lists"
 	for v in $seen; do
 		case " $list" in *" $v "*) ;; *) fail "$cmd exited $v, which man/$cmd.1 does not list ($list)" ;; esac
 	done
 	for v in $list; do
 		case $v in 0|1|2) case "$seen " in *" $v "*) ;; *) fail "man/$cmd.1 lists $v, never seen" ;; esac ;; esac
 	done
+	check_end
 	say "$cmd: exits $seen as man/$cmd.1 lists ($list)"
 	checked=$((checked + 1))
 done
@@ -67,12 +77,16 @@ cap="$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap"
 xcap -q -r "$cap" -w "$workdir/t.xcap" 2>/dev/null || fail "cannot make a trace"
 size=$(wc -c <"$workdir/t.xcap")
 head -c $((size - 7)) "$workdir/t.xcap" >"$workdir/cut.xcap"
+check_begin "a library's failure reaches the user in the command's name"
 s=$(run xcapanalyse "$workdir/cut.xcap")
 [ "$s" = 1 ] || fail "xcapanalyse on a cut trace exited $s, not 1"
 grep -q "^xcapanalyse: .*'$workdir/cut.xcap'\$" "$workdir/err" ||
 	fail "the reader's warning is not in xcapanalyse's name: $(cat "$workdir/err")"
 grep -q "^xcap: " "$workdir/err" && fail "a library spoke as xcap inside xcapanalyse"
+check_end
+check_begin "at least two commands were checked"
 [ $checked -ge 2 ] || fail "checked only $checked commands"
+check_end
 
 # Each command on each kind of bad input: the status, and a message that
 # names the program, what failed and the subject ("prog: what: 'subject'"):
@@ -96,15 +110,16 @@ echo 'not a capture' >"$workdir/text.pcap"
 size=$(wc -c <"$cap")
 head -c $((size / 3)) "$cap" >"$workdir/cut.pcap"
 head -c 10 "$workdir/t.xcap" >"$workdir/header.xcap"
-for f in "$missing" "$workdir/text.pcap" "$workdir/cut.pcap" "$workdir/header.xcap"; do
-	expect 1 "$f" xcap -q -r "$f" -w "$workdir/o.xcap"
+for f in "$missing" "$workdir/text.pcap" "$workdir/cut.pcap" "$workdir/header.xcap" "$workdir/cut.xcap"; do
+	check_begin "${f#"$workdir"/}: status 1 and one message naming what failed and the file, from each reader"
+	# a trace cut mid-block: what came before is still printed or drawn
+	[ "$f" = "$workdir/cut.xcap" ] || expect 1 "$f" xcap -q -r "$f" -w "$workdir/o.xcap"
 	expect 1 "$f" xcapanalyse "$f"
 	command -v netplot >/dev/null 2>&1 && expect 1 "$f" netplot "$f" --export "$workdir/o.png"
+	check_end
 done
-# a trace cut mid-block: what came before is still printed or drawn
-expect 1 "$workdir/cut.xcap" xcapanalyse "$workdir/cut.xcap"
-command -v netplot >/dev/null 2>&1 && expect 1 "$workdir/cut.xcap" netplot "$workdir/cut.xcap" --export "$workdir/o.png"
 # bad options, and bad filters: a BPF filter, a connection list, a range
+check_begin "bad options and filters: status 2 and a message naming the option or its value"
 expect 2 y xcap -y -r "$cap" -w "$workdir/o.xcap"
 expect 2 --frobnicate xcapanalyse --frobnicate "$cap"
 expect 2 'tcp port' xcap -r "$cap" -w "$workdir/o.xcap" tcp port
@@ -125,5 +140,6 @@ if command -v xcap-sweep >/dev/null 2>&1; then
 	expect 2 fast xcap-sweep --rates fast true
 fi
 expect 2 --frobnicate xcap-link --frobnicate
-say "$kinds bad inputs: each named its program, what failed and the subject"
+check_end
+say "$kinds bad inputs, each checked for its program, what failed and the subject"
 exit 0

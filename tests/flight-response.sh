@@ -21,9 +21,7 @@
 #  - the same ring run on tcpdump's file (xcap -r) writes the same two
 #    windows, their times equal to xcapanalyse's to the microsecond.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need xcap xcapanalyse tcpdump xdotool xset cc pkg-config /usr/bin/python3
-pkg-config --exists xcb || skip "no libxcb development files"
+need root xcap xcapanalyse tcpdump xdotool xset cc pkg-config /usr/bin/python3 pkg-config:xcb
 cc -O2 -o "$workdir/slow-answer" "$top_srcdir/tests/slow-answer.c" \
 	$(pkg-config --cflags --libs xcb) || fail "cannot build slow-answer"
 

@@ -11,9 +11,7 @@ TESTS += tests/check_flight
 # by default), `make long-flight` runs it for the ten minutes the issue
 # asks for.
 dist_check_SCRIPTS += tests/flight.sh
-EXTRA_DIST += tests/xmark.py tests/captures/xmark-xprop.pcap \
-	tests/golden/xmark-xprop-dump.out tests/golden/xmark-xprop-marks.out \
-	tests/golden/xmark-xprop-marks-json.out
+EXTRA_DIST += tests/xmark.py tests/captures/xmark-xprop.pcap
 TESTS += tests/flight.sh
 
 long-flight: all $(check_PROGRAMS)

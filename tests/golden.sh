@@ -3,6 +3,9 @@
 # expected output (tests/golden/TESTLIST), and CSV/JSON/NDJSON that parse.
 #   golden.sh            compare
 #   golden.sh --update   rewrite the expected files from the current output
+# An expected output that no TESTLIST line names is a test that silently
+# stopped running, and a line without its expected output never passed:
+# both fail here, as does a name listed twice.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need /usr/bin/python3
 update=
@@ -18,6 +21,11 @@ while read -r name capture opts; do
 		{ echo "FAIL: $name: xcapanalyse exited with $?"; failed=$((failed + 1)); continue; }
 	if [ -n "$update" ]; then
 		cp "$workdir/$name.out" "$top_srcdir/tests/golden/$name.out"
+		continue
+	fi
+	if [ ! -f "$top_srcdir/tests/golden/$name.out" ]; then
+		echo "FAIL: $name: in tests/golden/TESTLIST, but tests/golden/$name.out is not there"
+		failed=$((failed + 1))
 		continue
 	fi
 	if ! diff -u "$top_srcdir/tests/golden/$name.out" "$workdir/$name.out" >"$workdir/$name.diff"; then
@@ -41,5 +49,16 @@ assert len(rows) > 1 and all(len(r) == len(rows[0]) for r in rows), "ragged CSV"
 	esac
 done <"$top_srcdir/tests/golden/TESTLIST"
 [ -n "$update" ] && { say "updated $count expected outputs"; exit 0; }
+listed=$(awk '!/^#/ && NF { print $1 }' "$top_srcdir/tests/golden/TESTLIST")
+for name in $(echo "$listed" | sort | uniq -d); do
+	echo "FAIL: $name: named twice in tests/golden/TESTLIST"
+	failed=$((failed + 1))
+done
+for out in "$top_srcdir"/tests/golden/*.out; do
+	name=$(basename "$out" .out)
+	echo "$listed" | grep -qxF "$name" && continue
+	echo "FAIL: tests/golden/$name.out: no line of tests/golden/TESTLIST names it"
+	failed=$((failed + 1))
+done
 [ "$failed" = 0 ] || fail "$failed of $count golden tests failed"
 say "$count golden tests pass"

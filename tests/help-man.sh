@@ -12,7 +12,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need bash
 bc=/usr/share/bash-completion/bash_completion
-[ -f "$bc" ] || skip "needs bash-completion ($bc)"
+need bash-completion
 comp_file=${comp_file:-$top_srcdir/completion/xcap.bash}
 man_dir=${man_dir:-$top_srcdir/man}
 

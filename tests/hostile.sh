@@ -16,26 +16,33 @@ expect_damaged() {
 }
 
 # Random bytes, several seeds and sizes.
+check_begin "random bytes: status 1 and a message naming the file, from xcapanalyse and xcap -r"
 for seed in 1 2 3 4 5; do
 	awk -v s=$seed 'BEGIN { srand(s); n = 100 + s * 997;
 		for (i = 0; i < n; i++) printf "%c", int(rand() * 256) }' >"$w/random$seed"
 	expect_damaged xcapanalyse "$w/random$seed" --dump "$w/random$seed"
 	expect_damaged xcap "$w/random$seed" -q -r "$w/random$seed" -w "$w/r.xcap"
 done
+check_end
+check_begin "an empty file and a missing one: status 1 and a message naming the file"
 : >"$w/empty"
 expect_damaged xcapanalyse "$w/empty" --dump "$w/empty"
 expect_damaged xcapanalyse "$w/missing" --dump "$w/missing"
+check_end
 
 # Random bytes behind a valid pcap header: every record is nonsense.
 head -c 24 "$sample" >"$w/hdr-random"
 cat "$w/random5" >>"$w/hdr-random"
+check_begin "a pcap header before random bytes: no crash"
 xcapanalyse --dump "$w/hdr-random" >/dev/null 2>"$w/err"
 rc=$?
 [ $rc -le 1 ] || fail "pcap header + random bytes: exit status $rc"
+check_end
 
 # Truncated pcaps: what precedes the cut reads exactly as in the whole file.
 xcapanalyse --dump "$sample" | grep '^pkt ' >"$w/full.pkt" || fail "cannot read the sample"
 size=$(wc -c <"$sample")
+check_begin "a pcap cut anywhere: status 1, and what precedes the cut reads as in the whole file"
 for cut in 23 40 100 1000 5000 20000 $((size - 7)); do
 	head -c $cut "$sample" >"$w/cut.pcap"
 	expect_damaged xcapanalyse "$w/cut.pcap" --dump "$w/cut.pcap"
@@ -45,12 +52,14 @@ for cut in 23 40 100 1000 5000 20000 $((size - 7)); do
 		fail "pcap cut at $cut: the $n packets before the cut differ"
 	[ $cut -lt 5000 ] || [ "$n" -gt 0 ] || fail "pcap cut at $cut: nothing read"
 done
+check_end
 
 # Truncated traces, likewise.
 xcap -q -r "$sample" -w "$w/full.xcap" || fail "xcap -r on the sample failed"
 xcapanalyse --dump "$w/full.xcap" | grep '^pkt ' >"$w/fullx.pkt"
-cmp -s "$w/full.pkt" "$w/fullx.pkt" || fail "trace and pcap disagree on the sample"
+check "the sample's trace and pcap hold the same packets" cmp -s "$w/full.pkt" "$w/fullx.pkt"
 size=$(wc -c <"$w/full.xcap")
+check_begin "a trace cut anywhere: status 1, and what precedes the cut reads as in the whole trace"
 for cut in 3 10 $((size / 3)) $((size / 2)) $((size - 1)); do
 	head -c $cut "$w/full.xcap" >"$w/cut.xcap"
 	expect_damaged xcapanalyse "$w/cut.xcap" --dump "$w/cut.xcap"
@@ -59,9 +68,11 @@ for cut in 3 10 $((size / 3)) $((size / 2)) $((size - 1)); do
 	head -n "$n" "$w/fullx.pkt" | cmp -s - "$w/cut.pkt" ||
 		fail "trace cut at $cut: the $n packets before the cut differ"
 done
+check_end
 
 # A flipped byte in the middle of a trace: reported, the rest still read.
 cp "$w/full.xcap" "$w/flip.xcap"
 printf '\377' | dd of="$w/flip.xcap" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+check_begin "a flipped byte in a trace: status 1 and a message naming the file"
 expect_damaged xcapanalyse "$w/flip.xcap" --dump "$w/flip.xcap"
-say "hostile inputs rejected cleanly"
+check_end

@@ -12,10 +12,9 @@
 # It also prints, without judging it, how fast the forwarder goes when the
 # configured rate is high or unlimited.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link
+need root ip xcap-link
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 py=
 for p in /usr/bin/python3 python3; do
 	if command -v "$p" >/dev/null 2>&1; then py=$p; break; fi

@@ -10,8 +10,7 @@
 need netplot xdotool
 py=/usr/bin/python3
 need $py
-$py -c 'import gi; gi.require_version("Gtk", "3.0"); from gi.repository import Gtk' 2>/dev/null ||
-	skip "needs Python's GTK 3 bindings (python3-gi, gir1.2-gtk-3.0)"
+need python3-gtk
 shown="$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap"
 dropped="$top_srcdir/tests/captures/xdpyinfo-xlogo-midstream.pcap"
 xvfb_first=36 xvfb_last=47

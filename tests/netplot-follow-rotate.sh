@@ -16,9 +16,7 @@
 # and once the captures have stopped, each netplot holds all the pieces
 # and every packet they hold (xcapanalyse --connections counts them).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need netplot xcap xcapanalyse import cc pkg-config /usr/bin/python3
-need_root
-pkg-config --exists xcb || skip "no libxcb development files"
+need netplot xcap xcapanalyse import cc pkg-config /usr/bin/python3 root pkg-config:xcb
 cc -O2 -o "$workdir/x-chatter" "$top_srcdir/tests/x-chatter.c" \
 	$(pkg-config --cflags --libs xcb) || fail "cannot build x-chatter"
 

@@ -10,8 +10,7 @@
 # Then a second piece, live-1.xcap as xcap -C names them after live-0.xcap,
 # appears beside the trace: netplot must take it into the same session.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need netplot xcap xcapanalyse import xdpyinfo xterm
-need_root
+need netplot xcap xcapanalyse import xdpyinfo xterm root
 py=/usr/bin/python3
 [ -x $py ] || py=python3
 

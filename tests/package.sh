@@ -7,12 +7,11 @@
 # else may not run it) and the demo on the installed files.  Packages
 # this test installed are purged at the end.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need dpkg-buildpackage dh lintian git apt-get
-need_root
+need dpkg-buildpackage dh lintian git apt-get root
 # The packages are built from the source by dpkg-buildpackage with its own
 # flags, the same in either pass; the sanitizer build has nothing to add.
 sanitized && skip "builds the packages in the plain build only (dpkg-buildpackage ignores the sanitizer build)"
-git -C "$top_srcdir" rev-parse --git-dir >/dev/null 2>&1 || skip "the source is not a git checkout (debian/ is not in the tarball)"
+need git-checkout	# debian/ is not in the tarball
 [ -f "$top_srcdir/debian/control" ] || skip "no debian/ in $top_srcdir"
 
 # ---- build from a clean copy: the files git knows or would add ----

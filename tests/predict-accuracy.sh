@@ -24,10 +24,9 @@
 # skips, saying so, rather than pass or blame the model; a cell off on a
 # punctual link fails.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo /usr/bin/python3
+need root ip xcap-link xcap xcapanalyse Xvfb xdpyinfo /usr/bin/python3
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 want_realtime
 . "$top_srcdir/tests/predict-lib.sh"

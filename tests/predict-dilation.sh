@@ -17,10 +17,9 @@
 #   1G / 0.01 ms  beyond the emulator, dilated only (100M / 0.1 ms)
 # Each beside its prediction.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo faketime /usr/bin/python3
+need root ip xcap-link xcap xcapanalyse Xvfb xdpyinfo faketime /usr/bin/python3
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 link_opts=--realtime
 K=${DILATION:-10}

@@ -36,10 +36,10 @@
 # PREDICT_DELAYS and PREDICT_RUNS change the matrix: make long-predict
 # runs the larger one (tests/predict.mk).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
+need root
 need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo ssh ssh-keygen xauth /usr/sbin/sshd /usr/bin/python3
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 want_realtime
 . "$top_srcdir/tests/predict-lib.sh"

@@ -53,12 +53,3 @@ bench-predict: all
 	$(SHELL) $(top_srcdir)/tests/bench-predict.sh $(abs_top_builddir)
 	top_srcdir=$(top_srcdir) top_builddir=$(abs_top_builddir) $(SHELL) $(top_srcdir)/tests/predict-dilation.sh || true
 .PHONY: bench-predict
-
-# Golden outputs of the prediction views (lines in tests/golden/TESTLIST).
-EXTRA_DIST += tests/golden/xdpyinfo-xlogo-predict.out \
-	tests/golden/xdpyinfo-xlogo-predict-csv.out \
-	tests/golden/xdpyinfo-xlogo-predict-ssh.out tests/golden/xdpyinfo-xlogo-predict-ssh-forward.out \
-	tests/golden/xdpyinfo-xlogo-predict-wake.out \
-	tests/golden/xdpyinfo-xlogo-added-delay.out \
-	tests/golden/xdpyinfo-xlogo-added-json.out \
-	tests/golden/xdpyinfo-xlogo-predict-trips-csv.out

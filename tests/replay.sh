@@ -33,9 +33,7 @@
 # REPLAY_LONG=1 (`make long-replay`) adds the replays at the recorded
 # pace, which assert nothing, and a 2 x 2 sweep at 0.1 and 100 ms.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link xcap xcap-replay Xvfb xterm xdotool import compare
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need root ip xcap-link xcap xcap-replay Xvfb xterm xdotool import compare tun
 . "$top_srcdir/tests/netns.sh"
 
 tag=rp$$

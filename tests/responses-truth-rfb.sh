@@ -14,8 +14,7 @@
 # x11vnc serving an Xvfb.  A press whose update came must have a response;
 # a release that changed nothing must be flagged "none".
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need xcap xcapanalyse Xvnc xterm /usr/bin/python3
+need root xcap xcapanalyse Xvnc xterm /usr/bin/python3
 py=/usr/bin/python3
 gap_ms=500
 # a s d f g h j k, Return; then select from line 2 to line 9 and clear it

@@ -1,18 +1,6 @@
 # Responses to input (xcapanalyse --responses): the golden capture and
 # outputs, the ground truth against a server-side clock, the benchmark.
-EXTRA_DIST += tests/captures/xterm-input.pcap tests/captures/xterm-lossy.pcap \
-	tests/golden/xterm-lossy-responses.out tests/golden/xterm-lossy-summary.out \
-	tests/golden/xterm-input-responses.out \
-	tests/golden/xterm-input-responses-csv.out \
-	tests/golden/xterm-input-responses-json.out \
-	tests/golden/xterm-input-summary.out \
-	tests/golden/xterm-input-summary-md.out \
-	tests/golden/xterm-input-responses-quiet.out \
-	tests/golden/rfb-xvnc-responses.out \
-	tests/golden/rfb-xvnc-summary-json.out \
-	tests/golden/rfb-xvnc-updates.out \
-	tests/golden/rfb-xvnc-video-md.out \
-	tests/golden/xterm-input-updates-json.out
+EXTRA_DIST += tests/captures/xterm-input.pcap tests/captures/xterm-lossy.pcap
 dist_check_SCRIPTS += tests/responses-truth.sh
 TESTS += tests/responses-truth.sh
 EXTRA_DIST += tests/xinput-truth.c

@@ -9,8 +9,7 @@
 #      outside 5900-5999 (so recognised by its banner): every byte framed,
 #      the desktop name labels the connection.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need Xvnc x11vnc xtigervncviewer Xvfb xdotool xterm /usr/bin/python3
+need root Xvnc x11vnc xtigervncviewer Xvfb xdotool xterm /usr/bin/python3
 client="$top_srcdir/tests/rfbclient.py"
 
 # framed DUMP: fails unless every byte of each direction's stream lies in a
@@ -57,9 +56,15 @@ run_client() {
 		fail "rfbclient against $1 failed"
 	stop_capture "$1"
 	xcapanalyse --dump "$workdir/$1.xcap" >"$workdir/$1.dump" || fail "cannot dump $1"
+	check_begin "$1: the connection is decoded as RFB"
 	grep -q '^conn .*proto=rfb' "$workdir/$1.dump" || fail "$1: connection not decoded as rfb"
+	check_end
+	check_begin "$1: every byte lies in a message"
 	framed "$workdir/$1.dump"
+	check_end
+	check_begin "$1: xcap's messages are the ones the client logged"
 	same_messages "$workdir/$1.dump" "$workdir/$1.log"
+	check_end
 	say "$1: encodings seen: $(awk '$1 == "s2c" && $2 == "FramebufferUpdate" {
 		for (i = 4; i <= NF; i++) { split($i, a, ":"); e[a[1]] = 1 } }
 		END { for (k in e) printf "%s ", k }' "$workdir/$1.log")"
@@ -78,8 +83,10 @@ base=$xvnc_port
 d1=$xvnc_display
 decorate ":$d1"
 run_client xvnc "$base"
+check_begin "xvnc: the desktop name labels the connection"
 grep -q '^name .*source=desktop-name text=rfb-live-xvnc' "$workdir/xvnc.dump" ||
 	fail "xvnc: the desktop name does not label the connection"
+check_end
 
 # 2. x11vnc over Xvfb
 start_xvfb
@@ -117,18 +124,30 @@ wait "$vpid" 2>/dev/null
 sleep 0.5
 stop_capture viewer
 xcapanalyse --dump "$workdir/viewer.xcap" >"$workdir/viewer.dump" || fail "cannot dump viewer"
+check_begin "viewer: recognised as RFB by its banner"
 grep -q '^conn .*proto=rfb' "$workdir/viewer.dump" || fail "viewer: not recognised by its banner"
+check_end
+check_begin "viewer: every byte lies in a message"
 framed "$workdir/viewer.dump"
+check_end
+check_begin "viewer: the desktop name labels the connection"
 grep -q '^name .*text=rfb-live-viewer' "$workdir/viewer.dump" || fail "viewer: no desktop name"
+check_end
 # The keys typed, in order: TigerVNC sends them as QEMU ExtendedKeyEvents
 # (Xvnc offers the QEMU extended key pseudo-encoding), a plain KeyEvent
 # otherwise.  Each press's keysym: "echo hello rfb" then Return.
 want="0x65 0x63 0x68 0x6f 0x20 0x68 0x65 0x6c 0x6c 0x6f 0x20 0x72 0x66 0x62 0xff0d"
 got=$(sed -n 's/^msg .*name=\(Extended\)\{0,1\}KeyEvent .*detail="down keysym \(0x[0-9a-f]*\).*/\2/p' \
 	"$workdir/viewer.dump" | tr '\n' ' ' | sed 's/ $//')
+check_begin "viewer: the keys pressed are the ones typed, in order"
 [ "$got" = "$want" ] || fail "viewer: keys pressed '$got', typed '$want'"
+check_end
+check_begin "viewer: each key pressed is released"
 ups=$(grep -c '^msg .*KeyEvent .*detail="up keysym' "$workdir/viewer.dump")
 [ "$ups" = 15 ] || fail "viewer: $ups key releases for 15 presses"
+check_end
+check_begin "viewer: the pointer's moves are PointerEvents"
 grep -q '^msg .*name=PointerEvent' "$workdir/viewer.dump" || fail "viewer: no PointerEvent seen"
-say "viewer: $(grep -c '^msg' "$workdir/viewer.dump") messages, every byte framed"
+check_end
+say "viewer: $(grep -c '^msg' "$workdir/viewer.dump") messages"
 exit 0

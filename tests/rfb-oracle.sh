@@ -15,8 +15,7 @@
 # Ground truth is the client's own log (rfb-live.sh checks xcap against it).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 . "$top_srcdir/tests/rfb-session.sh"
-need_root
-need tshark
+need root tshark
 rfb_session "$workdir/rfb.pcap"
 xcapanalyse --dump "$workdir/rfb.pcap" >"$workdir/rfb.dump" || fail "xcapanalyse --dump failed"
 [ "$(grep -c '^conn .*proto=rfb' "$workdir/rfb.dump")" -ge 15 ] || fail "too few rfb connections"

@@ -7,8 +7,7 @@
 # ("sites-client.c:N", N read from the source, not written here) as the
 # site of its round trips, with the count the client made.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need cc pkg-config xcap-run xcapanalyse
-pkg-config --exists xcb || skip "needs libxcb's development files (pkg-config xcb)"
+need cc pkg-config xcap-run xcapanalyse pkg-config:xcb
 lib="$top_builddir/xcap/libxcapwait.so"
 [ -r "$lib" ] || skip "the call-site library is not built: $lib"
 grep -q '^#define HAVE_LIBDW 1' "$top_builddir/config.h" ||

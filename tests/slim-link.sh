@@ -15,10 +15,9 @@
 # earlier run.  SLIM_RATES defaults to 1M (in the suite); make long-slim
 # adds 100k and types a longer text.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo xterm xdotool /usr/bin/python3
+need root ip xcap-link xcap xcapanalyse Xvfb xdpyinfo xterm xdotool /usr/bin/python3
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 want_realtime
 

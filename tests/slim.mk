@@ -6,10 +6,6 @@ if NETPLOT
 dist_check_SCRIPTS += tests/netplot-added-delay.sh
 TESTS += tests/netplot-added-delay.sh
 endif
-EXTRA_DIST += tests/golden/xterm-input-added-delay.out \
-	tests/golden/xterm-input-added-responses-csv.out \
-	tests/golden/xterm-input-added-cdf-csv.out \
-	tests/golden/rfb-xvnc-added-delay-md.out
 
 # Against a real slower link (root, namespaces, xcap-link): a short typing
 # at 1 Mbit/s in the suite; make long-slim adds 100 kbit/s and types more.

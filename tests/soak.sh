@@ -20,8 +20,7 @@
 #
 # SOAK_SECONDS (default 75) lengthens it; files rotate 8 times a run.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need tcpdump x11perf xterm xdpyinfo gtk3-demo
+need root tcpdump x11perf xterm xdpyinfo gtk3-demo
 timing_alone
 # Under the sanitizers the shortest soak that still has two halves.
 if sanitized; then seconds=${SOAK_SECONDS:-40}; else seconds=${SOAK_SECONDS:-75}; fi

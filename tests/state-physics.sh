@@ -17,10 +17,9 @@
 #    xdpyinfo over the link as well.
 # The expectations come from the configuration, never from an earlier run.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link xcap xcapanalyse Xvfb /usr/bin/python3
+need root ip xcap-link xcap xcapanalyse Xvfb /usr/bin/python3
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 # At real-time priority: a compiler beside this test once made the 40
 # round trips over 20 ms wait 50 ms each.

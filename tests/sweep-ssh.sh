@@ -10,11 +10,9 @@
 # delay is a number.  The throwaway private keys are gone afterwards, and so
 # are the namespaces and the display's lock.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need xcap-sweep xcap xcapanalyse
-need_root
-need ip Xvfb xdpyinfo ssh ssh-keygen xauth
+need xcap-sweep xcap xcapanalyse root ip Xvfb xdpyinfo ssh ssh-keygen xauth
 sshd=$(command -v sshd 2>/dev/null || echo /usr/sbin/sshd)
-[ -x "$sshd" ] || skip "needs sshd"
+need sshd
 xcapanalyse --format csv "$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap" 2>/dev/null |
 	head -n 1 | tr ',' '\n' | grep -qx total_network_delay ||
 	skip "this xcapanalyse has no total_network_delay column (no state model)"

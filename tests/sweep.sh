@@ -15,9 +15,7 @@
 #    normal end and after SIGINT in the middle of a cell.
 # Displays are taken from 48-63 only (xcap-sweep's default range).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need xcap-sweep xcap xcapanalyse
-need_root
-need ip Xvfb xdpyinfo
+need xcap-sweep xcap xcapanalyse root ip Xvfb xdpyinfo
 
 # ---- the command line (needs nothing else) ----
 

@@ -16,10 +16,9 @@
 #  - Wait alone falls short of the client's time by about the queued part
 #    (so the split is not a relabelling of the same time).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo glxgears cc
+need root ip xcap-link xcap xcapanalyse Xvfb xdpyinfo glxgears cc
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 cc -shared -fPIC -o "$workdir/xcbwaits.so" "$top_srcdir/tests/xcbwaits.c" -ldl 2>"$workdir/cc.err" ||
 	skip "cannot build the libxcb interposer: $(head -3 "$workdir/cc.err")"

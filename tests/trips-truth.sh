@@ -17,15 +17,13 @@
 # sequence number, and nothing else (tests/trips-truth.py; what a passive
 # capture folds is said there).  The capture is beside the client.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link xcap xcapanalyse Xvfb xdpyinfo /usr/bin/python3
+need root ip xcap-link xcap xcapanalyse Xvfb xdpyinfo /usr/bin/python3
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 
 py=/usr/bin/python3
 tag=xt$$
-failed=0
 scenarios="atoms:1 atoms:2 atoms:3 atoms:7 atoms:50 atoms:147 atoms:200 queryext check chain:5 images:12"
 
 # server_up: Xvfb in the server namespace of the current link, as :$n.
@@ -68,13 +66,15 @@ judged() {
 	# Blocks under 0.5 ms are below what the capture can time against the
 	# client: a packet reaches the socket a few hundred microseconds after
 	# the tun device on a loaded machine.
+	check_begin "$_name: the round trips listed are the waits the client had"
 	# shellcheck disable=SC2086
 	if ! $py "$top_srcdir/tests/trips-truth.py" "$workdir/$_name.truth" "$workdir/$_name.csv" \
 		--dump "$workdir/$_name.dump" --min-block-ms 0.5 --rtt-ms "$_rtt" --label "$_name" \
 		$_opts; then
-		failed=$((failed + 1))
+		fail "$_name lists round trips the client did not have, or misses some (above)"
 		keep_workdir=1
 	fi
+	check_end
 }
 
 # ---- the suite's own pipelining client, links of 1 to 50 ms ----
@@ -91,7 +91,7 @@ for delay in 1 5 20 50; do
 	judged "raw_${delay}ms" $((2 * delay)) --exact --as-logged --allow $allow -- ip netns exec "$link_ns_c" \
 		$py "$top_srcdir/tests/xpipeline.py" "$link_addr_s" "$n" "$workdir/raw_${delay}ms.truth" $scenarios
 	server_down
-	link_down "$tag" || fail "xcap-link did not end cleanly"
+	check "xcap-link over ${delay} ms ends cleanly" link_down "$tag"
 done
 
 # ---- 10 Mb/s, 20 ms: the raw client and real ones ----
@@ -113,7 +113,9 @@ if cc -shared -fPIC -o "$workdir/xcbwaits.so" "$top_srcdir/tests/xcbwaits.c" -ld
 		judged "$_r" 40 --no-setup --allow "$_allow" -- ip netns exec "$link_ns_c" \
 			env LD_PRELOAD="$workdir/xcbwaits.so" XCBWAITS_LOG="$workdir/$_r.truth" \
 			DISPLAY="$link_addr_s:$n" NO_AT_BRIDGE=1 "$@"
+		check_begin "$_r: the interposer recorded the waits"
 		[ -s "$workdir/$_r.truth" ] || fail "$_r: the interposer recorded nothing"
+		check_end
 	}
 	# Windows for xwininfo's walk to find.
 	ip netns exec "$link_ns_c" xlogo -display "$link_addr_s:$n" >/dev/null 2>&1 &
@@ -138,11 +140,11 @@ else
 	say "cannot build the libxcb interposer, real clients not judged: $(head -3 "$workdir/cc.err")"
 fi
 server_down
-link_down "$tag" || fail "xcap-link did not end cleanly"
+check "xcap-link at 10 Mb/s, 20 ms ends cleanly" link_down "$tag"
 
-[ "$failed" = 0 ] || fail "$failed runs list round trips the clients did not have, or miss some"
 # Every trace made here adds up, and its --requests agree with a count
 # made without the state model.
+check_begin "every trace made here adds up (tests/state-tables.sh)"
 STATE_TABLES_EXTRA="$(ls "$workdir"/*.xcap)" sh "$top_srcdir/tests/state-tables.sh" >"$workdir/tables.log" 2>&1 ||
 	fail "$(cat "$workdir/tables.log")"
-say "every wait the clients blocked on is listed, by the request waited on"
+check_end

@@ -24,10 +24,9 @@
 # the video quality against a slow-motion run (2 fps) the viewer's count
 # over the ideal frames, over the same of the slow-motion run, within 5 %.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need ip xcap-link xcap xcapanalyse Xvfb /usr/bin/python3
+need root ip xcap-link xcap xcapanalyse Xvfb /usr/bin/python3
 measures_physics
-[ -c /dev/net/tun ] || skip "no /dev/net/tun (the tun driver)"
+need tun
 . "$top_srcdir/tests/netns.sh"
 
 py=/usr/bin/python3

@@ -17,8 +17,7 @@
 # at four places inside the -rect10 stream and one inside -getimage10's, as
 # captures started late are.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need tcpdump tshark editcap x11perf /usr/bin/python3
+need root tcpdump tshark editcap x11perf /usr/bin/python3
 start_xvfb
 port=$((6000 + display))
 for try in 1 2 3; do

@@ -10,8 +10,7 @@
 # the clean decode has at the same TCP position (x11-lossy-compare.py),
 # say what it lost, and find its place again (15 % of what follows at least).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need tcpdump editcap x11perf /usr/bin/python3
+need root tcpdump editcap x11perf /usr/bin/python3
 start_xvfb
 # The reference must be whole: a buffer that holds the entire run, and a
 # fresh try (two at most) if tcpdump still dropped packets on a busy machine.

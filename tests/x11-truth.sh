@@ -15,8 +15,7 @@
 # (xclient.py --unused: the setup's byte 1 is 2, as a Solaris client sends
 # it), which the decoder once took for a connection begun mid-stream.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
-need /usr/bin/python3
+need root /usr/bin/python3
 start_xvfb
 port=$((6000 + display))
 
@@ -28,18 +27,26 @@ for order in lsb msb; do
 		--fail-setup || fail "xclient.py --fail-setup ($order) failed"
 	sleep 0.3
 	stop_capture "cap_$order"
+	check_begin "the $order capture lost no packets"
 	grep -q ' 0 dropped by kernel' "$workdir/cap_$order.err" ||
 		fail "the capture lost packets: $(tail -1 "$workdir/cap_$order.err")"
+	check_end
 	xcapanalyse --dump "$workdir/$order.xcap" >"$workdir/$order.dump" || fail "cannot dump the trace"
 	# one connection each: split the dump by connection id
 	awk -v d="$workdir/$order" '/^(conn|msg) / {
 		for (i = 2; i <= NF; i++) if ($i ~ /^(id|conn)=/) { split($i, kv, "="); c = kv[2] }
 		print > (d "-conn" c ".dump") }' "$workdir/$order.dump"
+	check_begin "the decoder reports what the $order client sent and received"
 	/usr/bin/python3 "$top_srcdir/tests/x11-truth.py" "$workdir/$order.log" "$workdir/$order-conn1.dump" ||
 		fail "decoder and client disagree ($order)"
+	check_end
+	check_begin "the decoder reports the refused setup as the $order client saw it"
 	/usr/bin/python3 "$top_srcdir/tests/x11-truth.py" "$workdir/$order-fail.log" "$workdir/$order-conn2.dump" ||
 		fail "decoder and client disagree on the refused setup ($order)"
+	check_end
+	check_begin "no notes on the clean $order capture"
 	grep -q '^note ' "$workdir/$order.dump" && fail "notes on a clean capture: $(grep '^note ' "$workdir/$order.dump" | head -3)"
+	check_end
 done
 start_capture cap_unused xcap -i lo -w "$workdir/unused.xcap" tcp port $port
 for order in msb lsb; do
@@ -52,11 +59,21 @@ xcapanalyse --dump "$workdir/unused.xcap" >"$workdir/unused.dump" || fail "canno
 awk -v d="$workdir/unused" '/^(conn|msg) / {
 	for (i = 2; i <= NF; i++) if ($i ~ /^(id|conn)=/) { split($i, kv, "="); c = kv[2] }
 	print > (d "-conn" c ".dump") }' "$workdir/unused.dump"
+check_begin "the decoder reports what the msb client with unused bytes not zero sent and received"
 /usr/bin/python3 "$top_srcdir/tests/x11-truth.py" "$workdir/unused-msb.log" "$workdir/unused-conn1.dump" ||
 	fail "decoder and client disagree (msb, unused bytes not zero)"
+check_end
+check_begin "the decoder reports what the lsb client with unused bytes not zero sent and received"
 /usr/bin/python3 "$top_srcdir/tests/x11-truth.py" "$workdir/unused-lsb.log" "$workdir/unused-conn2.dump" ||
 	fail "decoder and client disagree (lsb, unused bytes not zero)"
+check_end
+check_begin "no notes on the capture with unused bytes not zero"
 grep -q '^note ' "$workdir/unused.dump" && fail "notes on a clean capture: $(grep '^note ' "$workdir/unused.dump" | head -3)"
+check_end
+check_begin "the client saw a Present GenericEvent"
 grep -q 'CompleteNotify' "$workdir/lsb.log" || fail "the client saw no Present GenericEvent"
+check_end
+check_begin "the client saw an XKB event"
 grep -q 'StateNotify' "$workdir/lsb.log" || fail "the client saw no XKB event"
-say "the decoder reports exactly what the client sent and received, in both byte orders"
+check_end
+say "the decoder against what the client sent and received, in both byte orders"

@@ -19,12 +19,7 @@ TESTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/x11-hol
 EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dumpfile.py \
 	tests/x11-lossy-compare.py tests/x11-holes-compare.py tests/captures/x11perf-two-conns.pcap \
 	tests/captures/x11perf-late.pcap tests/captures/x11perf-getimage-late.pcap tests/captures/xterm-late.pcap \
-	tests/golden/xterm-late-trips.out \
-	tests/golden/x11perf-late-messages.out tests/golden/x11perf-getimage-late-messages.out \
-	tests/golden/x11perf-getimage-late-delays.out tests/golden/x11perf-getimage-late-trips.out \
-	tests/golden/x11perf-getimage-late-requests.out \
-	tests/captures/x11-unused.pcap tests/golden/x11-unused-messages.out \
-	tests/golden/x11-unused-delays-json.out tests/golden/x11-unused-trips-ndjson.out \
+	tests/captures/x11-unused.pcap \
 	tests/fuzz/libfuzzer.sh tests/fuzz/corpus
 
 check_PROGRAMS += tests/check_cursor

@@ -17,8 +17,7 @@
 
 lf_build() {
 	name=$1; shift
-	command -v clang >/dev/null 2>&1 || return 1
-	[ -z "$XCAP_NO_LIBFUZZER" ] || return 1
+	have libfuzzer || return 1
 	# The libFuzzer build carries ASan and UBSan itself, so the plain pass
 	# has run it; the sanitizer pass runs the plain mutator, built by make
 	# with the sanitizers, rather than build and run the same thing twice.
