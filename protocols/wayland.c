@@ -97,6 +97,7 @@ struct wl_engine {
 	struct proto_sink sink;
 	struct idmap ids[2];	/* client ids, server ids (- SERVER_ID_FIRST) */
 	struct role r[2];	/* [1] requests, [0] events */
+	bool fd_tags;		/* opcodes carry waypipe's count of fds */
 	bool started;		/* the first request was seen */
 	bool map_partial;	/* objects may exist that were never seen created */
 	uint64_t seq;		/* requests counted */
@@ -337,6 +338,11 @@ static void message(struct wl_engine *e, bool to_server, const uint8_t *bytes, u
 	uint32_t id = cursor_le32(&c);
 	uint32_t word = cursor_le32(&c);
 	uint16_t opcode = (uint16_t)(word & 0xffff);
+	unsigned nfds = 0;
+	if (e->fd_tags) {
+		nfds = (word >> 11) & 31;
+		opcode &= 0x7ff;
+	}
 	struct role *r = &e->r[to_server];
 
 	if (to_server && !e->started) {
@@ -390,7 +396,7 @@ static void message(struct wl_engine *e, bool to_server, const uint8_t *bytes, u
 
 	m.name = msg->name;
 	dappend(m.detail, "%s(", msg->name);
-	if (msg->flags & WLT_HAS_FD)
+	if ((msg->flags & WLT_HAS_FD) || nfds)
 		m.flags |= PROTO_F_NO_BYTES;
 	uint32_t created[4];
 	size_t ncreated = 0;
@@ -574,12 +580,13 @@ uint64_t wl_engine_last_seq(const struct wl_engine *e)
 	return e->seq;
 }
 
-struct wl_engine *wl_engine_new(const struct proto_sink *sink)
+struct wl_engine *wl_engine_new(const struct proto_sink *sink, bool fd_tags)
 {
 	struct wl_engine *e = calloc(1, sizeof *e);
 	if (!e)
 		return NULL;
 	e->sink = *sink;
+	e->fd_tags = fd_tags;
 	for (int i = 0; i < 2; i++) {
 		e->r[i].buf = malloc(MSG_MAX);
 		if (!e->r[i].buf) {
@@ -620,7 +627,7 @@ static struct proto_decoder *wl_create(const struct proto_sink *sink)
 	struct proto_decoder *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
-	d->e = wl_engine_new(sink);
+	d->e = wl_engine_new(sink, false);
 	if (!d->e) {
 		free(d);
 		return NULL;

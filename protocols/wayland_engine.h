@@ -22,8 +22,10 @@
 
 struct wl_engine;
 
-/* NULL when out of memory. */
-struct wl_engine *wl_engine_new(const struct proto_sink *sink);
+/* NULL when out of memory.  fd_tags: the opcode field's bits 11 to 15
+   count the file descriptors sent with the message (waypipe tags its
+   Wayland messages so; libwayland leaves them 0). */
+struct wl_engine *wl_engine_new(const struct proto_sink *sink, bool fd_tags);
 void wl_engine_free(struct wl_engine *e);
 
 /* Wayland bytes of one role, requests (to_server) or events, which

@@ -218,12 +218,13 @@ static void message_done(struct proto_decoder *d, enum proto_dir dir)
 	w->count[t]++;
 	w->bytes[t] += padded;
 	w->stage = ST_HEAD;
-	w->hlen = 0;
 	w->hwant = 4;
+	uint32_t hlen = w->hlen;
+	w->hlen = 0;
 	if (w->type == WP_PROTOCOL)
 		return;	/* its Wayland messages were reported one by one */
 
-	struct cursor c = cursor_init(w->head, w->hlen);
+	struct cursor c = cursor_init(w->head, hlen);
 	cursor_skip(&c, 4);
 	uint32_t a = cursor_le32(&c), b = cursor_le32(&c), e = cursor_le32(&c);
 	char detail[PROTO_DETAIL_MAX];
@@ -456,7 +457,7 @@ static struct proto_decoder *wp_create(const struct proto_sink *sink)
 		return NULL;
 	d->sink = *sink;
 	d->app_dir = -1;
-	d->e = wl_engine_new(sink);
+	d->e = wl_engine_new(sink, true);
 	if (!d->e) {
 		free(d);
 		return NULL;
