@@ -6,9 +6,9 @@ usage: wayland-oracle.py DEBUG.log TRACE.dump [CONN]
 
 Each side becomes two lists: requests (the log's "-> " lines) and events,
 each message as libwayland prints it: interface@id.message(arguments).
-Requests are compared in order.  Events too, except wl_display's
-(delete_id, error), which libwayland dispatches ahead of every other event
-it read with them, so they are compared as a set.  A file descriptor's
+Requests are compared in order.  Events too, but wl_display's (delete_id,
+error) apart from the others: libwayland dispatches them ahead of every
+other event it read with them, in their own order.  A file descriptor's
 number exists only in the receiving process: "fd N" is compared as "fd".
 Messages only one side has at an end (a client stopped before it read
 the last events, or gone before waypipe forwarded its last requests) are
@@ -62,7 +62,7 @@ def from_dump(path, conn):
 
 def split_display(ev):
     return [e for e in ev if not e.startswith('wl_display@1.')], \
-        sorted(e for e in ev if e.startswith('wl_display@1.'))
+        [e for e in ev if e.startswith('wl_display@1.')]
 
 
 def diff(name, a, b, out):
