@@ -8,3 +8,4 @@ protocols_libprotocols_a_CPPFLAGS = $(INC_PROTOCOLS)
 protocols_libprotocols_a_SOURCES = protocols/protocol.h protocols/cursor.h protocols/registry.c
 include protocols/x11.mk
 include protocols/rfb.mk
+include protocols/wayland.mk

@@ -138,6 +138,15 @@ extern const struct proto_ops proto_x11;
 extern const struct proto_ops proto_rfb;
 bool proto_rfb_banner(const uint8_t *data, size_t len);
 
+/* Wayland: a bare stream (a relay on a Wayland socket), whose client
+   begins with wl_display@1.get_registry or sync; and waypipe's channel
+   over TCP (no port of its own), which begins with waypipe's 16-byte
+   connection token.  Both: protocols/wayland.c, protocols/waypipe.c. */
+extern const struct proto_ops proto_wayland;
+bool proto_wayland_banner(const uint8_t *data, size_t len);
+extern const struct proto_ops proto_waypipe;
+bool proto_waypipe_banner(const uint8_t *data, size_t len);
+
 /* The decoder for a stream whose first bytes are these, or NULL: for
    connections on ports no decoder claims. */
 const struct proto_ops *proto_for_banner(const uint8_t *data, size_t len);

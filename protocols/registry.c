@@ -22,5 +22,9 @@ const struct proto_ops *proto_for_banner(const uint8_t *data, size_t len)
 {
 	if (proto_rfb_banner(data, len))
 		return &proto_rfb;
+	if (proto_waypipe_banner(data, len))
+		return &proto_waypipe;
+	if (proto_wayland_banner(data, len))
+		return &proto_wayland;
 	return NULL;
 }

@@ -15,6 +15,7 @@ include tests/predict.mk
 include tests/netplot.mk
 include tests/run.mk
 include tests/rfb.mk
+include tests/wayland.mk
 include tests/replay.mk
 include tests/package.mk
 include tests/huge.mk

@@ -1,0 +1,683 @@
+/*
+ * wayland.c — the Wayland decoder: frames each message of both roles,
+ * keeps the connection's object map and names every message as
+ * WAYLAND_DEBUG does, `interface@id.message(arguments)`.
+ *
+ * The wire: each message is the object id (32 bits), then the size in
+ * bytes (high 16 bits, header included) and the opcode (low 16 bits), then
+ * the arguments, each a multiple of 32 bits; strings and arrays are a
+ * 32-bit length then their bytes padded to 32 bits (a string's length
+ * counts its NUL, 0 is a null string).  Words are in the host's byte
+ * order: little-endian is assumed (the machines waypipe joins agree).
+ * File descriptors travel beside the bytes (SCM_RIGHTS), never in them:
+ * a message whose signature has one is flagged PROTO_F_NO_BYTES.
+ *
+ * The object map: wl_display is object 1; a new_id argument creates an
+ * object of the interface its message names (the creator's version), or,
+ * for wl_registry.bind, of the interface and version named on the wire
+ * before it; the server's ids start at 0xff000000; wl_display.delete_id
+ * frees a client id, a destructor event frees its object.  Interfaces the
+ * installed XML lacks keep the name bind gave them, their messages named
+ * by opcode.
+ *
+ * A capture that begins mid-connection (the first request is not on
+ * wl_display@1) or loses bytes does not know the whole map: a message on
+ * an object the decoder never saw created is named `[unknown]@id.opcode N`,
+ * and one on an object created before a loss keeps its interface's name;
+ * both are flagged PROTO_F_UNCERTAIN, never given as fact.
+ *
+ * How Wayland maps onto the trace's kinds:
+ *   PROTO_REQUEST  every message from the application, numbered 1, 2, ...;
+ *                  wl_display.sync and wl_display.get_registry carry
+ *                  PROTO_F_WANTS_REPLY
+ *   PROTO_REPLY    wl_callback.done on a callback made by wl_display.sync
+ *                  (what wl_display_roundtrip waits for), and the
+ *                  wl_registry.global events the compositor sends at once
+ *                  for get_registry (up to the first other event): seq is
+ *                  that request's number
+ *   PROTO_EVENT    every other message from the compositor (a frame
+ *                  callback's done too: it answers when the compositor
+ *                  draws, out of order with other requests); seq is the
+ *                  last request's number
+ *   PROTO_ERROR    wl_display.error
+ *   PROTO_UNKNOWN  an opcode the object's interface does not have
+ *
+ * Belongs to: libprotocols, the protocol decoders (protocols/).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cursor.h"
+#include "protocol.h"
+#include "wayland_engine.h"
+#include "wayland_tables.h"
+
+#define SERVER_ID_FIRST 0xff000000u
+/* Ids the map keeps per side: a client that uses more is out of spec
+   (libwayland reuses freed ids) or a corrupt stream. */
+#define MAX_IDS (1u << 20)
+/* libwayland refuses messages larger than 4096 bytes; the size field
+   allows 65535. */
+#define MSG_MAX 65535u
+
+/* obj.flags */
+#define OBJ_LIVE 0x01
+#define OBJ_BEFORE_LOSS 0x02	/* created before bytes were lost: may be stale */
+
+enum answers { ANS_NONE = 0, ANS_SYNC, ANS_REGISTRY };
+
+struct obj {
+	int16_t iface;		/* wlt_interfaces index, -1 not in the XML */
+	uint8_t flags;
+	uint8_t answers;	/* enum answers */
+	uint32_t version;
+	uint32_t foreign;	/* +1 index in e->names: bind's name for an interface not in the XML */
+	uint64_t seq;		/* the request it answers (ANS_*) */
+};
+
+struct idmap {
+	struct obj *v;
+	uint32_t cap;
+};
+
+struct role {
+	uint8_t *buf;		/* a message begun in an earlier chunk */
+	size_t len;
+	uint32_t need;		/* its size once the header is in */
+	bool lost;		/* framing lost: bytes counted until a boundary */
+	bool after_gap;
+	uint64_t lost_bytes;
+};
+
+struct wl_engine {
+	struct proto_sink sink;
+	struct idmap ids[2];	/* client ids, server ids (- SERVER_ID_FIRST) */
+	struct role r[2];	/* [1] requests, [0] events */
+	bool fd_tags;		/* opcodes carry waypipe's count of fds */
+	bool started;		/* the first request was seen */
+	bool map_partial;	/* objects may exist that were never seen created */
+	uint64_t seq;		/* requests counted */
+	int16_t display, callback, registry;
+	uint32_t burst_id;	/* the registry whose first globals are coming, 0 none */
+	char **names;
+	size_t nnames;
+	char opname[24];
+};
+
+static void note(struct wl_engine *e, enum proto_dir dir, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void note(struct wl_engine *e, enum proto_dir dir, const char *fmt, ...)
+{
+	char text[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	if (e->sink.note)
+		e->sink.note(e->sink.ctx, dir, text);
+}
+
+/* Appends to a detail; a detail that does not fit ends in "...". */
+static void dappend(char *detail, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void dappend(char *detail, const char *fmt, ...)
+{
+	size_t n = strlen(detail);
+	if (n + 4 >= PROTO_DETAIL_MAX)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(detail + n, PROTO_DETAIL_MAX - n, fmt, ap);
+	va_end(ap);
+	if (w >= 0 && (size_t)w >= PROTO_DETAIL_MAX - n)
+		memcpy(detail + PROTO_DETAIL_MAX - 4, "...", 4);
+}
+
+static int16_t iface_find(const char *name)
+{
+	size_t lo = 0, hi = wlt_ninterfaces;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, wlt_interfaces[mid].name);
+		if (c == 0)
+			return (int16_t)mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+/* ---- the object map ---- */
+
+static struct obj *obj_at(struct wl_engine *e, uint32_t id, bool grow)
+{
+	if (id == 0)
+		return NULL;
+	struct idmap *m = &e->ids[id >= SERVER_ID_FIRST];
+	uint32_t i = id >= SERVER_ID_FIRST ? id - SERVER_ID_FIRST : id;
+	if (i >= m->cap) {
+		if (!grow || i >= MAX_IDS)
+			return NULL;
+		uint32_t cap = m->cap ? m->cap : 64;
+		while (cap <= i)
+			cap *= 2;
+		struct obj *v = realloc(m->v, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		memset(v + m->cap, 0, (cap - m->cap) * sizeof *v);
+		m->v = v;
+		m->cap = cap;
+	}
+	return &m->v[i];
+}
+
+static uint32_t name_keep(struct wl_engine *e, const char *name)
+{
+	for (size_t i = 0; i < e->nnames; i++)
+		if (strcmp(e->names[i], name) == 0)
+			return (uint32_t)i + 1;
+	if (e->nnames >= 4096)
+		return 0;
+	char **v = realloc(e->names, (e->nnames + 1) * sizeof *v);
+	if (!v)
+		return 0;
+	e->names = v;
+	char *s = strdup(name);
+	if (!s)
+		return 0;
+	e->names[e->nnames++] = s;
+	return (uint32_t)e->nnames;
+}
+
+static void obj_create(struct wl_engine *e, uint32_t id, int16_t iface, uint32_t version,
+		       uint32_t foreign)
+{
+	struct obj *o = obj_at(e, id, true);
+	if (!o)
+		return;
+	*o = (struct obj){ .iface = iface, .flags = OBJ_LIVE, .version = version,
+			   .foreign = foreign };
+}
+
+static void obj_forget(struct wl_engine *e, uint32_t id)
+{
+	struct obj *o = obj_at(e, id, false);
+	if (o)
+		memset(o, 0, sizeof *o);
+}
+
+/* The interface's name for printing an object argument. */
+static const char *obj_iface_name(struct wl_engine *e, const struct obj *o)
+{
+	if (!o || !(o->flags & OBJ_LIVE))
+		return "[unknown]";
+	if (o->iface >= 0)
+		return wlt_interfaces[o->iface].name;
+	if (o->foreign && o->foreign <= e->nnames)
+		return e->names[o->foreign - 1];
+	return "[unknown]";
+}
+
+/* ---- one message ---- */
+
+/* Reads the arguments, printing them into detail and acting on those
+   that change the map.  Returns false when the arguments overrun the
+   message (a corrupt or misnamed message: nothing created). */
+static bool walk_args(struct wl_engine *e, const struct wlt_message *m, const struct obj *self,
+		      struct cursor *c, char *detail, uint32_t *created, size_t ncreated_max,
+		      size_t *ncreated)
+{
+	struct pending { uint32_t id; int16_t iface; uint32_t version, foreign; } made[4];
+	size_t nmade = 0;
+	for (unsigned i = 0; i < m->nargs; i++) {
+		const struct wlt_arg *a = &m->args[i];
+		if (i)
+			dappend(detail, ", ");
+		switch (a->type) {
+		case WLT_INT:
+			dappend(detail, "%d", (int32_t)cursor_le32(c));
+			break;
+		case WLT_UINT:
+			dappend(detail, "%u", cursor_le32(c));
+			break;
+		case WLT_FIXED: {
+			/* as libwayland prints it: integer part, then 8 digits
+			   of the 1/256 fraction */
+			int32_t f = (int32_t)cursor_le32(c);
+			if (f >= 0)
+				dappend(detail, "%d.%08d", f / 256, 390625 * (f % 256));
+			else
+				dappend(detail, "-%d.%08d", f / -256, -390625 * (f % 256));
+			break;
+		}
+		case WLT_STRING: {
+			uint32_t n = cursor_le32(c);
+			if (n == 0) {
+				dappend(detail, "nil");
+				break;
+			}
+			const uint8_t *s = cursor_span(c, ((size_t)n + 3) & ~(size_t)3);
+			if (!s)
+				return false;
+			dappend(detail, "\"%.*s\"", (int)(n - 1), (const char *)s);
+			break;
+		}
+		case WLT_OBJECT: {
+			uint32_t id = cursor_le32(c);
+			if (id == 0)
+				dappend(detail, "nil");
+			else
+				dappend(detail, "%s@%u", obj_iface_name(e, obj_at(e, id, false)), id);
+			break;
+		}
+		case WLT_NEW_ID: {
+			int16_t iface = a->iface;
+			uint32_t version = self ? self->version : 1, foreign = 0;
+			if (iface < 0) {
+				/* wl_registry.bind: the interface is named on the wire */
+				uint32_t n = cursor_le32(c);
+				const uint8_t *s = n ? cursor_span(c, ((size_t)n + 3) & ~(size_t)3) : NULL;
+				if (c->overrun)
+					return false;
+				char name[128] = "";
+				if (s)
+					snprintf(name, sizeof name, "%.*s", (int)(n - 1), (const char *)s);
+				version = cursor_le32(c);
+				uint32_t id = cursor_le32(c);
+				if (s)
+					dappend(detail, "\"%s\", ", name);
+				else
+					dappend(detail, "nil, ");
+				dappend(detail, "%u, new id [unknown]@", version);
+				iface = iface_find(name);
+				if (iface < 0 && name[0])
+					foreign = name_keep(e, name);
+				dappend(detail, id ? "%u" : "nil", id);
+				if (id && nmade < 4)
+					made[nmade++] = (struct pending){ id, iface, version, foreign };
+				break;
+			}
+			uint32_t id = cursor_le32(c);
+			dappend(detail, "new id %s@", wlt_interfaces[iface].name);
+			dappend(detail, id ? "%u" : "nil", id);
+			if (id && nmade < 4)
+				made[nmade++] = (struct pending){ id, iface, version, 0 };
+			break;
+		}
+		case WLT_ARRAY: {
+			uint32_t n = cursor_le32(c);
+			if (!cursor_skip(c, ((size_t)n + 3) & ~(size_t)3))
+				return false;
+			dappend(detail, "array[%u]", n);
+			break;
+		}
+		case WLT_FD:
+			dappend(detail, "fd");
+			break;
+		}
+	}
+	if (c->overrun)
+		return false;
+	for (size_t i = 0; i < nmade; i++) {
+		obj_create(e, made[i].id, made[i].iface, made[i].version, made[i].foreign);
+		if (*ncreated < ncreated_max)
+			created[(*ncreated)++] = made[i].id;
+	}
+	return true;
+}
+
+static void message(struct wl_engine *e, bool to_server, const uint8_t *bytes, uint32_t size,
+		    uint64_t outer_end, enum proto_dir outer_dir)
+{
+	struct cursor c = cursor_init(bytes, size);
+	uint32_t id = cursor_le32(&c);
+	uint32_t word = cursor_le32(&c);
+	uint16_t opcode = (uint16_t)(word & 0xffff);
+	unsigned nfds = 0;
+	if (e->fd_tags) {
+		nfds = (word >> 11) & 31;
+		opcode &= 0x7ff;
+	}
+	struct role *r = &e->r[to_server];
+
+	if (to_server && !e->started) {
+		e->started = true;
+		/* A client's first message is on wl_display (get_registry or
+		   sync): anything else means the capture began after it. */
+		if (id != 1) {
+			e->map_partial = true;
+			note(e, outer_dir, "wayland: the capture begins mid-connection: "
+			     "objects created before it are unknown");
+		}
+	}
+
+	struct proto_msg m = { .dir = outer_dir, .length = size, .stream_end = outer_end };
+	m.kind = to_server ? PROTO_REQUEST : PROTO_EVENT;
+	if (to_server)
+		m.seq = ++e->seq;
+	else
+		m.seq = e->seq;
+	if (r->after_gap) {
+		m.flags |= PROTO_F_AFTER_GAP;
+		r->after_gap = false;
+	}
+
+	struct obj *o = obj_at(e, id, false);
+	bool known = o && (o->flags & OBJ_LIVE);
+	const struct wlt_interface *itf = known && o->iface >= 0 ? &wlt_interfaces[o->iface] : NULL;
+	const struct wlt_message *msg = NULL;
+	if (itf) {
+		uint16_t n = to_server ? itf->nrequests : itf->nevents;
+		if (opcode < n)
+			msg = &(to_server ? itf->requests : itf->events)[opcode];
+	}
+	if (!known || (o->flags & OBJ_BEFORE_LOSS))
+		m.flags |= PROTO_F_UNCERTAIN;
+	/* An object never seen created names nothing; after a loss the map
+	   may be stale, which the flag says. */
+	m.ext = known ? obj_iface_name(e, o) : "[unknown]";
+	snprintf(m.detail, sizeof m.detail, "%s@%u.", m.ext, id);
+
+	if (!msg) {
+		snprintf(e->opname, sizeof e->opname, "opcode %u", opcode);
+		m.name = e->opname;
+		if (known && itf)
+			m.kind = PROTO_UNKNOWN;
+		dappend(m.detail, "%s(%u bytes)", e->opname, size - 8);
+		if (e->sink.message)
+			e->sink.message(e->sink.ctx, &m);
+		return;
+	}
+
+	m.name = msg->name;
+	dappend(m.detail, "%s(", msg->name);
+	if ((msg->flags & WLT_HAS_FD) || nfds)
+		m.flags |= PROTO_F_NO_BYTES;
+	uint32_t created[4];
+	size_t ncreated = 0;
+	if (!walk_args(e, msg, o, &c, m.detail, created, 4, &ncreated)) {
+		m.flags |= PROTO_F_UNCERTAIN;
+		dappend(m.detail, "?)");
+		note(e, outer_dir, "wayland: %s@%u.%s: arguments overrun its %u bytes",
+		     m.ext, id, msg->name, size);
+	} else {
+		dappend(m.detail, ")");
+	}
+
+	int16_t self = itf ? (int16_t)(itf - wlt_interfaces) : -1;
+	if (to_server) {
+		if (self == e->display && (opcode == 0 || opcode == 1) && ncreated) {
+			/* sync's callback is done when the compositor has
+			   handled every request before it; get_registry is
+			   answered at once with the globals */
+			struct obj *made = obj_at(e, created[0], false);
+			if (made) {
+				made->answers = opcode == 0 ? ANS_SYNC : ANS_REGISTRY;
+				made->seq = m.seq;
+			}
+			m.flags |= PROTO_F_WANTS_REPLY;
+		}
+		if (msg->flags & WLT_DESTRUCTOR) {
+			/* the id stays taken until delete_id, but the object
+			   is gone for new messages */
+			if (o && id >= SERVER_ID_FIRST)
+				obj_forget(e, id);
+		}
+	} else {
+		bool global = self == e->registry && opcode == 0;
+		if (e->burst_id && !(global && id == e->burst_id)) {
+			/* the burst is over: later globals are hot-plugged */
+			struct obj *b = obj_at(e, e->burst_id, false);
+			if (b)
+				b->answers = ANS_NONE;
+			e->burst_id = 0;
+		}
+		if (global && o->answers == ANS_REGISTRY) {
+			e->burst_id = id;
+			m.kind = PROTO_REPLY;
+			m.seq = o->seq;
+		} else if (self == e->callback && o->answers == ANS_SYNC) {
+			m.kind = PROTO_REPLY;
+			m.seq = o->seq;
+		} else if (self == e->display && opcode == 0) {
+			m.kind = PROTO_ERROR;
+		}
+		if (self == e->display && opcode == 1) {
+			/* delete_id */
+			struct cursor a = cursor_init(bytes, size);
+			cursor_skip(&a, 8);
+			uint32_t gone = cursor_le32(&a);
+			if (!a.overrun)
+				obj_forget(e, gone);
+		} else if (msg->flags & WLT_DESTRUCTOR) {
+			obj_forget(e, id);
+		}
+	}
+	if (e->sink.message)
+		e->sink.message(e->sink.ctx, &m);
+}
+
+/* ---- framing ---- */
+
+static bool header_size(struct wl_engine *e, enum proto_dir dir, const uint8_t *h, uint32_t *size)
+{
+	struct cursor c = cursor_init(h, 8);
+	uint32_t id = cursor_le32(&c);
+	uint32_t word = cursor_le32(&c);
+	uint32_t n = word >> 16;
+	if (id == 0 || n < 8 || (n & 3)) {
+		note(e, dir, "wayland: not a message header (object %u, size %u): framing lost", id, n);
+		return false;
+	}
+	*size = n;
+	return true;
+}
+
+static void lose(struct role *r, uint64_t n)
+{
+	r->lost = true;
+	r->len = 0;
+	r->lost_bytes += n;
+}
+
+void wl_engine_feed(struct wl_engine *e, bool to_server, const uint8_t *data, size_t len,
+		    uint64_t outer_start, enum proto_dir outer_dir)
+{
+	struct role *r = &e->r[to_server];
+	size_t i = 0;
+	if (r->lost) {
+		r->lost_bytes += len;
+		return;
+	}
+	while (i < len) {
+		if (r->len) {
+			/* finish the message begun in an earlier chunk */
+			uint32_t want = r->len < 8 ? 8 : r->need;
+			size_t take = want - r->len < len - i ? want - r->len : len - i;
+			memcpy(r->buf + r->len, data + i, take);
+			r->len += take;
+			i += take;
+			if (r->len == 8 && want == 8) {
+				if (!header_size(e, outer_dir, r->buf, &r->need)) {
+					lose(r, len - i + 8);
+					return;
+				}
+			}
+			if (r->len >= 8 && r->len == r->need) {
+				message(e, to_server, r->buf, r->need, outer_start + i, outer_dir);
+				r->len = 0;
+			}
+			continue;
+		}
+		uint32_t size;
+		if (len - i >= 8) {
+			if (!header_size(e, outer_dir, data + i, &size)) {
+				lose(r, len - i);
+				return;
+			}
+			if (len - i >= size) {
+				message(e, to_server, data + i, size, outer_start + i + size, outer_dir);
+				i += size;
+				continue;
+			}
+			r->need = size;
+		}
+		/* the rest of the chunk begins a message: keep it */
+		memcpy(r->buf, data + i, len - i);
+		r->len = len - i;
+		i = len;
+	}
+}
+
+void wl_engine_gap(struct wl_engine *e, bool to_server)
+{
+	struct role *r = &e->r[to_server];
+	if (!r->lost)
+		lose(r, 0);
+	r->after_gap = true;
+	/* Objects made before the loss may have been destroyed and their ids
+	   reused in the bytes lost: their names are no longer facts. */
+	for (int s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < e->ids[s].cap; i++)
+			if (e->ids[s].v[i].flags & OBJ_LIVE)
+				e->ids[s].v[i].flags |= OBJ_BEFORE_LOSS;
+	struct obj *d = obj_at(e, 1, false);
+	if (d)
+		d->flags &= (uint8_t)~OBJ_BEFORE_LOSS;	/* wl_display is always 1 */
+	e->map_partial = true;
+}
+
+void wl_engine_boundary(struct wl_engine *e, bool to_server)
+{
+	struct role *r = &e->r[to_server];
+	r->lost = false;
+	r->len = 0;
+}
+
+void wl_engine_end(struct wl_engine *e, bool to_server)
+{
+	struct role *r = &e->r[to_server];
+	enum proto_dir dir = to_server ? PROTO_C2S : PROTO_S2C;
+	if (r->len)
+		note(e, dir, "wayland: the stream ends inside a message (%zu bytes of it)", r->len);
+	if (r->lost_bytes)
+		note(e, dir, "wayland: %llu bytes not framed", (unsigned long long)r->lost_bytes);
+	r->len = 0;
+}
+
+uint64_t wl_engine_next_seq(struct wl_engine *e)
+{
+	return ++e->seq;
+}
+
+uint64_t wl_engine_last_seq(const struct wl_engine *e)
+{
+	return e->seq;
+}
+
+struct wl_engine *wl_engine_new(const struct proto_sink *sink, bool fd_tags)
+{
+	struct wl_engine *e = calloc(1, sizeof *e);
+	if (!e)
+		return NULL;
+	e->sink = *sink;
+	e->fd_tags = fd_tags;
+	for (int i = 0; i < 2; i++) {
+		e->r[i].buf = malloc(MSG_MAX);
+		if (!e->r[i].buf) {
+			wl_engine_free(e);
+			return NULL;
+		}
+	}
+	e->display = iface_find("wl_display");
+	e->callback = iface_find("wl_callback");
+	e->registry = iface_find("wl_registry");
+	obj_create(e, 1, e->display, 1, 0);
+	return e;
+}
+
+void wl_engine_free(struct wl_engine *e)
+{
+	if (!e)
+		return;
+	for (int i = 0; i < 2; i++) {
+		free(e->r[i].buf);
+		free(e->ids[i].v);
+	}
+	for (size_t i = 0; i < e->nnames; i++)
+		free(e->names[i]);
+	free(e->names);
+	free(e);
+}
+
+/* ---- a bare Wayland stream ---- */
+
+struct proto_decoder {
+	struct wl_engine *e;
+	uint64_t pos[2];
+};
+
+static struct proto_decoder *wl_create(const struct proto_sink *sink)
+{
+	struct proto_decoder *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->e = wl_engine_new(sink, false);
+	if (!d->e) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+static void wl_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
+{
+	wl_engine_feed(d->e, dir == PROTO_C2S, data, len, d->pos[dir], dir);
+	d->pos[dir] += len;
+}
+
+static void wl_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
+{
+	/* A bare stream has no block boundary to find its framing again. */
+	wl_engine_gap(d->e, dir == PROTO_C2S);
+	d->pos[dir] += len;
+}
+
+static void wl_end(struct proto_decoder *d, enum proto_dir dir)
+{
+	wl_engine_end(d->e, dir == PROTO_C2S);
+}
+
+static void wl_destroy(struct proto_decoder *d)
+{
+	if (!d)
+		return;
+	wl_engine_free(d->e);
+	free(d);
+}
+
+const struct proto_ops proto_wayland = {
+	.name = "wayland",
+	.create = wl_create,
+	.feed = wl_feed,
+	.gap = wl_gap,
+	.end = wl_end,
+	.destroy = wl_destroy,
+};
+
+/* A client's first message is wl_display@1.get_registry (12 bytes) or
+   wl_display@1.sync. */
+bool proto_wayland_banner(const uint8_t *data, size_t len)
+{
+	struct cursor c = cursor_init(data, len);
+	uint32_t id = cursor_le32(&c);
+	uint32_t word = cursor_le32(&c);
+	uint32_t arg = cursor_le32(&c);
+	return !c.overrun && id == 1 && (word == (12u << 16 | 1) || word == (12u << 16 | 0)) &&
+	       arg >= 2 && arg < 0x10000;
+}
