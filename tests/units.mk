@@ -1,0 +1,8 @@
+# tests: the one grammar of rates, durations and sizes (xcap/units.h),
+# as a table (check_units) and through every command (units.sh)
+check_PROGRAMS += tests/check_units
+tests_check_units_SOURCES = tests/check_units.c
+tests_check_units_CPPFLAGS = $(INC_TESTS)
+tests_check_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_units_LDADD = xcap/libxcap.a $(CHECK_LIBS)
+TESTS += tests/check_units
