@@ -58,6 +58,7 @@
 #include "config.h"
 
 #include "predict.h"
+#include "units.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -1617,48 +1618,24 @@ int predict_find_packets(struct predict_trace *t, const struct predict_packet_qu
 
 /* ---- lists ---- */
 
-static int parse_list(const char *s, uint64_t *out, size_t max, bool rates)
-{
-	size_t n = 0;
-	const char *p = s;
-	if (!*p)
-		return -1;
-	while (*p) {
-		char *end;
-		double v = strtod(p, &end);
-		if (end == p || !(v >= 0))
-			return -1;
-		if (rates) {
-			if (*end == 'k') v *= 1e3, end++;
-			else if (*end == 'M') v *= 1e6, end++;
-			else if (*end == 'G') v *= 1e9, end++;
-			if (!(v >= 1) || v > 1e12)
-				return -1;
-		} else {
-			if (v > 1e6)	/* ms: about 17 minutes */
-				return -1;
-			v *= 1e6;
-		}
-		if (*end && *end != ',')
-			return -1;
-		if (n == max)
-			return -1;
-		out[n++] = (uint64_t)round_ns(v);
-		p = *end ? end + 1 : end;
-		if (*end == ',' && !*p)
-			return -1;
-	}
-	return (int)n;
-}
-
+/* The grammar of units.h, in the model's ranges: a rate from 1 bit/s to
+   1 Tbit/s, a latency up to about 17 minutes (a bare number is ms). */
 int predict_parse_rates(const char *s, uint64_t *out, size_t max)
 {
-	return parse_list(s, out, max, true);
+	int n = units_rate_list(s, out, max);
+	for (int i = 0; i < n; i++)
+		if (out[i] < 1 || out[i] > 1000000000000ull)
+			return -1;
+	return n;
 }
 
 int predict_parse_delays(const char *s, uint64_t *out, size_t max)
 {
-	return parse_list(s, out, max, false);
+	int n = units_duration_list(s, UNITS_MS, out, max);
+	for (int i = 0; i < n; i++)
+		if (out[i] > 1000000 * UNITS_MS)
+			return -1;
+	return n;
 }
 
 void predict_format_rate(char *buf, size_t len, uint64_t rate)
