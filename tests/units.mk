@@ -6,3 +6,5 @@ tests_check_units_CPPFLAGS = $(INC_TESTS)
 tests_check_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_units_LDADD = xcap/libxcap.a $(CHECK_LIBS)
 TESTS += tests/check_units
+dist_check_SCRIPTS += tests/units.sh
+TESTS += tests/units.sh
