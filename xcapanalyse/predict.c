@@ -58,6 +58,8 @@
 #include "config.h"
 
 #include "predict.h"
+#include "conns.h"
+#include "grow.h"
 #include "units.h"
 
 #include <pthread.h>
@@ -163,18 +165,6 @@ static int64_t round_ns(double x)
 	return x < 0 ? -(int64_t)(-x + 0.5) : (int64_t)(x + 0.5);
 }
 
-static bool grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return true;
-	size_t nc = *cap ? *cap * 2 : 1024;
-	void *p = realloc(*v, nc * size);
-	if (!p)
-		return false;
-	*v = p;
-	*cap = nc;
-	return true;
-}
 
 /* Names and extensions of messages: few, kept once.  Index 0 is "". */
 static uint32_t intern(struct predict_trace *t, const char *s)
@@ -184,7 +174,7 @@ static uint32_t intern(struct predict_trace *t, const char *s)
 	for (size_t i = t->nstr; i-- > 1;)	/* recent ones first */
 		if (strcmp(t->str[i], s) == 0)
 			return (uint32_t)i;
-	if (!grow((void **)&t->str, &t->capstr, t->nstr, sizeof *t->str) ||
+	if (GROW(t->str, t->capstr, t->nstr + 1) < 0 ||
 	    !(t->str[t->nstr] = strdup(s))) {
 		t->oom = true;
 		return 0;
@@ -209,7 +199,7 @@ void predict_options_default(struct predict_options *opt)
 static void wait_heard(void *ctx, const struct xstate_wait *w)
 {
 	struct predict_trace *t = ctx;
-	if (!grow((void **)&t->waits, &t->capwaits, t->nwaits, sizeof *t->waits)) {
+	if (GROW(t->waits, t->capwaits, t->nwaits + 1) < 0) {
 		t->oom = true;
 		return;
 	}
@@ -296,7 +286,7 @@ static struct pconn *conn_get(struct predict_trace *t, uint32_t id, bool create)
 {
 	if (id < t->nc && t->c[id].seen)
 		return &t->c[id];
-	if (!create || id > 1u << 24)
+	if (!create || id > XCONNS_ID_MAX)
 		return NULL;
 	if (id >= t->nc) {
 		size_t nc = id + 16;
@@ -356,7 +346,7 @@ static bool tunnel_merge(struct predict_trace *t, struct pconn *c, const struct 
 
 static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 {
-	if (!grow((void **)&t->p, &t->capp, t->np, sizeof *t->p)) {
+	if (GROW(t->p, t->capp, t->np + 1) < 0) {
 		t->oom = true;
 		return;
 	}
@@ -366,7 +356,7 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 	bool control = p->tcp_flags & (XTCP_SYN | XTCP_FIN);
 	if (!c || (!p->len && !control) || (p->events & XPKT_RETRANS))
 		return;
-	if (!grow((void **)&t->w, &t->capw, t->nw, sizeof *t->w)) {
+	if (GROW(t->w, t->capw, t->nw + 1) < 0) {
 		t->oom = true;
 		return;
 	}
@@ -437,7 +427,7 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 	   kept. */
 	if (!xstate_uses_message((uint8_t)d, g->kind))
 		return;
-	if (!grow((void **)&t->m, &t->capm, t->nm, sizeof *t->m)) {
+	if (GROW(t->m, t->capm, t->nm + 1) < 0) {
 		t->oom = true;
 		return;
 	}
