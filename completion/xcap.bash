@@ -25,11 +25,11 @@ _xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --format --conn --
 	-h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
 	--cdf --rates --trace-rate --no-inputs -b --benchmark -i --index -f --follow -h --help -V --version --display'
-_xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --loss
-	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
-_xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
+_xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --latency --delay --queue --loss
+	--seed --mtu --ready --realtime --check -q --quiet -h --help -V --version'
+_xcap_opts_xcap_sweep='-o --output --rates --latencies --delays --repeat --via --link --queue
 	--display --timeout --replay --format -q --quiet -h --help -V --version'
-_xcap_opts_xcap_run='--delay --rate -w --no-stacks --report -q --quiet -h --help
+_xcap_opts_xcap_run='--latency --delay --rate -w --no-stacks --report -q --quiet -h --help
 	-V --version'
 _xcap_opts_xcap_replay='-o --output --connection --no-motion --filter --pace --quiet
 	--timeout --no-expect --display --rfb --offset --capture --interface --log -q
@@ -161,7 +161,7 @@ _xcap_xcap_link() {
 		[[ $cur == */* ]] && _filedir
 		return ;;
 	--ready) _filedir; return ;;
-	--dev-a | --dev-b | --rate | --delay | --queue | --loss | --seed | --mtu) return ;;
+	--dev-a | --dev-b | --rate | --latency | --delay | --queue | --loss | --seed | --mtu) return ;;
 	esac
 	$split && return
 	_xcap_options "$_xcap_opts_xcap_link"
@@ -175,7 +175,7 @@ _xcap_xcap_sweep() {
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
 		--) _command_offset $((i + 1)); return ;;
-		-o | --output | --rates | --delays | --repeat | --via | --link | --queue | \
+		-o | --output | --rates | --latencies | --delays | --repeat | --via | --link | --queue | \
 		--display | --timeout | --replay | --format) ((i++)) ;;
 		-*) ;;
 		*) _command_offset $i; return ;;
@@ -187,7 +187,7 @@ _xcap_xcap_sweep() {
 	--replay) _filedir session; return ;;
 	--link) COMPREPLY=($(compgen -W 'auto netem xcap-link' -- "$cur")); return ;;
 	--format) COMPREPLY=($(compgen -W 'text csv' -- "$cur")); return ;;
-	--rates | --delays | --repeat | --queue | --display | --timeout) return ;;
+	--rates | --latencies | --delays | --repeat | --queue | --display | --timeout) return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then
@@ -205,7 +205,7 @@ _xcap_xcap_run() {
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
 		--) _command_offset $((i + 1)); return ;;
-		--delay | --rate | -w | --report) ((i++)) ;;
+		--latency | --delay | --rate | -w | --report) ((i++)) ;;
 		-*) ;;
 		*) _command_offset $i; return ;;
 		esac
@@ -213,7 +213,7 @@ _xcap_xcap_run() {
 	case $prev in
 	-w) _filedir xcap; return ;;
 	--report) _filedir md; return ;;
-	--delay | --rate) return ;;
+	--latency | --delay | --rate) return ;;
 	esac
 	$split && return
 	if [[ $cur == -* ]]; then

@@ -18,6 +18,8 @@
 
 _Static_assert(sizeof(struct np_pkt) == 32, "a packet is 32 bytes");
 _Static_assert(XPKT_WINPROBE < 0x40, "packet events fit in 6 bits");
+#include "conns.h"
+#include "grow.h"
 #include "source.h"
 #include "responses.h"
 #include "state.h"
@@ -112,18 +114,6 @@ void np_msg_title(const struct np_model *m, const struct np_msg *g, char *buf, s
 
 /* ---- growing arrays ---- */
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 256;
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
 
 /* The packet, message and interval arrays, which reach hundreds of MB, live in
    their own mappings grown with mremap and prefaulted in bulk: on a
@@ -257,11 +247,11 @@ static void addr_text(const struct xaddr *a, char *buf, size_t len)
 
 static struct np_conn *conn_get_or_skip(struct np_model *m, uint32_t id, bool *skip)
 {
-	*skip = id == 0 || id > m->nconn + CONN_ID_SLACK;
+	*skip = id == 0 || id > XCONNS_ID_MAX || id > m->nconn + CONN_ID_SLACK;
 	if (*skip)
 		return NULL;
 	while (m->nconn < id) {
-		if (grow((void **)&m->conn, &m->conn_cap, m->nconn, sizeof *m->conn) < 0)
+		if (GROW(m->conn, m->conn_cap, m->nconn + 1) < 0)
 			return NULL;
 		struct np_conn *c = &m->conn[m->nconn];
 		memset(c, 0, sizeof *c);
@@ -422,7 +412,7 @@ static int add_gap(struct np_model *m, const struct xrec_gap *r)
 	if (r->reason == XGAP_SKIPPED)
 		return 0;	/* left out on purpose, not lost: nothing to mark */
 	struct np_dir *d = &c->dir[r->dir];
-	if (grow((void **)&d->gap, &d->gap_cap, d->ngap, sizeof *d->gap) < 0)
+	if (GROW(d->gap, d->gap_cap, d->ngap + 1) < 0)
 		return -1;
 	struct np_gap *g = &d->gap[d->ngap++];
 	g->t = rel(m, r->ts);
@@ -481,7 +471,7 @@ int np_model_add(struct np_model *m, const struct xrec *rec)
 		return 0;
 	}
 	case XREC_MARK: {
-		if (grow((void **)&m->mark, &m->mark_cap, m->nmark, sizeof *m->mark) < 0)
+		if (GROW(m->mark, m->mark_cap, m->nmark + 1) < 0)
 			return -1;
 		struct np_mark *k = &m->mark[m->nmark];
 		k->t = rel(m, rec->u.mark.ts);
@@ -623,7 +613,7 @@ static void on_wait(void *ctx, const struct xstate_wait *w)
 {
 	struct np_model *m = ctx;
 	struct np_conn *c = conn_get(m, w->conn);
-	if (!c || grow((void **)&c->wait, &c->wait_cap, c->nwait, sizeof *c->wait) < 0)
+	if (!c || GROW(c->wait, c->wait_cap, c->nwait + 1) < 0)
 		return;
 	uint64_t t0 = m->t0;
 	c->wait[c->nwait++] = (struct np_wait){
@@ -638,7 +628,7 @@ static void on_response(void *ctx, const struct xresponse *r)
 	struct np_model *m = ctx;
 	struct np_conn *c = conn_get(m, r->conn);
 	uint32_t what;
-	if (!c || grow((void **)&c->input, &c->input_cap, c->ninput, sizeof *c->input) < 0 ||
+	if (!c || GROW(c->input, c->input_cap, c->ninput + 1) < 0 ||
 	    intern(m, r->what, &what) < 0)
 		return;
 	uint64_t t0 = m->t0;

@@ -642,7 +642,7 @@ START_TEST(test_lists)
 	static const char *const bad_rates[] = { "", ",", "10M,", "0", "10X", "-1M", "1e13", "M", "nan" };
 	for (size_t i = 0; i < sizeof bad_rates / sizeof bad_rates[0]; i++)
 		ck_assert_msg(predict_parse_rates(bad_rates[i], v, 8) < 0, "%s", bad_rates[i]);
-	static const char *const bad_delays[] = { "", "1,,2", "-1", "fast", "1ms", "2e6" };
+	static const char *const bad_delays[] = { "", "1,,2", "-1", "fast", "1MS", "2e6", "17min" };
 	for (size_t i = 0; i < sizeof bad_delays / sizeof bad_delays[0]; i++)
 		ck_assert_msg(predict_parse_delays(bad_delays[i], v, 8) < 0, "%s", bad_delays[i]);
 	ck_assert_int_eq(predict_parse_rates("1,2,3", v, 2), -1);

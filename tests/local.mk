@@ -24,6 +24,7 @@ include tests/compare.mk
 include tests/responses.mk
 include tests/soak.mk
 include tests/slim.mk
+include tests/units.mk
 
 # The lock the timing tests take turns with (timing_alone in tests/lib.sh).
 CLEANFILES += tests/.timing-lock

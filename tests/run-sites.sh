@@ -281,10 +281,11 @@ else
 	case $clients in *qt*) gdb_sites qt '("qterminal" "qterminal")' qterminal ;; esac
 fi
 
-# ---- --delay 50: each round trip's wait grows by 100 ms ----
+# ---- --delay 50 (--latency's older name): each round trip's wait grows
+# by 100 ms; the report gives the command as --latency ----
 measured plain -- xwininfo -root -tree
 measured slow --delay 50 --report "$runs/slow.md" -- xwininfo -root -tree
-grep -q '^## Round trips by call site' "$runs/slow.md" && grep -q 'xcap-run --delay 50 -- xwininfo' "$runs/slow.md" ||
+grep -q '^## Round trips by call site' "$runs/slow.md" && grep -q 'xcap-run --latency 50 -- xwininfo' "$runs/slow.md" ||
 	fail "the report page lacks its command or its call sites"
 # The growth of the summed wait, against 100 ms per round trip of the
 # delayed run; 5 %.  Sums, because a loaded machine may split one wait of

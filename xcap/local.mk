@@ -16,7 +16,10 @@ xcap_libxcap_a_SOURCES = \
 	xcap/pairing.c xcap/pairing.h \
 	xcap/pcapfile.c xcap/pcapfile.h \
 	xcap/source.c xcap/source.h \
-	xcap/response_model.c xcap/response_model.h
+	xcap/response_model.c xcap/response_model.h \
+	xcap/units.c xcap/units.h \
+	xcap/grow.c xcap/grow.h \
+	xcap/conns.c xcap/conns.h
 xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(ZLIB_CFLAGS)
 include xcap/trace.mk
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conns.h"
 #include "response_model.h"
 
 enum rproto { RP_NONE, RP_X11, RP_RFB };
@@ -35,8 +36,7 @@ struct xresp_model {
 	struct xresp_where where;	/* .conn NULL: nothing known */
 	xresp_emit_fn fn;
 	void *ctx;
-	struct rconn *conns;
-	size_t n, cap;
+	struct xconns conns;	/* of struct rconn */
 };
 
 const char *xinput_kind_name(enum xinput_kind k)
@@ -57,23 +57,11 @@ void xresp_options_default(struct xresp_options *opt)
 
 static struct rconn *rconn_of(struct xresp_model *r, uint32_t id, bool create)
 {
-	if (id >= 1 && id <= r->n && r->conns[id - 1].id == id)
-		return &r->conns[id - 1];
-	for (size_t i = 0; i < r->n; i++)
-		if (r->conns[i].id == id)
-			return &r->conns[i];
 	if (!create)
-		return NULL;
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct rconn *c = realloc(r->conns, cap * sizeof *c);
-		if (!c)
-			return NULL;
-		r->conns = c;
-		r->cap = cap;
-	}
-	struct rconn *c = &r->conns[r->n++];
-	memset(c, 0, sizeof *c);
+		return xconns_get(&r->conns, id);
+	struct rconn *c = xconns_get(&r->conns, id);
+	if (c || !(c = xconns_add(&r->conns, id)))
+		return c;
 	c->id = id;
 	c->min_trip = UINT64_MAX;
 	return c;
@@ -191,6 +179,7 @@ struct xresp_model *xresp_model_new(const struct xresp_options *opt,
 		r->where = *where;
 	r->fn = fn;
 	r->ctx = ctx;
+	xconns_init(&r->conns, sizeof (struct rconn));
 	return r;
 }
 
@@ -198,7 +187,7 @@ void xresp_free(struct xresp_model *r)
 {
 	if (!r)
 		return;
-	free(r->conns);
+	xconns_free(&r->conns);
 	free(r);
 }
 
@@ -482,6 +471,8 @@ int xresp_record(struct xresp_model *r, const struct xrec *rec)
 	struct rconn *c;
 	switch (rec->type) {
 	case XREC_CONN:
+		if (rec->u.conn.id == 0 || rec->u.conn.id > XCONNS_ID_MAX)
+			break;		/* a damaged id: no connection */
 		if (!(c = rconn_of(r, rec->u.conn.id, true)))
 			return -1;
 		c->proto = strcmp(rec->u.conn.proto, "x11") == 0 ? RP_X11 :
@@ -504,15 +495,19 @@ int xresp_record(struct xresp_model *r, const struct xrec *rec)
 
 void xresp_tick(struct xresp_model *r, uint64_t now)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (r->conns[i].proto != RP_NONE && quiet_at(r, &r->conns[i], now))
-			emit_close(r, &r->conns[i], false);
+	for (size_t i = 0; i < r->conns.n; i++) {
+		struct rconn *c = xconns_at(&r->conns, i);
+		if (c->proto != RP_NONE && quiet_at(r, c, now))
+			emit_close(r, c, false);
+	}
 }
 
 void xresp_finish(struct xresp_model *r)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (r->conns[i].open)
-			emit_close(r, &r->conns[i], false);
+	for (size_t i = 0; i < r->conns.n; i++) {
+		struct rconn *c = xconns_at(&r->conns, i);
+		if (c->open)
+			emit_close(r, c, false);
+	}
 }
 

@@ -36,6 +36,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "conns.h"
+#include "grow.h"
 #include "traceidx.h"
 
 enum { HEADER = 72, CONN = 216, NAME_AT = 152, NAME = 64, DIR_AT = 24, DIR = 64, LEVEL = 24, BUCKET = 80, IVAL = 16,
@@ -128,20 +130,15 @@ void xidx_free(struct xidx *x)
 
 static struct iconn *conn_get(struct xidx *x, uint32_t id)
 {
-	if (id == 0 || id > 100000000u)
+	if (id == 0 || id > XCONNS_ID_MAX)
 		return NULL;
 	if (id > x->n) {
-		size_t n = x->n ? x->n : 16;
-		while (n < id)
-			n *= 2;
-		struct iconn *c = realloc(x->c, n * sizeof *c);
-		if (!c) {
+		size_t old = x->n;
+		if (GROW(x->c, x->n, id) < 0) {
 			x->oom = 1;
 			return NULL;
 		}
-		memset(c + x->n, 0, (n - x->n) * sizeof *c);
-		x->c = c;
-		x->n = n;
+		memset(x->c + old, 0, (x->n - old) * sizeof *x->c);
 	}
 	return &x->c[id - 1];
 }

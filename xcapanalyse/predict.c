@@ -58,6 +58,9 @@
 #include "config.h"
 
 #include "predict.h"
+#include "conns.h"
+#include "grow.h"
+#include "units.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -162,18 +165,6 @@ static int64_t round_ns(double x)
 	return x < 0 ? -(int64_t)(-x + 0.5) : (int64_t)(x + 0.5);
 }
 
-static bool grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return true;
-	size_t nc = *cap ? *cap * 2 : 1024;
-	void *p = realloc(*v, nc * size);
-	if (!p)
-		return false;
-	*v = p;
-	*cap = nc;
-	return true;
-}
 
 /* Names and extensions of messages: few, kept once.  Index 0 is "". */
 static uint32_t intern(struct predict_trace *t, const char *s)
@@ -183,7 +174,7 @@ static uint32_t intern(struct predict_trace *t, const char *s)
 	for (size_t i = t->nstr; i-- > 1;)	/* recent ones first */
 		if (strcmp(t->str[i], s) == 0)
 			return (uint32_t)i;
-	if (!grow((void **)&t->str, &t->capstr, t->nstr, sizeof *t->str) ||
+	if (GROW(t->str, t->capstr, t->nstr + 1) < 0 ||
 	    !(t->str[t->nstr] = strdup(s))) {
 		t->oom = true;
 		return 0;
@@ -208,7 +199,7 @@ void predict_options_default(struct predict_options *opt)
 static void wait_heard(void *ctx, const struct xstate_wait *w)
 {
 	struct predict_trace *t = ctx;
-	if (!grow((void **)&t->waits, &t->capwaits, t->nwaits, sizeof *t->waits)) {
+	if (GROW(t->waits, t->capwaits, t->nwaits + 1) < 0) {
 		t->oom = true;
 		return;
 	}
@@ -295,7 +286,7 @@ static struct pconn *conn_get(struct predict_trace *t, uint32_t id, bool create)
 {
 	if (id < t->nc && t->c[id].seen)
 		return &t->c[id];
-	if (!create || id > 1u << 24)
+	if (!create || id > XCONNS_ID_MAX)
 		return NULL;
 	if (id >= t->nc) {
 		size_t nc = id + 16;
@@ -355,7 +346,7 @@ static bool tunnel_merge(struct predict_trace *t, struct pconn *c, const struct 
 
 static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 {
-	if (!grow((void **)&t->p, &t->capp, t->np, sizeof *t->p)) {
+	if (GROW(t->p, t->capp, t->np + 1) < 0) {
 		t->oom = true;
 		return;
 	}
@@ -365,7 +356,7 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 	bool control = p->tcp_flags & (XTCP_SYN | XTCP_FIN);
 	if (!c || (!p->len && !control) || (p->events & XPKT_RETRANS))
 		return;
-	if (!grow((void **)&t->w, &t->capw, t->nw, sizeof *t->w)) {
+	if (GROW(t->w, t->capw, t->nw + 1) < 0) {
 		t->oom = true;
 		return;
 	}
@@ -436,7 +427,7 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 	   kept. */
 	if (!xstate_uses_message((uint8_t)d, g->kind))
 		return;
-	if (!grow((void **)&t->m, &t->capm, t->nm, sizeof *t->m)) {
+	if (GROW(t->m, t->capm, t->nm + 1) < 0) {
 		t->oom = true;
 		return;
 	}
@@ -1617,48 +1608,24 @@ int predict_find_packets(struct predict_trace *t, const struct predict_packet_qu
 
 /* ---- lists ---- */
 
-static int parse_list(const char *s, uint64_t *out, size_t max, bool rates)
-{
-	size_t n = 0;
-	const char *p = s;
-	if (!*p)
-		return -1;
-	while (*p) {
-		char *end;
-		double v = strtod(p, &end);
-		if (end == p || !(v >= 0))
-			return -1;
-		if (rates) {
-			if (*end == 'k') v *= 1e3, end++;
-			else if (*end == 'M') v *= 1e6, end++;
-			else if (*end == 'G') v *= 1e9, end++;
-			if (!(v >= 1) || v > 1e12)
-				return -1;
-		} else {
-			if (v > 1e6)	/* ms: about 17 minutes */
-				return -1;
-			v *= 1e6;
-		}
-		if (*end && *end != ',')
-			return -1;
-		if (n == max)
-			return -1;
-		out[n++] = (uint64_t)round_ns(v);
-		p = *end ? end + 1 : end;
-		if (*end == ',' && !*p)
-			return -1;
-	}
-	return (int)n;
-}
-
+/* The grammar of units.h, in the model's ranges: a rate from 1 bit/s to
+   1 Tbit/s, a latency up to about 17 minutes (a bare number is ms). */
 int predict_parse_rates(const char *s, uint64_t *out, size_t max)
 {
-	return parse_list(s, out, max, true);
+	int n = units_rate_list(s, out, max);
+	for (int i = 0; i < n; i++)
+		if (out[i] < 1 || out[i] > 1000000000000ull)
+			return -1;
+	return n;
 }
 
 int predict_parse_delays(const char *s, uint64_t *out, size_t max)
 {
-	return parse_list(s, out, max, false);
+	int n = units_duration_list(s, UNITS_MS, out, max);
+	for (int i = 0; i < n; i++)
+		if (out[i] > 1000000 * UNITS_MS)
+			return -1;
+	return n;
 }
 
 void predict_format_rate(char *buf, size_t len, uint64_t rate)

@@ -186,11 +186,12 @@ int predict_find_packets(struct predict_trace *t, const struct predict_packet_qu
 
 /* ---- lists on the command line ---- */
 
-/* "100M,10M,1M,100k,10k": bit/s, suffixes k, M, G in powers of 1000,
-   decimals allowed ("1.5M").  Fills at most max; returns the count, or
-   -1 when a member is not a positive rate or there are more than max. */
+/* "100M,10M,1M,100k,10k": rates in bit/s in the grammar of xcap/units.h,
+   from 1 bit/s to 1 Tbit/s.  Fills at most max; returns the count, or
+   -1 when a member is not such a rate or there are more than max. */
 int predict_parse_rates(const char *s, uint64_t *out, size_t max);
-/* "0.1,1,10,100": one-way delays in ms, 0 allowed, into ns; as above. */
+/* "0.1,1,10,100" or "100us,40ms": one-way latencies (a bare number is
+   ms), 0 allowed, into ns; as above. */
 int predict_parse_delays(const char *s, uint64_t *out, size_t max);
 /* A rate the way the lists write it: "10M", "1.5M", "100k", "64". */
 void predict_format_rate(char *buf, size_t len, uint64_t rate);

@@ -19,6 +19,7 @@
 #include <elfutils/libdwfl.h>
 #endif
 
+#include "conns.h"
 #include "sites.h"
 
 #define REQS_SHOWN 6
@@ -75,8 +76,7 @@ struct sites {
 	size_t n, bad;
 	struct module *mods;
 	size_t nmods;
-	struct conn_seen *conns;
-	size_t nconns;
+	struct xconns conns;	/* of struct conn_seen */
 	struct mark *marks;
 	size_t nmarks;
 	struct group *groups;
@@ -260,6 +260,8 @@ struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t err
 {
 	err[0] = '\0';
 	struct sites *s = calloc(1, sizeof *s);
+	if (s)
+		xconns_init(&s->conns, sizeof (struct conn_seen));
 	size_t cap = 0;
 	char *line = NULL;
 	size_t lcap = 0;
@@ -426,10 +428,7 @@ size_t sites_bad_lines(const struct sites *s)
 
 static struct conn_seen *conn_of(struct sites *s, uint32_t id)
 {
-	for (size_t i = 0; i < s->nconns; i++)
-		if (s->conns[i].id == id)
-			return &s->conns[i];
-	return NULL;
+	return xconns_get(&s->conns, id);
 }
 
 static int mark(struct sites *s, uint32_t conn, uint64_t seq, const char *why)
@@ -554,15 +553,13 @@ int sites_record(struct sites *s, const struct xrec *rec)
 	if (rec->type == XREC_CONN) {
 		if (!s->t0 || rec->u.conn.ts < s->t0)
 			s->t0 = rec->u.conn.ts;
-		if (conn_of(s, rec->u.conn.id))
+		uint32_t id = rec->u.conn.id;
+		if (conn_of(s, id) || id == 0 || id > XCONNS_ID_MAX)
 			return 0;
-		struct conn_seen *nc = realloc(s->conns, (s->nconns + 1) * sizeof *nc);
-		if (!nc)
+		struct conn_seen *c = xconns_add(&s->conns, id);
+		if (!c)
 			goto oom;
-		s->conns = nc;
-		struct conn_seen *c = &s->conns[s->nconns++];
-		memset(c, 0, sizeof *c);
-		c->id = rec->u.conn.id;
+		c->id = id;
 		c->port = rec->u.conn.client.port;
 		return 0;
 	}
@@ -899,13 +896,14 @@ void sites_free(struct sites *s)
 		free(s->mods[i].path);
 	}
 	free(s->mods);
-	for (size_t i = 0; i < s->nconns; i++) {
-		for (size_t k = 0; k < s->conns[i].nkeys; k++)
-			free(s->conns[i].keys[k]);
-		free(s->conns[i].keys);
-		free(s->conns[i].key_seq);
+	for (size_t i = 0; i < s->conns.n; i++) {
+		struct conn_seen *c = xconns_at(&s->conns, i);
+		for (size_t k = 0; k < c->nkeys; k++)
+			free(c->keys[k]);
+		free(c->keys);
+		free(c->key_seq);
 	}
-	free(s->conns);
+	xconns_free(&s->conns);
 	free(s->marks);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		free(s->groups[i].site);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conns.h"
 #include "state.h"
 
 /* ---- timelines ---- */
@@ -222,8 +223,7 @@ struct cstate {
 
 struct xstate_model {
 	struct xstate_options opt;
-	struct cstate *conns;
-	size_t n, cap, last;
+	struct xconns conns;		/* of struct cstate */
 	bool started;
 	uint64_t t0;			/* first packet */
 	uint64_t range_a, range_b;	/* absolute */
@@ -276,6 +276,7 @@ struct xstate_model *xstate_new(const struct xstate_options *opt)
 		m->opt = *opt;
 	else
 		xstate_options_default(&m->opt);
+	xconns_init(&m->conns, sizeof (struct cstate));
 	return m;
 }
 
@@ -283,12 +284,13 @@ void xstate_free(struct xstate_model *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->n; i++) {
-		tl_free(&m->conns[i].tl[0]);
-		tl_free(&m->conns[i].tl[1]);
-		free(m->conns[i].out);
+	for (size_t i = 0; i < m->conns.n; i++) {
+		struct cstate *c = xconns_at(&m->conns, i);
+		tl_free(&c->tl[0]);
+		tl_free(&c->tl[1]);
+		free(c->out);
 	}
-	free(m->conns);
+	xconns_free(&m->conns);
 	tl_free(&m->all_tl[0]);
 	tl_free(&m->all_tl[1]);
 	free(m);
@@ -316,37 +318,17 @@ int xstate_on_wait(struct xstate_model *m,
 
 static struct cstate *conn_of(struct xstate_model *m, uint32_t id, bool create)
 {
-	if (m->last < m->n && m->conns[m->last].info.id == id)
-		return &m->conns[m->last];
-	/* Ids are dense and ascending, so the connection of id is usually at id-1. */
-	if (id >= 1 && id <= m->n && m->conns[id - 1].info.id == id) {
-		m->last = id - 1;
-		return &m->conns[id - 1];
-	}
-	for (size_t i = 0; i < m->n; i++)
-		if (m->conns[i].info.id == id) {
-			m->last = i;
-			return &m->conns[i];
-		}
-	if (!create)
+	struct cstate *c = xconns_get(&m->conns, id);
+	if (c || !create || id == 0 || id > XCONNS_ID_MAX)
+		return c;
+	if (!(c = xconns_add(&m->conns, id))) {
+		m->oom = true;
 		return NULL;
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-		struct cstate *c = realloc(m->conns, cap * sizeof *c);
-		if (!c) {
-			m->oom = true;
-			return NULL;
-		}
-		m->conns = c;
-		m->cap = cap;
 	}
-	struct cstate *c = &m->conns[m->n];
-	memset(c, 0, sizeof *c);
 	c->info.id = id;
 	c->info.side = m->opt.capture_side == XSIDE_AUTO ? XSIDE_CLIENT : m->opt.capture_side;
 	c->h[0].min_ack_delay = c->h[1].min_ack_delay = UINT64_MAX;
 	c->info.rtt = m->opt.rtt;
-	m->last = m->n++;
 	return c;
 }
 
@@ -365,8 +347,8 @@ static uint64_t conn_horizon(const struct cstate *c, int dir)
 static void all_fold(struct xstate_model *m, int dir)
 {
 	uint64_t h = UINT64_MAX;
-	for (size_t i = 0; i < m->n; i++) {
-		uint64_t ch = conn_horizon(&m->conns[i], dir);
+	for (size_t i = 0; i < m->conns.n; i++) {
+		uint64_t ch = conn_horizon(xconns_at(&m->conns, i), dir);
 		if (ch < h)
 			h = ch;
 	}
@@ -954,8 +936,8 @@ static void totals(const struct xstate_model *m, struct xstate_conn *info,
 void xstate_finish(struct xstate_model *m)
 {
 	m->all.waits = m->all.unsure_waits = m->all.unsure_time = 0;
-	for (size_t i = 0; i < m->n; i++) {
-		struct cstate *c = &m->conns[i];
+	for (size_t i = 0; i < m->conns.n; i++) {
+		struct cstate *c = xconns_at(&m->conns, i);
 		end_silence(m, c, false);
 		totals(m, &c->info, c->tl);
 		m->all.waits += c->info.waits;
@@ -968,12 +950,12 @@ void xstate_finish(struct xstate_model *m)
 
 size_t xstate_conn_count(const struct xstate_model *m)
 {
-	return m->n;
+	return m->conns.n;
 }
 
 const struct xstate_conn *xstate_conn_at(const struct xstate_model *m, size_t i)
 {
-	return i < m->n ? &m->conns[i].info : NULL;
+	return i < m->conns.n ? &((struct cstate *)xconns_at(&m->conns, i))->info : NULL;
 }
 
 const struct xstate_conn *xstate_conn_find(struct xstate_model *m, uint32_t id)

@@ -21,6 +21,7 @@
  */
 #include "config.h"
 #include "report.h"
+#include "units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,19 +64,24 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: xcap-link --ns-a NS --ns-b NS [--dev-a NAME] [--dev-b NAME]\n"
-"                 [--rate BPS[,BPS]] [--delay MS[,MS]] [--queue BYTES]\n"
+"                 [--rate BPS[,BPS]] [--latency MS[,MS]] [--queue BYTES]\n"
 "                 [--loss PCT] [--seed N] [--mtu N] [--ready FILE]\n"
 "                 [--realtime] [-q]\n"
+"       xcap-link --check [--rate BPS[,BPS]] [--latency MS[,MS]] [--queue BYTES]\n"
 "\n"
 "Emulate a link between two network namespaces with a tun device in each.\n"
 "\n"
 "  --ns-a NS, --ns-b NS  the two sides: a name under /run/netns, or a path\n"
 "  --dev-a, --dev-b NAME tun device names (default xlink-a, xlink-b)\n"
-"  --rate BPS[,BPS]      bits per second, suffixes k M G (1000-based);\n"
+"  --rate BPS[,BPS]      bits per second (10M, 250k, 1.5Mbit/s; man xcap, UNITS);\n"
 "                        0 = unlimited (default); the second value is B->A\n"
-"  --delay MS[,MS]       one-way delay in milliseconds (decimals allowed)\n"
+"  --latency MS[,MS]     one-way latency, milliseconds or with a unit (40ms,\n"
+"                        1.5s, 100us); --delay is its older name\n"
 "  --queue BYTES         bytes waiting for serialisation per direction before\n"
-"                        tail drop (default 100 packets of MTU)\n"
+"                        tail drop (64k, 1M: powers of 1024; default 100\n"
+"                        packets of MTU)\n"
+"  --check               print the link the options describe (bit/s, ns,\n"
+"                        bytes) and exit; makes nothing, needs no privilege\n"
 "  --loss PCT            drop this percentage of packets at random\n"
 "  --seed N              seed for the loss generator (default 1)\n"
 "  --mtu N               device MTU (default 1500)\n"
@@ -90,8 +96,8 @@ static void usage(FILE *f)
 "\n"
 "Examples:\n"
 "  ip netns add client; ip netns add server\n"
-"  xcap-link --ns-a client --ns-b server --rate 1M --delay 20 &   1 Mbit/s, 20 ms each way\n"
-"  xcap-link --ns-a home --ns-b isp --rate 1M,8M --delay 15 --loss 1   asymmetric, 1 %% loss\n");
+"  xcap-link --ns-a client --ns-b server --rate 1M --latency 20 &   1 Mbit/s, 20 ms each way\n"
+"  xcap-link --ns-a home --ns-b isp --rate 1M,8M --latency 15 --loss 1   asymmetric, 1 %% loss\n");
 }
 
 static uint64_t now_ns(void)
@@ -352,47 +358,41 @@ static int open_side(const char *ns, const char *dev, int home)
 
 /* ---- options ---- */
 
-static uint64_t parse_rate(const char *s, const char *arg)
+/* "X" or "X,Y" in the grammar of units.h: both directions, the second
+   B->A. */
+static void parse_rates(const char *arg, uint64_t *ab, uint64_t *ba)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || !(v >= 0))
-		die(EXIT_USAGE, "bad rate: '%s'", arg);
-	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'M': v *= 1e6; end++; break;
-	case 'G': v *= 1e9; end++; break;
-	default: break;
+	uint64_t v[2];
+	int n = units_rate_list(arg, v, 2);
+	if (n < 0)
+		die(EXIT_USAGE, "bad rate, want " UNITS_RATE_HINT ": '%s'", arg);
+	for (int i = 0; i < n; i++) {
+		if (v[i] > MAX_RATE)
+			die(EXIT_USAGE, "rate above 1 Tbit/s: '%s'", arg);
 	}
-	if (*end && *end != ',')
-		die(EXIT_USAGE, "bad rate: '%s'", arg);
-	if (v > (double)MAX_RATE)
-		die(EXIT_USAGE, "rate above 1 Tbit/s: '%s'", arg);
-	if (v > 0 && v < 1)
-		die(EXIT_USAGE, "rate below 1 bit/s: '%s'", arg);
-	return (uint64_t)(v + 0.5);
+	*ab = v[0];
+	*ba = v[n - 1];
 }
 
-static uint64_t parse_delay(const char *s, const char *arg)
+static void parse_latencies(const char *arg, uint64_t *ab, uint64_t *ba)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || (*end && *end != ',') || !(v >= 0) || v > 3600e3)
-		die(EXIT_USAGE, "bad delay: '%s'", arg);
-	return (uint64_t)(v * 1e6 + 0.5);
+	uint64_t v[2];
+	int n = units_duration_list(arg, UNITS_MS, v, 2);
+	if (n < 0 || v[0] > 3600 * UNITS_S || v[n - 1] > 3600 * UNITS_S)
+		die(EXIT_USAGE, "bad latency, want milliseconds or " UNITS_DURATION_HINT
+		    ", up to 1 h: '%s'", arg);
+	*ab = v[0];
+	*ba = v[n - 1];
 }
 
-/* "X" or "X,Y": both directions, the second B->A. */
-static void parse_pair(const char *arg, uint64_t (*parse)(const char *, const char *),
-		       uint64_t *ab, uint64_t *ba)
+/* ns as milliseconds, exactly: 100000 is "0.1", 40000000 is "40". */
+static void ms_text(char *out, size_t n, uint64_t ns)
 {
-	*ab = parse(arg, arg);
-	const char *comma = strchr(arg, ',');
-	*ba = comma ? parse(comma + 1, arg) : *ab;
-	if (comma && strchr(comma + 1, ','))
-		parse("", arg);		/* three values: reported as bad */
+	int len = snprintf(out, n, "%" PRIu64 ".%06" PRIu64, ns / 1000000, ns % 1000000);
+	while (len > 0 && out[len - 1] == '0')
+		out[--len] = '\0';
+	if (len > 0 && out[len - 1] == '.')
+		out[--len] = '\0';
 }
 
 static unsigned long long parse_uint(const char *arg, const char *what,
@@ -459,23 +459,25 @@ int main(int argc, char **argv)
 	uint64_t rate_ab = 0, rate_ba = 0, delay_ab = 0, delay_ba = 0, queue = 0;
 	uint64_t seed = 1;
 	double loss = 0;
-	int quiet = 0, realtime = 0;
+	int quiet = 0, realtime = 0, check = 0;
 
-	enum { O_NS_A = 256, O_NS_B, O_DEV_A, O_DEV_B, O_RATE, O_DELAY, O_QUEUE,
-	       O_LOSS, O_SEED, O_MTU, O_READY, O_REALTIME };
+	enum { O_NS_A = 256, O_NS_B, O_DEV_A, O_DEV_B, O_RATE, O_LATENCY, O_QUEUE,
+	       O_LOSS, O_SEED, O_MTU, O_READY, O_REALTIME, O_CHECK };
 	static const struct option opts[] = {
 		{ "ns-a", required_argument, NULL, O_NS_A },
 		{ "ns-b", required_argument, NULL, O_NS_B },
 		{ "dev-a", required_argument, NULL, O_DEV_A },
 		{ "dev-b", required_argument, NULL, O_DEV_B },
 		{ "rate", required_argument, NULL, O_RATE },
-		{ "delay", required_argument, NULL, O_DELAY },
+		{ "latency", required_argument, NULL, O_LATENCY },
+		{ "delay", required_argument, NULL, O_LATENCY },	/* its older name */
 		{ "queue", required_argument, NULL, O_QUEUE },
 		{ "loss", required_argument, NULL, O_LOSS },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "mtu", required_argument, NULL, O_MTU },
 		{ "ready", required_argument, NULL, O_READY },
 		{ "realtime", no_argument, NULL, O_REALTIME },
+		{ "check", no_argument, NULL, O_CHECK },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -489,9 +491,14 @@ int main(int argc, char **argv)
 		case O_NS_B: ns_b = optarg; break;
 		case O_DEV_A: dev_a = check_dev(optarg); break;
 		case O_DEV_B: dev_b = check_dev(optarg); break;
-		case O_RATE: parse_pair(optarg, parse_rate, &rate_ab, &rate_ba); break;
-		case O_DELAY: parse_pair(optarg, parse_delay, &delay_ab, &delay_ba); break;
-		case O_QUEUE: queue = parse_uint(optarg, "queue size", 1, 1ull << 40); break;
+		case O_RATE: parse_rates(optarg, &rate_ab, &rate_ba); break;
+		case O_LATENCY: parse_latencies(optarg, &delay_ab, &delay_ba); break;
+		case O_QUEUE:
+			if (units_size(optarg, &queue) < 0 || queue < 1 || queue > 1ull << 40)
+				die(EXIT_USAGE, "bad queue size, want " UNITS_SIZE_HINT ", up to 1T: '%s'",
+				    optarg);
+			break;
+		case O_CHECK: check = 1; break;
 		case O_LOSS: {
 			char *end;
 			errno = 0;
@@ -519,6 +526,16 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		die(EXIT_USAGE, "unexpected argument: '%s'", argv[optind]);
+	if (check) {
+		if (queue == 0)
+			queue = (uint64_t)DEFAULT_QUEUE_PACKETS * mtu;
+		char ab[32], ba[32];
+		ms_text(ab, sizeof ab, delay_ab);
+		ms_text(ba, sizeof ba, delay_ba);
+		printf("rate %" PRIu64 " %" PRIu64 " latency_ms %s %s queue %" PRIu64 "\n",
+		       rate_ab, rate_ba, ab, ba, queue);
+		return EXIT_OK;
+	}
 	if (!ns_a || !ns_b) {
 		fprintf(stderr, "%s: no namespace given: '%s'\n", program_name, ns_a ? "--ns-b NS" : "--ns-a NS");
 		usage(stderr);

@@ -56,6 +56,7 @@
 
 #include "session.h"
 #include "source.h"
+#include "units.h"
 
 const char program_name[] = "xcap-replay";
 
@@ -944,12 +945,10 @@ static unsigned display_port(const char *display)
 
 static uint64_t ms_arg(const char *opt, const char *v)
 {
-	char *end;
-	errno = 0;
-	double ms = strtod(v, &end);
-	if (!*v || *end || errno || !(ms >= 0) || ms > 3600e3)
-		die(EXIT_USAGE, "%s must be milliseconds: '%s'", opt, v);
-	return (uint64_t)(ms * 1e6);
+	uint64_t ns;
+	if (units_duration(v, UNITS_MS, &ns) < 0 || ns > 3600 * UNITS_S)
+		die(EXIT_USAGE, "%s must be milliseconds or " UNITS_DURATION_HINT ": '%s'", opt, v);
+	return ns;
 }
 
 int main(int argc, char **argv)

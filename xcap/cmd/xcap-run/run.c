@@ -1,12 +1,12 @@
 /*
  * xcap-run — measure one application on the user's own display:
  *
- *   xcap-run [--delay MS] [--rate R] [-w TRACE] [--no-stacks] -- APP [ARGS...]
+ *   xcap-run [--latency MS] [--rate R] [-w TRACE] [--no-stacks] -- APP [ARGS...]
  *
  * The application is given a forwarding display the suite creates (a TCP
  * listener on 127.0.0.1, port 6000+N) that relays to the real display
  * named by $DISPLAY, over its Unix socket or TCP.  The relay itself holds
- * each chunk of bytes back by --delay and paces each direction at --rate,
+ * each chunk of bytes back by --latency and paces each direction at --rate,
  * so no root, namespace or qdisc is needed; and it sees both directions,
  * so it records them itself instead of capturing packets.
  *
@@ -59,6 +59,7 @@
 #include "record.h"
 #include "report.h"
 #include "trace.h"
+#include "units.h"
 
 const char program_name[] = "xcap-run";
 
@@ -647,15 +648,18 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: xcap-run [--delay MS] [--rate R] [-w TRACE] [--no-stacks] -- APP [ARGS...]\n"
+"usage: xcap-run [--latency MS] [--rate R] [-w TRACE] [--no-stacks] -- APP [ARGS...]\n"
 "\n"
 "Run APP on a forwarding display that relays to $DISPLAY (Unix socket or\n"
 "TCP), record the relayed X11 traffic as an .xcap trace and the stack of\n"
 "each wait for a reply, and print the delay table and the round trips by\n"
 "call site.  Needs no privilege.\n"
 "\n"
-"  --delay MS     hold each direction's bytes back MS milliseconds (one way)\n"
-"  --rate R       pace each direction at R bits per second (k, M, G suffixes)\n"
+"  --latency MS   hold each direction's bytes back MS milliseconds, or a\n"
+"                 duration such as 40ms or 1.5s (one way); --delay is its\n"
+"                 older name\n"
+"  --rate R       pace each direction at R bits per second (10M, 250k,\n"
+"                 1.5Mbit/s; man xcap, UNITS)\n"
 "  -w TRACE       write the trace here (default xcap-run-PID.xcap); the\n"
 "                 call sites go to TRACE.sites\n"
 "  --no-stacks    do not record call sites (no LD_PRELOAD)\n"
@@ -670,26 +674,18 @@ static void usage(FILE *f)
 "\n"
 "Examples:\n"
 "  xcap-run -- xterm                            the round trips of xterm, by call site\n"
-"  xcap-run --delay 50 -w gtk.xcap -- gtk3-demo how it behaves 100 ms of round trip away\n"
+"  xcap-run --latency 50 -w gtk.xcap -- gtk3-demo how it behaves 100 ms of round trip away\n"
 "  xcap-run --report slow.md -- qterminal       a page to paste into a bug report\n"
 "More in man xcap-tutorial.\n");
 }
 
+/* Bytes per second, from bits per second in the grammar of units.h. */
 static double parse_rate(const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
-	if (end == s || !(v > 0))
-		die(EXIT_USAGE, "bad rate: '%s'", s);
-	switch (*end) {
-	case 'k': case 'K': v *= 1e3; end++; break;
-	case 'm': case 'M': v *= 1e6; end++; break;
-	case 'g': case 'G': v *= 1e9; end++; break;
-	default: break;
-	}
-	if (*end && strcmp(end, "bit") != 0 && strcmp(end, "bps") != 0)
-		die(EXIT_USAGE, "bad rate: '%s'", s);
-	return v / 8;
+	uint64_t bps;
+	if (units_rate(s, &bps) < 0 || bps == 0)
+		die(EXIT_USAGE, "bad rate, want " UNITS_RATE_HINT ": '%s'", s);
+	return (double)bps / 8;
 }
 
 /* Run an installed command (or the build tree's, $XCAP_BINDIR) with the
@@ -725,7 +721,7 @@ static int write_report(const char *path, const char *trace, bool stacks, double
 	fprintf(f, "# X11 round trips of `%s`\n\n", argv[optind]);
 	fprintf(f, "Measured with `xcap-run");
 	if (delay_ms > 0)
-		fprintf(f, " --delay %g", delay_ms);
+		fprintf(f, " --latency %g", delay_ms);
 	if (rate > 0)
 		fprintf(f, " --rate %g", rate * 8);
 	fprintf(f, " --");
@@ -746,9 +742,10 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	bool stacks = true, quiet = false;
 	const char *report = NULL;
-	enum { OPT_DELAY = 256, OPT_RATE, OPT_NO_STACKS, OPT_REPORT };
+	enum { OPT_LATENCY = 256, OPT_RATE, OPT_NO_STACKS, OPT_REPORT };
 	static const struct option longopts[] = {
-		{ "delay", required_argument, NULL, OPT_DELAY },
+		{ "latency", required_argument, NULL, OPT_LATENCY },
+		{ "delay", required_argument, NULL, OPT_LATENCY },	/* its older name */
 		{ "rate", required_argument, NULL, OPT_RATE },
 		{ "write", required_argument, NULL, 'w' },
 		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
@@ -761,11 +758,12 @@ int main(int argc, char **argv)
 	int opt;
 	while ((opt = getopt_long(argc, argv, "+w:qhV", longopts, NULL)) != -1) {
 		switch (opt) {
-		case OPT_DELAY: {
-			char *end;
-			delay_ms = strtod(optarg, &end);
-			if (end == optarg || *end || !(delay_ms >= 0) || delay_ms > 60000)
-				die(EXIT_USAGE, "bad delay: '%s'", optarg);
+		case OPT_LATENCY: {
+			uint64_t ns;
+			if (units_duration(optarg, UNITS_MS, &ns) < 0 || ns > 60 * UNITS_S)
+				die(EXIT_USAGE, "bad latency, want milliseconds or " UNITS_DURATION_HINT
+				    ", up to 60 s: '%s'", optarg);
+			delay_ms = (double)ns / 1e6;
 			break;
 		}
 		case OPT_RATE: rate = parse_rate(optarg); break;

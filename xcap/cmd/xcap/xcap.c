@@ -43,6 +43,7 @@
 #include "response_model.h"
 #include "trace.h"
 #include "traceidx.h"
+#include "units.h"
 #include "report.h"
 
 #ifndef DLT_LINUX_SLL2
@@ -71,8 +72,8 @@ static void usage(FILE *f)
 "  -r FILE     read a .pcap or .pcapng capture instead (\"-\" for stdin)\n"
 "  -w OUT      write the trace to OUT (\"-\" for stdout)\n"
 "  -c COUNT    stop after COUNT packets\n"
-"  -G SECONDS  start a new trace file every SECONDS; OUT is a strftime\n"
-"              pattern, or gets -YYYYmmdd-HHMMSS before its extension\n"
+"  -G SECONDS  start a new trace file every SECONDS (or 10m, 1h); OUT is a\n"
+"              strftime pattern, or gets -YYYYmmdd-HHMMSS before its extension\n"
 "  -C MB       start a new trace file once one passes MB million bytes:\n"
 "              OUT gets -0, -1, ... before its extension\n"
 "  -W COUNT    with -C, a ring of COUNT files, the oldest overwritten;\n"
@@ -837,48 +838,10 @@ static long parse_number(const char *arg, const char *what, long min, long max)
 	return v;
 }
 
-/* A duration: seconds, or a number with ms, s, m or h. */
+/* A duration (a bare number is seconds) or a size: the grammar of units.h. */
 static int parse_duration(const char *arg, uint64_t *ns)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (errno || end == arg || !(v >= 0) || v > 1e7)
-		return -1;
-	double unit = 1e9;
-	if (strcmp(end, "ms") == 0)
-		unit = 1e6;
-	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
-		unit = 60e9;
-	else if (strcmp(end, "h") == 0)
-		unit = 3600e9;
-	else if (*end && strcmp(end, "s") != 0)
-		return -1;
-	*ns = (uint64_t)(v * unit);
-	return 0;
-}
-
-/* A size: a number of bytes with K, M or G (powers of 1024, an optional
-   B or iB after). */
-static int parse_size(const char *arg, uint64_t *bytes)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (errno || end == arg || !(v > 0) || v > 1e15)
-		return -1;
-	double unit;
-	switch (*end) {
-	case 'k': case 'K': unit = 1024; break;
-	case 'M': unit = 1024.0 * 1024; break;
-	case 'G': unit = 1024.0 * 1024 * 1024; break;
-	default: return -1;
-	}
-	end++;
-	if (strcmp(end, "") != 0 && strcmp(end, "B") != 0 && strcmp(end, "iB") != 0)
-		return -1;
-	*bytes = (uint64_t)(v * unit);
-	return 0;
+	return units_duration(arg, UNITS_S, ns) < 0 || *ns > 10000000 * UNITS_S ? -1 : 0;
 }
 
 /* --trigger request=NAME[:TEXT] | event=NAME[:TEXT] | wait>DURATION |
@@ -964,8 +927,15 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case OPT_RING:
 			have_ring = 1;
-			if (parse_size(optarg, &fopt.ring_bytes) < 0 &&
-			    (parse_duration(optarg, &fopt.ring_ns) < 0 || !fopt.ring_ns))
+			/* A duration, or a size (which needs its unit: a bare
+			   number is seconds); given twice, both bound the ring. */
+			uint64_t v;
+			if (parse_duration(optarg, &v) == 0 && v)
+				fopt.ring_ns = v;
+			else if (strspn(optarg, "0123456789.") < strlen(optarg) &&
+				 units_size(optarg, &v) == 0 && v)
+				fopt.ring_bytes = v;
+			else
 				die(EXIT_USAGE, "bad ring: give seconds (30, 500ms, 2m) or a size (64M): '%s'",
 				    optarg);
 			break;
@@ -985,7 +955,15 @@ int main(int argc, char **argv)
 		case 'r': rfile = optarg; break;
 		case 'w': wfile = optarg; break;
 		case 'c': count = parse_number(optarg, "packet count", 1, LONG_MAX); break;
-		case 'G': rotate_s = parse_number(optarg, "rotation interval", 1, 100000000); break;
+		case 'G': {
+			uint64_t ns;
+			if (units_duration(optarg, UNITS_S, &ns) < 0 || ns % UNITS_S || ns < UNITS_S ||
+			    ns > 100000000 * UNITS_S)
+				die(EXIT_USAGE, "bad rotation interval, want whole seconds (600, 10m, 1h): '%s'",
+				    optarg);
+			rotate_s = (long)(ns / UNITS_S);
+			break;
+		}
 		case 'C': size_mb = parse_number(optarg, "file size", 1, 100000000); break;
 		case 'W': file_count = parse_number(optarg, "file count", 1, 100000); break;
 		case 'B': buffer_kib = parse_number(optarg, "buffer size", 1, 2097151); break;

@@ -22,6 +22,7 @@
 
 #include "compare.h"
 #include "responses.h"
+#include "units.h"
 
 /* ---- what a run keeps ---- */
 
@@ -785,12 +786,11 @@ static int parse_term(const char *s, size_t len, struct compare_gate *g, char *e
 	if (g->have_slack)
 		goto twice;
 	g->have_slack = true;
-	if (strcmp(end, "ms") == 0)
-		g->slack = v * 1e6;
-	else if (strcmp(end, "s") == 0)
-		g->slack = v * 1e9;
-	else if (!*end)
+	uint64_t ns;	/* a time: a duration of units.h, which needs its unit here */
+	if (!*end)
 		g->slack = v;
+	else if (units_duration(buf, 0, &ns) == 0)
+		g->slack = (double)ns;
 	else {
 		snprintf(err, errlen, "bad limit, want P%%, Nms, Ns or N: '%s'", buf);
 		return -1;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conns.h"
 #include "responses.h"
 #include "source.h"
 #include "views.h"
@@ -80,8 +81,7 @@ struct responses_view {
 	bool summary;
 	bool oom;
 	struct out_table t;
-	struct sum_conn *conns;
-	size_t n, cap;
+	struct xconns conns;	/* of struct sum_conn */
 	struct xresp_summary *all;
 };
 
@@ -102,21 +102,15 @@ static void flags_text(char *buf, size_t size, unsigned f)
 
 static struct xresp_summary *summary_for(struct responses_view *v, const struct xresponse *x)
 {
-	for (size_t i = 0; i < v->n; i++)
-		if (v->conns[i].id == x->conn)
-			return v->conns[i].s;
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 8;
-		struct sum_conn *c = realloc(v->conns, cap * sizeof *c);
-		if (!c)
-			return NULL;
-		v->conns = c;
-		v->cap = cap;
-	}
+	struct sum_conn *c = xconns_get(&v->conns, x->conn);
+	if (c)
+		return c->s;
 	struct xresp_summary *s = xresp_summary_new();
-	if (!s)
+	if (!s || !(c = xconns_add(&v->conns, x->conn))) {
+		xresp_summary_free(s);
 		return NULL;
-	v->conns[v->n++] = (struct sum_conn){ x->conn, x->proto, s };
+	}
+	*c = (struct sum_conn){ x->conn, x->proto, s };
 	return s;
 }
 
@@ -171,6 +165,7 @@ struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enu
 	v->out = out;
 	v->fmt = fmt;
 	v->summary = summary;
+	xconns_init(&v->conns, sizeof (struct sum_conn));
 	if ((summary && !(v->all = xresp_summary_new())) ||
 	    !(v->r = xresp_new(opt, m, on_response, v))) {
 		xresp_summary_free(v->all);
@@ -229,18 +224,19 @@ int responses_view_finish(struct responses_view *v)
 		out_table_begin(&t, v->out, v->fmt, sum_cols, sizeof sum_cols / sizeof sum_cols[0],
 				"responses_summary");
 		char id[16];
-		for (size_t i = 0; i < v->n; i++) {
-			snprintf(id, sizeof id, "%u", v->conns[i].id);
-			summary_row(&t, id, v->conns[i].proto, v->conns[i].s);
+		for (size_t i = 0; i < v->conns.n; i++) {
+			const struct sum_conn *c = xconns_at(&v->conns, i);
+			snprintf(id, sizeof id, "%u", c->id);
+			summary_row(&t, id, c->proto, c->s);
 		}
-		if (v->n != 1)
+		if (v->conns.n != 1)
 			summary_row(&t, "All", "", v->all);
 		out_table_end(&t);
 		out_json_close(v->out, v->fmt);
 	}
-	for (size_t i = 0; i < v->n; i++)
-		xresp_summary_free(v->conns[i].s);
-	free(v->conns);
+	for (size_t i = 0; i < v->conns.n; i++)
+		xresp_summary_free(((struct sum_conn *)xconns_at(&v->conns, i))->s);
+	xconns_free(&v->conns);
 	xresp_summary_free(v->all);
 	xresp_free(v->r);
 	free(v);
@@ -293,8 +289,7 @@ struct updates_view {
 	/* The span by marks: not begun, inside, over. */
 	enum { SPAN_BEFORE, SPAN_IN, SPAN_AFTER } state;
 	uint64_t mark_from, mark_to;	/* when they came, ns after the first packet */
-	struct upd_conn *conns;
-	size_t n, cap;
+	struct xconns conns;		/* of struct upd_conn */
 	/* The slow-motion run's bytes toward the display per frame, by
 	   protocol (0 x11, 1 rfb); 0 where it had none. */
 	double ref_bpf[2];
@@ -314,6 +309,7 @@ static struct updates_view *updates_alloc(struct xstate_model *m, const struct u
 	v->m = m;
 	v->o = *o;
 	v->state = o->from_mark ? SPAN_BEFORE : SPAN_IN;
+	xconns_init(&v->conns, sizeof (struct upd_conn));
 	return v;
 }
 
@@ -324,10 +320,7 @@ static uint64_t updates_first(const struct updates_view *v)
 
 static struct upd_conn *upd_conn_of(struct updates_view *v, uint32_t id)
 {
-	for (size_t i = 0; i < v->n; i++)
-		if (v->conns[i].id == id)
-			return &v->conns[i];
-	return NULL;
+	return xconns_get(&v->conns, id);
 }
 
 int updates_view_record(struct updates_view *v, const struct xrec *rec)
@@ -350,19 +343,13 @@ int updates_view_record(struct updates_view *v, const struct xrec *rec)
 		return 0;
 	}
 	if (rec->type == XREC_CONN) {
-		if (upd_conn_of(v, rec->u.conn.id))
+		uint32_t id = rec->u.conn.id;
+		if (upd_conn_of(v, id) || id == 0 || id > XCONNS_ID_MAX)
 			return 0;
-		if (v->n == v->cap) {
-			size_t cap = v->cap ? v->cap * 2 : 8;
-			struct upd_conn *c = realloc(v->conns, cap * sizeof *c);
-			if (!c)
-				return -1;
-			v->conns = c;
-			v->cap = cap;
-		}
-		struct upd_conn *c = &v->conns[v->n++];
-		memset(c, 0, sizeof *c);
-		c->id = rec->u.conn.id;
+		struct upd_conn *c = xconns_add(&v->conns, id);
+		if (!c)
+			return -1;
+		c->id = id;
 		snprintf(c->proto, sizeof c->proto, "%s", rec->u.conn.proto);
 		return 0;
 	}
@@ -461,8 +448,8 @@ static int updates_reference(struct updates_view *v, char *err, size_t errsize)
 	}
 	double bytes[2] = { 0, 0 };
 	uint64_t first[2] = { UINT64_MAX, UINT64_MAX }, last[2] = { 0, 0 };
-	for (size_t i = 0; ret == 0 && i < r->n; i++) {
-		struct upd_conn *c = &r->conns[i];
+	for (size_t i = 0; ret == 0 && i < r->conns.n; i++) {
+		struct upd_conn *c = xconns_at(&r->conns, i);
 		int k = proto_slot(c->proto);
 		if (!c->display_bytes)
 			continue;
@@ -482,7 +469,7 @@ static int updates_reference(struct updates_view *v, char *err, size_t errsize)
 			v->ref_bpf[k] = bytes[k] / secs / ro.reference_fps;
 		}
 	}
-	free(r->conns);
+	xconns_free(&r->conns);
 	free(r);
 	xsource_close(src);
 	return ret;
@@ -520,8 +507,8 @@ void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt)
 	out_table_begin(&t, out, fmt, upd_cols,
 			vq ? sizeof upd_cols / sizeof upd_cols[0] : UPD_PLAIN_COLS, "updates");
 	bool any_x11 = false, no_ref = false, marks_missing = v->o.from_mark && v->state != SPAN_AFTER;
-	for (size_t i = 0; i < v->n; i++) {
-		struct upd_conn *c = &v->conns[i];
+	for (size_t i = 0; i < v->conns.n; i++) {
+		struct upd_conn *c = xconns_at(&v->conns, i);
 		bool rfb = strcmp(c->proto, "rfb") == 0;
 		any_x11 |= !rfb && c->proto[0];
 		if (rfb && c->updates && to > c->last_update && to - c->last_update > c->longest_gap)
@@ -572,6 +559,6 @@ void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt)
 	if (nn)
 		out_notes(out, fmt, notes, nn, "xcapanalyse");
 	out_json_close(out, fmt);
-	free(v->conns);
+	xconns_free(&v->conns);
 	free(v);
 }

@@ -33,6 +33,7 @@
 #include "sites.h"
 #include "source.h"
 #include "state.h"
+#include "units.h"
 #include "view.h"
 #include "views.h"
 
@@ -196,21 +197,16 @@ static void parse_conns(struct conn_set *cs, const char *arg)
 	}
 }
 
-/* Seconds as ns; "" gives dflt. */
+/* Seconds as ns (or a duration with its unit); "" gives dflt. */
 static uint64_t parse_seconds(const char *s, size_t len, uint64_t dflt, const char *what,
 			      const char *arg)
 {
 	if (len == 0)
 		return dflt;
-	char buf[64], *end;
-	if (len >= sizeof buf)
+	uint64_t ns;
+	if (units_duration_n(s, len, UNITS_S, &ns) < 0 || ns > 1000000000 * UNITS_S)
 		die(EXIT_USAGE, "bad %s: '%s'", what, arg);
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	double v = strtod(buf, &end);
-	if (*end || !(v >= 0) || v > 1e9)
-		die(EXIT_USAGE, "bad %s: '%s'", what, arg);
-	return (uint64_t)(v * 1e9 + 0.5);
+	return ns;
 }
 
 static void parse_range(struct xstate_options *o, const char *arg)
@@ -224,13 +220,14 @@ static void parse_range(struct xstate_options *o, const char *arg)
 		die(EXIT_USAGE, "empty range: '%s'", arg);
 }
 
+/* Milliseconds as ns (or a duration with its unit). */
 static uint64_t parse_ms(const char *arg, const char *what)
 {
-	char *end;
-	double v = strtod(arg, &end);
-	if (end == arg || *end || !(v >= 0) || v > 1e9)
-		die(EXIT_USAGE, "bad %s: '%s'", what, arg);
-	return (uint64_t)(v * 1e6 + 0.5);
+	uint64_t ns;
+	if (units_duration(arg, UNITS_MS, &ns) < 0 || ns > 1000000000 * UNITS_MS)
+		die(EXIT_USAGE, "bad %s, want milliseconds or " UNITS_DURATION_HINT ": '%s'", what,
+		    arg);
+	return ns;
 }
 
 /* What to do with each trace, the same for all. */
