@@ -17,13 +17,13 @@ dist_demotests_DATA = tests/lib.sh
 # install into the live system refreshes them when the tools are there.
 if NETPLOT
 desktopdir = $(datadir)/applications
-dist_desktop_DATA = data/example.xcap.netplot.desktop
+dist_desktop_DATA = data/io.github.xcap.netplot.desktop
 icondir = $(datadir)/icons/hicolor/scalable/apps
-dist_icon_DATA = data/netplot.svg
+dist_icon_DATA = data/io.github.xcap.netplot.svg
 metainfodir = $(datadir)/metainfo
-dist_metainfo_DATA = data/example.xcap.netplot.metainfo.xml
+dist_metainfo_DATA = data/io.github.xcap.netplot.metainfo.xml
 mimepkgdir = $(datadir)/mime/packages
-dist_mimepkg_DATA = data/xcap.xml
+dist_mimepkg_DATA = data/io.github.xcap.netplot.xml
 
 endif
 
