@@ -10,6 +10,30 @@ demotestsdir = $(pkgdatadir)/tests
 dist_demotests_SCRIPTS = tests/demo.sh
 dist_demotests_DATA = tests/lib.sh
 
+# One JSON Schema a table of xcapanalyse --format ndjson, with each
+# column's unit (tests/ndjson-schema.sh checks real output against them).
+schemadir = $(pkgdatadir)/schema
+dist_schema_DATA = \
+	data/schema/added_delay.schema.json \
+	data/schema/added_delay_cdf.schema.json \
+	data/schema/added_delay_responses.schema.json \
+	data/schema/avoidable.schema.json \
+	data/schema/connections.schema.json \
+	data/schema/delays.schema.json \
+	data/schema/gate.schema.json \
+	data/schema/marks.schema.json \
+	data/schema/messages.schema.json \
+	data/schema/predicted_round_trips.schema.json \
+	data/schema/prediction.schema.json \
+	data/schema/requests.schema.json \
+	data/schema/responses.schema.json \
+	data/schema/responses_summary.schema.json \
+	data/schema/round_trips.schema.json \
+	data/schema/rows.schema.json \
+	data/schema/runs.schema.json \
+	data/schema/sites.schema.json \
+	data/schema/updates.schema.json
+
 # netplot on the desktop: a launcher that opens .xcap, .pcap and .pcapng
 # files, its icon, AppStream metainfo, and the MIME types (application/
 # x-xcap by its magic; pcapng too, which shared-mime-info lacks).  The

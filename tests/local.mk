@@ -23,6 +23,7 @@ include tests/compare.mk
 include tests/responses.mk
 include tests/soak.mk
 include tests/slim.mk
+include tests/engines.mk
 
 # The lock the timing tests take turns with (timing_alone in tests/lib.sh).
 CLEANFILES += tests/.timing-lock

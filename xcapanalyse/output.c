@@ -259,7 +259,7 @@ void out_table_row(struct out_table *t, const struct out_cell *cells)
 		for (size_t i = 0; i < t->ncols; i++) {
 			fprintf(out, ", \"%s\": ", t->cols[i].name);
 			const char *s = cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt);
-			if (cells[i].empty)
+			if (cells[i].empty || (t->cols[i].type == OUT_COL_NUMBER && !*s))
 				fputs("null", out);
 			else if (t->cols[i].type == OUT_COL_STR)
 				out_json_string(out, s);
