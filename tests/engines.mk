@@ -4,3 +4,6 @@
 dist_check_SCRIPTS += tests/ndjson-schema.sh
 TESTS += tests/ndjson-schema.sh
 EXTRA_DIST += tests/ndjson-schema.py
+dist_check_SCRIPTS += tests/duckdb.sh
+TESTS += tests/duckdb.sh
+EXTRA_DIST += tests/engines-lib.sh
