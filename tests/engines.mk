@@ -7,3 +7,5 @@ EXTRA_DIST += tests/ndjson-schema.py
 dist_check_SCRIPTS += tests/duckdb.sh
 TESTS += tests/duckdb.sh
 EXTRA_DIST += tests/engines-lib.sh
+dist_check_SCRIPTS += tests/slurm.sh
+TESTS += tests/slurm.sh
