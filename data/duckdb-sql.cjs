@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // duckdb-sql.cjs [--db FILE] [SQL...] — runs SQL (the arguments, else
 // standard input; statements separated by semicolons) through DuckDB's
 // Node.js package, @duckdb/node-api, and prints the last statement's rows

@@ -13,7 +13,8 @@ dist_demotests_DATA = tests/lib.sh
 # One JSON Schema a table of xcapanalyse --format ndjson, with each
 # column's unit (tests/ndjson-schema.sh checks real output against them).
 schemadir = $(pkgdatadir)/schema
-dist_pkgdata_SCRIPTS = data/duckdb-sql.cjs data/xcapanalyse-array.sbatch
+dist_pkgdata_DATA = data/duckdb-sql.cjs
+dist_pkgdata_SCRIPTS = data/xcapanalyse-array.sbatch
 dist_schema_DATA = \
 	data/schema/added_delay.schema.json \
 	data/schema/added_delay_cdf.schema.json \
