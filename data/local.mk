@@ -13,6 +13,32 @@ demotestslibdir = $(pkgdatadir)/tests/lib
 dist_demotestslib_DATA = tests/lib/capture.sh tests/lib/prereqs.sh tests/lib/timing.sh \
 	tests/lib/verdicts.sh tests/lib/workdir.sh tests/lib/xservers.sh
 
+# One JSON Schema a table of xcapanalyse --format ndjson, with each
+# column's unit (tests/ndjson-schema.sh checks real output against them).
+schemadir = $(pkgdatadir)/schema
+dist_pkgdata_DATA = data/duckdb-sql.cjs
+dist_pkgdata_SCRIPTS = data/xcapanalyse-array.sbatch
+dist_schema_DATA = \
+	data/schema/added_delay.schema.json \
+	data/schema/added_delay_cdf.schema.json \
+	data/schema/added_delay_responses.schema.json \
+	data/schema/avoidable.schema.json \
+	data/schema/connections.schema.json \
+	data/schema/delays.schema.json \
+	data/schema/gate.schema.json \
+	data/schema/marks.schema.json \
+	data/schema/messages.schema.json \
+	data/schema/predicted_round_trips.schema.json \
+	data/schema/prediction.schema.json \
+	data/schema/requests.schema.json \
+	data/schema/responses.schema.json \
+	data/schema/responses_summary.schema.json \
+	data/schema/round_trips.schema.json \
+	data/schema/rows.schema.json \
+	data/schema/runs.schema.json \
+	data/schema/sites.schema.json \
+	data/schema/updates.schema.json
+
 # netplot on the desktop: a launcher that opens .xcap, .pcap and .pcapng
 # files, its icon, AppStream metainfo, and the MIME types (application/
 # x-xcap by its magic; pcapng too, which shared-mime-info lacks).  The
@@ -20,13 +46,13 @@ dist_demotestslib_DATA = tests/lib/capture.sh tests/lib/prereqs.sh tests/lib/tim
 # install into the live system refreshes them when the tools are there.
 if NETPLOT
 desktopdir = $(datadir)/applications
-dist_desktop_DATA = data/example.xcap.netplot.desktop
+dist_desktop_DATA = data/io.github.xcap.netplot.desktop
 icondir = $(datadir)/icons/hicolor/scalable/apps
-dist_icon_DATA = data/netplot.svg
+dist_icon_DATA = data/io.github.xcap.netplot.svg
 metainfodir = $(datadir)/metainfo
-dist_metainfo_DATA = data/example.xcap.netplot.metainfo.xml
+dist_metainfo_DATA = data/io.github.xcap.netplot.metainfo.xml
 mimepkgdir = $(datadir)/mime/packages
-dist_mimepkg_DATA = data/xcap.xml
+dist_mimepkg_DATA = data/io.github.xcap.netplot.xml
 
 endif
 

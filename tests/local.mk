@@ -25,6 +25,7 @@ include tests/responses.mk
 include tests/soak.mk
 include tests/slim.mk
 include tests/units.mk
+include tests/engines.mk
 
 # The lock the timing tests take turns with (timing_alone in tests/lib.sh).
 CLEANFILES += tests/.timing-lock

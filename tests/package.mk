@@ -5,3 +5,4 @@ dist_check_SCRIPTS += tests/package.sh tests/desktop.sh tests/completion.sh test
 	tests/completion-zsh.sh
 TESTS += tests/package.sh tests/desktop.sh tests/completion.sh tests/help-man.sh tests/progress.sh \
 	tests/completion-zsh.sh
+EXTRA_DIST += tests/package-root.sh

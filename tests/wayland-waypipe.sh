@@ -17,7 +17,7 @@
 #   never read.
 # Anything else fails the test.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need_root
+need root
 need /usr/bin/python3
 for p in weston waypipe socat weston-info weston-simple-shm weston-terminal; do
 	command -v $p >/dev/null || skip "$p is not installed"

@@ -1350,7 +1350,7 @@ int np_gui_run(int argc, char **argv)
 	log_on = g_getenv("NETPLOT_LOG") && *g_getenv("NETPLOT_LOG") == '1';
 	/* NON_UNIQUE: every invocation is its own viewer (scripts and tests
 	   start several at once). */
-	GtkApplication *app = gtk_application_new("org.xcap.netplot",
+	GtkApplication *app = gtk_application_new("io.github.xcap.netplot",
 						  G_APPLICATION_NON_UNIQUE | G_APPLICATION_HANDLES_OPEN);
 	g_signal_connect(app, "startup", G_CALLBACK(on_startup), NULL);
 	g_signal_connect(app, "activate", G_CALLBACK(on_activate), NULL);

@@ -933,6 +933,11 @@ static const struct out_column run_cols[] = {
 	{ "connections", "Conns", OUT_COL_UINT, 5, 0 },
 	{ "round_trips", "Round Trips", OUT_COL_UINT, 11, 0 },
 };
+static const struct out_column ndjson_run_cols[] = {
+	{ "run", "Run", OUT_COL_STR, -3, 0 },
+	{ "connections", "Conns", OUT_COL_UINT, 5, 0 },
+	{ "round_trips", "Round Trips", OUT_COL_UINT, 11, 0 },
+};
 
 int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *runs, size_t n,
 		  const struct compare_gate *gates, size_t n_gates)
@@ -959,7 +964,22 @@ int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *run
 	char notes_text[COMPARE_RUNS_MAX * 3][320];
 	const char *notes[COMPARE_RUNS_MAX * 3];
 	size_t nn = 0;
-	if (!out_one_table(fmt)) {
+	if (fmt == OUT_NDJSON) {
+		/* Every NDJSON row begins with its file: here the run's own,
+		   not a second "file" member. */
+		out_table_begin(&t, out, fmt, ndjson_run_cols, sizeof ndjson_run_cols / sizeof ndjson_run_cols[0],
+				"runs");
+		for (size_t k = 0; k < n; k++) {
+			char run[2] = { (char)('A' + k), 0 };
+			struct out_cell cells[] = {
+				{ .s = run }, { .u = runs[k]->nconns }, { .u = runs[k]->all.waits },
+			};
+			out_set_source(runs[k]->name, 1, 0);
+			out_table_row(&t, cells);
+		}
+		out_set_source("", 1, 0);
+		out_table_end(&t);
+	} else if (!out_one_table(fmt)) {
 		out_table_begin(&t, out, fmt, run_cols, sizeof run_cols / sizeof run_cols[0], "runs");
 		for (size_t k = 0; k < n; k++) {
 			char run[2] = { (char)('A' + k), 0 };
