@@ -1,5 +1,9 @@
 /*
- * render.c — drawing a view with cairo.
+ * render.c — drawing a view with cairo: the view and its transforms, the
+ * axes and legend, label placing, and the graph's list of layers, walked
+ * to draw (np_render), to find what is under the pointer (np_hit_test)
+ * and to say what it is (np_describe).  The layers themselves, each with
+ * its drawing, hit test and description, are layer_NAME.c (layer.h).
  *
  * Every layer picks one of two ways by how many of its items are visible:
  * few enough to draw one by one (each segment with its bars, each ack

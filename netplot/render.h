@@ -124,7 +124,9 @@ struct np_rgb np_input_colour(int kind);
 /* The strip at the top of the plot where inputs are drawn: [y0, y1). */
 #define NP_INPUT_STRIP 14.0
 
-/* What is under pixel (x, y). */
+/* What is under pixel (x, y).  Each kind but NONE and MANY is one
+   layer's (layer.h: struct np_layer's kind), and that layer describes it;
+   MANY is the renderer's own: items too many to tell apart. */
 enum np_hit_kind { NP_HIT_NONE, NP_HIT_PKT, NP_HIT_ACK, NP_HIT_MSG, NP_HIT_MANY,
 		   NP_HIT_MARK /* index: into the model's marks */,
 		   NP_HIT_INPUT /* index: into the connection's inputs */ };
