@@ -1,7 +1,7 @@
 /*
  * layer.c — what netplot's layers share: pixel columns over an array of
- * items, the visible range, arrows, the distance a hit test measures, and
- * a packet's description (data segments and acks both describe packets).
+ * items, the visible range, arrows, and a packet's description (data
+ * segments and acks both describe packets).
  *
  * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
@@ -53,12 +53,6 @@ void np_arrow(cairo_t *cr, double x, double y, double fx, double fy)
 	cairo_line_to(cr, x - 7 * dx - 3 * dy, y - 7 * dy + 3 * dx);
 	cairo_close_path(cr);
 	cairo_fill(cr);
-}
-
-double np_probe_dist2(const struct np_probe *p, double x, double y0, double y1)
-{
-	double dy = p->y < y0 ? y0 - p->y : p->y > y1 ? p->y - y1 : 0, dx = p->x - x;
-	return dx * dx + dy * dy;
 }
 
 const char *np_dir_name(int dir)

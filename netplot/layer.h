@@ -49,9 +49,10 @@ struct np_probe {
 	double seq;		/* the sequence number under the pointer */
 	double reach;		/* NP_HIT_RADIUS in sequence numbers */
 	double best;		/* squared pixel distance of the hit so far */
-	/* Items in [a, b) too many to tell apart: when no layer has a hit,
-	   the pointer is on "N packets and messages" if it is on the extent
-	   a layer's columns draw there. */
+	/* Items in [a, b), maybe too many to tell apart: when no layer has
+	   a hit, the pointer is on "N packets and messages" if it is on the
+	   extent a layer's columns draw there.  A layer looks at its extent
+	   only while the hit is none: once there is one, that is the answer. */
 	size_t total;
 	bool on_extent;
 };
@@ -105,7 +106,11 @@ size_t np_visible(const struct np_view *v, size_t (*lower)(const struct np_dir *
 void np_arrow(cairo_t *cr, double x, double y, double fx, double fy);
 /* Squared distance from the pointer to the vertical segment at x from y0
    down to y1 (y0 <= y1; a point when equal). */
-double np_probe_dist2(const struct np_probe *p, double x, double y0, double y1);
+static inline double np_probe_dist2(const struct np_probe *p, double x, double y0, double y1)
+{
+	double dy = p->y < y0 ? y0 - p->y : p->y > y1 ? p->y - y1 : 0, dx = p->x - x;
+	return dx * dx + dy * dy;
+}
 /* "client → server" or "server → client". */
 const char *np_dir_name(int dir);
 /* A packet of direction h->dir, index h->index, as text; `what` names

@@ -121,15 +121,9 @@ static bool hit(const struct np_view *v, struct np_probe *p, struct np_hit *h)
 	const struct np_dir *d = &np_view_conn(v)->dir[dir];
 	size_t i0 = np_pkt_lower(d, p->a), i1 = np_pkt_lower(d, p->b);
 	p->total += i1 - i0;
-	if (i1 > i0 && !p->on_extent) {
-		struct np_pagg g;
-		np_pkt_range(d, i0, i1, &g);
-		p->on_extent = g.alo <= g.ahi && p->seq >= (double)g.alo - p->reach &&
-			       p->seq <= (double)g.ahi + p->reach;
-	}
-	if (i1 - i0 > NP_HIT_MAX_ITEMS)
-		return false;
-	for (size_t i = i0; i < i1; i++) {
+	/* too many to look at one by one: none is a candidate */
+	size_t j1 = i1 - i0 > NP_HIT_MAX_ITEMS ? i0 : i1;
+	for (size_t i = i0; i < j1; i++) {
 		const struct np_pkt *k = &d->pkt[i];
 		if (!(k->flags & XTCP_ACK))
 			continue;
@@ -140,6 +134,12 @@ static bool hit(const struct np_view *v, struct np_probe *p, struct np_hit *h)
 			*h = (struct np_hit){ .kind = NP_HIT_ACK, .dir = dir, .index = i,
 					      .t = (double)k->t, .seq = (double)k->ack };
 		}
+	}
+	if (h->kind == NP_HIT_NONE && !p->on_extent && i1 > i0) {
+		struct np_pagg g;
+		np_pkt_range(d, i0, i1, &g);
+		p->on_extent = g.alo <= g.ahi && p->seq >= (double)g.alo - p->reach &&
+			       p->seq <= (double)g.ahi + p->reach;
 	}
 	return false;
 }

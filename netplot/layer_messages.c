@@ -147,28 +147,31 @@ static bool hit(const struct np_view *v, struct np_probe *p, struct np_hit *h)
 	size_t i0 = np_msg_lower(d, p->a), i1 = np_msg_lower(d, p->b);
 	p->total += i1 - i0;
 	size_t j0 = i0, j1 = i1;
-	if (i1 > i0) {
-		struct np_magg g;
+	struct np_magg g = { .count = 0 };
+	bool have_g = false;
+	if (i1 - i0 > NP_HIT_MAX_ITEMS) {
+		/* too many: the most important one (the one likely labelled)
+		   is the candidate */
 		np_msg_range(d, i0, i1, &g);
-		if (!p->on_extent)
-			p->on_extent = g.count && p->seq >= (double)g.elo - p->reach &&
-				       p->seq <= (double)g.ehi + p->reach;
-		if (i1 - i0 > NP_HIT_MAX_ITEMS) {
-			/* too many: the most important one (the one likely
-			   labelled) is the candidate */
-			j0 = g.count ? g.best : 0;
-			j1 = g.count ? j0 + 1 : 0;
-		}
+		have_g = true;
+		j0 = g.count ? g.best : 0;
+		j1 = g.count ? j0 + 1 : 0;
 	}
 	for (size_t i = j0; i < j1; i++) {
-		const struct np_msg *g = &d->msg[i];
-		double y = np_y(v, (double)g->end);
-		double dd = np_probe_dist2(p, np_x(v, (double)g->t), y, y);
+		const struct np_msg *m = &d->msg[i];
+		double y = np_y(v, (double)m->end);
+		double dd = np_probe_dist2(p, np_x(v, (double)m->t), y, y);
 		if (dd < p->best - 0.5) {
 			p->best = dd;
 			*h = (struct np_hit){ .kind = NP_HIT_MSG, .dir = dir, .index = i,
-					      .t = (double)g->t, .seq = (double)g->end };
+					      .t = (double)m->t, .seq = (double)m->end };
 		}
+	}
+	if (h->kind == NP_HIT_NONE && !p->on_extent && i1 > i0) {
+		if (!have_g)
+			np_msg_range(d, i0, i1, &g);
+		p->on_extent = g.count && p->seq >= (double)g.elo - p->reach &&
+			       p->seq <= (double)g.ehi + p->reach;
 	}
 	return false;
 }

@@ -153,11 +153,6 @@ void np_view_fit(struct np_view *v)
 	np_view_fit_y(v);
 }
 
-double np_x(const struct np_view *v, double t) { return v->px + (t - v->t0) / (v->t1 - v->t0) * v->pw; }
-double np_y(const struct np_view *v, double s) { return v->py + v->ph - (s - v->y0) / (v->y1 - v->y0) * v->ph; }
-double np_t_at(const struct np_view *v, double x) { return v->t0 + (x - v->px) / v->pw * (v->t1 - v->t0); }
-double np_seq_at(const struct np_view *v, double y) { return v->y0 + (v->py + v->ph - y) / v->ph * (v->y1 - v->y0); }
-
 /* Smallest spans: a nanosecond of time or a byte across the whole plot
    is as far as zooming means anything. */
 #define MIN_T_SPAN 10.0
