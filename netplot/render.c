@@ -561,7 +561,9 @@ void np_render_prepare_text(cairo_t *cr)
 
 /* Bottom to top: each is drawn over those before it, and the pointer
    finds the topmost first.  Each layer's drawing, hit test and
-   description are in its file, layer_NAME.c. */
+   description are in its file, layer_NAME.c.  A graph is its list of
+   layers: another graph would be another list (the axes, the legend and
+   the view's fit are still the time-sequence graph's alone). */
 static const struct np_layer *const layers[] = {
 	&np_layer_state,
 	&np_layer_gaps,
