@@ -14,6 +14,9 @@ netplot_libnetplot_a_SOURCES = \
 	netplot/lod.c \
 	netplot/index.c netplot/index.h \
 	netplot/render.c netplot/render.h \
+	netplot/layer.c netplot/layer.h \
+	netplot/layer_state.c netplot/layer_gaps.c netplot/layer_acks.c netplot/layer_data.c \
+	netplot/layer_messages.c netplot/layer_marks.c netplot/layer_inputs.c \
 	netplot/export.c \
 	netplot/cdf.c netplot/cdf.h \
 	netplot/runs.c netplot/runs.h

@@ -45,11 +45,24 @@ void np_view_fit(struct np_view *v);
 void np_view_fit_y(struct np_view *v);
 const struct np_conn *np_view_conn(const struct np_view *v);
 
-/* Data to pixels and back. */
-double np_x(const struct np_view *v, double t);
-double np_y(const struct np_view *v, double seq);
-double np_t_at(const struct np_view *v, double x);
-double np_seq_at(const struct np_view *v, double y);
+/* Data to pixels and back.  Inline: the layers call them for every item
+   they draw or hit test. */
+static inline double np_x(const struct np_view *v, double t)
+{
+	return v->px + (t - v->t0) / (v->t1 - v->t0) * v->pw;
+}
+static inline double np_y(const struct np_view *v, double seq)
+{
+	return v->py + v->ph - (seq - v->y0) / (v->y1 - v->y0) * v->ph;
+}
+static inline double np_t_at(const struct np_view *v, double x)
+{
+	return v->t0 + (x - v->px) / v->pw * (v->t1 - v->t0);
+}
+static inline double np_seq_at(const struct np_view *v, double y)
+{
+	return v->y0 + (v->py + v->ph - y) / v->ph * (v->y1 - v->y0);
+}
 
 /* Zoom by factors about a pixel point (factor < 1 zooms in); pan by pixels;
    zoom to a pixel rectangle.  Nothing zooms below a nanosecond or a byte
@@ -124,7 +137,9 @@ struct np_rgb np_input_colour(int kind);
 /* The strip at the top of the plot where inputs are drawn: [y0, y1). */
 #define NP_INPUT_STRIP 14.0
 
-/* What is under pixel (x, y). */
+/* What is under pixel (x, y).  Each kind but NONE and MANY is one
+   layer's (layer.h: struct np_layer's kind), and that layer describes it;
+   MANY is the renderer's own: items too many to tell apart. */
 enum np_hit_kind { NP_HIT_NONE, NP_HIT_PKT, NP_HIT_ACK, NP_HIT_MSG, NP_HIT_MANY,
 		   NP_HIT_MARK /* index: into the model's marks */,
 		   NP_HIT_INPUT /* index: into the connection's inputs */ };

@@ -1,0 +1,87 @@
+/*
+ * layer.c — what netplot's layers share: pixel columns over an array of
+ * items, the visible range, arrows, and a packet's description (data
+ * segments and acks both describe packets).
+ *
+ * Belongs to: libnetplot, the renderer, usable headless (netplot/).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "layer.h"
+
+void np_columns(struct np_frame *f, size_t (*lower)(const struct np_dir *, size_t, uint64_t),
+		const struct np_dir *d)
+{
+	/* one binary search per column, each from the previous one's end: a
+	   few steps */
+	const struct np_view *v = f->v;
+	double tpp = (v->t1 - v->t0) / v->pw;
+	size_t prev = lower(d, 0, np_tkey(v->t0));
+	for (size_t i = 0; i < f->ncol; i++) {
+		double te = v->t0 + (i + 1) * tpp;
+		size_t next = lower(d, prev, np_tkey(te));
+		f->col[i] = (struct px_column){ .x = v->px + i, .i0 = prev, .i1 = next };
+		prev = next;
+	}
+}
+
+size_t np_visible(const struct np_view *v, size_t (*lower)(const struct np_dir *, uint64_t),
+		  const struct np_dir *d, size_t *i0, size_t *i1)
+{
+	*i0 = lower(d, np_tkey(v->t0));
+	*i1 = lower(d, np_tkey(v->t1));
+	if (*i1 < *i0)
+		*i1 = *i0;
+	return *i1 - *i0;
+}
+
+void np_arrow(cairo_t *cr, double x, double y, double fx, double fy)
+{
+	double dx = x - fx, dy = y - fy, l = hypot(dx, dy);
+	if (l < 1)
+		return;
+	dx /= l;
+	dy /= l;
+	cairo_move_to(cr, fx, fy);
+	cairo_line_to(cr, x, y);
+	cairo_stroke(cr);
+	cairo_move_to(cr, x, y);
+	cairo_line_to(cr, x - 7 * dx + 3 * dy, y - 7 * dy - 3 * dx);
+	cairo_line_to(cr, x - 7 * dx - 3 * dy, y - 7 * dy + 3 * dx);
+	cairo_close_path(cr);
+	cairo_fill(cr);
+}
+
+const char *np_dir_name(int dir)
+{
+	return dir == XDIR_C2S ? "client → server" : "server → client";
+}
+
+static void flags_text(uint8_t f, uint16_t ev, char *buf, size_t len)
+{
+	static const char *const fn[] = { "FIN", "SYN", "RST", "PSH", "ACK", "URG", "ECE", "CWR" };
+	static const char *const en[] = { "retransmission", "overlap", "out-of-order",
+					  "truncated", "zero-window", "window-probe" };
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < 8; i++)
+		if (f & (1 << i) && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " " : "", fn[i]);
+	for (int i = 0; i < 6; i++)
+		if (ev & (1 << i) && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " " : "", en[i]);
+}
+
+void np_describe_packet(const struct np_view *v, const struct np_hit *h, const char *what,
+			const char *when, char *buf, size_t len)
+{
+	const struct np_pkt *p = &np_view_conn(v)->dir[h->dir].pkt[h->index];
+	char fl[160];
+	flags_text(p->flags, p->events, fl, sizeof fl);
+	snprintf(buf, len, "%s, %s\ntime %s\nseq %" PRId64 " len %" PRIu32 "\nack %" PRId64
+		 " win %" PRIu32 "\n%s",
+		 what, np_dir_name(h->dir), when, p->seq, p->len, p->ack, p->win, fl);
+}
