@@ -618,7 +618,7 @@ static void on_wait(void *ctx, const struct xstate_wait *w)
 	uint64_t t0 = m->t0;
 	c->wait[c->nwait++] = (struct np_wait){
 		.seq = w->seq, .start = w->start > t0 ? w->start - t0 : 0,
-		.reply = w->reply_ts > t0 ? w->reply_ts - t0 : 0, .queued = w->queued,
+		.reply = w->end > t0 ? w->end - t0 : 0, .queued = w->queued,
 		.burst_first = w->burst_first, .burst_last = w->burst_last,
 	};
 }
