@@ -123,6 +123,7 @@ struct pconn {
 	struct xrec_conn rec;
 	char proto[16];
 	char name[128], name_source[16];
+	int name_rank;			/* xrec_name_takes */
 	uint32_t last_w[2];		/* while loading */
 	uint64_t wait_reply;		/* while loading: a wait's reply to attach */
 	uint32_t pending_cause;		/* while loading: the reply write it ended at */
@@ -501,8 +502,7 @@ int predict_record(struct predict_trace *t, const struct xrec *in)
 		break;
 	case XREC_NAME:
 		if ((c = conn_get(t, rec->u.name.conn, false)) &&
-		    (!c->name[0] || (strcmp(rec->u.name.source, "WM_CLASS") == 0 &&
-				     strcmp(c->name_source, "WM_CLASS") != 0))) {
+		    xrec_name_takes(&c->name_rank, &rec->u.name)) {
 			snprintf(c->name, sizeof c->name, "%s", rec->u.name.text);
 			snprintf(c->name_source, sizeof c->name_source, "%s", rec->u.name.source);
 		}

@@ -197,7 +197,7 @@ enum { OUT_MAX = 4096, FOUND_MAX = 16 };
 
 struct cstate {
 	struct xstate_conn info;
-	bool name_from_class;
+	int name_rank;			/* of info.name: xrec_name_takes */
 	struct sender h[2];
 	/* Handshake times as the capture saw them. */
 	uint64_t syn_ts, synack_ts;
@@ -900,14 +900,9 @@ int xstate_record(struct xstate_model *m, const struct xrec *rec)
 		message(m, &rec->u.msg);
 		break;
 	case XREC_NAME:
-		/* WM_CLASS names the program best; otherwise the first name said. */
-		if ((c = conn_of(m, rec->u.name.conn, false))) {
-			bool is_class = strcmp(rec->u.name.source, "WM_CLASS") == 0;
-			if (!c->info.name[0] || (is_class && !c->name_from_class)) {
-				snprintf(c->info.name, sizeof c->info.name, "%s", rec->u.name.text);
-				c->name_from_class = is_class;
-			}
-		}
+		if ((c = conn_of(m, rec->u.name.conn, false)) &&
+		    xrec_name_takes(&c->name_rank, &rec->u.name))
+			snprintf(c->info.name, sizeof c->info.name, "%s", rec->u.name.text);
 		break;
 	case XREC_GAP:
 		/* Bytes the capture left out on purpose were not lost. */

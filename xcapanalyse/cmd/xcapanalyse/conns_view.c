@@ -22,6 +22,7 @@ struct conn_row {
 	struct xaddr client, server;
 	char proto[16];
 	char name[128];
+	int name_rank;		/* xrec_name_takes */
 	uint64_t first, last;
 	uint64_t packets[2], bytes[2], messages[2], gaps[2], gap_bytes[2];
 	bool counted;		/* a packet of it fell inside --range */
@@ -110,9 +111,7 @@ static int account(struct conn_table *t, const struct xrec *rec, bool in_range)
 		}
 		break;
 	case XREC_NAME:
-		/* WM_CLASS names the program best; keep the first of it. */
-		if ((r = row_for(t, rec->u.name.conn, 0)) &&
-		    (!r->name[0] || strcmp(rec->u.name.source, "WM_CLASS") == 0))
+		if ((r = row_for(t, rec->u.name.conn, 0)) && xrec_name_takes(&r->name_rank, &rec->u.name))
 			snprintf(r->name, sizeof r->name, "%s", rec->u.name.text);
 		break;
 	default:
