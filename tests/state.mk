@@ -4,6 +4,7 @@ TESTS += tests/state-physics.sh
 # Waits from a capture beside the server, against the client's own clock.
 dist_check_SCRIPTS += tests/state-server-side.sh
 TESTS += tests/state-server-side.sh
+EXTRA_DIST += tests/captures/xphysics-server-side.xcap
 EXTRA_DIST += tests/xphysics.py tests/delays-check.py
 dist_check_SCRIPTS += tests/state-tables.sh
 TESTS += tests/state-tables.sh

@@ -254,12 +254,12 @@ int responses_view_record(struct responses_view *v, const struct xrec *rec)
 	if (xresp_record(v->r, rec) < 0 || v->oom)
 		return -1;
 	if (v->nheld) {
-		/* A response that went quiet is over now, not only when its
-		   connection goes on; then what ended before those still open
-		   is listed. */
-		uint64_t now = xrec_time(rec), floor;
-		xresp_tick(v->r, now);
-		floor = xresp_open_floor(v->r);
+		/* Listed once no response still open (nor one to come) can end
+		   before them.  A response the model has not closed yet (its
+		   connection has not gone on) holds the rows of the others: it
+		   is not closed here, since the round trips its client ends
+		   later still belong to it. */
+		uint64_t now = xrec_time(rec), floor = xresp_open_floor(v->r);
 		held_release(v, now < floor ? now : floor);
 	}
 	return v->oom ? -1 : 0;
