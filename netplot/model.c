@@ -422,17 +422,6 @@ static int add_gap(struct np_model *m, const struct xrec_gap *r)
 	return 0;
 }
 
-/* WM_CLASS names the program best; WM_NAME is a window title; a pid is a
-   last resort. */
-static int name_rank(const char *source)
-{
-	if (strcmp(source, "WM_CLASS") == 0)
-		return 3;
-	if (strcmp(source, "WM_NAME") == 0)
-		return 2;
-	return 1;
-}
-
 int np_model_add(struct np_model *m, const struct xrec *rec)
 {
 	switch (rec->type) {
@@ -462,8 +451,8 @@ int np_model_add(struct np_model *m, const struct xrec *rec)
 		struct np_conn *c = conn_get_or_skip(m, rec->u.name.conn, &skip);
 		if (!c)
 			return skip ? 0 : -1;
-		int rank = name_rank(rec->u.name.source);
-		if (rank > c->name_rank && rec->u.name.text[0]) {
+		int rank = c->name_rank;
+		if (xrec_name_takes(&rank, &rec->u.name)) {
 			snprintf(c->label, sizeof c->label, "%s", rec->u.name.text);
 			c->name_rank = (uint8_t)rank;
 			c->named = true;
@@ -618,7 +607,7 @@ static void on_wait(void *ctx, const struct xstate_wait *w)
 	uint64_t t0 = m->t0;
 	c->wait[c->nwait++] = (struct np_wait){
 		.seq = w->seq, .start = w->start > t0 ? w->start - t0 : 0,
-		.reply = w->reply_ts > t0 ? w->reply_ts - t0 : 0, .queued = w->queued,
+		.reply = w->end > t0 ? w->end - t0 : 0, .queued = w->queued,
 		.burst_first = w->burst_first, .burst_last = w->burst_last,
 	};
 }

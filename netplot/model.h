@@ -152,7 +152,7 @@ struct np_conn {
 	uint32_t id;
 	char label[160];	/* client name when it said, else its address */
 	bool named;
-	uint8_t name_rank;	/* how good the name is: WM_CLASS > WM_NAME > pid */
+	uint8_t name_rank;	/* how good the name is (xrec_name_takes) */
 	struct xaddr client, server;
 	uint64_t first, last;	/* ns since t0 */
 	struct np_dir dir[2];	/* XDIR_C2S, XDIR_S2C */

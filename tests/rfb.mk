@@ -16,6 +16,7 @@ TESTS += tests/rfb-live.sh tests/fuzz-rfb.sh tests/rfb-oracle.sh tests/rfb-lossy
 EXTRA_DIST += tests/bench-rfb.sh tests/rfbclient.py tests/rfb-session.sh tests/rfb-compare.py tests/rfb-lossy-compare.py \
 	tests/captures/rfb-xvnc.pcap tests/captures/rfb-xvnc.msgs \
 	tests/captures/rfb-banners.pcap tests/rfb-banners.py \
+	tests/captures/rfb-regress.pcap tests/rfb-regress.py \
 	tests/captures/rfb-xvnc-hole.pcap
 
 # The RFB benchmark (not a test; as root): make bench-rfb

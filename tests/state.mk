@@ -1,6 +1,10 @@
 # The state model: physics on emulated links, and tables that add up.
 dist_check_SCRIPTS += tests/state-physics.sh
 TESTS += tests/state-physics.sh
+# Waits from a capture beside the server, against the client's own clock.
+dist_check_SCRIPTS += tests/state-server-side.sh
+TESTS += tests/state-server-side.sh
+EXTRA_DIST += tests/captures/xphysics-server-side.xcap
 EXTRA_DIST += tests/xphysics.py tests/delays-check.py
 dist_check_SCRIPTS += tests/state-tables.sh
 TESTS += tests/state-tables.sh

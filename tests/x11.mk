@@ -20,6 +20,7 @@ EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dum
 	tests/x11-lossy-compare.py tests/x11-holes-compare.py tests/captures/x11perf-two-conns.pcap \
 	tests/captures/x11perf-late.pcap tests/captures/x11perf-getimage-late.pcap tests/captures/xterm-late.pcap \
 	tests/captures/x11-unused.pcap \
+	tests/captures/wm-class-twice.pcap tests/wm-class-twice.py \
 	tests/fuzz/libfuzzer.sh tests/fuzz/corpus
 
 check_PROGRAMS += tests/check_cursor

@@ -22,6 +22,18 @@ struct pairing_req {
 
 static int keep(struct pairing *p, const struct xrec_msg *m)
 {
+	/* A request numbered as the one before it takes its place: RFB
+	   numbers every step of its handshake 0, and each step's answer is
+	   to the client's latest (a failed VNC authentication answers the
+	   response, not the ProtocolVersion). */
+	if (p->len) {
+		struct pairing_req *newest = &p->ring[(p->head + p->len - 1) & (p->cap - 1)];
+		if (newest->seq == m->seq) {
+			*newest = (struct pairing_req){ m->seq, m->ts, m->tcp_end,
+							(m->flags & XMSG_F_UNCERTAIN) != 0 };
+			return 0;
+		}
+	}
 	if (p->len == p->cap) {
 		if (p->cap == PAIRING_KEPT) {	/* forget the oldest */
 			p->head = (p->head + 1) & (p->cap - 1);

@@ -12,7 +12,10 @@
  * number; RFB: the FramebufferUpdateRequest's count), and answers come in
  * the order of their requests, so a request older than the one being
  * answered will never be: it is forgotten.  A request may be answered
- * several times (X11 ListFontsWithInfo).  At most PAIRING_KEPT unanswered
+ * several times (X11 ListFontsWithInfo).  Requests of one number answer
+ * to the latest of them (RFB numbers every step of its handshake 0, and
+ * each step answers the client's step before it, as the state model
+ * pairs them).  At most PAIRING_KEPT unanswered
  * requests are kept per connection; a client that sends more before any
  * answer loses the pairing of the oldest, never memory without bound.
  * When the request's or the answer's number is flagged uncertain (a

@@ -12,7 +12,9 @@
 #ifndef XCAP_RECORD_H
 #define XCAP_RECORD_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 enum xrec_type {
 	XREC_CONN = 1,	/* a connection was seen */
@@ -255,6 +257,21 @@ static inline uint64_t xrec_time(const struct xrec *r)
 	case XREC_MARK: return r->u.mark.ts;
 	}
 	return 0;
+}
+
+/* A client's name, the one rule every reader keeps: WM_CLASS names the
+   program best, WM_NAME is a window's title, anything else (a pid) is a
+   last resort; of the best source said, the first name (a client that
+   sets WM_CLASS again keeps its first), never an empty one.  *kept is
+   the rank of the name kept so far, 0 for none: true when n replaces
+   it, and *kept is then n's. */
+static inline bool xrec_name_takes(int *kept, const struct xrec_name *n)
+{
+	int rank = strcmp(n->source, "WM_CLASS") == 0 ? 3 : strcmp(n->source, "WM_NAME") == 0 ? 2 : 1;
+	if (!n->text[0] || rank <= *kept)
+		return false;
+	*kept = rank;
+	return true;
 }
 
 /* The connection a record is of, 0 for none (statistics, a note or mark

@@ -502,6 +502,22 @@ void xresp_tick(struct xresp_model *r, uint64_t now)
 	}
 }
 
+uint64_t xresp_open_floor(const struct xresp_model *r)
+{
+	uint64_t floor = UINT64_MAX;
+	for (size_t i = 0; i < r->conns.n; i++) {
+		const struct rconn *c = xconns_at(&r->conns, i);
+		if (!c->open)
+			continue;
+		/* It ends at its last visible activity so far or later, and
+		   never before its input. */
+		uint64_t end = c->cur.end_ts > c->cur.input_ts ? c->cur.end_ts : c->cur.input_ts;
+		if (end < floor)
+			floor = end;
+	}
+	return floor;
+}
+
 void xresp_finish(struct xresp_model *r)
 {
 	for (size_t i = 0; i < r->conns.n; i++) {

@@ -151,6 +151,10 @@ void xresp_wait(struct xresp_model *r, uint32_t conn, uint64_t request_ts, uint6
 void xresp_tick(struct xresp_model *r, uint64_t now);
 /* The input ended: emit what is still open. */
 void xresp_finish(struct xresp_model *r);
+/* The earliest end (end_ts as emitted) a response still open can have:
+   UINT64_MAX when none is open.  A reader that lists responses in the
+   order they end holds those that end later until this passes them. */
+uint64_t xresp_open_floor(const struct xresp_model *r);
 void xresp_free(struct xresp_model *r);
 
 /* The rectangles and pixels of an RFB FramebufferUpdate from its detail

@@ -328,11 +328,8 @@ int xidx_record(struct xidx *x, const struct xrec *rec, uint64_t block)
 	} else if (rec->type == XREC_NAME) {
 		const struct xrec_name *n = &rec->u.name;
 		struct iconn *c = conn_get(x, n->conn);
-		int rank = strcmp(n->source, "WM_CLASS") == 0 ? 3 : strcmp(n->source, "WM_NAME") == 0 ? 2 : 1;
-		if (c && n->text[0] && rank > c->name_rank) {
-			c->name_rank = rank;
+		if (c && xrec_name_takes(&c->name_rank, n))
 			snprintf(c->name, sizeof c->name, "%s", n->text);
-		}
 	} else if (rec->type == XREC_CONN && rec->u.conn.ts) {
 		rel(x, rec->u.conn.ts);
 	}

@@ -123,11 +123,17 @@ struct pconn {
 	struct xrec_conn rec;
 	char proto[16];
 	char name[128], name_source[16];
+	int name_rank;			/* xrec_name_takes */
 	uint32_t last_w[2];		/* while loading */
 	uint64_t wait_reply;		/* while loading: a wait's reply to attach */
 	uint32_t pending_cause;		/* while loading: the reply write it ended at */
 	uint32_t tseq[2];		/* while loading: the tunnel's sequence numbers */
 	bool tseq_set[2];
+	/* Captured beside the server: the gap between a server write and
+	   the client's write it caused holds the trace's round trip, which
+	   is the link's, not the client's think time (ns; 0 beside the
+	   client). */
+	uint64_t far_rtt;
 };
 
 struct wait_end {
@@ -496,8 +502,7 @@ int predict_record(struct predict_trace *t, const struct xrec *in)
 		break;
 	case XREC_NAME:
 		if ((c = conn_get(t, rec->u.name.conn, false)) &&
-		    (!c->name[0] || (strcmp(rec->u.name.source, "WM_CLASS") == 0 &&
-				     strcmp(c->name_source, "WM_CLASS") != 0))) {
+		    xrec_name_takes(&c->name_rank, &rec->u.name)) {
 			snprintf(c->name, sizeof c->name, "%s", rec->u.name.text);
 			snprintf(c->name_source, sizeof c->name_source, "%s", rec->u.name.source);
 		}
@@ -606,6 +611,8 @@ int predict_finish(struct predict_trace *t)
 	for (size_t i = 0; i < t->nc; i++) {
 		t->c[i].last_w[0] = t->c[i].last_w[1] = NONE;
 		t->c[i].pending_cause = NONE;
+		const struct xstate_conn *sc = xstate_conn_find(t->model, (uint32_t)i);
+		t->c[i].far_rtt = sc && sc->side == XSIDE_SERVER ? sc->rtt : 0;
 	}
 	for (size_t i = 0; i < t->nw; i++) {
 		struct write *w = &t->w[i];
@@ -1084,7 +1091,9 @@ static void replay_write(struct replay *r, uint32_t i)
 	if (wp)
 		ready = r->ready[w->prev] + (w->ts - wp->ts);
 	if (wc) {
-		uint64_t c = r->arrive[w->cause] + (w->ts >= wc->ts ? w->ts - wc->ts : 0);
+		uint64_t gap = w->ts >= wc->ts ? w->ts - wc->ts : 0;
+		uint64_t far = w->dir == XDIR_C2S ? t->c[w->conn].far_rtt : 0;
+		uint64_t c = r->arrive[w->cause] + (gap > far ? gap - far : 0);
 		if (t->opt.wake && !t->opt.ssh_compression && (!wp || c > ready)) {
 			/* It waited for the cause: since its own last write, in
 			   the replay and in the trace.  A wait long only in the
@@ -1429,7 +1438,13 @@ static int run_with(const struct predict_trace *t, struct scratch *sc,
 	if (r.oom)
 		goto out;
 
-	if (!(m = xstate_new(&t->opt.model)) || (on_wait && xstate_on_wait(m, on_wait, ctx) < 0))
+	/* The replay is seen from beside the client, on its own link: where
+	   the trace was captured and its round trip (--capture-side, --rtt)
+	   are the trace's, not the replay's. */
+	struct xstate_options replay_opt = t->opt.model;
+	replay_opt.capture_side = XSIDE_CLIENT;
+	replay_opt.rtt = 0;
+	if (!(m = xstate_new(&replay_opt)) || (on_wait && xstate_on_wait(m, on_wait, ctx) < 0))
 		goto out;
 	struct feed f = { t, m, calloc(t->nc + 1, sizeof *f.announced) };
 	bool *announced = f.announced;

@@ -23,7 +23,7 @@ static bool state_where(void *ctx, uint32_t conn, bool *beside_server, uint64_t 
 
 static void state_wait(void *ctx, const struct xstate_wait *w)
 {
-	xresp_wait(ctx, w->conn, w->request_ts, w->reply_ts, w->start);
+	xresp_wait(ctx, w->conn, w->request_ts, w->end, w->start);
 }
 
 struct xresp_model *xresp_new(const struct xresp_options *opt, struct xstate_model *m,

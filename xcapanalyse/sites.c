@@ -734,7 +734,7 @@ void sites_wait(struct sites *s, const struct xstate_wait *w)
 	if (s->failed)
 		return;
 	const char *site = sites_of_wait(s, w);
-	uint64_t wait = w->reply_ts > w->start ? w->reply_ts - w->start : 0;
+	uint64_t wait = w->end > w->start ? w->end - w->start : 0;
 	for (size_t i = 0; i < s->nmarks; i++) {
 		if (s->marks[i].conn != w->conn || s->marks[i].seq != w->seq)
 			continue;

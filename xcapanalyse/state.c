@@ -197,7 +197,7 @@ enum { OUT_MAX = 4096, FOUND_MAX = 16 };
 
 struct cstate {
 	struct xstate_conn info;
-	bool name_from_class;
+	int name_rank;			/* of info.name: xrec_name_takes */
 	struct sender h[2];
 	/* Handshake times as the capture saw them. */
 	uint64_t syn_ts, synack_ts;
@@ -473,19 +473,40 @@ static struct out_req *out_push(struct xstate_model *m, struct cstate *c)
 	return &c->out[(c->out_head + c->out_n++) % c->out_cap];
 }
 
-/* Decide a wait found: its Block Reply, and the report when its request
-   falls in the range. */
-static void commit_wait(struct xstate_model *m, struct cstate *c, const struct found_wait *f)
+/* Beside the server, the client has an answer a round trip after the
+   capture saw it leave (half a round trip for it to arrive, half for
+   what the client then sends to come back), and its next data shows up
+   here no sooner: the wait ends at the answer plus the round trip, but
+   never after `bound', the client's next data, so that what is left of
+   the gap beyond the round trip stays the client's own time (Idle).
+   Without a round trip known, nothing bounds the client's own time, and
+   the wait ends at the answer, as beside the client. */
+static uint64_t client_had(const struct cstate *c, uint64_t ts, uint64_t bound)
 {
+	if (c->info.side != XSIDE_SERVER || !c->info.rtt || bound <= ts)
+		return ts;
+	return bound - ts < c->info.rtt ? bound : ts + c->info.rtt;
+}
+
+/* Decide a wait found, at `bound' (the client's data that ended its
+   silence, or the last packet seen): its Block Reply, and the report
+   when its request falls in the range. */
+static void commit_wait(struct xstate_model *m, struct cstate *c, const struct found_wait *f,
+			uint64_t bound)
+{
+	/* A wait opened by a gap began when the client had the answer
+	   before the gap. */
+	uint64_t start = f->split ? client_had(c, f->start, bound) : f->start;
+	uint64_t end = client_had(c, f->reply_ts, bound);
 	if (f->unsure) {
 		/* Counted apart, never as Block Reply or a round trip. */
 		if (f->r.ts >= m->range_a && f->r.ts < m->range_b) {
 			c->info.unsure_waits++;
-			c->info.unsure_time += f->reply_ts - f->start;
+			c->info.unsure_time += end - start;
 		}
 		return;
 	}
-	classify(m, c, XDIR_C2S, f->start, f->reply_ts, XSTATE_BLOCK_REPLY);
+	classify(m, c, XDIR_C2S, start, end, XSTATE_BLOCK_REPLY);
 	if (f->r.ts < m->range_a || f->r.ts >= m->range_b)
 		return;
 	c->info.waits++;
@@ -494,7 +515,7 @@ static void commit_wait(struct xstate_model *m, struct cstate *c, const struct f
 		struct xstate_wait w = {
 			.conn = c->info.id, .seq = n->seq,
 			.burst_first = f->r.seq, .burst_last = f->last.seq, .request_ts = n->ts,
-			.start = f->start, .reply_ts = f->reply_ts, .queued = f->queued,
+			.start = start, .reply_ts = f->reply_ts, .end = end, .queued = f->queued,
 			.error = f->error, .split = f->split,
 			.sync_after = n->sync_after, .after_seq = n->after_seq,
 			.after_name = n->after_name, .after_ext = n->after_ext,
@@ -513,11 +534,11 @@ static void commit_wait(struct xstate_model *m, struct cstate *c, const struct f
    for a client that does not pipeline, where Block Reply wins over Block
    Send), not one on an earlier request answered while its later output
    was still going out. */
-static void end_silence(struct xstate_model *m, struct cstate *c, bool released)
+static void end_silence(struct xstate_model *m, struct cstate *c, bool released, uint64_t ts)
 {
 	for (size_t i = 0; i < c->n_found; i++)
 		if (!released || c->found[i].last.seq == c->last_seq)
-			commit_wait(m, c, &c->found[i]);
+			commit_wait(m, c, &c->found[i], ts);
 	c->n_found = 0;
 	c->answered = false;
 	if (m->opt.wait_rule == XWAIT_LAST)
@@ -582,7 +603,7 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 			out_pop(c);
 			return;
 		}
-		if (cur->reply_ts - cur->start < gap) {
+		if (client_had(c, cur->reply_ts, UINT64_MAX) - cur->start < gap) {
 			/* The wait before the gap was over too soon to show the
 			   client blocked at all (replies to an earlier flush that
 			   came just after it sent): the client waited on this one
@@ -601,7 +622,7 @@ static void answer(struct xstate_model *m, struct cstate *c, uint64_t seq, uint6
 		start = r->ts;
 	if (c->n_found == FOUND_MAX) {
 		/* Decide the oldest now rather than grow. */
-		commit_wait(m, c, &c->found[0]);
+		commit_wait(m, c, &c->found[0], ts);
 		memmove(c->found, c->found + 1, (FOUND_MAX - 1) * sizeof *c->found);
 		c->n_found--;
 	}
@@ -801,7 +822,7 @@ static void packet(struct xstate_model *m, const struct xrec_pkt *p)
 		}
 		/* New bytes from the client end its silence. */
 		if (dir == XDIR_C2S)
-			end_silence(m, c, blocked);
+			end_silence(m, c, blocked, p->ts);
 	} else if (me->sample && sdiff(end, me->sample_end) >= 0) {
 		me->sample = false;	/* retransmitted: Karn, do not time it */
 	}
@@ -879,14 +900,9 @@ int xstate_record(struct xstate_model *m, const struct xrec *rec)
 		message(m, &rec->u.msg);
 		break;
 	case XREC_NAME:
-		/* WM_CLASS names the program best; otherwise the first name said. */
-		if ((c = conn_of(m, rec->u.name.conn, false))) {
-			bool is_class = strcmp(rec->u.name.source, "WM_CLASS") == 0;
-			if (!c->info.name[0] || (is_class && !c->name_from_class)) {
-				snprintf(c->info.name, sizeof c->info.name, "%s", rec->u.name.text);
-				c->name_from_class = is_class;
-			}
-		}
+		if ((c = conn_of(m, rec->u.name.conn, false)) &&
+		    xrec_name_takes(&c->name_rank, &rec->u.name))
+			snprintf(c->info.name, sizeof c->info.name, "%s", rec->u.name.text);
 		break;
 	case XREC_GAP:
 		/* Bytes the capture left out on purpose were not lost. */
@@ -938,7 +954,7 @@ void xstate_finish(struct xstate_model *m)
 	m->all.waits = m->all.unsure_waits = m->all.unsure_time = 0;
 	for (size_t i = 0; i < m->conns.n; i++) {
 		struct cstate *c = xconns_at(&m->conns, i);
-		end_silence(m, c, false);
+		end_silence(m, c, false, c->info.last);
 		totals(m, &c->info, c->tl);
 		m->all.waits += c->info.waits;
 		m->all.unsure_waits += c->info.unsure_waits;

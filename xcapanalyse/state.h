@@ -120,10 +120,13 @@ struct xstate_interval {
  * Block Recv) was the network's, not the client's: no wait.
  *
  * Requests may leave long before start (pipelined); the wait proper is
- * reply_ts - start.  Before start the client's own earlier output may
+ * end - start.  Beside the client end is reply_ts; beside the server
+ * (struct xstate_conn, side) the client had the answer a round trip
+ * after it left, so end is reply_ts plus the RTT, but no later than the
+ * client's next data: the rest of that gap is the client's own time.  Before start the client's own earlier output may
  * still have been queued (the request direction was blocked up to
  * start): queued says how long, and the client, which asked for the
- * reply when it wrote the request, felt queued + reply_ts - start. */
+ * reply when it wrote the request, felt queued + end - start. */
 struct xstate_wait {
 	uint32_t conn;
 	uint64_t seq;			/* the request's widened sequence number */
@@ -137,6 +140,7 @@ struct xstate_wait {
 	uint64_t request_ts;		/* packet holding the request's end */
 	uint64_t start;			/* the wait began: >= request_ts */
 	uint64_t reply_ts;		/* packet holding the reply's (or error's) end */
+	uint64_t end;			/* the client had it: see above */
 	uint64_t queued;		/* ns the request direction was blocked
 					   (Block Send or Recv) up to start */
 	bool error;			/* answered by an error */

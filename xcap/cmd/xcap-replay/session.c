@@ -604,6 +604,7 @@ struct conn_inputs {
 	uint32_t id;
 	enum xsess_proto proto;
 	char client[128];
+	int client_rank;		/* xrec_name_takes */
 	uint32_t fb_w, fb_h;
 	struct xsession s;	/* times absolute until the end */
 };
@@ -645,8 +646,7 @@ int xsession_record(struct xsource *src, const char *source_name,
 			continue;
 		}
 		if (rec.type == XREC_NAME) {
-			/* WM_CLASS names a client best; the others only when it is missing */
-			if (!*ci->client || strcmp(rec.u.name.source, "WM_CLASS") == 0)
+			if (xrec_name_takes(&ci->client_rank, &rec.u.name))
 				snprintf(ci->client, sizeof ci->client, "%s", rec.u.name.text);
 			continue;
 		}

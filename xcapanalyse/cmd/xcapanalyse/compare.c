@@ -96,7 +96,7 @@ static void run_wait(void *ctx, const struct xstate_wait *w)
 	for (size_t i = 0; i < r->nreqs; i++)
 		if (strcmp(r->reqs[i].name, w->name) == 0 && strcmp(r->reqs[i].ext, ext) == 0) {
 			r->reqs[i].count++;
-			r->reqs[i].total += w->reply_ts - w->start;
+			r->reqs[i].total += w->end - w->start;
 			return;
 		}
 	struct cmp_req *p = grow(r->reqs, &r->capreqs, r->nreqs, sizeof *p);
@@ -110,7 +110,7 @@ static void run_wait(void *ctx, const struct xstate_wait *w)
 	snprintf(q->ext, sizeof q->ext, "%s", ext);
 	snprintf(q->name, sizeof q->name, "%s", w->name);
 	q->count = 1;
-	q->total = w->reply_ts - w->start;
+	q->total = w->end - w->start;
 }
 
 static void run_response(void *ctx, const struct xresponse *x)

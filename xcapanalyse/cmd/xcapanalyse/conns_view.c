@@ -22,8 +22,10 @@ struct conn_row {
 	struct xaddr client, server;
 	char proto[16];
 	char name[128];
+	int name_rank;		/* xrec_name_takes */
 	uint64_t first, last;
 	uint64_t packets[2], bytes[2], messages[2], gaps[2], gap_bytes[2];
+	bool counted;		/* a packet of it fell inside --range */
 };
 
 /* How far past the connections seen an id of one never introduced may
@@ -59,9 +61,13 @@ static struct conn_row *row_for(struct conn_table *t, uint32_t id, int create)
 	return r;
 }
 
-static int account(struct conn_table *t, const struct xrec *rec)
+/* Only in_range packets, messages and gaps count; a connection's
+   addresses and name whenever they came. */
+static int account(struct conn_table *t, const struct xrec *rec, bool in_range)
 {
 	struct conn_row *r;
+	if (!in_range && (rec->type == XREC_PKT || rec->type == XREC_MSG || rec->type == XREC_GAP))
+		return 0;
 	switch (rec->type) {
 	case XREC_CONN:
 		if (!(r = row_for(t, rec->u.conn.id, 1)))
@@ -86,8 +92,9 @@ static int account(struct conn_table *t, const struct xrec *rec)
 			if (!(r = row_for(t, rec->u.pkt.conn, 1)))
 				return -1;
 		}
-		if (!r->first)
+		if (!r->first || !r->counted)
 			r->first = rec->u.pkt.ts;
+		r->counted = true;
 		r->packets[rec->u.pkt.dir & 1]++;
 		r->bytes[rec->u.pkt.dir & 1] += rec->u.pkt.len;
 		r->last = rec->u.pkt.ts;
@@ -104,9 +111,7 @@ static int account(struct conn_table *t, const struct xrec *rec)
 		}
 		break;
 	case XREC_NAME:
-		/* WM_CLASS names the program best; keep the first of it. */
-		if ((r = row_for(t, rec->u.name.conn, 0)) &&
-		    (!r->name[0] || strcmp(rec->u.name.source, "WM_CLASS") == 0))
+		if ((r = row_for(t, rec->u.name.conn, 0)) && xrec_name_takes(&r->name_rank, &rec->u.name))
 			snprintf(r->name, sizeof r->name, "%s", rec->u.name.text);
 		break;
 	default:
@@ -163,7 +168,8 @@ static void mark_row(struct out_table *out, const struct conn_table *t, uint64_t
 	out_table_row(out, cells);
 }
 
-static void print_connections(FILE *out, const struct conn_table *t, enum out_format fmt)
+static void print_connections(FILE *out, const struct conn_table *t, enum out_format fmt,
+			      bool ranged)
 {
 	char cl[64], sv[64];
 	struct out_table t_out;
@@ -172,6 +178,8 @@ static void print_connections(FILE *out, const struct conn_table *t, enum out_fo
 			"connections");
 	for (size_t i = 0; i < t->n; i++) {
 		const struct conn_row *r = &t->rows[i];
+		if (ranged && !r->counted)
+			continue;
 		bool people = out_for_people(fmt);
 		if (r->introduced) {
 			xaddr_format(cl, sizeof cl, &r->client);
@@ -200,13 +208,13 @@ static void print_connections(FILE *out, const struct conn_table *t, enum out_fo
 struct conns_view {
 	FILE *out;
 	enum out_format fmt;
-	bool marks;
+	bool marks, ranged;
 	struct conn_table table;
 	struct out_table t;	/* --marks: its rows come as it reads */
 	uint64_t first;		/* the time of the trace's first record */
 };
 
-struct conns_view *conns_view_new(FILE *out, enum out_format fmt, bool marks)
+struct conns_view *conns_view_new(FILE *out, enum out_format fmt, bool marks, bool ranged)
 {
 	struct conns_view *v = calloc(1, sizeof *v);
 	if (!v)
@@ -214,6 +222,7 @@ struct conns_view *conns_view_new(FILE *out, enum out_format fmt, bool marks)
 	v->out = out;
 	v->fmt = fmt;
 	v->marks = marks;
+	v->ranged = ranged;
 	if (marks) {
 		out_json_open(out, fmt);
 		out_table_begin(&v->t, out, fmt, mark_cols, sizeof mark_cols / sizeof mark_cols[0],
@@ -222,13 +231,13 @@ struct conns_view *conns_view_new(FILE *out, enum out_format fmt, bool marks)
 	return v;
 }
 
-int conns_view_record(struct conns_view *v, const struct xrec *rec)
+int conns_view_record(struct conns_view *v, const struct xrec *rec, bool in_range)
 {
 	if (v->marks && !v->first)
 		v->first = xrec_time(rec);
-	if (account(&v->table, rec) < 0)
+	if (account(&v->table, rec, in_range) < 0)
 		return -1;
-	if (v->marks && rec->type == XREC_MARK)
+	if (v->marks && rec->type == XREC_MARK && in_range)
 		mark_row(&v->t, &v->table, v->first, &rec->u.mark, v->fmt);
 	return 0;
 }
@@ -239,7 +248,7 @@ void conns_view_finish(struct conns_view *v)
 		out_table_end(&v->t);
 		out_json_close(v->out, v->fmt);
 	} else
-		print_connections(v->out, &v->table, v->fmt);
+		print_connections(v->out, &v->table, v->fmt, v->ranged);
 	free(v->table.rows);
 	free(v);
 }

@@ -46,7 +46,7 @@ static void on_wait(void *ctx, const struct xstate_wait *w)
 	fprintf(o, ", \"pid\": 1, \"tid\": %" PRIu32 ", ", w->conn);
 	us(o, "ts", w->start);
 	fputs(", ", o);
-	us(o, "dur", w->reply_ts > w->start ? w->reply_ts - w->start : 0);
+	us(o, "dur", w->end > w->start ? w->end - w->start : 0);
 	fprintf(o, ", \"args\": {\"seq\": %" PRIu64 ", \"answer\": \"%s\", \"detail\": ", w->seq,
 		w->error ? "error" : "reply");
 	out_json_string(o, w->detail);

@@ -63,13 +63,15 @@ struct msg_view *msg_view_new(FILE *out, enum out_format fmt)
 	return v;
 }
 
-void msg_view_record(struct msg_view *v, const struct xrec *rec)
+void msg_view_record(struct msg_view *v, const struct xrec *rec, bool print)
 {
 	if (rec->type != XREC_MSG)
 		return;
 	const struct xrec_msg *m = &rec->u.msg;
 	if (!v->t0)
 		v->t0 = m->ts;
+	if (!print)
+		return;
 	bool waited = (m->kind == XMSG_REPLY || m->kind == XMSG_ERROR) && m->req_ts &&
 		      m->ts >= m->req_ts;
 	struct out_cell time = { .ns = (int64_t)(m->ts - v->t0) };

@@ -15,7 +15,9 @@
 struct msg_view;
 
 struct msg_view *msg_view_new(FILE *out, enum out_format fmt);
-void msg_view_record(struct msg_view *v, const struct xrec *rec);
+/* Every record, in order; print: it falls inside --range (times count
+   from the first message whether printed or not). */
+void msg_view_record(struct msg_view *v, const struct xrec *rec, bool print);
 /* Ends the output (closes the JSON array) and frees the view. */
 void msg_view_finish(struct msg_view *v);
 

@@ -207,7 +207,7 @@ static void trip_row(void *ctx, const struct xstate_wait *w)
 		{ .s = c->rate }, { .s = c->delay },
 		{ .ns = (int64_t)(w->start - c->t0) }, { .u = w->conn }, { .u = w->seq },
 		{ .s = w->ext[0] ? w->ext : (!w->proto || strcmp(w->proto, "x11") == 0 ? "core" : "") },
-		{ .s = w->name }, { .ns = (int64_t)(w->reply_ts - w->start) },
+		{ .s = w->name }, { .ns = (int64_t)(w->end - w->start) },
 	};
 	out_table_row(c->tab, cells);
 }

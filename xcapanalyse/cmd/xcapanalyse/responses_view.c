@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "conns.h"
+#include "grow.h"
 #include "responses.h"
 #include "source.h"
 #include "views.h"
@@ -83,6 +84,13 @@ struct responses_view {
 	struct out_table t;
 	struct xconns conns;	/* of struct sum_conn */
 	struct xresp_summary *all;
+	uint64_t from, to;	/* --range: an input counts when inside */
+	/* Rows ended but not yet listed: the model emits a connection's
+	   responses when that connection goes on, so with several
+	   connections they come out of the order they end.  A heap by end;
+	   a row leaves once no response still open can end before it. */
+	struct xresponse *held;
+	size_t nheld, capheld;
 };
 
 static void flags_text(char *buf, size_t size, unsigned f)
@@ -114,19 +122,77 @@ static struct xresp_summary *summary_for(struct responses_view *v, const struct 
 	return s;
 }
 
+/* The order rows are listed in: by end, then connection and input. */
+static bool row_before(const struct xresponse *a, const struct xresponse *b)
+{
+	if (a->end_ts != b->end_ts)
+		return a->end_ts < b->end_ts;
+	if (a->conn != b->conn)
+		return a->conn < b->conn;
+	return a->index < b->index;
+}
+
+static void row_print(struct responses_view *v, const struct xresponse *x);
+
+static void held_push(struct responses_view *v, const struct xresponse *x)
+{
+	if (GROW(v->held, v->capheld, v->nheld + 1) < 0) {
+		v->oom = true;
+		return;
+	}
+	size_t i = v->nheld++;
+	while (i > 0 && row_before(x, &v->held[(i - 1) / 2])) {
+		v->held[i] = v->held[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	v->held[i] = *x;
+}
+
+/* List the held rows that end before upto, in order. */
+static void held_release(struct responses_view *v, uint64_t upto)
+{
+	while (v->nheld && (upto == UINT64_MAX || v->held[0].end_ts < upto)) {
+		row_print(v, &v->held[0]);
+		struct xresponse last = v->held[--v->nheld];
+		size_t i = 0;
+		for (;;) {
+			size_t k = 2 * i + 1;
+			if (k >= v->nheld)
+				break;
+			if (k + 1 < v->nheld && row_before(&v->held[k + 1], &v->held[k]))
+				k++;
+			if (!row_before(&v->held[k], &last))
+				break;
+			v->held[i] = v->held[k];
+			i = k;
+		}
+		if (v->nheld)
+			v->held[i] = last;
+	}
+}
+
 static void on_response(void *ctx, const struct xresponse *x)
 {
 	struct responses_view *v = ctx;
-	if (v->summary) {
-		struct xresp_summary *s = summary_for(v, x);
-		if (!s) {
-			v->oom = true;
-			return;
-		}
-		xresp_summary_add(s, x);
-		xresp_summary_add(v->all, x);
+	uint64_t t0 = xstate_all(v->m)->first;
+	uint64_t at = x->input_ts > t0 ? x->input_ts - t0 : 0;
+	if (at < v->from || at >= v->to)
+		return;
+	if (!v->summary) {
+		held_push(v, x);
 		return;
 	}
+	struct xresp_summary *s = summary_for(v, x);
+	if (!s) {
+		v->oom = true;
+		return;
+	}
+	xresp_summary_add(s, x);
+	xresp_summary_add(v->all, x);
+}
+
+static void row_print(struct responses_view *v, const struct xresponse *x)
+{
 	bool people = out_for_people(v->fmt);
 	uint64_t t0 = xstate_all(v->m)->first;
 	char win[16] = "", xs[16] = "", ys[16] = "", flags[64];
@@ -156,7 +222,8 @@ static void on_response(void *ctx, const struct xresponse *x)
 }
 
 struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enum out_format fmt,
-					  const struct xresp_options *opt, bool summary)
+					  const struct xresp_options *opt, bool summary,
+					  uint64_t from, uint64_t to)
 {
 	struct responses_view *v = calloc(1, sizeof *v);
 	if (!v)
@@ -165,6 +232,8 @@ struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enu
 	v->out = out;
 	v->fmt = fmt;
 	v->summary = summary;
+	v->from = from;
+	v->to = to;
 	xconns_init(&v->conns, sizeof (struct sum_conn));
 	if ((summary && !(v->all = xresp_summary_new())) ||
 	    !(v->r = xresp_new(opt, m, on_response, v))) {
@@ -184,7 +253,16 @@ int responses_view_record(struct responses_view *v, const struct xrec *rec)
 {
 	if (xresp_record(v->r, rec) < 0 || v->oom)
 		return -1;
-	return 0;
+	if (v->nheld) {
+		/* Listed once no response still open (nor one to come) can end
+		   before them.  A response the model has not closed yet (its
+		   connection has not gone on) holds the rows of the others: it
+		   is not closed here, since the round trips its client ends
+		   later still belong to it. */
+		uint64_t now = xrec_time(rec), floor = xresp_open_floor(v->r);
+		held_release(v, now < floor ? now : floor);
+	}
+	return v->oom ? -1 : 0;
 }
 
 static void summary_row(struct out_table *t, const char *conn, const char *proto,
@@ -214,6 +292,8 @@ int responses_view_finish(struct responses_view *v)
 	if (!v)
 		return 0;
 	xresp_finish(v->r);
+	held_release(v, UINT64_MAX);
+	free(v->held);
 	int ret = v->oom ? -1 : 0;
 	if (!v->summary) {
 		out_table_end(&v->t);

@@ -55,11 +55,17 @@ struct view_trace {
 	struct xstate_model *model;	/* VIEW_MODEL: fed each record before the view */
 	struct sites *sites;		/* VIEW_SITES: NULL when there are none */
 	void *state;			/* the view's own */
+	uint64_t first_pkt;		/* the trace's first packet: --range counts from it */
 	char err[1024];			/* why a hook failed; empty: out of memory */
 };
 
 /* The record is of a connection --conn asked for (or of none). */
 bool view_wants(const struct view_trace *t, const struct xrec *rec);
+
+/* The record's time falls inside --range (seconds after the trace's first
+   packet; a record before any packet counts from itself).  Call it on
+   every record in order: it notes the first packet. */
+bool view_in_range(struct view_trace *t, const struct xrec *rec);
 
 /* What a view needs of the reading. */
 enum {

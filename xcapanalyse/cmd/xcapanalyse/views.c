@@ -221,7 +221,7 @@ static void requests_wait(void *ctx, const struct xstate_wait *w)
 		snprintf(r->name, sizeof r->name, "%s", w->name);
 	}
 	r->count++;
-	r->total += w->reply_ts - w->start;
+	r->total += w->end - w->start;
 }
 
 struct requests_view *requests_view_new(struct xstate_model *m, bool per_conn)
@@ -382,7 +382,7 @@ static void trips_wait(void *ctx, const struct xstate_wait *w)
 		{ .ns = (int64_t)(w->request_ts - t0) }, { .u = w->conn }, { .u = w->seq },
 		{ .s = ext_label(w) }, { .s = w->name },
 		{ .s = w->error ? "error" : "reply" },
-		{ .ns = (int64_t)(w->reply_ts - w->start) }, { .ns = (int64_t)w->queued },
+		{ .ns = (int64_t)(w->end - w->start) }, { .ns = (int64_t)w->queued },
 		{ .u = w->after_seq, .empty = !w->sync_after },
 		{ .s = burst }, { .u = w->burst_first }, { .u = w->burst_last },
 		{ .s = "" }, { .s = d },
@@ -395,7 +395,7 @@ static void trips_wait(void *ctx, const struct xstate_wait *w)
 	for (size_t i = 0; i < v->ncols; i++)
 		row[i] = cells[v->shown[i]];
 	out_table_row(&v->t, row);
-	v->total += w->reply_ts - w->start;
+	v->total += w->end - w->start;
 	v->queued += w->queued;
 }
 

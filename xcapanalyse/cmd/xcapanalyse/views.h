@@ -42,7 +42,8 @@ void trips_view_finish(struct trips_view *v, const struct xstate_model *m);
 struct xresp_options;
 struct responses_view;
 struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enum out_format fmt,
-					  const struct xresp_options *opt, bool summary);
+					  const struct xresp_options *opt, bool summary,
+					  uint64_t from, uint64_t to);
 int responses_view_record(struct responses_view *v, const struct xrec *rec);
 int responses_view_finish(struct responses_view *v);
 
@@ -72,8 +73,12 @@ void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt)
 /* --connections (printed at the end) or, with marks, --marks (a row per
    mark as it comes).  Feed it the records; finish prints and frees. */
 struct conns_view;
-struct conns_view *conns_view_new(FILE *out, enum out_format fmt, bool marks);
-int conns_view_record(struct conns_view *v, const struct xrec *rec);	/* -1: memory */
+/* ranged: --range was given, and only connections with packets inside
+   it are listed.  in_range: the record's time is inside it (its
+   packets, messages, gaps and marks count only then; what says what a
+   connection is, whenever it came). */
+struct conns_view *conns_view_new(FILE *out, enum out_format fmt, bool marks, bool ranged);
+int conns_view_record(struct conns_view *v, const struct xrec *rec, bool in_range); /* -1: memory */
 void conns_view_finish(struct conns_view *v);
 
 #endif

@@ -32,6 +32,15 @@ bool view_wants(const struct view_trace *t, const struct xrec *rec)
 	return false;
 }
 
+bool view_in_range(struct view_trace *t, const struct xrec *rec)
+{
+	uint64_t ts = xrec_time(rec);
+	if (!t->first_pkt && rec->type == XREC_PKT)
+		t->first_pkt = ts;
+	uint64_t since = t->first_pkt && ts > t->first_pkt ? ts - t->first_pkt : 0;
+	return since >= t->o->sopt.range_start && since < t->o->sopt.range_end;
+}
+
 static int oom_unless(const void *p)
 {
 	return p ? 0 : -1;
@@ -95,7 +104,8 @@ static int events_finish(struct view_trace *t)
 static int responses_begin_as(struct view_trace *t, bool summary)
 {
 	return oom_unless(t->state = responses_view_new(t->model, t->out, t->o->fmt, &t->o->ropt,
-							summary));
+							summary, t->o->sopt.range_start,
+							t->o->sopt.range_end));
 }
 
 static int responses_begin(struct view_trace *t)
@@ -143,19 +153,25 @@ static int updates_finish(struct view_trace *t)
 
 /* ---- the records as they come (conns_view.c, messages.c, dump) ---- */
 
+/* A range was asked for: only what falls in it is counted or listed. */
+static bool ranged(const struct view_trace *t)
+{
+	return t->o->sopt.range_start > 0 || t->o->sopt.range_end != UINT64_MAX;
+}
+
 static int connections_begin(struct view_trace *t)
 {
-	return oom_unless(t->state = conns_view_new(t->out, t->o->fmt, false));
+	return oom_unless(t->state = conns_view_new(t->out, t->o->fmt, false, ranged(t)));
 }
 
 static int marks_begin(struct view_trace *t)
 {
-	return oom_unless(t->state = conns_view_new(t->out, t->o->fmt, true));
+	return oom_unless(t->state = conns_view_new(t->out, t->o->fmt, true, ranged(t)));
 }
 
 static int conns_record(struct view_trace *t, const struct xrec *rec)
 {
-	return conns_view_record(t->state, rec);
+	return conns_view_record(t->state, rec, view_in_range(t, rec));
 }
 
 static int conns_finish(struct view_trace *t)
@@ -171,7 +187,7 @@ static int messages_begin(struct view_trace *t)
 
 static int messages_record(struct view_trace *t, const struct xrec *rec)
 {
-	msg_view_record(t->state, rec);
+	msg_view_record(t->state, rec, view_in_range(t, rec));
 	return 0;
 }
 
@@ -189,7 +205,11 @@ static int dump_begin(struct view_trace *t)
 
 static int dump_record(struct view_trace *t, const struct xrec *rec)
 {
-	xrec_dump(t->out, rec);
+	/* What says what a connection is (its addresses, extensions, name)
+	   is kept whenever it came, so that the records kept can be read. */
+	bool describes = rec->type == XREC_CONN || rec->type == XREC_EXT || rec->type == XREC_NAME;
+	if (view_in_range(t, rec) || describes)
+		xrec_dump(t->out, rec);
 	return 0;
 }
 
