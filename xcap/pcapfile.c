@@ -296,7 +296,7 @@ static int need_from_reader(struct pcapfile *p, size_t n)
 			p->len = have + s->got;
 			p->held = s;
 		} else {
-			if (ok && (ok = own_buffer(p, have + s->got, have))) {
+			if (ok && (ok = own_buffer(p, have + s->got, have)) && s->got) {
 				memcpy(p->buf + p->len, s->mem + HEADROOM, s->got);
 				p->len += s->got;
 			}
