@@ -86,6 +86,12 @@ struct reader {
 	uint64_t off;		/* file offset of the next read */
 	unsigned next_fill;	/* the reader's next slot */
 	unsigned next_take;	/* need()'s next slot */
+	unsigned free_slots;	/* slots given back and not yet filled again */
+	unsigned ready;		/* slots filled and not yet taken */
+	/* Asleep on filled or freed.  Wakes cost more than the copying of a
+	   slot: one asleep is woken only when half the ring is ready for it
+	   (or the file ended). */
+	bool taker_asleep, reader_asleep;
 	bool stop;		/* pcapfile_close: the reader ends */
 };
 
@@ -133,8 +139,11 @@ static void *reader_main(void *arg)
 	pthread_mutex_lock(&r->lock);
 	for (;;) {
 		struct slot *s = &r->slot[r->next_fill];
-		while (!r->stop && s->full)
+		while (!r->stop && s->full) {
+			r->reader_asleep = true;
 			pthread_cond_wait(&r->freed, &r->lock);
+		}
+		r->reader_asleep = false;
 		if (r->stop)
 			break;
 		pthread_mutex_unlock(&r->lock);
@@ -155,8 +164,11 @@ static void *reader_main(void *arg)
 		s->got = got;
 		s->err = err;
 		s->full = true;
+		r->free_slots--;
+		r->ready++;
 		r->next_fill = (r->next_fill + 1) % RING;
-		pthread_cond_signal(&r->filled);
+		if (r->taker_asleep && (r->ready >= RING / 2 || got < CHUNK))
+			pthread_cond_signal(&r->filled);
 		if (got < CHUNK)
 			break;	/* the end, or an error: nothing follows */
 	}
@@ -180,6 +192,7 @@ static void reader_start(struct pcapfile *p, const struct stat *st)
 			break;
 	r->fd = fileno(p->f);
 	r->off = (uint64_t)at;
+	r->free_slots = RING;
 	if (made == RING && pthread_mutex_init(&r->lock, NULL) == 0) {
 		if (pthread_cond_init(&r->filled, NULL) == 0) {
 			if (pthread_cond_init(&r->freed, NULL) == 0) {
@@ -219,8 +232,12 @@ static struct slot *reader_take(struct reader *r)
 {
 	pthread_mutex_lock(&r->lock);
 	struct slot *s = &r->slot[r->next_take];
-	while (!s->full)
+	while (!s->full) {
+		r->taker_asleep = true;
 		pthread_cond_wait(&r->filled, &r->lock);
+	}
+	r->taker_asleep = false;
+	r->ready--;
 	r->next_take = (r->next_take + 1) % RING;
 	pthread_mutex_unlock(&r->lock);
 	return s;
@@ -231,7 +248,9 @@ static void reader_give_back(struct reader *r, struct slot *s)
 {
 	pthread_mutex_lock(&r->lock);
 	s->full = false;
-	pthread_cond_signal(&r->freed);
+	r->free_slots++;
+	if (r->reader_asleep && r->free_slots >= RING / 2)
+		pthread_cond_signal(&r->freed);
 	pthread_mutex_unlock(&r->lock);
 }
 
