@@ -168,7 +168,12 @@ struct proto_decoder {
 	struct ext_state ext[128];	/* by major opcode - 128 */
 	uint8_t event_ext[128];		/* by event code: 1 + index into ext, 0 none */
 	bool any_ext_events;
+	uint64_t ext_gen;		/* counts changes of ext[] and event_ext[] */
 	bool ext_unsure;		/* a QueryExtension reply may have been missed */
+	/* first_bytes() per direction, made when the search last needed it:
+	   valid while first_key[dir] is first_key_now(), 0 never made. */
+	bool first_ok[2][256];
+	uint64_t first_key[2];
 	struct atom *atoms;		/* open hash by id */
 	size_t n_atoms, atoms_cap;
 	char *client_names[4];		/* last text per source, to say it once */
@@ -678,6 +683,7 @@ static void index_events(struct proto_decoder *d)
 {
 	memset(d->event_ext, 0, sizeof d->event_ext);
 	d->any_ext_events = false;
+	d->ext_gen++;
 	for (unsigned code = 64; code < 128; code++) {
 		const struct ext_state *best = NULL;
 		for (int i = 0; i < 128; i++) {
@@ -1981,12 +1987,24 @@ static void first_bytes(const struct proto_decoder *d, enum proto_dir dir, bool 
 	}
 }
 
+/* What first_bytes() depends on: the extensions known, and whether one may
+   have been missed.  Never 0. */
+static uint64_t first_key_now(const struct proto_decoder *d)
+{
+	return (d->ext_gen << 1 | d->ext_unsure) + 1;
+}
+
 /* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
 static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	char orders[2] = { d->order ? d->order : 'l', d->order ? 0 : 'B' };
-	bool first_ok[256];
-	first_bytes(d, dir, first_ok);
+	/* A lossy or snap-length capture searches after nearly every
+	   packet: the table is made again only when what it says changed. */
+	if (d->first_key[dir] != first_key_now(d)) {
+		first_bytes(d, dir, d->first_ok[dir]);
+		d->first_key[dir] = first_key_now(d);
+	}
+	const bool *first_ok = d->first_ok[dir];
 	/* Positions before rs_checked were rejected on data already seen; start
 	   after them.  Every message is a multiple of 4 bytes long, so when the
 	   alignment is known only one position in four can be a boundary

@@ -38,7 +38,7 @@ tests_fuzz_fuzz_pcap_SOURCES = tests/fuzz/fuzz_pcap.c tests/fuzz/driver.c
 tests_fuzz_fuzz_pcap_CPPFLAGS = $(INC_TESTS)
 tests_fuzz_fuzz_pcap_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS)
 tests_fuzz_fuzz_pcap_LDADD = $(XCAP_LIBS)
-EXTRA_DIST += tests/bench-capture.sh tests/bench-x11.sh tests/bench-analyse.sh
+EXTRA_DIST += tests/bench-capture.sh tests/bench-x11.sh tests/bench-analyse.sh tests/bench-read.sh
 
 # Benchmarks print figures beside the peer tools; they never pass or fail.
 EXTRA_PROGRAMS += tests/ring-floor
@@ -49,6 +49,7 @@ tests_ring_floor_LDADD = $(PCAP_LIBS)
 CLEANFILES += tests/ring-floor$(EXEEXT)
 bench: all tests/ring-floor$(EXEEXT)
 	$(SHELL) $(top_srcdir)/tests/bench-capture.sh $(abs_top_builddir)
+	$(SHELL) $(top_srcdir)/tests/bench-read.sh $(abs_top_builddir)
 	$(SHELL) $(top_srcdir)/tests/bench-x11.sh $(abs_top_builddir)
 	$(SHELL) $(top_srcdir)/tests/bench-analyse.sh $(abs_top_builddir)
 .PHONY: bench

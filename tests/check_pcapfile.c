@@ -1,7 +1,9 @@
 /*
  * check_pcapfile.c — unit tests of the .pcap/.pcapng reader.  Every
  * capture is built here byte by byte, in either byte order, and read
- * through pcapfile_open on an fmemopen() stream.  Wherever libpcap reads
+ * through pcapfile_open on an fmemopen() stream, and the tests of large
+ * and truncated captures again from a regular file (which pcapfile reads
+ * in a thread of its own, through a ring of buffers).  Wherever libpcap reads
  * the same bytes it is the oracle: same packets, timestamps (in ns),
  * lengths and bytes.  Where it cannot (sections of two byte orders,
  * interfaces of two link types, records beyond its snapshot limit), the
@@ -316,12 +318,20 @@ static void run_free(struct run *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* Streams are regular files in the tcases "... from a file". */
+static int via_file;
+static void from_a_file(void) { via_file = 1; }
+
 /* An input stream of the first n bytes (an empty one has no fmemopen:
    glibc refuses a zero size on some versions). */
 static FILE *mem(const struct buf *c, size_t n)
 {
-	FILE *f = n ? fmemopen(c->b, n, "r") : tmpfile();
+	FILE *f = n && !via_file ? fmemopen(c->b, n, "r") : tmpfile();
 	ck_assert_ptr_nonnull(f);
+	if (via_file && n) {
+		ck_assert_uint_eq(fwrite(c->b, 1, n, f), n);
+		ck_assert_int_eq(fseek(f, 0, SEEK_SET), 0);
+	}
 	return f;
 }
 
@@ -1210,6 +1220,29 @@ START_TEST(many_records_across_chunks)
 }
 END_TEST
 
+START_TEST(records_around_the_headroom)
+{
+	/* Records of 60-70 KB: the tail a buffer's end cuts from one is
+	   sometimes within the room in front of the next buffer (64 KB in
+	   pcapfile.c), sometimes more, and then they are joined by copying. */
+	struct buf c = { 0 };
+	pcap_header(&c, 0, 0, 262144, 1);
+	uint32_t count = 200;
+	for (uint32_t i = 0; i < count; i++)
+		pcap_record(&c, 1700000000u, i, 60000 + i * 50, 60000 + i * 50, i);
+	struct run ours, lib;
+	read_ours(&c, c.len, NULL, &ours);
+	read_libpcap(&c, c.len, NULL, &lib);
+	same_as_libpcap(&ours, &lib);
+	ck_assert_uint_eq(ours.n, count);
+	for (uint32_t i = 0; i < count; i++)
+		ck_assert_msg(pat_ok(ours.p[i].data, 60000 + i * 50, i), "packet %u: wrong bytes", i);
+	run_free(&ours);
+	run_free(&lib);
+	buf_free(&c);
+}
+END_TEST
+
 START_TEST(from_a_pipe)
 {
 	/* A pipe gives what the writer has written so far; the writer here
@@ -1440,6 +1473,13 @@ static Suite *pcapfile_suite(void)
 	tcase_add_loop_test(tc, pcapng_truncated_everywhere, 0, 2);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("truncation from a file");
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, from_a_file, NULL);
+	tcase_add_loop_test(tc, pcap_truncated_everywhere, 0, 2);
+	tcase_add_loop_test(tc, pcapng_truncated_everywhere, 0, 2);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("damage");
 	tcase_add_loop_test(tc, pcap_huge_caplen, 0, 2);
 	tcase_add_loop_test(tc, pcap_large_caplen_short_file, 0, 2);
@@ -1461,6 +1501,15 @@ static Suite *pcapfile_suite(void)
 	tcase_add_loop_test(tc, from_a_pipe, 0, 2);
 	tcase_add_loop_test(tc, pcapng_first_interface_cut, 0, 2);
 	tcase_add_test(tc, pipe_delivers_at_once);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("large from a file");
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, from_a_file, NULL);
+	tcase_add_test(tc, record_larger_than_chunk);
+	tcase_add_test(tc, many_records_across_chunks);
+	tcase_add_test(tc, records_around_the_headroom);
+	tcase_add_test(tc, pcap_from_current_position);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("filter");

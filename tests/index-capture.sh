@@ -5,7 +5,7 @@
 # view, columns, labels at every zoom) as the one netplot builds itself
 # from the same trace; only the state intervals, which need the analysis
 # layer, are netplot's alone.  Rotated pieces get one each; --no-index
-# writes none.
+# writes none, and nothing is written beside a pipe or a device.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need xcap netplot
 for c in xterm-input xdpyinfo-xlogo-lossy rfb-xvnc; do
@@ -73,4 +73,12 @@ t="$workdir/xterm-input.xcap"
 xcap -q --no-index -r "$top_srcdir/tests/captures/xterm-input.pcap" -w "$t" || fail "xcap --no-index failed"
 [ -s "$t" ] || fail "xcap --no-index wrote no trace"
 [ -e "$t.idx" ] && fail "xcap --no-index left an index beside '$t'"
+# An index only beside a regular file: none beside a pipe (nor, the same
+# rule, /dev/null.idx for -w /dev/null, which once was written).
+mkfifo "$workdir/pipe"
+cat "$workdir/pipe" >"$workdir/piped.xcap" &
+xcap -q -r "$top_srcdir/tests/captures/xterm-input.pcap" -w "$workdir/pipe" || fail "xcap -w a pipe failed"
+wait
+[ -s "$workdir/piped.xcap" ] || fail "xcap wrote no trace into a pipe"
+[ -e "$workdir/pipe.idx" ] && fail "xcap wrote an index beside a pipe: '$workdir/pipe.idx'"
 say "xcap's index and netplot's draw the same at six zooms, for three captures; $pieces pieces of -C and --ring indexed"

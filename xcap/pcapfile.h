@@ -2,8 +2,8 @@
  * pcapfile.h — .pcap and .pcapng files, from a file or a pipe.
  *
  * Packets are handed out as pointers into a buffer that holds the whole
- * current record, filled by large reads: no call per packet, no copy per
- * packet.  Both byte orders; pcap with microsecond or nanosecond
+ * current record, filled by large reads (of a regular file, by a thread
+ * reading ahead): no call per packet, no copy per packet.  Both byte orders; pcap with microsecond or nanosecond
  * timestamps; pcapng with several sections and interfaces, each with its
  * time resolution and offset.  Every command that reads a capture file
  * reads it here (libpcap still opens live captures and compiles filters).
@@ -42,6 +42,8 @@ const char *pcapfile_error(const struct pcapfile *p);
 int pcapfile_linktype(const struct pcapfile *p);
 uint32_t pcapfile_snaplen(const struct pcapfile *p);
 uint64_t pcapfile_skipped(const struct pcapfile *p);
+/* The file offset of the next record: how far the parsing is. */
+uint64_t pcapfile_offset(const struct pcapfile *p);
 void pcapfile_close(struct pcapfile *p);
 
 #endif

@@ -293,7 +293,10 @@ static struct xsource *open_pcap(struct xsource *s, const char *filter,
 long long xsource_offset(const struct xsource *s)
 {
 	off_t o = ftello(s->f);
-	return o < 0 ? -1 : (long long)o;
+	if (o < 0)
+		return -1;
+	/* A capture file is read by a thread of pcapfile's, not through f. */
+	return s->pcap ? (long long)pcapfile_offset(s->pcap) : (long long)o;
 }
 
 struct xsource *xsource_open(const char *path, const char *filter,

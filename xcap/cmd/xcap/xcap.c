@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -494,14 +495,18 @@ static void open_output(struct capture *cap, uint64_t ts)
 		die(EXIT_RUNTIME, "cannot start the trace: %s: '%s'", err, cap->out_name);
 	cap->file_start_ns = ts;
 	cap->files_opened++;
+	/* An index sits beside a regular file only: none beside a pipe or a
+	   device (-w /dev/null is no reason to write /dev/null.idx). */
+	struct stat st;
+	bool regular = cap->out != stdout && fstat(fileno(cap->out), &st) == 0 && S_ISREG(st.st_mode);
 	/* An index left beside a file now overwritten (-C -W, a second run)
 	   describes the old trace: gone before the new one is written. */
-	if (cap->out != stdout) {
+	if (regular) {
 		char ipath[PATH_MAX + 8];
 		snprintf(ipath, sizeof ipath, "%s.idx", cap->out_name);
 		unlink(ipath);
 	}
-	if (cap->want_index && cap->out != stdout && !(cap->ix = xidx_new()))
+	if (cap->want_index && regular && !(cap->ix = xidx_new()))
 		complain("out of memory, no index written: '%s.idx'", cap->out_name);
 }
 
