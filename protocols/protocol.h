@@ -41,6 +41,8 @@ enum proto_kind {
 #define PROTO_F_AFTER_GAP  0x04	/* first message after a hole in the stream */
 #define PROTO_F_NO_BYTES   0x08	/* content travelled outside the socket (SHM, fds) */
 #define PROTO_F_WANTS_REPLY 0x10	/* a request the server answers with a reply */
+#define PROTO_F_NO_PIXELS  0x20	/* a screen update that changes no pixel (RFB: a
+				   FramebufferUpdate of pseudo-encodings only) */
 
 #define PROTO_DETAIL_MAX 256
 

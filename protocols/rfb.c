@@ -118,6 +118,7 @@ enum rect_stage {
 struct update {
 	uint32_t nrects, done;
 	bool until_lastrect;	/* nrects 0xffff: a LastRect rectangle ends it */
+	bool pixels;		/* a rectangle of a real encoding, not a pseudo-encoding */
 	enum rect_stage rs;
 	uint16_t x, y, w, h;
 	int32_t enc;
@@ -925,6 +926,19 @@ static void update_detail(struct proto_decoder *d, char *detail)
 	}
 }
 
+/* The update's last rectangle is framed: its detail, and whether it
+   carried pixels at all (an update of a cursor shape, a new size or
+   LastRect alone changes nothing on the screen: PROTO_F_NO_PIXELS). */
+static void update_end(struct proto_decoder *d)
+{
+	struct stream_dir *h = &d->h[PROTO_S2C];
+	update_detail(d, h->m.detail);
+	if (!d->up.pixels)
+		h->m.flags |= PROTO_F_NO_PIXELS;
+	msg_end(d, PROTO_S2C);
+	h->stage = ST_MESSAGES;
+}
+
 static enum step step_update_start(struct proto_decoder *d, struct cursor *c)
 {
 	struct stream_dir *h = &d->h[PROTO_S2C];
@@ -967,7 +981,11 @@ static void rect_done(struct proto_decoder *d)
 {
 	struct update *u = &d->up;
 	struct stream_dir *h = &d->h[PROTO_S2C];
-	stat_add(u, u->enc, (uint64_t)u->w * u->h, h->buf_off - u->rect_start);
+	/* A pseudo-encoding's width and height are a cursor's, a new size's:
+	   no pixel of the screen. */
+	bool pseudo = u->e && u->e->pseudo;
+	stat_add(u, u->enc, pseudo ? 0 : (uint64_t)u->w * u->h, h->buf_off - u->rect_start);
+	u->pixels |= !pseudo;
 	u->done++;
 	u->rs = R_HEADER;
 }
@@ -1192,9 +1210,7 @@ static enum step step_update(struct proto_decoder *d, struct cursor *c)
 	switch (u->rs) {
 	case R_HEADER:
 		if (!u->until_lastrect && u->done >= u->nrects) {
-			update_detail(d, h->m.detail);
-			msg_end(d, PROTO_S2C);
-			h->stage = ST_MESSAGES;
+			update_end(d);
 			return STEP_OK;
 		}
 		u->x = cursor_be16(c);
@@ -1289,9 +1305,7 @@ static enum step step_update(struct proto_decoder *d, struct cursor *c)
 		case RFB_WALK_LASTRECT:
 			u->rs = R_DONE;
 			rect_done(d);
-			update_detail(d, h->m.detail);
-			msg_end(d, PROTO_S2C);
-			h->stage = ST_MESSAGES;
+			update_end(d);
 			return STEP_OK;
 		default:
 			return STEP_FAIL;
