@@ -139,6 +139,15 @@ extern const struct proto_ops proto_x11;
 #define PROTO_RFB_PORT_REVERSE 5500
 extern const struct proto_ops proto_rfb;
 bool proto_rfb_banner(const uint8_t *data, size_t len);
+/* An RFB encoding's number from its name as the decoder spells it in
+   details ("Tight", "QualityLevel8", or a number: "-24"); false when the
+   name is none. */
+bool proto_rfb_encoding_number(const char *name, int32_t *n);
+/* ... and its name from its number (the number itself when it has none). */
+void proto_rfb_encoding_name(int32_t n, char *out, size_t size);
+/* Whether the RFB decoder frames rectangles of encoding n (a viewer that
+   frames its updates with the decoder may ask for it). */
+bool proto_rfb_encoding_framed(int32_t n);
 
 /* The decoder for a stream whose first bytes are these, or NULL: for
    connections on ports no decoder claims. */

@@ -28,6 +28,9 @@
  *                  sends unprompted); seq is the last client message's number.
  *                  Without ContinuousUpdates such an update is flagged
  *                  PROTO_F_UNCERTAIN: it may answer a request not seen.
+ *                  A FramebufferUpdate of pseudo-encodings alone (a cursor's
+ *                  shape, a new size, LastRect) carries PROTO_F_NO_PIXELS:
+ *                  it changes no pixel of the screen.
  *   PROTO_ERROR    a security or setup failure and its reason
  *   PROTO_UNKNOWN  not used for framed bytes: an unknown message type cannot
  *                  be framed in RFB (no length field), so the direction's
@@ -223,6 +226,43 @@ static void encoding_name(int32_t n, char *out, size_t size)
 		snprintf(out, size, "%s%ld", e->name, (long)n - e->first);
 	else
 		snprintf(out, size, "%s", e->name);
+}
+
+bool proto_rfb_encoding_number(const char *name, int32_t *n)
+{
+	char *end;
+	long v = strtol(name, &end, 10);
+	if (end != name && !*end && v >= INT32_MIN && v <= INT32_MAX) {
+		*n = (int32_t)v;
+		return true;
+	}
+	for (size_t i = 0; i < rfb_nencodings; i++) {
+		const struct rfb_encoding *e = &rfb_encodings[i];
+		size_t k = strlen(e->name);
+		if (strncmp(name, e->name, k) != 0)
+			continue;
+		if (!name[k] && e->last == e->first) {
+			*n = e->first;
+			return true;
+		}
+		/* a level of a family: its name and the level's number */
+		unsigned long level = name[k] >= '0' && name[k] <= '9' ? strtoul(name + k, &end, 10) : 0;
+		if (e->last > e->first && name[k] && !*end && level <= (unsigned long)(e->last - e->first)) {
+			*n = e->first + (int32_t)level;
+			return true;
+		}
+	}
+	return false;
+}
+
+void proto_rfb_encoding_name(int32_t n, char *out, size_t size)
+{
+	encoding_name(n, out, size);
+}
+
+bool proto_rfb_encoding_framed(int32_t n)
+{
+	return encoding_find(n) != NULL;
 }
 
 static const struct rfb_security *security_find(int type)
@@ -767,10 +807,17 @@ static void client_detail(struct proto_decoder *d, const struct rfb_message *m,
 			}
 			if (e == -224)
 				d->want_lastrect = true;
+			/* By name while names fit, then by number (a long list's
+			   last ones are the levels, QualityLevel8 is -24), so that
+			   what the viewer asked for is all there for a reader
+			   (xcap-replay asks for it again); "+N" when not even
+			   the numbers fit. */
 			char name[48];
 			encoding_name(e, name, sizeof name);
 			size_t used = strlen(detail);
-			if (used + strlen(name) + 12 >= PROTO_DETAIL_MAX) {
+			if (used + strlen(name) + 12 >= PROTO_DETAIL_MAX)
+				snprintf(name, sizeof name, "%ld", (long)e);
+			if (used + strlen(name) + 8 >= PROTO_DETAIL_MAX) {
 				dappend(detail, ",+%u", n - i);
 				break;
 			}

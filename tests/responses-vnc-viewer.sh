@@ -12,9 +12,10 @@
 # and gives, per key press and click, the time from the input to the last
 # update carrying pixels before 150 ms of quiet.  xcapanalyse's row for
 # each press must be there, in order, and at least 95 % of them within
-# 2 ms + 10 % of that.
+# 2 ms + 10 % of that.  xcap-replay then plays the Xvnc session back and
+# must ask for the encodings TigerVNC's viewer asked for.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need root Xvnc x11vnc xtigervncviewer Xvfb xdotool xterm tcpdump xcapanalyse /usr/bin/python3
+need root Xvnc x11vnc xtigervncviewer Xvfb xdotool xterm tcpdump xcapanalyse xcap-replay xcap /usr/bin/python3
 py=/usr/bin/python3
 
 # session NAME PORT DESKTOP: the viewer on PORT under $viewer_display, the
@@ -121,6 +122,33 @@ DISPLAY=:$xvnc_display xterm -geometry 60x15+0+0 -fn fixed -e sh -c 'seq 1000 10
 pids="$pids $!"
 sleep 2
 session xvnc "$xvnc_port" responses-vnc-viewer
+
+# xcap-replay plays the session back as a viewer of its own: it asks for
+# what TigerVNC's viewer asked for (less Fence and ContinuousUpdates, which
+# it would have to answer), not Raw, and frames every update it gets.
+check_begin "replay: asks for the recorded viewer's encodings and frames what comes"
+xcap-replay record "$workdir/xvnc.pcap" -o "$workdir/xvnc.session" 2>"$workdir/record.err" ||
+	fail "cannot record the session: $(cat "$workdir/record.err")"
+grep -q '^encodings .*Tight' "$workdir/xvnc.session" ||
+	fail "the session does not keep the viewer's encodings: $(grep -v '^[0-9]' "$workdir/xvnc.session")"
+xcap-replay --rfb "127.0.0.1:$xvnc_port" --quiet 100 --timeout 1000 --capture "$workdir/replay.xcap" \
+	"$workdir/xvnc.session" 2>"$workdir/replay.err"
+_st=$?
+[ $_st = 0 ] || [ $_st = 3 ] || fail "the replay failed ($_st): $(cat "$workdir/replay.err")"
+# The encodings each asked for, by name, as a session keeps them.
+xcap-replay record "$workdir/replay.xcap" -o "$workdir/replay.session" 2>"$workdir/record2.err" ||
+	fail "cannot record the replay's capture: $(cat "$workdir/record2.err")"
+_rec=$(sed -n 's/^encodings //p' "$workdir/xvnc.session" | sed -e 's/ Fence / /' -e 's/ ContinuousUpdates / /')
+_rep=$(sed -n 's/^encodings //p' "$workdir/replay.session")
+[ -n "$_rep" ] && [ "$_rec" = "$_rep" ] || fail "the replay asked for '$_rep', the viewer for '$_rec'"
+xcapanalyse --dump "$workdir/replay.xcap" >"$workdir/replay.dump" || fail "cannot dump the replay's capture"
+! grep -E '^note .*(not framed|cannot frame|not decoded)' "$workdir/replay.dump" ||
+	fail "the replay's capture has updates the decoder could not frame"
+! grep -E '^msg .*name=FramebufferUpdate .*Raw [0-9]+ [0-9]{6,}px' "$workdir/replay.dump" ||
+	fail "the replay was sent the screen in Raw"
+say "replay: $(grep -c 'name=FramebufferUpdate' "$workdir/replay.dump") updates, the first with pixels:" \
+	"$(xcapanalyse --messages "$workdir/replay.xcap" | grep -v no-pixels | grep -m 1 -o 'FramebufferUpdate .*')"
+check_end
 
 # 2. x11vnc over an Xvfb of its own
 start_xvfb
