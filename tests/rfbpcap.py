@@ -24,11 +24,12 @@ quiet gap of QUIET_MS (default 150) with no such update, and before the
 next input or move (the first such update may come later than the gap:
 a server that polls its screen).  One line per input, in order:
 
-    INDEX KIND WHAT INPUT_S EXPECTED_S UPDATES
+    INDEX KIND WHAT INPUT_S EXPECTED_S UPDATES RELEASE_S
 
 INPUT_S the input's time in seconds since the capture's first packet;
 EXPECTED_S the expected response in seconds, "-" when no update with
-pixels followed; UPDATES how many updates with pixels it spans.
+pixels followed; UPDATES how many updates with pixels it spans; RELEASE_S how long after the press its release came
+("-" when it did not).
 """
 import struct
 import sys
@@ -383,17 +384,26 @@ def main():
     # The presses, and the moves: a move ends the response of the press
     # before it as the next press does (a release does not: it is the
     # press's own, nor a PointerEvent that changes nothing).
-    inputs, moves = [], []
+    inputs, moves, released = [], [], {}
+    held = {}           # key or button down: the index of its press
     mask, at = 0, None
     for end, kind, detail in msgs:
         t = c2s.time_of(end)
-        if kind == 'key' and detail[0]:
-            inputs.append((t, 'key-press', '0x%x' % detail[1]))
+        if kind == 'key':
+            if detail[0]:
+                held[('key', detail[1])] = len(inputs)
+                inputs.append((t, 'key-press', '0x%x' % detail[1]))
+            elif ('key', detail[1]) in held:
+                released[held.pop(('key', detail[1]))] = t
         elif kind == 'pointer':
             m, x, y = detail
             pressed = m & ~mask
+            for bit in range(8):
+                if mask & ~m & (1 << bit) and ('button', bit) in held:
+                    released[held.pop(('button', bit))] = t
             if pressed:
                 b = (pressed & -pressed).bit_length()
+                held[('button', b - 1)] = len(inputs)
                 inputs.append((t, 'button-press', 'button=%d' % b))
             elif m == mask and (x, y) != at:
                 moves.append(t)
@@ -408,8 +418,9 @@ def main():
             if ut >= nxt or (last is not None and ut - last >= quiet):
                 break
             last, count = ut, count + 1
-        print('%d %s %s %.6f %s %d' % (i + 1, kind, what, t - first,
-                                       '%.6f' % (last - t) if last is not None else '-', count))
+        print('%d %s %s %.6f %s %d %s' % (i + 1, kind, what, t - first,
+                                          '%.6f' % (last - t) if last is not None else '-', count,
+                                          '%.6f' % (released[i] - t) if i in released else '-'))
 
 
 if __name__ == '__main__':

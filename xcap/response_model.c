@@ -58,7 +58,7 @@ void xresp_options_default(struct xresp_options *opt)
 	opt->first = 1000 * 1000000ull;
 	opt->synthetic = false;
 	opt->fold_motion = true;
-	opt->release_within = 20 * 1000000ull;
+	opt->release_within = 50 * 1000000ull;
 }
 
 static struct rconn *rconn_of(struct xresp_model *r, uint32_t id, bool create)

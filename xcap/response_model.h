@@ -123,8 +123,10 @@ struct xresp_options {
 	/* A key's or a button's release this soon (ns) after its press, with
 	   no input between, belongs to the press: one input, the key or the
 	   click, as a program types them (XTEST, xdotool, a viewer sending
-	   both at once).  Default 20 ms: a person holds a key or a button
-	   longer.  0: every release is an input of its own. */
+	   both at once, a few ms apart, more on a busy machine).  Default
+	   50 ms: a person rarely holds a key or a button less long, and when
+	   one does, the release's response (a button acts on its release) is
+	   the click's.  0: every release is an input of its own. */
 	uint64_t release_within;
 };
 

@@ -115,7 +115,7 @@ static void usage(FILE *f)
 "  --synthetic-inputs  count X11 input events sent with SendEvent as inputs\n"
 "  --no-fold-motion  motion while a button is held is an input of its own,\n"
 "                    not part of the press's response\n"
-"  --release-ms MS   a release within MS (default 20) of its press is part\n"
+"  --release-ms MS   a release within MS (default 50) of its press is part\n"
 "                    of the press: one input, the key or the click (0: a\n"
 "                    release is an input of its own)\n"
 "  --rates LIST      link rates in bit/s, suffix k, M or G (default\n"
