@@ -18,7 +18,7 @@ _xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --format --conn --
 	--capture-side --rtt --elicit-slack --elicit-fraction --elicit-min-flight --no-backlog
 	--wait-on --split-fraction --split-min --split-max --sites-file
 	--mark-span --ideal-fps --slow-motion --slow-motion-fps
-	--quiet-ms --first-ms --synthetic-inputs --no-fold-motion --fail-if-worse -j --jobs
+	--quiet-ms --first-ms --synthetic-inputs --no-fold-motion --release-ms --fail-if-worse -j --jobs
 	--rates --latencies --mss
 	--initial-window --no-idle-restart --trace-rate --time-dilation --ssh-compression
 	--ssh-forward-time --wake-time
@@ -104,7 +104,7 @@ _xcap_xcapanalyse() {
 	--rates) COMPREPLY=($(compgen -W '100M,10M,1M,100k,10k' -- "$cur")); return ;;
 	--latencies) COMPREPLY=($(compgen -W '0.1,1,10,100' -- "$cur")); return ;;
 	--range | --rtt | --elicit-slack | --elicit-fraction | --elicit-min-flight | \
-	--split-fraction | --split-min | --split-max | --quiet-ms | --first-ms | -j | --jobs | --mss | --initial-window | \
+	--split-fraction | --split-min | --split-max | --quiet-ms | --first-ms | --release-ms | -j | --jobs | --mss | --initial-window | \
 	--trace-rate | --time-dilation | --mark-span | --ideal-fps | --slow-motion-fps | \
 	--ssh-forward-time | --wake-time) return ;;
 	--fail-if-worse)

@@ -41,6 +41,8 @@ enum proto_kind {
 #define PROTO_F_AFTER_GAP  0x04	/* first message after a hole in the stream */
 #define PROTO_F_NO_BYTES   0x08	/* content travelled outside the socket (SHM, fds) */
 #define PROTO_F_WANTS_REPLY 0x10	/* a request the server answers with a reply */
+#define PROTO_F_NO_PIXELS  0x20	/* a screen update that changes no pixel (RFB: a
+				   FramebufferUpdate of pseudo-encodings only) */
 
 #define PROTO_DETAIL_MAX 256
 
@@ -137,6 +139,15 @@ extern const struct proto_ops proto_x11;
 #define PROTO_RFB_PORT_REVERSE 5500
 extern const struct proto_ops proto_rfb;
 bool proto_rfb_banner(const uint8_t *data, size_t len);
+/* An RFB encoding's number from its name as the decoder spells it in
+   details ("Tight", "QualityLevel8", or a number: "-24"); false when the
+   name is none. */
+bool proto_rfb_encoding_number(const char *name, int32_t *n);
+/* ... and its name from its number (the number itself when it has none). */
+void proto_rfb_encoding_name(int32_t n, char *out, size_t size);
+/* Whether the RFB decoder frames rectangles of encoding n (a viewer that
+   frames its updates with the decoder may ask for it). */
+bool proto_rfb_encoding_framed(int32_t n);
 
 /* Wayland: a bare stream (a relay on a Wayland socket), whose client
    begins with wl_display@1.get_registry or sync; and waypipe's channel

@@ -28,6 +28,9 @@
  *                  sends unprompted); seq is the last client message's number.
  *                  Without ContinuousUpdates such an update is flagged
  *                  PROTO_F_UNCERTAIN: it may answer a request not seen.
+ *                  A FramebufferUpdate of pseudo-encodings alone (a cursor's
+ *                  shape, a new size, LastRect) carries PROTO_F_NO_PIXELS:
+ *                  it changes no pixel of the screen.
  *   PROTO_ERROR    a security or setup failure and its reason
  *   PROTO_UNKNOWN  not used for framed bytes: an unknown message type cannot
  *                  be framed in RFB (no length field), so the direction's
@@ -118,6 +121,7 @@ enum rect_stage {
 struct update {
 	uint32_t nrects, done;
 	bool until_lastrect;	/* nrects 0xffff: a LastRect rectangle ends it */
+	bool pixels;		/* a rectangle of a real encoding, not a pseudo-encoding */
 	enum rect_stage rs;
 	uint16_t x, y, w, h;
 	int32_t enc;
@@ -222,6 +226,43 @@ static void encoding_name(int32_t n, char *out, size_t size)
 		snprintf(out, size, "%s%ld", e->name, (long)n - e->first);
 	else
 		snprintf(out, size, "%s", e->name);
+}
+
+bool proto_rfb_encoding_number(const char *name, int32_t *n)
+{
+	char *end;
+	long v = strtol(name, &end, 10);
+	if (end != name && !*end && v >= INT32_MIN && v <= INT32_MAX) {
+		*n = (int32_t)v;
+		return true;
+	}
+	for (size_t i = 0; i < rfb_nencodings; i++) {
+		const struct rfb_encoding *e = &rfb_encodings[i];
+		size_t k = strlen(e->name);
+		if (strncmp(name, e->name, k) != 0)
+			continue;
+		if (!name[k] && e->last == e->first) {
+			*n = e->first;
+			return true;
+		}
+		/* a level of a family: its name and the level's number */
+		unsigned long level = name[k] >= '0' && name[k] <= '9' ? strtoul(name + k, &end, 10) : 0;
+		if (e->last > e->first && name[k] && !*end && level <= (unsigned long)(e->last - e->first)) {
+			*n = e->first + (int32_t)level;
+			return true;
+		}
+	}
+	return false;
+}
+
+void proto_rfb_encoding_name(int32_t n, char *out, size_t size)
+{
+	encoding_name(n, out, size);
+}
+
+bool proto_rfb_encoding_framed(int32_t n)
+{
+	return encoding_find(n) != NULL;
 }
 
 static const struct rfb_security *security_find(int type)
@@ -766,10 +807,17 @@ static void client_detail(struct proto_decoder *d, const struct rfb_message *m,
 			}
 			if (e == -224)
 				d->want_lastrect = true;
+			/* By name while names fit, then by number (a long list's
+			   last ones are the levels, QualityLevel8 is -24), so that
+			   what the viewer asked for is all there for a reader
+			   (xcap-replay asks for it again); "+N" when not even
+			   the numbers fit. */
 			char name[48];
 			encoding_name(e, name, sizeof name);
 			size_t used = strlen(detail);
-			if (used + strlen(name) + 12 >= PROTO_DETAIL_MAX) {
+			if (used + strlen(name) + 12 >= PROTO_DETAIL_MAX)
+				snprintf(name, sizeof name, "%ld", (long)e);
+			if (used + strlen(name) + 8 >= PROTO_DETAIL_MAX) {
 				dappend(detail, ",+%u", n - i);
 				break;
 			}
@@ -925,6 +973,19 @@ static void update_detail(struct proto_decoder *d, char *detail)
 	}
 }
 
+/* The update's last rectangle is framed: its detail, and whether it
+   carried pixels at all (an update of a cursor shape, a new size or
+   LastRect alone changes nothing on the screen: PROTO_F_NO_PIXELS). */
+static void update_end(struct proto_decoder *d)
+{
+	struct stream_dir *h = &d->h[PROTO_S2C];
+	update_detail(d, h->m.detail);
+	if (!d->up.pixels)
+		h->m.flags |= PROTO_F_NO_PIXELS;
+	msg_end(d, PROTO_S2C);
+	h->stage = ST_MESSAGES;
+}
+
 static enum step step_update_start(struct proto_decoder *d, struct cursor *c)
 {
 	struct stream_dir *h = &d->h[PROTO_S2C];
@@ -967,7 +1028,11 @@ static void rect_done(struct proto_decoder *d)
 {
 	struct update *u = &d->up;
 	struct stream_dir *h = &d->h[PROTO_S2C];
-	stat_add(u, u->enc, (uint64_t)u->w * u->h, h->buf_off - u->rect_start);
+	/* A pseudo-encoding's width and height are a cursor's, a new size's:
+	   no pixel of the screen. */
+	bool pseudo = u->e && u->e->pseudo;
+	stat_add(u, u->enc, pseudo ? 0 : (uint64_t)u->w * u->h, h->buf_off - u->rect_start);
+	u->pixels |= !pseudo;
 	u->done++;
 	u->rs = R_HEADER;
 }
@@ -1192,9 +1257,7 @@ static enum step step_update(struct proto_decoder *d, struct cursor *c)
 	switch (u->rs) {
 	case R_HEADER:
 		if (!u->until_lastrect && u->done >= u->nrects) {
-			update_detail(d, h->m.detail);
-			msg_end(d, PROTO_S2C);
-			h->stage = ST_MESSAGES;
+			update_end(d);
 			return STEP_OK;
 		}
 		u->x = cursor_be16(c);
@@ -1289,9 +1352,7 @@ static enum step step_update(struct proto_decoder *d, struct cursor *c)
 		case RFB_WALK_LASTRECT:
 			u->rs = R_DONE;
 			rect_done(d);
-			update_detail(d, h->m.detail);
-			msg_end(d, PROTO_S2C);
-			h->stage = ST_MESSAGES;
+			update_end(d);
 			return STEP_OK;
 		default:
 			return STEP_FAIL;

@@ -34,6 +34,7 @@ struct sim {
 	struct xstate_model *m;
 	struct xresp_model *r;
 	uint32_t seq[2];
+	const char *ext;	/* the next messages' extension; NULL core */
 };
 
 static void feed(struct sim *s, const struct xrec *rec)
@@ -87,7 +88,7 @@ static void msg(struct sim *s, uint64_t t_us, int dir, int kind, const char *nam
 	struct xrec r = { .type = XREC_MSG };
 	r.u.msg = (struct xrec_msg){ .ts = T0 + t_us * 1000, .conn = 1, .dir = (uint8_t)dir,
 		.kind = (uint8_t)kind, .flags = flags, .length = len, .tcp_end = s->seq[dir],
-		.name = name, .ext = "", .detail = detail };
+		.name = name, .ext = s->ext ? s->ext : "", .detail = detail };
 	if (kind == XMSG_REPLY)
 		r.u.msg.req_ts = T0;	/* answers something */
 	feed(s, &r);
@@ -179,6 +180,72 @@ START_TEST(rfb_updates_beside_the_viewer)
 }
 END_TEST
 
+/* TigerVNC's viewer: keys as QEMU extended key events, each release 6 ms
+   after its press (xdotool) and so part of it; the cursor's shape sent
+   alone before the screen's change; a PointerEvent repeating the click's
+   position and buttons.  A release 100 ms after its press is an input. */
+START_TEST(rfb_tigervnc_viewer)
+{
+	struct sim s;
+	sim_init(&s, "rfb", 40, 100);
+	msg(&s, 0, XDIR_C2S, XMSG_REQUEST, "ExtendedKeyEvent", 0, "down keysym 0x61 keycode 30", 12);
+	msg(&s, 200, XDIR_S2C, XMSG_EVENT, "FramebufferUpdate", XMSG_F_NO_PIXELS,
+	    "2 rects; CursorWithAlpha 1 0px 592B; LastRect 1 0px 12B", 620);
+	msg(&s, 6000, XDIR_C2S, XMSG_REQUEST, "ExtendedKeyEvent", 0, "up keysym 0x61 keycode 30", 12);
+	msg(&s, 9000, XDIR_S2C, XMSG_EVENT, "FramebufferUpdate", 0, "2 rects; Tight 1 156px 44B; LastRect 1 0px 12B", 72);
+	msg(&s, 500000, XDIR_C2S, XMSG_REQUEST, "PointerEvent", 0, "40,40 buttons 0x01", 6);
+	msg(&s, 500100, XDIR_C2S, XMSG_REQUEST, "PointerEvent", 0, "40,40 buttons 0x00", 6);
+	msg(&s, 517000, XDIR_C2S, XMSG_REQUEST, "PointerEvent", 0, "40,40 buttons 0x00", 6);
+	msg(&s, 540000, XDIR_S2C, XMSG_EVENT, "FramebufferUpdate", 0, "1 rect; Tight 1 3328px 81B", 97);
+	msg(&s, 1000000, XDIR_C2S, XMSG_REQUEST, "KeyEvent", 0, "down keysym 0x62", 8);
+	msg(&s, 1100000, XDIR_C2S, XMSG_REQUEST, "KeyEvent", 0, "up keysym 0x62", 8);
+	sim_end(&s);
+	ck_assert_uint_eq(n_got, 4);
+	ck_assert_int_eq(got[0].kind, XINPUT_KEY_PRESS);
+	ck_assert_str_eq(got[0].what, "keysym=0x61 (a)");
+	ck_assert_uint_eq(got[0].releases, 1);
+	ck_assert_uint_eq(got[0].updates, 1);
+	ck_assert_uint_eq(got[0].pixels, 156);
+	ck_assert_uint_eq(got[0].response, 9 * MS);
+	ck_assert_uint_eq(got[0].flags, 0);
+	ck_assert_int_eq(got[1].kind, XINPUT_BUTTON_PRESS);
+	ck_assert_uint_eq(got[1].releases, 1);
+	ck_assert_uint_eq(got[1].response, 40 * MS);
+	ck_assert_uint_eq(got[1].flags, 0);
+	ck_assert_int_eq(got[2].kind, XINPUT_KEY_PRESS);
+	ck_assert_uint_eq(got[2].releases, 0);
+	ck_assert_uint_eq(got[2].flags, XRESP_F_NO_RESPONSE | XRESP_F_CUT);
+	ck_assert_int_eq(got[3].kind, XINPUT_KEY_RELEASE);
+}
+END_TEST
+
+/* X11: a key typed through XTEST, delivered as a core and an XI2 event
+   each way: one input, its release folded in and the release's XI2 copy
+   no new input; the drawing after both is its response. */
+START_TEST(x11_key_typed_by_a_program)
+{
+	struct sim s;
+	sim_init(&s, "x11", 40, 100);
+	msg(&s, 0, XDIR_S2C, XMSG_EVENT, "KeyPress", 0, KEY, 32);
+	s.ext = "XInputExtension";
+	msg(&s, 10, XDIR_S2C, XMSG_EVENT, "KeyPress", 0, KEY, 32);
+	s.ext = NULL;
+	msg(&s, 6000, XDIR_S2C, XMSG_EVENT, "KeyRelease", 0, KEY, 32);
+	s.ext = "XInputExtension";
+	msg(&s, 6010, XDIR_S2C, XMSG_EVENT, "KeyRelease", 0, KEY, 32);
+	s.ext = NULL;
+	msg(&s, 8000, XDIR_C2S, XMSG_REQUEST, "PolyText8", 0, "", 20);
+	msg(&s, 500000, XDIR_S2C, XMSG_EVENT, "ButtonPress", 0, BUTTON, 32);
+	sim_end(&s);
+	ck_assert_uint_eq(n_got, 2);
+	ck_assert_int_eq(got[0].kind, XINPUT_KEY_PRESS);
+	ck_assert_uint_eq(got[0].releases, 1);
+	ck_assert_uint_eq(got[0].end_ts - got[0].input_ts, 8 * MS);
+	ck_assert_uint_eq(got[0].flags, 0);
+	ck_assert_int_eq(got[1].kind, XINPUT_BUTTON_PRESS);
+}
+END_TEST
+
 /* The model alone, as the flight recorder runs it (no state model): the
    clock ends a response once quiet has passed, as a record would, never
    while a reply is outstanding; nothing is added for the capture point,
@@ -266,6 +333,8 @@ int main(void)
 	TCase *tc = tcase_create("model");
 	tcase_add_test(tc, x11_quiet_cut_and_round_trips);
 	tcase_add_test(tc, rfb_updates_beside_the_viewer);
+	tcase_add_test(tc, rfb_tigervnc_viewer);
+	tcase_add_test(tc, x11_key_typed_by_a_program);
 	tcase_add_test(tc, model_alone_ended_by_the_clock);
 	tcase_add_test(tc, summary_percentiles);
 	suite_add_tcase(s, tc);

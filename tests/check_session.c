@@ -93,6 +93,7 @@ START_TEST(refuses_bad_lines)
 		{ "xcap-session 1\nprotocol x11\n1 key-press 1 - - 0 0xg - - -\n", "line 3: bad window" },
 		{ "xcap-session 1\nprotocol x11\n1 wiggle 1 - - 0 - - - -\n", "line 3: unknown kind" },
 		{ "xcap-session 1\nprotocol rfb\nscreen 800\n", "line 3: screen needs" },
+		{ "xcap-session 1\nprotocol rfb\nencodings Tight Wavelet\n", "line 3: not an RFB encoding" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct xsession s;
@@ -189,6 +190,40 @@ START_TEST(records_rfb)
 	ck_assert_uint_eq(s.inputs[3].code, 0x61);
 	ck_assert_int_eq(s.inputs[3].root_x, XSESS_UNKNOWN);
 	ck_assert_uint_eq(s.inputs[4].kind, XSESS_KEY_RELEASE);
+	/* its last SetEncodings before the first input */
+	ck_assert_uint_eq(s.nencodings, 2);
+	ck_assert_int_eq(s.encodings[0], 0);
+	ck_assert_int_eq(s.encodings[1], -223);
+	xsession_free(&s);
+}
+END_TEST
+
+/* TigerVNC's viewer: QEMU's extended keys are key inputs, and what it asked
+   for is kept, by name, and read back: the levels at the end (QualityLevel8,
+   which the capture's detail gives as -24) too. */
+START_TEST(records_tigervnc_encodings)
+{
+	struct xsession s, back;
+	record("rfb-tigervnc-keys.pcap", &s);
+	ck_assert_uint_eq(s.nencodings, 22);
+	ck_assert_int_eq(s.encodings[0], -314);		/* CursorWithAlpha */
+	ck_assert_int_eq(s.encodings[13], 7);		/* Tight */
+	ck_assert_int_eq(s.encodings[20], -256 + 2);	/* CompressLevel2 */
+	ck_assert_int_eq(s.encodings[21], -32 + 8);	/* QualityLevel8 */
+	ck_assert_uint_eq(s.inputs[4].kind, XSESS_KEY_PRESS);
+	ck_assert_uint_eq(s.inputs[4].code, 0x61);
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(xsession_write(f, &s), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\nencodings CursorWithAlpha VMwareCursor "));
+	ck_assert_ptr_nonnull(strstr(buf, " Raw CompressLevel2 QualityLevel8\n"));
+	ck_assert_int_eq(xsession_parse((const uint8_t *)buf, len, &back, err, sizeof err), 0);
+	ck_assert_uint_eq(back.nencodings, s.nencodings);
+	ck_assert_mem_eq(back.encodings, s.encodings, s.nencodings * sizeof s.encodings[0]);
+	free(buf);
+	xsession_free(&back);
 	xsession_free(&s);
 }
 END_TEST
@@ -222,6 +257,7 @@ int main(void)
 	tcase_add_test(tc, refuses_bad_lines);
 	tcase_add_test(tc, records_x11);
 	tcase_add_test(tc, records_rfb);
+	tcase_add_test(tc, records_tigervnc_encodings);
 	tcase_add_test(tc, records_nothing);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

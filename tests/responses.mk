@@ -19,6 +19,12 @@ bench-responses: all tests/responses-synth$(EXEEXT)
 dist_check_SCRIPTS += tests/responses-truth-rfb.sh
 TESTS += tests/responses-truth-rfb.sh
 EXTRA_DIST += tests/rfbtruth.py
+# TigerVNC's viewer against Xvnc and x11vnc, judged from the pcap's bytes;
+# the golden captures of what it does that other viewers do not.
+dist_check_SCRIPTS += tests/responses-vnc-viewer.sh
+TESTS += tests/responses-vnc-viewer.sh
+EXTRA_DIST += tests/rfbpcap.py tests/captures/rfb-tigervnc-keys.pcap \
+	tests/captures/rfb-tigervnc-cursor.pcap tests/captures/rfb-tigervnc-x11vnc-clicks.pcap
 
 check_PROGRAMS += tests/check_responses
 tests_check_responses_SOURCES = tests/check_responses.c

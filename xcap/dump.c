@@ -180,7 +180,7 @@ static const struct flag_name pkt_events[] = {
 static const struct flag_name msg_flags[] = {
 	{ XMSG_F_UNCERTAIN, "uncertain" }, { XMSG_F_SYNTHETIC, "send-event" },
 	{ XMSG_F_AFTER_GAP, "after-gap" }, { XMSG_F_NO_BYTES, "no-bytes" },
-	{ XMSG_F_WANTS_REPLY, "wants-reply" },
+	{ XMSG_F_WANTS_REPLY, "wants-reply" }, { XMSG_F_NO_PIXELS, "no-pixels" },
 };
 #define N(a) (sizeof (a) / sizeof (a)[0])
 

@@ -123,6 +123,9 @@ enum xmsg_kind {
 #define XMSG_F_NO_BYTES    0x08	/* content travelled outside the socket (shared
 				   memory, passed file descriptors) */
 #define XMSG_F_WANTS_REPLY 0x10	/* a request the server will answer with a reply */
+#define XMSG_F_NO_PIXELS   0x20	/* a screen update that changes no pixel (RFB: a
+				   FramebufferUpdate of pseudo-encodings only:
+				   a cursor shape, a new size, LastRect) */
 
 /* The longest detail string a message carries, with its terminating NUL. */
 #define XMSG_DETAIL_MAX 256

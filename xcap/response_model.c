@@ -25,8 +25,13 @@ struct rconn {
 	uint64_t pending;		/* X11: reply-bearing requests not yet answered */
 	uint64_t inputs;		/* the index of the last input */
 	unsigned buttons_held;		/* X11: presses not yet released */
-	uint32_t input_time;		/* X11: the open input's server time */
+	/* X11: the last input taken (opened or folded into the open
+	   response), to know its XI2 copy after the core event. */
+	uint32_t last_time;		/* its server time */
+	enum xinput_kind last_kind;
+	char last_what[48];
 	unsigned rfb_mask;		/* RFB: the last PointerEvent's buttons */
+	int32_t rfb_x, rfb_y;		/* and its position */
 	bool rfb_seen_pointer;
 	uint64_t min_trip;		/* the shortest request-to-reply of a wait, ns */
 };
@@ -53,6 +58,7 @@ void xresp_options_default(struct xresp_options *opt)
 	opt->first = 1000 * 1000000ull;
 	opt->synthetic = false;
 	opt->fold_motion = true;
+	opt->release_within = 50 * 1000000ull;
 }
 
 static struct rconn *rconn_of(struct xresp_model *r, uint32_t id, bool create)
@@ -240,13 +246,18 @@ static bool x11_input(const struct xrec_msg *g, struct input *in)
 	return true;
 }
 
-/* RFB: "down keysym 0x61"; "40,40 buttons 0x01" against the last mask. */
+/* RFB: "down keysym 0x61" (a KeyEvent, or QEMU's ExtendedKeyEvent, which
+   TigerVNC's viewer sends when the server offers it: "down keysym 0x61
+   keycode 30"); "40,40 buttons 0x01" against the last PointerEvent.  A
+   PointerEvent that repeats the last one's position and buttons (TigerVNC's
+   viewer sends one after each click) is no input: nothing moved, nothing
+   was pressed. */
 static bool rfb_input(struct rconn *c, const struct xrec_msg *g, struct input *in)
 {
 	if (g->dir != XDIR_C2S || g->kind != XMSG_REQUEST || !g->name || !g->detail)
 		return false;
 	memset(in, 0, sizeof *in);
-	if (strcmp(g->name, "KeyEvent") == 0) {
+	if (strcmp(g->name, "KeyEvent") == 0 || strcmp(g->name, "ExtendedKeyEvent") == 0) {
 		bool down = strncmp(g->detail, "down ", 5) == 0;
 		const char *k = strstr(g->detail, "keysym ");
 		unsigned long sym = k ? strtoul(k + 7, NULL, 16) : 0;
@@ -271,6 +282,8 @@ static bool rfb_input(struct rconn *c, const struct xrec_msg *g, struct input *i
 	x = (int32_t)a;
 	y = (int32_t)bb;
 	unsigned mask = (unsigned)strtoul(b + 8, NULL, 16) & 0xff;
+	if (c->rfb_seen_pointer && mask == c->rfb_mask && x == c->rfb_x && y == c->rfb_y)
+		return false;
 	unsigned before = c->rfb_seen_pointer ? c->rfb_mask : 0;
 	unsigned pressed = mask & ~before, released = before & ~mask;
 	if (pressed || released) {
@@ -286,6 +299,8 @@ static bool rfb_input(struct rconn *c, const struct xrec_msg *g, struct input *i
 		in->kind = XINPUT_MOTION;
 	}
 	c->rfb_mask = mask;
+	c->rfb_x = x;
+	c->rfb_y = y;
 	c->rfb_seen_pointer = true;
 	in->x = x;
 	in->y = y;
@@ -314,7 +329,6 @@ static void open_response(struct rconn *c, const struct xrec_msg *g, const struc
 	c->open = true;
 	c->last_activity = g->ts;
 	c->last_dir = g->dir;
-	c->input_time = in->time;
 }
 
 /* Does this X11 request change what the display shows?  Drawing (core,
@@ -401,6 +415,20 @@ static bool quiet_at(struct xresp_model *r, struct rconn *c, uint64_t ts)
 	return c->pending == 0 && ts > c->last_activity && ts - c->last_activity >= quiet;
 }
 
+/* Is this input the release of the open response's press, in the same
+   moment: no input between, within release_within of it?  A person holds
+   a key or a button for 50 ms and more; XTEST, xdotool and viewers replaying
+   a program's input send the release with the press or a few ms after. */
+static bool releases_press(struct xresp_model *r, const struct rconn *c, const struct xrec_msg *g,
+			   const struct input *in)
+{
+	const struct xresponse *x = &c->cur;
+	bool key = in->kind == XINPUT_KEY_RELEASE && x->kind == XINPUT_KEY_PRESS;
+	bool button = in->kind == XINPUT_BUTTON_RELEASE && x->kind == XINPUT_BUTTON_PRESS;
+	return (key || button) && r->opt.release_within && x->releases == 0 && g->ts >= x->input_ts &&
+	       g->ts - x->input_ts <= r->opt.release_within && strcmp(in->what, x->what) == 0;
+}
+
 static void message(struct xresp_model *r, struct rconn *c, const struct xrec_msg *g)
 {
 	struct input in;
@@ -421,13 +449,23 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 			/* A drag: the press's response goes on. */
 			c->cur.motions++;
 			c->last_activity = g->ts;
-		} else if (c->open && c->proto == RP_X11 && in.time && in.time == c->input_time &&
-			   in.kind == c->cur.kind && strcmp(in.what, c->cur.what) == 0) {
+		} else if (c->open && c->proto == RP_X11 && in.time && in.time == c->last_time &&
+			   in.kind == c->last_kind && strcmp(in.what, c->last_what) == 0) {
 			/* The same input twice, core and XI2: not a new one. */
+		} else if (c->open && releases_press(r, c, g, &in)) {
+			/* A key or click a program typed: the release belongs to
+			   its press, the one row a person reads as the key. */
+			c->cur.releases++;
+			c->last_activity = g->ts;
 		} else {
 			if (c->open)
 				emit_close(r, c, true);
 			open_response(c, g, &in);
+		}
+		if (c->proto == RP_X11) {
+			c->last_time = in.time;
+			c->last_kind = in.kind;
+			snprintf(c->last_what, sizeof c->last_what, "%s", in.what);
 		}
 		if (c->proto == RP_X11 && in.kind == XINPUT_BUTTON_PRESS)
 			c->buttons_held++;
@@ -458,7 +496,11 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 			x->end_ts = g->ts;
 	} else if (g->dir == XDIR_S2C) {
 		c->last_activity = g->ts;
-		if (g->name && strcmp(g->name, "FramebufferUpdate") == 0) {
+		/* An update of pseudo-encodings alone (a cursor shape, LastRect)
+		   changes no pixel: TigerVNC's server sends the cursor at once
+		   and the screen's change after it. */
+		if (g->name && strcmp(g->name, "FramebufferUpdate") == 0 &&
+		    !(g->flags & XMSG_F_NO_PIXELS)) {
 			x->end_ts = g->ts;
 			x->updates++;
 			xresp_update_counts(g->detail ? g->detail : "", &x->rects, &x->pixels);

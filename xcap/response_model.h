@@ -5,8 +5,9 @@
  *
  * An input is, for X11, a key, button or motion event the server delivers
  * to the client (core, or an XI2 device event; not a raw event; not one
- * sent with SendEvent unless asked), and for RFB a KeyEvent or
- * PointerEvent from the viewer.  It opens a response on its connection:
+ * sent with SendEvent unless asked), and for RFB a KeyEvent (or QEMU's
+ * ExtendedKeyEvent) or a PointerEvent from the viewer that moves the
+ * pointer or changes its buttons.  It opens a response on its connection:
  * the protocol activity that follows, until the connection goes quiet
  * (no message for `quiet` ns with no reply outstanding) or the next input
  * comes.  X11: the client's requests and the server's replies and events;
@@ -14,9 +15,11 @@
  * display shows (drawing, a window mapped, unmapped or moved).  RFB: the
  * server's FramebufferUpdates; the response ends with the last byte of
  * the last update (the viewer's requests for updates go on regardless,
- * so they neither end nor extend it).  Motion while a
- * button is held belongs to the press (SLIM), and counts in its
- * `motions`.
+ * so they neither end nor extend it; an update of pseudo-encodings
+ * alone, a cursor shape, changes no pixel and does not end it either).
+ * Motion while a button is held belongs to the press (SLIM), and counts in
+ * its `motions`; so does a release in the same moment as its press
+ * (release_within), counted in `releases`.
  *
  * Response time is as the display sees it.  The display is the X server,
  * or the RFB viewer.  A capture beside the display sees both ends as the
@@ -85,6 +88,7 @@ struct xresponse {
 					   window; RFB: on the framebuffer) */
 	bool has_pos;
 	uint64_t motions;		/* motion events folded into it */
+	uint64_t releases;		/* its release folded into it (0 or 1) */
 	/* The response's last visible activity as captured (ns); input_ts
 	   when there was none (XRESP_F_NO_RESPONSE). */
 	uint64_t end_ts;
@@ -116,6 +120,14 @@ struct xresp_options {
 	/* Motion while a button is held belongs to the press (default yes,
 	   SLIM); no: every motion is an input of its own. */
 	bool fold_motion;
+	/* A key's or a button's release this soon (ns) after its press, with
+	   no input between, belongs to the press: one input, the key or the
+	   click, as a program types them (XTEST, xdotool, a viewer sending
+	   both at once, a few ms apart, more on a busy machine).  Default
+	   50 ms: a person rarely holds a key or a button less long, and when
+	   one does, the release's response (a button acts on its release) is
+	   the click's.  0: every release is an input of its own. */
+	uint64_t release_within;
 };
 
 void xresp_options_default(struct xresp_options *opt);

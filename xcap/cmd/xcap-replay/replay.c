@@ -7,7 +7,8 @@
  *   xcap-replay [--pace recorded|quiet] SESSION
  *
  * X11 sessions are played through XTEST into the X server; RFB sessions
- * as a viewer of our own (security None, Raw and CopyRect).  With quiet
+ * as a viewer of our own (security None, the encodings the recorded viewer
+ * asked for, its updates framed by protocols/rfb.c).  With quiet
  * pacing the next input waits until the screen has stopped changing after
  * the previous one: DAMAGE on the root window for X11, the viewer's own
  * FramebufferUpdates for RFB.  An input whose recorded response changed
@@ -54,6 +55,7 @@
 #include <xcb/damage.h>
 #include <xcb/xfixes.h>
 
+#include "protocol.h"
 #include "session.h"
 #include "source.h"
 #include "units.h"
@@ -615,14 +617,38 @@ static int play_x11(struct play *p, const struct xsession *s, const char *displa
 
 /* ---- RFB: a viewer of our own ---- */
 
+/* The replay's viewer frames what the server sends with the capture's own
+   RFB decoder (protocols/rfb.c), fed both directions as they go, so that
+   it may ask for whatever the recorded viewer asked for: it frames every
+   encoding the decoder frames, and decompresses nothing. */
 struct rfb {
 	int fd;
 	uint16_t w, h;
 	uint8_t bpp;
 	uint8_t mask;		/* buttons down */
 	uint16_t px, py;	/* where the pointer was put last */
+	struct proto_decoder *dec;
+	unsigned updates;	/* FramebufferUpdates framed, each to be asked again */
+	unsigned pixels;	/* of those, the ones that changed pixels */
+	char lost[200];		/* what the decoder could not frame of the server's */
 	char err[256];
 };
+
+static void rfb_framed(void *ctx, const struct proto_msg *m)
+{
+	struct rfb *r = ctx;
+	if (m->dir == PROTO_S2C && strcmp(m->name, "FramebufferUpdate") == 0) {
+		r->updates++;
+		r->pixels += !(m->flags & PROTO_F_NO_PIXELS);
+	}
+}
+
+static void rfb_note(void *ctx, enum proto_dir dir, const char *text)
+{
+	struct rfb *r = ctx;
+	if (dir == PROTO_S2C && !r->lost[0])
+		snprintf(r->lost, sizeof r->lost, "%s", text);
+}
 
 static int rd(struct rfb *r, void *buf, size_t n)
 {
@@ -635,6 +661,7 @@ static int rd(struct rfb *r, void *buf, size_t n)
 			snprintf(r->err, sizeof r->err, "%s", k < 0 ? strerror(errno) : "the server closed");
 			return -1;
 		}
+		proto_rfb.feed(r->dec, PROTO_S2C, p, (size_t)k);
 		p += k;
 		n -= (size_t)k;
 	}
@@ -664,6 +691,7 @@ static int wr(struct rfb *r, const void *buf, size_t n)
 			snprintf(r->err, sizeof r->err, "%s", strerror(errno));
 			return -1;
 		}
+		proto_rfb.feed(r->dec, PROTO_C2S, p, (size_t)k);
 		p += k;
 		n -= (size_t)k;
 	}
@@ -683,8 +711,58 @@ static int update_request(struct rfb *r, bool incremental)
 	return wr(r, m, sizeof m);
 }
 
-static int rfb_connect(struct rfb *r, const char *where)
+/* Fence and ContinuousUpdates: a viewer that asks for them must answer
+   the server's fences and take updates it did not ask for; the replay's
+   does neither. */
+static bool rfb_obliges(int32_t e)
 {
+	return e == -312 || e == -313;
+}
+
+/* SetEncodings: the recorded viewer's list, less what the replay's
+   viewer cannot take (said once, by name), or Raw and CopyRect for a
+   session that does not say (a session file of an older xcap-replay). */
+static int rfb_set_encodings(struct rfb *r, const struct xsession *s, const char *where)
+{
+	uint8_t m[4 + 4 * XSESS_MAX_ENCODINGS] = { 2, 0 };
+	size_t n = 0;
+	char left[160] = "";
+	for (size_t i = 0; i < s->nencodings; i++) {
+		int32_t e = s->encodings[i];
+		if (proto_rfb_encoding_framed(e) && !rfb_obliges(e)) {
+			for (int b = 0; b < 4; b++)
+				m[4 + 4 * n + (size_t)b] = (uint8_t)((uint32_t)e >> (24 - 8 * b));
+			n++;
+		} else if (!rfb_obliges(e)) {
+			char name[48];
+			proto_rfb_encoding_name(e, name, sizeof name);
+			size_t used = strlen(left);
+			snprintf(left + used, sizeof left - used, "%s%s", used ? ", " : "", name);
+		}
+	}
+	if (*left)
+		complain("the recorded viewer asked for encodings the replay cannot frame, left out: %s: "
+			 "'%s'", left, where);
+	if (!n) {
+		if (!s->nencodings)
+			complain("the session does not say which encodings its viewer asked for: asking "
+				 "for Raw and CopyRect: '%s'", where);
+		static const uint8_t raw_copyrect[] = { 0, 0, 0, 1, 0, 0, 0, 0 };
+		memcpy(m + 4, raw_copyrect, sizeof raw_copyrect);
+		n = 2;
+	}
+	m[2] = (uint8_t)(n >> 8);
+	m[3] = (uint8_t)n;
+	return wr(r, m, 4 + 4 * n);
+}
+
+static int rfb_connect(struct rfb *r, const struct xsession *s, const char *where)
+{
+	static const struct proto_sink sink_proto = { .message = rfb_framed, .note = rfb_note };
+	struct proto_sink sink = sink_proto;
+	sink.ctx = r;
+	if (!(r->dec = proto_rfb.create(&sink)))
+		die(EXIT_RUNTIME, "out of memory: '%s'", where);
 	char host[256];
 	snprintf(host, sizeof host, "%s", where);
 	char *colon = strrchr(host, ':');
@@ -731,59 +809,35 @@ static int rfb_connect(struct rfb *r, const char *where)
 		die(EXIT_RUNTIME, "the RFB server's pixels are %u bits: '%s'", r->bpp, where);
 	if (discard(r, be32(b + 20)) < 0)
 		die(EXIT_RUNTIME, "RFB initialisation failed: %s: '%s'", r->err, where);
-	/* Raw and CopyRect only: the sizes of their rectangles are known
-	   without decoding anything. */
-	uint8_t enc[12] = { 2, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0 };
-	if (wr(r, enc, sizeof enc) < 0 || update_request(r, false) < 0)
+	if (rfb_set_encodings(r, s, where) < 0 || update_request(r, false) < 0)
 		die(EXIT_RUNTIME, "RFB initialisation failed: %s: '%s'", r->err, where);
 	return 0;
 }
 
-/* One server message; 1 when it was an update with rectangles. */
+/* What the server sent since the last call, framed: 1 when an update that
+   changed pixels ended in it, 0 when none did, -1 on an error.  Each update
+   is asked for again, as a viewer keeps one request outstanding. */
 static int rfb_message(struct rfb *r)
 {
-	uint8_t t, b[16];
-	if (rd(r, &t, 1) < 0)
+	uint8_t buf[65536];
+	ssize_t k;
+	while ((k = read(r->fd, buf, sizeof buf)) < 0 && errno == EINTR)
+		;
+	if (k <= 0) {
+		snprintf(r->err, sizeof r->err, "%s", k < 0 ? strerror(errno) : "the server closed");
 		return -1;
-	switch (t) {
-	case 0: {
-		if (rd(r, b, 3) < 0)
-			return -1;
-		unsigned n = be16(b + 1);
-		for (unsigned i = 0; i < n; i++) {
-			if (rd(r, b, 12) < 0)
-				return -1;
-			uint64_t w = be16(b + 4), h = be16(b + 6);
-			int32_t enc = (int32_t)be32(b + 8);
-			if (enc == 0) {
-				if (discard(r, w * h * (r->bpp / 8)) < 0)
-					return -1;
-			} else if (enc == 1) {
-				if (discard(r, 4) < 0)
-					return -1;
-			} else {
-				snprintf(r->err, sizeof r->err, "an encoding not asked for: %d", enc);
-				return -1;
-			}
-		}
+	}
+	proto_rfb.feed(r->dec, PROTO_S2C, buf, (size_t)k);
+	if (r->lost[0]) {
+		snprintf(r->err, sizeof r->err, "cannot frame what it sent: %s", r->lost);
+		return -1;
+	}
+	for (; r->updates; r->updates--)
 		if (update_request(r, true) < 0)
 			return -1;
-		return n > 0;
-	}
-	case 1:
-		if (rd(r, b, 5) < 0)
-			return -1;
-		return discard(r, (uint64_t)be16(b + 3) * 6) < 0 ? -1 : 0;
-	case 2:
-		return 0;
-	case 3:
-		if (rd(r, b, 7) < 0)
-			return -1;
-		return discard(r, be32(b + 3)) < 0 ? -1 : 0;
-	default:
-		snprintf(r->err, sizeof r->err, "a server message not known: %u", t);
-		return -1;
-	}
+	int changed = r->pixels > 0;
+	r->pixels = 0;
+	return changed;
 }
 
 static int rfb_change(void *ctx, uint64_t deadline, uint64_t *when)
@@ -832,7 +886,7 @@ static int rfb_send(void *ctx, const struct xsess_input *in, int32_t dx, int32_t
 static int play_rfb(struct play *p, const struct xsession *s, const char *where)
 {
 	struct rfb r = { 0 };
-	rfb_connect(&r, where);
+	rfb_connect(&r, s, where);
 	if (s->screen_w && (s->screen_w != r.w || s->screen_h != r.h))
 		complain("the framebuffer is %ux%u, the session's was %" PRIu32 "x%" PRIu32
 			 ": positions kept as recorded: '%s'", r.w, r.h, s->screen_w, s->screen_h,
@@ -852,6 +906,7 @@ static int play_rfb(struct play *p, const struct xsession *s, const char *where)
 		p->released++;
 	}
 	close(r.fd);
+	proto_rfb.destroy(r.dec);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cursor.h"
+#include "protocol.h"
 #include "session.h"
 
 #define LINE_MAX_BYTES 4096
@@ -323,6 +324,18 @@ static int one_line(struct reader *r, struct cursor line)
 			return bad(r, "screen needs a width and a height");
 		r->s->screen_w = (uint32_t)w;
 		r->s->screen_h = (uint32_t)h;
+	} else if (tok_is(t, "encodings")) {
+		r->s->nencodings = 0;
+		for (struct cursor e = token(&line); cursor_left(&e); e = token(&line)) {
+			char name[48];
+			size_t n = cursor_left(&e);
+			if (n >= sizeof name || r->s->nencodings == XSESS_MAX_ENCODINGS)
+				return bad(r, "an encoding's name too long, or too many encodings");
+			cursor_bytes(&e, name, n);
+			name[n] = '\0';
+			if (!proto_rfb_encoding_number(name, &r->s->encodings[r->s->nencodings++]))
+				return bad(r, "not an RFB encoding's name or number");
+		}
 	}
 	/* Other keywords are for later versions of the format: skipped. */
 	return 0;
@@ -424,6 +437,15 @@ int xsession_write(FILE *f, const struct xsession *s)
 		fprintf(f, "connection %" PRIu32 "\n", s->conn);
 	if (s->screen_w && s->screen_h)
 		fprintf(f, "screen %" PRIu32 " %" PRIu32 "\n", s->screen_w, s->screen_h);
+	if (s->nencodings) {
+		fputs("encodings", f);
+		for (size_t i = 0; i < s->nencodings; i++) {
+			char name[48];
+			proto_rfb_encoding_name(s->encodings[i], name, sizeof name);
+			fprintf(f, " %s", name);
+		}
+		fputc('\n', f);
+	}
 	for (size_t i = 0; i < s->n; i++) {
 		const struct xsess_input *in = &s->inputs[i];
 		fprintf(f, "%" PRIu64 ".%06" PRIu64 " %s %" PRIu32, in->t / 1000000000u,
@@ -455,7 +477,8 @@ int xsession_write(FILE *f, const struct xsession *s)
  * made); RFB KeyEvent (and QEMU's extended key event) and PointerEvent
  * from the viewer.  Which messages answer one in a way the screen shows:
  * X11 requests that draw, copy, clear, put images or map, unmap or move
- * windows; RFB FramebufferUpdates with a rectangle.
+ * windows; RFB FramebufferUpdates with a rectangle of pixels (not of a
+ * cursor's shape alone: XMSG_F_NO_PIXELS).
  */
 static const char *const x11_draw[] = {
 	"ClearArea", "CopyArea", "CopyPlane", "PolyPoint", "PolyLine", "PolySegment",
@@ -600,12 +623,34 @@ static int rfb_input(const struct xrec_msg *m, struct xsess_input *in)
 	return 0;
 }
 
+/* The encodings of a SetEncodings' detail ("Tight,CopyRect,...,-24", as
+   protocols/rfb.c spells it; a "+N" of those it had no room for is left
+   out), into e; how many. */
+static size_t rfb_encodings(const char *detail, int32_t *e)
+{
+	size_t n = 0;
+	char name[48];
+	for (const char *p = detail; *p && n < XSESS_MAX_ENCODINGS;) {
+		size_t k = strcspn(p, ",");
+		if (k < sizeof name && *p != '+') {
+			memcpy(name, p, k);
+			name[k] = '\0';
+			if (proto_rfb_encoding_number(name, &e[n]))
+				n++;
+		}
+		p += k + (p[k] == ',');
+	}
+	return n;
+}
+
 struct conn_inputs {
 	uint32_t id;
 	enum xsess_proto proto;
 	char client[128];
 	int client_rank;		/* xrec_name_takes */
 	uint32_t fb_w, fb_h;
+	int32_t encodings[XSESS_MAX_ENCODINGS];
+	size_t nencodings;
 	struct xsession s;	/* times absolute until the end */
 };
 
@@ -669,9 +714,13 @@ int xsession_record(struct xsource *src, const char *source_name,
 				ci->fb_w = w;
 				ci->fb_h = h;
 			}
+			if (m->dir == XDIR_C2S && m->kind == XMSG_REQUEST && !ci->s.n &&
+			    strcmp(m->name, "SetEncodings") == 0)
+				ci->nencodings = rfb_encodings(m->detail, ci->encodings);
 			kind = rfb_input(m, &in);
 			if (!kind && m->dir == XDIR_S2C && ci->s.n &&
-			    strcmp(m->name, "FramebufferUpdate") == 0 && strncmp(m->detail, "0 rect", 6) != 0)
+			    strcmp(m->name, "FramebufferUpdate") == 0 && strncmp(m->detail, "0 rect", 6) != 0 &&
+			    !(m->flags & XMSG_F_NO_PIXELS))
 				ci->s.inputs[ci->s.n - 1].response++;
 		}
 		if (kind && xsession_add(&ci->s, &in) < 0) {
@@ -705,6 +754,8 @@ int xsession_record(struct xsource *src, const char *source_name,
 	out->conn = best->id;
 	out->screen_w = best->fb_w;
 	out->screen_h = best->fb_h;
+	memcpy(out->encodings, best->encodings, sizeof out->encodings);
+	out->nencodings = best->nencodings;
 	snprintf(out->client, sizeof out->client, "%s", best->client);
 	snprintf(out->source, sizeof out->source, "%s", source_name);
 	uint64_t t0 = out->inputs[0].t;

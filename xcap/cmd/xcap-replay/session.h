@@ -19,6 +19,7 @@
 
 #define XSESS_VERSION 1
 #define XSESS_UNKNOWN INT32_MIN	/* a coordinate the capture did not give */
+#define XSESS_MAX_ENCODINGS 64	/* RFB encodings a session keeps */
 
 enum xsess_proto { XSESS_NONE = 0, XSESS_X11 = 1, XSESS_RFB = 2 };
 
@@ -49,6 +50,11 @@ struct xsession {
 	char client[128];	/* the client's name, "" when unknown */
 	uint32_t conn;		/* the connection it was recorded from, 0 unknown */
 	uint32_t screen_w, screen_h;	/* 0 when unknown */
+	/* RFB: the encodings the recorded viewer asked for (its last
+	   SetEncodings before the first input), in its order of preference;
+	   none when the capture did not show it. */
+	int32_t encodings[XSESS_MAX_ENCODINGS];
+	size_t nencodings;
 	struct xsess_input *inputs;
 	size_t n, cap;
 };

@@ -116,6 +116,9 @@ static void usage(FILE *f)
 "  --synthetic-inputs  count X11 input events sent with SendEvent as inputs\n"
 "  --no-fold-motion  motion while a button is held is an input of its own,\n"
 "                    not part of the press's response\n"
+"  --release-ms MS   a release within MS (default 50) of its press is part\n"
+"                    of the press: one input, the key or the click (0: a\n"
+"                    release is an input of its own)\n"
 "  --rates LIST      link rates in bit/s, suffix k, M or G (default\n"
 "                    100M,10M,1M,100k,10k)\n"
 "  --latencies LIST  one-way delays in ms (default 0.1,1,10,100)\n"
@@ -499,7 +502,7 @@ int main(int argc, char **argv)
 	xstate_options_default(&sopt);
 	enum { OPT_CONN = 256, OPT_RANGE, OPT_SIDE, OPT_RTT, OPT_SLACK, OPT_FRACTION, OPT_MIN_FLIGHT, OPT_NO_BACKLOG, OPT_PER_CONN,
 	       OPT_WAIT_ON, OPT_SPLIT_FRACTION, OPT_SPLIT_MIN, OPT_SPLIT_MAX, OPT_SITES_FILE,
-	       OPT_QUIET, OPT_FIRST, OPT_SYNTHETIC, OPT_NO_FOLD,
+	       OPT_QUIET, OPT_FIRST, OPT_SYNTHETIC, OPT_NO_FOLD, OPT_RELEASE,
 	       OPT_FAIL_IF_WORSE, OPT_RATES, OPT_DELAYS, OPT_MSS,
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_MARK_SPAN,
 	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION,
@@ -534,6 +537,7 @@ int main(int argc, char **argv)
 		{ "first-ms", required_argument, NULL, OPT_FIRST },
 		{ "synthetic-inputs", no_argument, NULL, OPT_SYNTHETIC },
 		{ "no-fold-motion", no_argument, NULL, OPT_NO_FOLD },
+		{ "release-ms", required_argument, NULL, OPT_RELEASE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "conn", required_argument, NULL, OPT_CONN },
 		{ "range", required_argument, NULL, OPT_RANGE },
@@ -633,6 +637,7 @@ int main(int argc, char **argv)
 		case OPT_FIRST: ropt.first = parse_ms(optarg, "first response wait"); break;
 		case OPT_SYNTHETIC: ropt.synthetic = true; break;
 		case OPT_NO_FOLD: ropt.fold_motion = false; break;
+		case OPT_RELEASE: ropt.release_within = parse_ms(optarg, "release time"); break;
 		case OPT_RATES:
 			if ((nrates = predict_parse_rates(optarg, rates, 64)) < 0)
 				die(EXIT_USAGE, "bad rate list, want up to 64 rates like 10M,1M,100k: '%s'", optarg);
