@@ -24,6 +24,7 @@
 #include "compare.h"
 #include "dump.h"
 #include "events.h"
+#include "grow.h"
 #include "messages.h"
 #include "output.h"
 #include "predict_view.h"
@@ -177,7 +178,7 @@ static void warn_cb(void *ctx, const char *msg)
 /* --conn: the connections to look at, none meaning all. */
 struct conn_set {
 	uint32_t *ids;
-	size_t n;
+	size_t n, cap;
 };
 
 static void parse_conns(struct conn_set *cs, const char *arg)
@@ -188,10 +189,8 @@ static void parse_conns(struct conn_set *cs, const char *arg)
 		unsigned long v = strtoul(p, &end, 10);
 		if (end == p || v == 0 || v > UINT32_MAX || (*end && *end != ','))
 			die(EXIT_USAGE, "bad connection list: '%s'", arg);
-		uint32_t *ids = realloc(cs->ids, (cs->n + 1) * sizeof *ids);
-		if (!ids)
+		if (GROW(cs->ids, cs->cap, cs->n + 1) < 0)
 			die(EXIT_DAMAGED, "out of memory: 'connection list'");
-		cs->ids = ids;
 		cs->ids[cs->n++] = (uint32_t)v;
 		p = *end ? end + 1 : end;
 	}
