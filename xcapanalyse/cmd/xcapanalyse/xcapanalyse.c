@@ -72,8 +72,9 @@ static void usage(FILE *f)
 "                    inputs) response-p50 and -p95; repeatable\n"
 "  --sites-file PATH the call sites (default: FILE.sites when it exists)\n"
 "  --format FMT      text (aligned table), csv, json, ndjson (one JSON object\n"
-"                    a line: file, table, then the columns) or markdown;\n"
-"                    with several FILEs csv and json name each row's file\n"
+"                    a line: file, table, then the columns), markdown or tsv\n"
+"                    (tab-separated, unquoted, for a shell to read);\n"
+"                    with several FILEs csv, tsv and json name each row's file\n"
 "  -j, --jobs N      read N traces at a time, in as many processes; the\n"
 "                    output still comes in the order of the FILEs\n"
 "  --conn N,...      only these connections\n"
@@ -678,7 +679,7 @@ int main(int argc, char **argv)
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
-				die(EXIT_USAGE, "unknown format, want text, csv, json, ndjson or markdown: '%s'",
+				die(EXIT_USAGE, "unknown format, want text, csv, json, ndjson, markdown or tsv: '%s'",
 				    optarg);
 			fmt = (enum out_format)f;
 			break;
