@@ -95,7 +95,7 @@ _xcap_xcapanalyse() {
 	local cur prev words cword split
 	_init_completion -s || return
 	case $prev in
-	--format) COMPREPLY=($(compgen -W 'text csv json ndjson markdown' -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W 'text csv json ndjson markdown tsv' -- "$cur")); return ;;
 	--conn) _xcap_conn_ids; return ;;
 	--capture-side) COMPREPLY=($(compgen -W 'auto client server' -- "$cur")); return ;;
 	--wait-on) COMPREPLY=($(compgen -W 'earliest latest last' -- "$cur")); return ;;

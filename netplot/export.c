@@ -19,6 +19,7 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 
+#include "grow.h"
 #include "render.h"
 
 static const char *extension(const char *path)
@@ -39,17 +40,9 @@ static void mem_put(struct membuf *b, const char *data, size_t n)
 {
 	if (b->failed)
 		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 1 << 16;
-		while (cap < b->len + n)
-			cap *= 2;
-		char *q = realloc(b->p, cap);
-		if (!q) {
-			b->failed = true;
-			return;
-		}
-		b->p = q;
-		b->cap = cap;
+	if (GROW(b->p, b->cap, b->len + n) < 0) {
+		b->failed = true;
+		return;
 	}
 	memcpy(b->p + b->len, data, n);
 	b->len += n;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "model.h"
 
 void np_pagg_empty(struct np_pagg *a)
@@ -119,14 +120,8 @@ int np_lod_add_pkt(struct np_dir *d)
 	const size_t F = NP_LOD_FANOUT;
 	size_t i = d->npkt - 1, j = i / F;
 	if (i % F == 0) {
-		if (j == d->l1_cap) {
-			size_t cap = d->l1_cap ? d->l1_cap * 2 : 64;
-			struct np_pagg *v = realloc(d->l1, cap * sizeof *v);
-			if (!v)
-				return -1;
-			d->l1 = v;
-			d->l1_cap = cap;
-		}
+		if (GROW(d->l1, d->l1_cap, j + 1) < 0)
+			return -1;
 		np_pagg_empty(&d->l1[j]);
 		d->nl1 = j + 1;
 	}

@@ -36,17 +36,7 @@ static uint32_t hash_str(const char *s)
 
 static int pool_grow(struct np_model *m, size_t need)
 {
-	if (m->pool_len + need <= m->pool_cap)
-		return 0;
-	size_t cap = m->pool_cap ? m->pool_cap : 4096;
-	while (cap < m->pool_len + need)
-		cap *= 2;
-	char *p = realloc(m->pool, cap);
-	if (!p)
-		return -1;
-	m->pool = p;
-	m->pool_cap = cap;
-	return 0;
+	return GROW(m->pool, m->pool_cap, m->pool_len + need);
 }
 
 static int hash_grow(struct np_model *m)
@@ -127,11 +117,16 @@ static size_t page_round(size_t n)
 	return (n + pg - 1) / pg * pg;
 }
 
-static int big_grow(void **p, size_t *cap, size_t n, size_t size)
+/* As grow() (grow.h), which stands in for it where there is no mremap:
+   room for at least need elements. */
+static int big_grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	if (n < *cap)
+	if (need <= *cap)
 		return 0;
-	size_t c = *cap ? *cap * 2 : 4096 / size, ob = page_round(*cap * size), nb = page_round(c * size);
+	size_t c = *cap ? *cap * 2 : 4096 / size;
+	while (c < need)
+		c *= 2;
+	size_t ob = page_round(*cap * size), nb = page_round(c * size);
 	void *q;
 	if (!*p) {
 		q = mmap(NULL, nb, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -331,7 +326,7 @@ static int add_pkt(struct np_model *m, const struct xrec_pkt *r)
 	uint64_t t = rel(m, r->ts);
 	stamp(c, t);
 	struct np_dir *d = &c->dir[r->dir], *peer = &c->dir[!r->dir];
-	if (big_grow((void **)&d->pkt, &d->pkt_cap, d->npkt, sizeof *d->pkt) < 0)
+	if (big_grow((void **)&d->pkt, &d->pkt_cap, d->npkt + 1, sizeof *d->pkt) < 0)
 		return -1;
 	struct np_pkt *p = &d->pkt[d->npkt++];
 	set_base(d, r->seq);
@@ -383,7 +378,7 @@ static int add_msg(struct np_model *m, const struct xrec_msg *r)
 	if (!c || r->dir > 1)
 		return c || skip ? 0 : -1;
 	struct np_dir *d = &c->dir[r->dir];
-	if (big_grow((void **)&d->msg, &d->msg_cap, d->nmsg, sizeof *d->msg) < 0)
+	if (big_grow((void **)&d->msg, &d->msg_cap, d->nmsg + 1, sizeof *d->msg) < 0)
 		return -1;
 	struct np_msg *g = &d->msg[d->nmsg];
 	memset(g, 0, sizeof *g);
@@ -500,7 +495,7 @@ void np_model_add_interval(struct np_model *m, uint32_t conn, int dir, uint8_t s
 			return;
 		}
 	}
-	if (big_grow((void **)&d->iv, &d->iv_cap, d->niv, sizeof *d->iv) < 0)
+	if (big_grow((void **)&d->iv, &d->iv_cap, d->niv + 1, sizeof *d->iv) < 0)
 		return;
 	d->iv[d->niv++] = iv;
 }

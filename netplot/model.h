@@ -183,6 +183,7 @@ struct np_model {
 	unsigned damaged;	/* warnings while reading: loaded up to the damage */
 	uint64_t t0;		/* absolute ns of the first record: times are relative to it */
 	uint64_t t_end;		/* ns since t0 of the last record */
+	/* Not the connection table (conns.h): every id up to the last has an entry (gaps named "connection N"), read as conn[id - 1]. */
 	struct np_conn *conn;
 	size_t nconn, conn_cap;
 	char *pool;		/* interned strings, offset 0 is "" */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "added_delay.h"
+#include "grow.h"
 #include "runs.h"
 #include "source.h"
 #include "state.h"
@@ -24,15 +25,9 @@ struct collect {
 
 static void put(struct collect *c, double x)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		double *p = realloc(c->v, cap * sizeof *p);
-		if (!p) {
-			c->oom = 1;
-			return;
-		}
-		c->v = p;
-		c->cap = cap;
+	if (GROW(c->v, c->cap, c->n + 1) < 0) {
+		c->oom = 1;
+		return;
 	}
 	c->v[c->n++] = x;
 }

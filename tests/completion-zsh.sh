@@ -52,8 +52,8 @@ done
 want() {
 	grep -qxF "$1: $2" "$workdir/out" || fail "zsh offers for '$1': $(grep -F "$1: " "$workdir/out"), not '$2'"
 }
-want 'xcapanalyse --format ' 'csv json markdown ndjson text '
-want 'xcapanalyse --format=' 'csv json markdown ndjson text '
+want 'xcapanalyse --format ' 'csv json markdown ndjson text tsv '
+want 'xcapanalyse --format=' 'csv json markdown ndjson text tsv '
 want 'xcap -i ' "$ifaces"
 want 'xcapanalyse c.pcap --conn ' "$ids"
 want 'xcapanalyse --delays ' 'c.pcap '

@@ -32,7 +32,7 @@ expect() {
 
 ifaces=$( (echo any; ls /sys/class/net) | sort -u | tr '\n' ' ' | sed 's/ $//')
 expect "$ifaces" xcap -i ''
-expect "csv json markdown ndjson text" xcapanalyse --format ''
+expect "csv json markdown ndjson text tsv" xcapanalyse --format ''
 expect "--range --rates --requests --responses --responses-summary --round-trips --rtt" xcapanalyse --r
 expect "auto client server" xcapanalyse --capture-side ''
 # one view a command line: after one, no other is offered

@@ -41,6 +41,8 @@ for line in open(sys.argv[1], encoding="utf-8", errors="strict"):
 ' "$workdir/$name.out" || { echo "FAIL: $name: not one JSON object a line"; failed=$((failed + 1)); } ;;
 	*json*) /usr/bin/python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8", errors="strict"))' "$workdir/$name.out" ||
 			{ echo "FAIL: $name: not JSON"; failed=$((failed + 1)); } ;;
+	*tsv*) awk -F'\t' 'NR == 1 { n = NF } NF != n { exit 1 } END { exit NR < 2 }' "$workdir/$name.out" ||
+			{ echo "FAIL: $name: ragged or empty TSV"; failed=$((failed + 1)); } ;;
 	*csv*) /usr/bin/python3 -c '
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))

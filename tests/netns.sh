@@ -1,5 +1,8 @@
 # netns.sh — emulated links between two network namespaces, for the tests
 # (sourced after lib.sh; needs root, ip(8), /dev/net/tun and xcap-link).
+# The namespaces and the forwarder are set up by xcap-sweep's own library
+# (xcap/cmd/xcap-sweep/netns.sh), the build tree's copy beside the sweep:
+# the tests set up links as the sweep does; here are their verdicts.
 #
 # make_link NAME RATE_A2B RATE_B2A DELAY_MS [QUEUE_BYTES [XCAP-LINK OPTION...]]
 #	Creates namespaces ${NAME}c (the client, 10.77.0.1/24) and ${NAME}s
@@ -21,6 +24,8 @@
 #	Stops the forwarder with SIGTERM (its summary goes to the log) and
 #	deletes the namespaces; returns the forwarder's exit status.
 
+. "$top_builddir/xcap/netns.sh" || fail "cannot read the sweep's namespace set-up: '$top_builddir/xcap/netns.sh'"
+
 link_dev_c=xlink-c
 link_dev_s=xlink-s
 link_addr_c=10.77.0.1
@@ -34,12 +39,10 @@ link_down() {
 	if [ -s "$workdir/$1.link.pid" ]; then
 		_ld_pid=$(cat "$workdir/$1.link.pid")
 		rm -f "$workdir/$1.link.pid"
-		kill -TERM "$_ld_pid" 2>/dev/null
-		wait "$_ld_pid" 2>/dev/null
+		netns_link_stop "$_ld_pid"
 		_ld_status=$?
 	fi
-	ip netns del "${1}c" 2>/dev/null
-	ip netns del "${1}s" 2>/dev/null
+	netns_del "${1}c" "${1}s"
 	return $_ld_status
 }
 
@@ -86,33 +89,25 @@ make_link() {
 	# Registered first, so a failure anywhere below still cleans up.
 	at_exit "link_down '$_ml_name'"
 	for _ml_ns in "$link_ns_c" "$link_ns_s"; do
-		ip netns add "$_ml_ns" 2>"$workdir/$_ml_name.ip.err" ||
-			skip "cannot create network namespace $_ml_ns: $(cat "$workdir/$_ml_name.ip.err")"
-		ip -n "$_ml_ns" link set lo up || fail "cannot bring lo up in $_ml_ns"
-		if [ -e /proc/sys/net/ipv6/conf/default/disable_ipv6 ]; then
-			in_ns "$_ml_ns" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6' 2>/dev/null
-		fi
+		netns_add "$_ml_ns"
+		case $? in
+		1) skip "cannot create network namespace $_ml_ns: $netns_err" ;;
+		2) fail "cannot bring lo up in $_ml_ns" ;;
+		esac
 	done
 
-	xcap-link --ns-a "$link_ns_c" --ns-b "$link_ns_s" \
-		--dev-a "$link_dev_c" --dev-b "$link_dev_s" \
+	: >"$link_log"
+	# shellcheck disable=SC2086
+	netns_link_start "$link_ns_c" "$link_ns_s" "$link_dev_c" "$link_dev_s" "$_ml_ready" "$link_log" \
 		--rate "$_ml_ab,$_ml_ba" --delay "$_ml_delay" \
-		${_ml_queue:+--queue "$_ml_queue"} --ready "$_ml_ready" $link_opts "$@" \
-		2>"$link_log" &
-	link_pid=$!
-	echo "$link_pid" >"$workdir/$_ml_name.link.pid"
-
-	_ml_i=0
-	until [ -s "$_ml_ready" ]; do
-		kill -0 "$link_pid" 2>/dev/null || {
-			wait "$link_pid" 2>/dev/null
-			rm -f "$workdir/$_ml_name.link.pid"
-			fail "xcap-link did not start: $(cat "$link_log")"
-		}
-		_ml_i=$((_ml_i + 1))
-		[ $_ml_i -gt 100 ] && fail "xcap-link not up after 10 s: $(cat "$link_log")"
-		sleep 0.1
-	done
+		${_ml_queue:+--queue "$_ml_queue"} $link_opts "$@"
+	_ml_status=$?
+	link_pid=$netns_link_pid
+	[ -z "$link_pid" ] || echo "$link_pid" >"$workdir/$_ml_name.link.pid"
+	case $_ml_status in
+	1) fail "xcap-link did not start: $(cat "$link_log")" ;;
+	2) fail "xcap-link not up after 10 s: $(cat "$link_log")" ;;
+	esac
 	ip -n "$link_ns_c" addr add "$link_addr_c/24" dev "$link_dev_c" ||
 		fail "cannot give $link_dev_c an address in $link_ns_c"
 	ip -n "$link_ns_s" addr add "$link_addr_s/24" dev "$link_dev_s" ||

@@ -20,6 +20,10 @@
    bytes would not fit in a size_t: then *v and *cap are unchanged. */
 int grow(void **v, size_t *cap, size_t need, size_t size);
 
-#define GROW(v, cap, need) grow((void **)&(v), &(cap), (need), sizeof *(v))
+/* The test of room is made here, so that an append with room left costs
+   a comparison, as a hand-written one did, and no call: need and cap are
+   read more than once (give them no side effects). */
+#define GROW(v, cap, need) \
+	((size_t)(need) <= (cap) ? 0 : grow((void **)&(v), &(cap), (need), sizeof *(v)))
 
 #endif

@@ -38,6 +38,7 @@
 #include <pcap/pcap.h>
 
 #include "cursor.h"
+#include "grow.h"
 #include "pcapfile.h"
 
 enum { FMT_PCAP, FMT_PCAPNG };
@@ -475,14 +476,8 @@ static uint64_t ticks_to_ns(uint64_t ticks, uint8_t tsresol)
    how to read its timestamps.  body: the block's body (at least 8 bytes). */
 static void add_interface(struct pcapfile *p, struct cursor body)
 {
-	if (p->nifs == p->ifs_cap) {
-		size_t cap = p->ifs_cap ? p->ifs_cap * 2 : 4;
-		struct iface *m = realloc(p->ifs, cap * sizeof *m);
-		if (!m)
-			return;
-		p->ifs = m;
-		p->ifs_cap = cap;
-	}
+	if (GROW(p->ifs, p->ifs_cap, p->nifs + 1) < 0)
+		return;
 	struct iface *i = &p->ifs[p->nifs++];
 	i->linktype = dlt_of_linktype(file_u16(p, &body));
 	cursor_skip(&body, 2);	/* reserved */

@@ -25,6 +25,7 @@
 #include <zlib.h>
 
 #include "decode.h"
+#include "grow.h"
 #include "pairing.h"
 #include "pipeline.h"
 #include "protocol.h"
@@ -98,9 +99,9 @@ struct conn {
 	const struct proto_ops *ops;
 	struct proto_decoder *dec;
 	struct saved_ext *exts;
-	size_t n_exts;
+	size_t n_exts, cap_exts;
 	struct saved_name *names;
-	size_t n_names;
+	size_t n_names, cap_names;
 	int cut_slot[2];	/* the kernel's state for each direction, -1 none */
 	struct pairing pairing;	/* its requests not yet answered */
 };
@@ -279,10 +280,7 @@ static void sink_extension(void *ctx, const char *name, uint8_t major,
 			   uint8_t first_event, uint8_t first_error)
 {
 	struct conn *c = ctx;
-	struct saved_ext *e = realloc(c->exts, (c->n_exts + 1) * sizeof *e);
-	char *kept = e ? pstrdup(c->p, name) : NULL;
-	if (e)
-		c->exts = e;
+	char *kept = GROW(c->exts, c->cap_exts, c->n_exts + 1) == 0 ? pstrdup(c->p, name) : NULL;
 	if (!kept) {
 		fail(c->p, "extension map");
 		return;
@@ -302,11 +300,8 @@ static void sink_extension(void *ctx, const char *name, uint8_t major,
 static void sink_client_name(void *ctx, const char *source, const char *text)
 {
 	struct conn *c = ctx;
-	struct saved_name *n = realloc(c->names, (c->n_names + 1) * sizeof *n);
-	char *src = n ? pstrdup(c->p, source) : NULL;
+	char *src = GROW(c->names, c->cap_names, c->n_names + 1) == 0 ? pstrdup(c->p, source) : NULL;
 	char *txt = src ? pstrdup(c->p, text) : NULL;
-	if (n)
-		c->names = n;
 	if (!txt) {
 		free(src);
 		fail(c->p, "client names");

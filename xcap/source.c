@@ -23,6 +23,7 @@
 
 #include "source.h"
 #include "decode.h"
+#include "grow.h"
 #include "pcapfile.h"
 
 struct queued {
@@ -116,17 +117,9 @@ static void trace_warning(void *ctx, const char *msg)
 static size_t keep_string(struct xsource *s, const char *str)
 {
 	size_t n = strlen(str ? str : "") + 1;
-	if (s->strs_len + n > s->strs_cap) {
-		size_t cap = s->strs_cap ? s->strs_cap * 2 : 4096;
-		while (cap < s->strs_len + n)
-			cap *= 2;
-		char *m = realloc(s->strs, cap);
-		if (!m) {
-			fail(s, "out of memory: record strings");
-			return 0;
-		}
-		s->strs = m;
-		s->strs_cap = cap;
+	if (GROW(s->strs, s->strs_cap, s->strs_len + n) < 0) {
+		fail(s, "out of memory: record strings");
+		return 0;
 	}
 	memcpy(s->strs + s->strs_len, str ? str : "", n);
 	s->strs_len += n;
@@ -136,15 +129,9 @@ static size_t keep_string(struct xsource *s, const char *str)
 static void enqueue(void *ctx, const struct xrec *rec)
 {
 	struct xsource *s = ctx;
-	if (s->q_len == s->q_cap) {
-		size_t cap = s->q_cap ? s->q_cap * 2 : 64;
-		struct queued *m = realloc(s->q, cap * sizeof *m);
-		if (!m) {
-			fail(s, "out of memory: record queue");
-			return;
-		}
-		s->q = m;
-		s->q_cap = cap;
+	if (GROW(s->q, s->q_cap, s->q_len + 1) < 0) {
+		fail(s, "out of memory: record queue");
+		return;
 	}
 	struct queued *e = &s->q[s->q_len++];
 	e->rec = *rec;

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conns.h"
+#include "grow.h"
 #include "pairing.h"
 #include "trace.h"
 
@@ -446,32 +448,14 @@ struct trace_reader {
 	unsigned problems;
 	/* A 1.0 trace has no pairing in its msg records: the reader pairs
 	   them as the pipeline would, per connection. */
-	struct old_pairing { uint32_t conn; struct pairing p; } *old;
-	size_t n_old, last_old;
+	struct xconns old;	/* of struct pairing */
 };
 
 static void pair_old(struct trace_reader *r, struct xrec_msg *m)
 {
-	struct old_pairing *o = NULL;
-	/* Messages come in runs per connection: the last one first. */
-	if (r->last_old < r->n_old && r->old[r->last_old].conn == m->conn)
-		o = &r->old[r->last_old];
-	for (size_t i = r->n_old; !o && i-- > 0;)
-		if (r->old[i].conn == m->conn) {
-			o = &r->old[i];
-			r->last_old = i;
-		}
-	if (!o) {
-		o = realloc(r->old, (r->n_old + 1) * sizeof *o);
-		if (!o)
-			return;		/* unpaired, as a reply to an unseen request */
-		r->old = o;
-		r->last_old = r->n_old;
-		o = &r->old[r->n_old++];
-		o->conn = m->conn;
-		o->p = (struct pairing){ 0 };
-	}
-	(void)pairing_message(&o->p, m);
+	struct pairing *p = xconns_add(&r->old, m->conn);
+	if (p)		/* else unpaired, as a reply to an unseen request */
+		(void)pairing_message(p, m);
 }
 
 static void default_reader_warning(void *ctx, const char *msg)
@@ -504,16 +488,8 @@ static size_t fill(struct trace_reader *r, size_t n)
 		r->end -= r->start;
 		r->start = 0;
 	}
-	if (n > r->cap) {
-		size_t cap = r->cap;
-		while (cap < n)
-			cap *= 2;
-		uint8_t *b = realloc(r->buf, cap);
-		if (!b)
-			return r->end - r->start;
-		r->buf = b;
-		r->cap = cap;
-	}
+	if (GROW(r->buf, r->cap, n) < 0)
+		return r->end - r->start;
 	while (r->end < n) {
 		size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
 		if (got == 0) {
@@ -596,6 +572,7 @@ struct trace_reader *trace_reader_new(FILE *f, char *err, size_t errlen)
 	}
 	r->f = f;
 	r->cap = 256 * 1024;
+	xconns_init(&r->old, sizeof (struct pairing));
 	r->warn = default_reader_warning;
 	size_t have = fill(r, 16);
 	if (have < 8 || memcmp(r->buf, file_magic, 8) != 0) {
@@ -751,13 +728,8 @@ static int decode_record(struct trace_reader *r, uint8_t type, struct dec *d, st
 {
 	size_t used = 0;
 	size_t need = (size_t)(d->end - d->p) + 8;
-	if (need > r->strs_cap) {
-		char *s = realloc(r->strs, need);
-		if (!s)
-			return 0;
-		r->strs = s;
-		r->strs_cap = need;
-	}
+	if (GROW(r->strs, r->strs_cap, need) < 0)
+		return 0;
 	memset(rec, 0, sizeof *rec);
 	rec->type = (enum xrec_type)type;
 	uint64_t ts = r->last_ts + (uint64_t)unzigzag(dec_u(d));
@@ -936,9 +908,9 @@ void trace_reader_free(struct trace_reader *r)
 		return;
 	free(r->buf);
 	free(r->strs);
-	for (size_t i = 0; i < r->n_old; i++)
-		pairing_free(&r->old[i].p);
-	free(r->old);
+	for (size_t i = 0; i < r->old.n; i++)
+		pairing_free(xconns_at(&r->old, i));
+	xconns_free(&r->old);
 	free(r);
 }
 

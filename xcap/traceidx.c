@@ -69,6 +69,7 @@ struct iconn {
 };
 
 struct xidx {
+	/* Not the connection table (conns.h): the index is written in id order, so c[id - 1] is its own index. */
 	struct iconn *c;
 	size_t n;		/* ids 1..n */
 	uint64_t t0, t_end;
@@ -222,17 +223,9 @@ static struct xidx_bucket *bucket_for(struct xidx *x, struct idir *d, uint64_t t
 	uint64_t lo = d->nb && d->start < k ? d->start : k;
 	uint64_t hi = d->nb && d->start + d->nb - 1 > k ? d->start + d->nb - 1 : k;
 	size_t want = (size_t)(hi - lo + 1);
-	if (want > d->cap) {
-		size_t cap = d->cap ? d->cap : 64;
-		while (cap < want)
-			cap *= 2;
-		struct xidx_bucket *b = realloc(d->b, cap * sizeof *b);
-		if (!b) {
-			x->oom = 1;
-			return NULL;
-		}
-		d->b = b;
-		d->cap = cap;
+	if (GROW(d->b, d->cap, want) < 0) {
+		x->oom = 1;
+		return NULL;
 	}
 	if (lo < d->start) {	/* a record earlier than the first: room in front */
 		size_t shift = (size_t)(d->start - lo);
@@ -352,15 +345,9 @@ int xidx_interval(struct xidx *x, uint32_t conn, int dir, int state, uint64_t st
 		d->iv[d->niv - 1].end = e;
 		return 0;
 	}
-	if (d->niv == d->ivcap) {
-		size_t cap = d->ivcap ? d->ivcap * 2 : 64;
-		struct ival *v = realloc(d->iv, cap * sizeof *v);
-		if (!v) {
-			x->oom = 1;
-			return -1;
-		}
-		d->iv = v;
-		d->ivcap = cap;
+	if (GROW(d->iv, d->ivcap, d->niv + 1) < 0) {
+		x->oom = 1;
+		return -1;
 	}
 	d->iv[d->niv++] = (struct ival){ s, e, (uint8_t)state };
 	return 0;

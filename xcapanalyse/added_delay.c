@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "added_delay.h"
+#include "grow.h"
 
 struct added_delay {
 	struct predict_trace *pt;
@@ -25,15 +26,9 @@ struct added_delay {
 static void on_response(void *ctx, const struct xresponse *r)
 {
 	struct added_delay *a = ctx;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 64;
-		struct added_input *p = realloc(a->in, cap * sizeof *p);
-		if (!p) {
-			a->oom = true;
-			return;
-		}
-		a->in = p;
-		a->cap = cap;
+	if (GROW(a->in, a->cap, a->n + 1) < 0) {
+		a->oom = true;
+		return;
 	}
 	struct added_input *in = &a->in[a->n++];
 	in->r = *r;

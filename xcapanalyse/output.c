@@ -14,8 +14,8 @@
 
 int out_format_parse(const char *name)
 {
-	static const char *const names[] = { "text", "csv", "json", "markdown", "ndjson" };
-	for (int i = 0; i < 5; i++)
+	static const char *const names[] = { "text", "csv", "json", "markdown", "ndjson", "tsv" };
+	for (int i = 0; i < 6; i++)
 		if (strcmp(name, names[i]) == 0)
 			return i;
 	return -1;
@@ -23,7 +23,7 @@ int out_format_parse(const char *name)
 
 int out_for_programs(enum out_format fmt)
 {
-	return fmt == OUT_CSV || fmt == OUT_JSON || fmt == OUT_NDJSON;
+	return fmt == OUT_CSV || fmt == OUT_JSON || fmt == OUT_NDJSON || fmt == OUT_TSV;
 }
 
 /* The trace being printed (out_set_source).  One per process: a command
@@ -150,6 +150,23 @@ void out_csv_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* A TSV cell: no quoting, so that a shell or awk reads it by splitting
+   at tabs; a tab, newline, carriage return or backslash in the text is
+   written as \t, \n, \r or \\. */
+static void tsv_field(FILE *f, const char *s)
+{
+	char clean[1024];
+	s = utf8_clean(clean, sizeof clean, s);
+	for (; *s; s++) {
+		const char *e = *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : *s == '\r' ? "\\r"
+			      : *s == '\\' ? "\\\\" : NULL;
+		if (e)
+			fputs(e, f);
+		else
+			fputc(*s, f);
+	}
 }
 
 /* A Markdown cell: a bar would end it and a newline the row. */
@@ -358,6 +375,15 @@ void out_table_begin_gap(struct out_table *t, FILE *out, enum out_format fmt,
 			fprintf(out, "%s%s", i ? "," : "", cols[i].name);
 		fputc('\n', out);
 		break;
+	case OUT_TSV:
+		if (source.no_header)
+			break;
+		if (source.file_column)
+			fputs("file\t", out);
+		for (size_t i = 0; i < ncols; i++)
+			fprintf(out, "%s%s", i ? "\t" : "", cols[i].name);
+		fputc('\n', out);
+		break;
 	case OUT_JSON:
 		json_member(out, key);
 		fputc('[', out);
@@ -419,6 +445,18 @@ void out_table_row(struct out_table *t, const struct out_cell *cells)
 		}
 		fputc('\n', out);
 		break;
+	case OUT_TSV:
+		if (source.file_column) {
+			tsv_field(out, source.file ? source.file : "");
+			fputc('\t', out);
+		}
+		for (size_t i = 0; i < t->ncols; i++) {
+			if (i)
+				fputc('\t', out);
+			tsv_field(out, cell_text(buf, sizeof buf, &t->cols[i], &cells[i], t->fmt));
+		}
+		fputc('\n', out);
+		break;
 	case OUT_JSON:
 		fprintf(out, "%s\n  {", t->rows ? "," : "");
 		for (size_t i = 0; i < t->ncols; i++) {
@@ -470,6 +508,7 @@ void out_notes(FILE *out, enum out_format fmt, const char *const *notes, size_t 
 {
 	switch (fmt) {
 	case OUT_CSV:
+	case OUT_TSV:
 	case OUT_NDJSON:
 		/* Several traces in one output: say which one the note is of. */
 		for (size_t i = 0; i < n; i++)

@@ -15,9 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_MARKDOWN, OUT_NDJSON };
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_MARKDOWN, OUT_NDJSON, OUT_TSV };
 
-/* "text", "csv", "json", "markdown", "ndjson"; -1 when unknown. */
+/* "text", "csv", "json", "markdown", "ndjson", "tsv"; -1 when unknown. */
 int out_format_parse(const char *name);
 
 /* Whether the format is read by programs (every digit of a time, every
@@ -29,11 +29,11 @@ static inline int out_for_people(enum out_format fmt)
 {
 	return !out_for_programs(fmt);
 }
-/* CSV holds one table: a view of several prints its main one there and
-   says on stderr what it left out. */
+/* CSV and TSV hold one table: a view of several prints its main one
+   there and says on stderr what it left out. */
 static inline int out_one_table(enum out_format fmt)
 {
-	return fmt == OUT_CSV;
+	return fmt == OUT_CSV || fmt == OUT_TSV;
 }
 
 /* The trace the rows that follow come from.  With file_column set, CSV

@@ -149,6 +149,7 @@ struct predict_trace {
 	size_t nm, capm;
 	struct spkt *p;
 	size_t np, capp;
+	/* Not the connection table (conns.h): the replay's streams and cursors are arrays by id too, sized by nc. */
 	struct pconn *c;
 	size_t nc;			/* ids 0..nc-1 */
 	struct wait_end *waits;
@@ -295,6 +296,7 @@ static struct pconn *conn_get(struct predict_trace *t, uint32_t id, bool create)
 	if (!create || id > XCONNS_ID_MAX)
 		return NULL;
 	if (id >= t->nc) {
+		/* Not GROW: nc also counts the replay's streams, so it stays near the highest id. */
 		size_t nc = id + 16;
 		struct pconn *c = realloc(t->c, nc * sizeof *c);
 		if (!c) {

@@ -20,6 +20,7 @@
 #endif
 
 #include "conns.h"
+#include "grow.h"
 #include "sites.h"
 
 #define REQS_SHOWN 6
@@ -67,7 +68,7 @@ struct conn_seen {
 	uint16_t port;
 	char **keys;
 	uint64_t *key_seq;
-	size_t nkeys, cap;
+	size_t nkeys, cap_keys, cap_seq;
 	bool sent_since_answer;
 };
 
@@ -75,14 +76,14 @@ struct sites {
 	struct stack *st;
 	size_t n, bad;
 	struct module *mods;
-	size_t nmods;
+	size_t nmods, cap_mods;
 	struct xconns conns;	/* of struct conn_seen */
 	struct mark *marks;
-	size_t nmarks;
+	size_t nmarks, cap_marks;
 	struct group *groups;
-	size_t ngroups;
+	size_t ngroups, cap_groups;
 	struct avoidable *avoid;
-	size_t navoid;
+	size_t navoid, cap_avoid;
 	uint64_t unjoined, unjoined_total, t0;
 	/* The last wait asked about, so that the view and the round-trips
 	   column get the same answer without using up a second stack. */
@@ -224,9 +225,7 @@ static int add_module(struct sites *s, const char *line)
 		if (strcmp(s->mods[i].name, name) == 0)
 			m = &s->mods[i];
 	if (!m && name && path) {
-		struct module *nm = realloc(s->mods, (s->nmods + 1) * sizeof *nm);
-		if (nm) {
-			s->mods = nm;
+		if (GROW(s->mods, s->cap_mods, s->nmods + 1) == 0) {
 			m = &s->mods[s->nmods++];
 			m->name = m->path = NULL;
 		}
@@ -287,16 +286,11 @@ struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t err
 			s->bad++;
 			continue;
 		}
-		if (s->n == cap) {
-			cap = cap ? cap * 2 : 256;
-			struct stack *ns = realloc(s->st, cap * sizeof *ns);
-			if (!ns) {
-				snprintf(err, errlen, "out of memory: '%s'", path);
-				sites_free(s);
-				s = NULL;
-				break;
-			}
-			s->st = ns;
+		if (GROW(s->st, cap, s->n + 1) < 0) {
+			snprintf(err, errlen, "out of memory: '%s'", path);
+			sites_free(s);
+			s = NULL;
+			break;
 		}
 		struct stack *k = &s->st[s->n];
 		memset(k, 0, sizeof *k);
@@ -433,10 +427,8 @@ static struct conn_seen *conn_of(struct sites *s, uint32_t id)
 
 static int mark(struct sites *s, uint32_t conn, uint64_t seq, const char *why)
 {
-	struct mark *nm = realloc(s->marks, (s->nmarks + 1) * sizeof *nm);
-	if (!nm)
+	if (GROW(s->marks, s->cap_marks, s->nmarks + 1) < 0)
 		return -1;
-	s->marks = nm;
 	struct mark *m = &s->marks[s->nmarks++];
 	m->conn = conn;
 	m->seq = seq;
@@ -454,18 +446,9 @@ static int remember(struct conn_seen *c, const char *key, uint64_t seq, uint64_t
 			*earlier = c->key_seq[i];
 			return 0;
 		}
-	if (c->nkeys == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 32;
-		char **nk = realloc(c->keys, cap * sizeof *nk);
-		if (!nk)
-			return -1;
-		c->keys = nk;
-		uint64_t *ns = realloc(c->key_seq, cap * sizeof *ns);
-		if (!ns)
-			return -1;
-		c->key_seq = ns;
-		c->cap = cap;
-	}
+	if (GROW(c->keys, c->cap_keys, c->nkeys + 1) < 0 ||
+	    GROW(c->key_seq, c->cap_seq, c->nkeys + 1) < 0)
+		return -1;
 	if (!(c->keys[c->nkeys] = strdup(key)))
 		return -1;
 	c->key_seq[c->nkeys++] = seq;
@@ -712,10 +695,8 @@ static struct group *group_of(struct sites *s, const char *site, const char *via
 		if (strcmp(s->groups[i].site, site) == 0 &&
 		    strcmp(s->groups[i].via, via ? via : "") == 0)
 			return &s->groups[i];
-	struct group *ng = realloc(s->groups, (s->ngroups + 1) * sizeof *ng);
-	if (!ng)
+	if (GROW(s->groups, s->cap_groups, s->ngroups + 1) < 0)
 		return NULL;
-	s->groups = ng;
 	struct group *g = &s->groups[s->ngroups];
 	memset(g, 0, sizeof *g);
 	g->site = strdup(site);
@@ -738,12 +719,10 @@ void sites_wait(struct sites *s, const struct xstate_wait *w)
 	for (size_t i = 0; i < s->nmarks; i++) {
 		if (s->marks[i].conn != w->conn || s->marks[i].seq != w->seq)
 			continue;
-		struct avoidable *na = realloc(s->avoid, (s->navoid + 1) * sizeof *na);
-		if (!na) {
+		if (GROW(s->avoid, s->cap_avoid, s->navoid + 1) < 0) {
 			s->failed = true;
 			return;
 		}
-		s->avoid = na;
 		struct avoidable *a = &s->avoid[s->navoid++];
 		a->ts = w->request_ts;
 		a->wait = wait;

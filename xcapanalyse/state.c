@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "conns.h"
+#include "grow.h"
 #include "state.h"
 
 /* ---- timelines ---- */
@@ -47,17 +48,7 @@ static void tl_free(struct timeline *t)
 
 static int tl_reserve(struct timeline *t, size_t more)
 {
-	if (t->n + more <= t->cap)
-		return 0;
-	size_t cap = t->cap ? t->cap * 2 : 16;
-	while (cap < t->n + more)
-		cap *= 2;
-	struct tl_entry *v = realloc(t->v, cap * sizeof *v);
-	if (!v)
-		return -1;
-	t->v = v;
-	t->cap = cap;
-	return 0;
+	return GROW(t->v, t->cap, t->n + more);
 }
 
 /* Fold every entry that ends at or before horizon, or the oldest ones

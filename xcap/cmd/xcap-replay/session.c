@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conns.h"
 #include "cursor.h"
+#include "grow.h"
 #include "protocol.h"
 #include "session.h"
 
@@ -57,14 +59,8 @@ void xsession_free(struct xsession *s)
 
 int xsession_add(struct xsession *s, const struct xsess_input *in)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct xsess_input *p = realloc(s->inputs, cap * sizeof *p);
-		if (!p)
-			return -1;
-		s->inputs = p;
-		s->cap = cap;
-	}
+	if (GROW(s->inputs, s->cap, s->n + 1) < 0)
+		return -1;
 	s->inputs[s->n++] = *in;
 	return 0;
 }
@@ -658,8 +654,8 @@ int xsession_record(struct xsource *src, const char *source_name,
 		    const struct xsess_record_opts *opt, struct xsession *out, char *err,
 		    size_t errlen)
 {
-	struct conn_inputs *c = NULL;
-	size_t nc = 0;
+	struct xconns c;	/* of struct conn_inputs */
+	xconns_init(&c, sizeof (struct conn_inputs));
 	int rc = -1, r;
 	struct xrec rec;
 	xsession_init(out);
@@ -669,19 +665,14 @@ int xsession_record(struct xsource *src, const char *source_name,
 			    : rec.type == XREC_NAME ? rec.u.name.conn : 0;
 		if (!id)
 			continue;
-		struct conn_inputs *ci = NULL;
-		for (size_t i = 0; i < nc; i++)
-			if (c[i].id == id)
-				ci = &c[i];
+		struct conn_inputs *ci = xconns_get(&c, id);
 		if (!ci) {
-			struct conn_inputs *p = realloc(c, (nc + 1) * sizeof *c);
-			if (!p) {
+			if (id > XCONNS_ID_MAX)
+				continue;	/* a damaged id */
+			if (!(ci = xconns_add(&c, id))) {
 				seterr(err, errlen, "out of memory");
 				goto out;
 			}
-			c = p;
-			ci = &c[nc++];
-			memset(ci, 0, sizeof *ci);
 			ci->id = id;
 			xsession_init(&ci->s);
 		}
@@ -733,9 +724,10 @@ int xsession_record(struct xsource *src, const char *source_name,
 		goto out;
 	}
 	struct conn_inputs *best = NULL;
-	for (size_t i = 0; i < nc; i++) {
-		if (opt->conn ? c[i].id == opt->conn : (c[i].s.n && (!best || c[i].s.n > best->s.n)))
-			best = &c[i];
+	for (size_t i = 0; i < c.n; i++) {
+		struct conn_inputs *ci = xconns_at(&c, i);
+		if (opt->conn ? ci->id == opt->conn : (ci->s.n && (!best || ci->s.n > best->s.n)))
+			best = ci;
 	}
 	if (!best) {
 		if (opt->conn)
@@ -763,8 +755,8 @@ int xsession_record(struct xsource *src, const char *source_name,
 		out->inputs[i].t -= t0;
 	rc = 0;
 out:
-	for (size_t i = 0; i < nc; i++)
-		xsession_free(&c[i].s);
-	free(c);
+	for (size_t i = 0; i < c.n; i++)
+		xsession_free(&((struct conn_inputs *)xconns_at(&c, i))->s);
+	xconns_free(&c);
 	return rc;
 }

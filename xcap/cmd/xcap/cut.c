@@ -32,6 +32,7 @@
 #include <pcap/dlt.h>
 
 #include "cut.h"
+#include "grow.h"
 #include "protocol.h"
 #include "x11_frame.h"
 #include "x11_names.h"
@@ -172,23 +173,17 @@ struct prog {
 	struct bpf_insn *v;
 	size_t n, cap;
 	long *label_at;		/* instruction index, -1 until placed */
-	size_t n_labels;
+	size_t n_labels, cap_labels;
 	struct jump *jumps;
-	size_t n_jumps;
+	size_t n_jumps, cap_jumps;
 	bool nomem;
 };
 
 static void put(struct prog *p, struct bpf_insn i)
 {
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 256;
-		struct bpf_insn *v = realloc(p->v, cap * sizeof *v);
-		if (!v) {
-			p->nomem = true;
-			return;
-		}
-		p->v = v;
-		p->cap = cap;
+	if (GROW(p->v, p->cap, p->n + 1) < 0) {
+		p->nomem = true;
+		return;
 	}
 	p->v[p->n++] = i;
 }
@@ -201,13 +196,11 @@ static struct bpf_insn insn(uint8_t code, uint8_t dst, uint8_t src, int16_t off,
 
 static int new_label(struct prog *p)
 {
-	long *v = realloc(p->label_at, (p->n_labels + 1) * sizeof *v);
-	if (!v) {
+	if (GROW(p->label_at, p->cap_labels, p->n_labels + 1) < 0) {
 		p->nomem = true;
 		return 0;
 	}
-	p->label_at = v;
-	v[p->n_labels] = -1;
+	p->label_at[p->n_labels] = -1;
 	return (int)p->n_labels++;
 }
 
@@ -220,13 +213,11 @@ static void place(struct prog *p, int label)
 /* A jump to a label; its offset is filled in by link(). */
 static void jump(struct prog *p, uint8_t code, uint8_t dst, uint8_t src, int32_t imm, int label)
 {
-	struct jump *v = realloc(p->jumps, (p->n_jumps + 1) * sizeof *v);
-	if (!v) {
+	if (GROW(p->jumps, p->cap_jumps, p->n_jumps + 1) < 0) {
 		p->nomem = true;
 		return;
 	}
-	p->jumps = v;
-	v[p->n_jumps++] = (struct jump){ p->n, label };
+	p->jumps[p->n_jumps++] = (struct jump){ p->n, label };
 	put(p, insn(code, dst, src, 0, imm));
 }
 

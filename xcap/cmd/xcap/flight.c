@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "flight.h"
+#include "grow.h"
 
 /* A connection closed this long ago is forgotten: its last packets (the
    ACK of a FIN) may still come a little after the FIN. */
@@ -31,7 +32,7 @@ struct held_conn {
 	struct xrec conn;	/* the latest conn record */
 	char *conn_strs;
 	struct entry *extra;	/* its ext and name records, in order */
-	size_t n_extra;
+	size_t n_extra, cap_extra;
 	uint8_t fin;		/* bit per direction that sent a FIN */
 	int closed;
 	uint64_t closed_ts;
@@ -46,8 +47,8 @@ struct flight {
 	uint64_t bytes;
 	uint64_t evicted_upto;	/* time of the last record that left the ring */
 	int any_evicted;
-	struct held_conn *held;
-	size_t n_held;
+	struct held_conn *held;	/* not the connection table (conns.h): let go when closed */
+	size_t n_held, cap_held;
 	size_t last_held;	/* where held_find found the previous one */
 	uint64_t forgot_at;	/* when closed connections were last let go */
 	int writing;
@@ -158,12 +159,10 @@ static int hold(struct flight *f, struct entry *e)
 	case XREC_CONN:
 		h = held_find(f, r->u.conn.id);
 		if (!h) {
-			struct held_conn *v = realloc(f->held, (f->n_held + 1) * sizeof *v);
-			if (!v) {
+			if (GROW(f->held, f->cap_held, f->n_held + 1) < 0) {
 				free(e->strs);
 				return fail(f, "out of memory: 'flight recorder connections'");
 			}
-			f->held = v;
 			h = &f->held[f->n_held++];
 			memset(h, 0, sizeof *h);
 		}
@@ -175,12 +174,10 @@ static int hold(struct flight *f, struct entry *e)
 	case XREC_NAME:
 		h = held_find(f, r->type == XREC_EXT ? r->u.ext.conn : r->u.name.conn);
 		if (h) {
-			struct entry *v = realloc(h->extra, (h->n_extra + 1) * sizeof *v);
-			if (!v) {
+			if (GROW(h->extra, h->cap_extra, h->n_extra + 1) < 0) {
 				free(e->strs);
 				return fail(f, "out of memory: 'flight recorder connections'");
 			}
-			h->extra = v;
 			h->extra[h->n_extra++] = *e;
 			return 0;
 		}

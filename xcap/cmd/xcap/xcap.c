@@ -37,7 +37,9 @@
 #include "cut.h"
 #include "flight.h"
 #include "ring.h"
+#include "conns.h"
 #include "decode.h"
+#include "grow.h"
 #include "dump.h"
 #include "pcapfile.h"
 #include "pipeline.h"
@@ -175,7 +177,6 @@ struct trigger {
 /* The last name each connection gave (WM_CLASS, WM_NAME), which a
    trigger's TEXT may match. */
 struct client_label {
-	uint32_t conn;
 	char text[128];
 };
 
@@ -213,9 +214,8 @@ struct capture {
 	int pipe_failed;	/* the pipeline failed (pipeline_error): stop */
 	struct flight *flight;	/* --ring: records go through it */
 	struct trigger *triggers;
-	size_t n_triggers;
-	struct client_label *labels;
-	size_t n_labels;
+	size_t n_triggers, cap_triggers;
+	struct xconns labels;	/* of struct client_label */
 	/* --trigger response>: the response model (xcap/response_model.h),
 	   the smallest threshold, and the time of what it is told of now */
 	struct xresp_model *resp;
@@ -338,28 +338,17 @@ static void responses_hear(struct capture *cap, const struct xrec *rec, uint64_t
 
 static const char *label_of(const struct capture *cap, uint32_t conn)
 {
-	for (size_t i = 0; i < cap->n_labels; i++)
-		if (cap->labels[i].conn == conn)
-			return cap->labels[i].text;
-	return "";
+	const struct client_label *l = xconns_get(&cap->labels, conn);
+	return l ? l->text : "";
 }
 
 static void learn_label(struct capture *cap, const struct xrec_name *n)
 {
 	if (strcmp(n->source, "WM_CLASS") != 0 && strcmp(n->source, "WM_NAME") != 0)
 		return;
-	struct client_label *l = NULL;
-	for (size_t i = 0; i < cap->n_labels && !l; i++)
-		if (cap->labels[i].conn == n->conn)
-			l = &cap->labels[i];
-	if (!l) {
-		struct client_label *v = realloc(cap->labels, (cap->n_labels + 1) * sizeof *v);
-		if (!v)
-			return;		/* the label is only for matching: go without */
-		cap->labels = v;
-		l = &v[cap->n_labels++];
-		l->conn = n->conn;
-	}
+	struct client_label *l = xconns_add(&cap->labels, n->conn);
+	if (!l)
+		return;		/* the label is only for matching: go without */
 	snprintf(l->text, sizeof l->text, "%s", n->text);
 }
 
@@ -883,11 +872,9 @@ static void parse_trigger(struct capture *cap, const char *arg)
 		    "bad trigger: request=NAME, event=NAME, wait>DURATION or response>DURATION: '%s'",
 		    arg);
 	}
-	struct trigger *v = realloc(cap->triggers, (cap->n_triggers + 1) * sizeof *v);
-	if (!v)
+	if (GROW(cap->triggers, cap->cap_triggers, cap->n_triggers + 1) < 0)
 		die(EXIT_RUNTIME, "out of memory: 'triggers'");
-	cap->triggers = v;
-	v[cap->n_triggers++] = t;
+	cap->triggers[cap->n_triggers++] = t;
 }
 
 int main(int argc, char **argv)
@@ -898,6 +885,7 @@ int main(int argc, char **argv)
 	int quiet = 0, promisc = 1, whole = 0;
 	struct capture cap;
 	memset(&cap, 0, sizeof cap);
+	xconns_init(&cap.labels, sizeof (struct client_label));
 	struct flight_options fopt = { 0, 0, 0, 10ull * 1000000000u };
 	int have_ring = 0, have_before = 0;
 	int compressed_sizes = 0;
@@ -1280,7 +1268,7 @@ int main(int argc, char **argv)
 	for (long i = 0; cap.kept_windows && i < file_count; i++)
 		free(cap.kept_windows[i]);
 	free(cap.kept_windows);
-	free(cap.labels);
+	xconns_free(&cap.labels);
 	cut_free(cap.cut);
 	if (cap.pcap)
 		pcap_close(cap.pcap);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "grow.h"
 #include "responses.h"
 #include "units.h"
 
@@ -69,17 +70,6 @@ struct compare_run {
 	int oom;
 };
 
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	size_t c = *cap ? *cap * 2 : 32;
-	void *q = realloc(p, c * size);
-	if (q)
-		*cap = c;
-	return q;
-}
-
 /* The Extension of a wait as the --requests view names it: "core" for
    X11's core requests, nothing for a protocol without extensions. */
 static const char *ext_of(const struct xstate_wait *w)
@@ -99,12 +89,10 @@ static void run_wait(void *ctx, const struct xstate_wait *w)
 			r->reqs[i].total += w->end - w->start;
 			return;
 		}
-	struct cmp_req *p = grow(r->reqs, &r->capreqs, r->nreqs, sizeof *p);
-	if (!p) {
+	if (GROW(r->reqs, r->capreqs, r->nreqs + 1) < 0) {
 		r->oom = 1;
 		return;
 	}
-	r->reqs = p;
 	struct cmp_req *q = &r->reqs[r->nreqs++];
 	memset(q, 0, sizeof *q);
 	snprintf(q->ext, sizeof q->ext, "%s", ext);
@@ -121,12 +109,10 @@ static void run_response(void *ctx, const struct xresponse *x)
 		xresp_summary_add(r->sum_kind[x->kind], x);
 		r->kind_count[x->kind]++;
 	}
-	struct cmp_input *p = grow(r->inputs, &r->capinputs, r->ninputs, sizeof *p);
-	if (!p) {
+	if (GROW(r->inputs, r->capinputs, r->ninputs + 1) < 0) {
 		r->oom = 1;
 		return;
 	}
-	r->inputs = p;
 	r->inputs[r->ninputs++] = (struct cmp_input){
 		.ts = x->input_ts, .response = x->response, .kind = (uint8_t)x->kind,
 		.responded = !(x->flags & (XRESP_F_NO_RESPONSE | XRESP_F_UNCERTAIN)),
@@ -308,12 +294,10 @@ struct rows {
 
 static struct row *add_row(struct rows *rs, enum view view, const char *label, int metric)
 {
-	struct row *p = grow(rs->r, &rs->cap, rs->n, sizeof *p);
-	if (!p) {
+	if (GROW(rs->r, rs->cap, rs->n + 1) < 0) {
 		rs->oom = 1;
 		return NULL;
 	}
-	rs->r = p;
 	struct row *r = &rs->r[rs->n++];
 	memset(r, 0, sizeof *r);
 	r->view = view;
@@ -439,13 +423,11 @@ static void build_requests(struct rows *rs, struct compare_run *const *runs)
 				seen = strcmp(keys[j].label, l) == 0;
 			if (seen)
 				continue;
-			struct req_key *p = grow(keys, &cap, n, sizeof *p);
-			if (!p) {
+			if (GROW(keys, cap, n + 1) < 0) {
 				rs->oom = 1;
 				free(keys);
 				return;
 			}
-			keys = p;
 			snprintf(keys[n].label, sizeof keys[n].label, "%s", l);
 			keys[n].order = (double)runs[k]->reqs[i].total;
 			keys[n].first_run = k;

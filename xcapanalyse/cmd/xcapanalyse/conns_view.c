@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "grow.h"
 #include "views.h"
 
 
@@ -47,14 +48,8 @@ static struct conn_row *row_for(struct conn_table *t, uint32_t id, int create)
 			return &t->rows[i];
 	if (!create)
 		return NULL;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct conn_row *rows = realloc(t->rows, cap * sizeof *rows);
-		if (!rows)
-			return NULL;
-		t->rows = rows;
-		t->cap = cap;
-	}
+	if (GROW(t->rows, t->cap, t->n + 1) < 0)
+		return NULL;
 	struct conn_row *r = &t->rows[t->n++];
 	memset(r, 0, sizeof *r);
 	r->id = id;

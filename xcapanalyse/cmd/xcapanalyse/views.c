@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "grow.h"
 #include "views.h"
 
 enum { NOTES_MAX = 64, NOTE_LEN = 256 };
@@ -204,15 +205,9 @@ static void requests_wait(void *ctx, const struct xstate_wait *w)
 			break;
 		}
 	if (!r) {
-		if (v->n == v->cap) {
-			size_t cap = v->cap ? v->cap * 2 : 64;
-			struct req_stat *p = realloc(v->v, cap * sizeof *p);
-			if (!p) {
-				v->oom = 1;
-				return;
-			}
-			v->v = p;
-			v->cap = cap;
+		if (GROW(v->v, v->cap, v->n + 1) < 0) {
+			v->oom = 1;
+			return;
 		}
 		r = &v->v[v->n++];
 		memset(r, 0, sizeof *r);

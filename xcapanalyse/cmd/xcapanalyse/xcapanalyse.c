@@ -24,6 +24,7 @@
 #include "compare.h"
 #include "dump.h"
 #include "events.h"
+#include "grow.h"
 #include "messages.h"
 #include "output.h"
 #include "predict_view.h"
@@ -71,8 +72,9 @@ static void usage(FILE *f)
 "                    inputs) response-p50 and -p95; repeatable\n"
 "  --sites-file PATH the call sites (default: FILE.sites when it exists)\n"
 "  --format FMT      text (aligned table), csv, json, ndjson (one JSON object\n"
-"                    a line: file, table, then the columns) or markdown;\n"
-"                    with several FILEs csv and json name each row's file\n"
+"                    a line: file, table, then the columns), markdown or tsv\n"
+"                    (tab-separated, unquoted, for a shell to read);\n"
+"                    with several FILEs csv, tsv and json name each row's file\n"
 "  -j, --jobs N      read N traces at a time, in as many processes; the\n"
 "                    output still comes in the order of the FILEs\n"
 "  --conn N,...      only these connections\n"
@@ -180,7 +182,7 @@ static void warn_cb(void *ctx, const char *msg)
 /* --conn: the connections to look at, none meaning all. */
 struct conn_set {
 	uint32_t *ids;
-	size_t n;
+	size_t n, cap;
 };
 
 static void parse_conns(struct conn_set *cs, const char *arg)
@@ -191,10 +193,8 @@ static void parse_conns(struct conn_set *cs, const char *arg)
 		unsigned long v = strtoul(p, &end, 10);
 		if (end == p || v == 0 || v > UINT32_MAX || (*end && *end != ','))
 			die(EXIT_USAGE, "bad connection list: '%s'", arg);
-		uint32_t *ids = realloc(cs->ids, (cs->n + 1) * sizeof *ids);
-		if (!ids)
+		if (GROW(cs->ids, cs->cap, cs->n + 1) < 0)
 			die(EXIT_DAMAGED, "out of memory: 'connection list'");
-		cs->ids = ids;
 		cs->ids[cs->n++] = (uint32_t)v;
 		p = *end ? end + 1 : end;
 	}
@@ -684,7 +684,7 @@ int main(int argc, char **argv)
 		case 'f': {
 			int f = out_format_parse(optarg);
 			if (f < 0)
-				die(EXIT_USAGE, "unknown format, want text, csv, json, ndjson or markdown: '%s'",
+				die(EXIT_USAGE, "unknown format, want text, csv, json, ndjson, markdown or tsv: '%s'",
 				    optarg);
 			fmt = (enum out_format)f;
 			break;
