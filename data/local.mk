@@ -16,7 +16,7 @@ dist_demotestslib_DATA = tests/lib/capture.sh tests/lib/prereqs.sh tests/lib/tim
 # One JSON Schema a table of xcapanalyse --format ndjson, with each
 # column's unit (tests/ndjson-schema.sh checks real output against them).
 schemadir = $(pkgdatadir)/schema
-dist_pkgdata_DATA = data/duckdb-sql.cjs
+dist_pkgdata_DATA += data/duckdb-sql.cjs
 dist_pkgdata_SCRIPTS = data/xcapanalyse-array.sbatch
 dist_schema_DATA = \
 	data/schema/added_delay.schema.json \

@@ -33,10 +33,10 @@ expect() {
 ifaces=$( (echo any; ls /sys/class/net) | sort -u | tr '\n' ' ' | sed 's/ $//')
 expect "$ifaces" xcap -i ''
 expect "csv json markdown ndjson text tsv" xcapanalyse --format ''
-expect "--range --rates --requests --responses --responses-summary --round-trips --rtt" xcapanalyse --r
+expect "--range --rates --release-ms --requests --responses --responses-summary --round-trips --rtt" xcapanalyse --r
 expect "auto client server" xcapanalyse --capture-side ''
 # one view a command line: after one, no other is offered
-expect "--range --rates --rtt" xcapanalyse --requests --r
+expect "--range --rates --release-ms --rtt" xcapanalyse --requests --r
 expect "--range --rates --rtt" xcapanalyse t.xcap --compare --r
 expect "reply request" netplot --direction ''
 

@@ -8,7 +8,7 @@ bin_SCRIPTS += xcap/xcap-sweep
 EXTRA_DIST += xcap/cmd/xcap-sweep/xcap-sweep.in
 CLEANFILES += xcap/xcap-sweep xcap/netns.sh
 dist_man_MANS += man/xcap-sweep.1
-dist_pkgdata_DATA = xcap/cmd/xcap-sweep/netns.sh
+dist_pkgdata_DATA += xcap/cmd/xcap-sweep/netns.sh
 noinst_DATA += xcap/netns.sh
 xcap/xcap-sweep: $(srcdir)/xcap/cmd/xcap-sweep/xcap-sweep.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) xcap && \
