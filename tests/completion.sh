@@ -37,7 +37,7 @@ expect "--range --rates --release-ms --requests --responses --responses-summary 
 expect "auto client server" xcapanalyse --capture-side ''
 # one view a command line: after one, no other is offered
 expect "--range --rates --release-ms --rtt" xcapanalyse --requests --r
-expect "--range --rates --rtt" xcapanalyse t.xcap --compare --r
+expect "--range --rates --release-ms --rtt" xcapanalyse t.xcap --compare --r
 expect "reply request" netplot --direction ''
 
 cp "$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap" "$workdir/c.pcap"
