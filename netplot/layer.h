@@ -111,6 +111,14 @@ static inline double np_probe_dist2(const struct np_probe *p, double x, double y
 	double dy = p->y < y0 ? y0 - p->y : p->y > y1 ? p->y - y1 : 0, dx = p->x - x;
 	return dx * dx + dy * dy;
 }
+/* Whether an item at squared distance dd takes the hit from h.  A
+   message's arrow head sits on the segment carrying it and on the ack
+   line: within a pixel and a half of the head the pointer means the
+   message, even where the rounded pointer is nearer the bar or the line. */
+static inline bool np_probe_beats(const struct np_probe *p, const struct np_hit *h, double dd)
+{
+	return dd + (h->kind == NP_HIT_MSG ? 2.25 : 0) < p->best;
+}
 /* "client → server" or "server → client". */
 const char *np_dir_name(int dir);
 /* A packet of direction h->dir, index h->index, as text; `what` names

@@ -129,7 +129,7 @@ static bool hit(const struct np_view *v, struct np_probe *p, struct np_hit *h)
 			continue;
 		double y = np_y(v, (double)k->ack);
 		double dd = np_probe_dist2(p, np_x(v, (double)k->t), y, y);
-		if (dd < p->best) {
+		if (np_probe_beats(p, h, dd)) {
 			p->best = dd;
 			*h = (struct np_hit){ .kind = NP_HIT_ACK, .dir = dir, .index = i,
 					      .t = (double)k->t, .seq = (double)k->ack };

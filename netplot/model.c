@@ -974,3 +974,16 @@ void np_region_free(struct np_region *r)
 	r->requests = NULL;
 	r->nrequests = 0;
 }
+
+size_t np_model_busiest(const struct np_model *m)
+{
+	size_t best = 0, n = 0;
+	for (size_t i = 0; i < m->nconn; i++) {
+		size_t k = m->conn[i].dir[0].npkt + m->conn[i].dir[1].npkt;
+		if (k > n) {
+			n = k;
+			best = i;
+		}
+	}
+	return best;
+}

@@ -220,6 +220,9 @@ void np_model_add_interval(struct np_model *m, uint32_t conn, int dir, uint8_t s
 			   uint64_t abs_start, uint64_t abs_end);
 int np_model_finish(struct np_model *m);
 
+/* The connection with the most packets, by index (0 when none). */
+size_t np_model_busiest(const struct np_model *m);
+
 /* Bytes held by the model's arrays and indexes. */
 size_t np_model_memory(const struct np_model *m);
 const char *np_str(const struct np_model *m, uint32_t off);

@@ -153,6 +153,33 @@ void np_view_fit(struct np_view *v)
 	np_view_fit_y(v);
 }
 
+int np_view_open(struct np_view *v, const struct np_model *m, const struct np_open *at, int w,
+		 int h, char *err, size_t errlen)
+{
+	size_t ci = np_model_busiest(m);
+	if (at->conn > 0) {
+		if ((size_t)at->conn > m->nconn) {
+			snprintf(err, errlen, "no connection %ld in the trace (it has %zu)", at->conn,
+				 m->nconn);
+			return -1;
+		}
+		ci = (size_t)at->conn - 1;
+	}
+	if (at->r0 >= 0 && at->r0 > (double)m->t_end) {
+		/* A blank picture would pass for one of a quiet moment. */
+		snprintf(err, errlen, "nothing in the range %.6g:%.6g (the trace spans 0:%.6f s)",
+			 at->r0 / 1e9, at->r1 / 1e9, (double)m->t_end / 1e9);
+		return -1;
+	}
+	np_view_init(v, m, ci, at->dir, w, h);
+	if (at->r0 >= 0) {
+		v->t0 = at->r0;
+		v->t1 = at->r1;
+		np_view_fit_y(v);
+	}
+	return 0;
+}
+
 /* Smallest spans: a nanosecond of time or a byte across the whole plot
    is as far as zooming means anything. */
 #define MIN_T_SPAN 10.0

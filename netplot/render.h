@@ -45,6 +45,20 @@ void np_view_fit(struct np_view *v);
 void np_view_fit_y(struct np_view *v);
 const struct np_conn *np_view_conn(const struct np_view *v);
 
+/* Where a picture opens, as the command line asks it (the window's and
+   the exports' alike): the connection by id (0: the busiest), the
+   direction, the time span in ns since the trace began (r0 < 0: the
+   whole connection). */
+struct np_open {
+	long conn;
+	int dir;
+	double r0, r1;
+};
+/* v opened there, w x h pixels; -1 with err filled when the trace has no
+   such connection or nothing in the span. */
+int np_view_open(struct np_view *v, const struct np_model *m, const struct np_open *at, int w,
+		 int h, char *err, size_t errlen);
+
 /* Data to pixels and back.  Inline: the layers call them for every item
    they draw or hit test. */
 static inline double np_x(const struct np_view *v, double t)

@@ -25,6 +25,8 @@
 #include "sites.h"
 
 #define STACK_MAX 64
+/* The details pane: some 40 characters of its monospace text. */
+#define DETAILS_WIDTH 320
 
 enum drag { DRAG_NONE, DRAG_ZOOM, DRAG_ZOOM_X, DRAG_ZOOM_Y, DRAG_PAN, DRAG_SELECT };
 
@@ -73,6 +75,11 @@ struct win {
 	uint64_t refine_t0, refine_t1;
 };
 
+
+/* What the command line asked (np_gui_run); the first file opened opens
+   there, the later ones on their busiest connection. */
+static struct np_gui_start start;
+static bool start_pending;
 
 /* NETPLOT_LOG=1: every view change, the plot's place on the screen and
    each tooltip go to stderr as one line, for scripts and the GUI test. */
@@ -182,6 +189,34 @@ static void show_conn(struct win *w, size_t conn, int dir)
 	set_details(w, "Hover over a packet or message to see it; click to keep it here.\n"
 		       "Drag to zoom, shift-drag to select a time span.");
 	redraw(w);
+}
+
+/* The view the command line asked for (--conn, --direction, --range):
+   what the trace lacks is said on the status line, and the window shows
+   what it has. */
+static void open_at(struct win *w)
+{
+	start_pending = false;
+	char err[256];
+	struct np_view v;
+	if (np_view_open(&v, w->m, &start.at, 900, 600, err, sizeof err) < 0) {
+		show_conn(w, w->v.conn, start.at.dir);
+		char buf[400];
+		snprintf(buf, sizeof buf, "%s: showing the busiest connection", err);
+		gtk_label_set_text(GTK_LABEL(w->status), buf);
+		log_text("warning", buf);
+		fprintf(stderr, "netplot: %s\n", buf);
+		return;
+	}
+	show_conn(w, v.conn, v.dir);
+	if (start.at.r0 >= 0) {
+		w->v.t0 = start.at.r0;
+		w->v.t1 = start.at.r1;
+		np_view_fit_y(&w->v);
+		if (w->ix)
+			index_fit_y(w);
+		redraw(w);
+	}
 }
 
 /* Traces of at least this many bytes (NETPLOT_INDEX_MIN, default 1 GB)
@@ -445,7 +480,10 @@ static bool open_index(struct win *w, const char *path)
 	gtk_window_set_title(GTK_WINDOW(w->window), title);
 	w->v.conn = best_id - 1;
 	fill_combo(w);
-	show_conn(w, best_id - 1, 0);
+	if (start_pending)
+		open_at(w);
+	else
+		show_conn(w, best_id - 1, 0);
 	/* xcap's index has no states: made now, without holding the window. */
 	const char *states = "read";
 	if (!np_index_has_state(ix)) {
@@ -559,7 +597,10 @@ static bool open_file(struct win *w, const char *path)
 		}
 	w->v.conn = best;
 	fill_combo(w);
-	show_conn(w, best, 0);
+	if (start_pending)
+		open_at(w);
+	else
+		show_conn(w, best, 0);
 	log_text("open", path);
 	return true;
 }
@@ -567,11 +608,6 @@ static bool open_file(struct win *w, const char *path)
 /* ---- --follow ---- */
 
 static bool follow_on;
-
-void np_gui_follow(void)
-{
-	follow_on = true;
-}
 
 /* Pieces order by their name's length, then the name: xcap -C numbers
    them (OUT-0.xcap, OUT-1.xcap ... OUT-10.xcap), -G stamps them with a
@@ -706,7 +742,9 @@ static bool follow_load(struct win *w)
 	}
 	w->v.conn = conn;
 	fill_combo(w);
-	if (whole)
+	if (!had && start_pending)
+		open_at(w);
+	else if (whole)
 		show_conn(w, conn, dir);
 	else {
 		w->v = keep;
@@ -1214,7 +1252,22 @@ static struct win *new_window(GtkApplication *app)
 	struct win *w = g_new0(struct win, 1);
 	w->window = GTK_APPLICATION_WINDOW(gtk_application_window_new(app));
 	gtk_window_set_title(GTK_WINDOW(w->window), "netplot");
-	gtk_window_set_default_size(GTK_WINDOW(w->window), 1000, 640);
+	/* As large as a laptop's 1366x768 screen holds with its panels: at
+	   most 1280x800, at most 95 % x 88 % of the monitor's work area; or
+	   the picture size asked (--size) with room for the details. */
+	GdkRectangle wa = { 0, 0, 1366, 768 };
+	GdkDisplay *dpy = gdk_display_get_default();
+	GdkMonitor *mon = dpy ? gdk_display_get_primary_monitor(dpy) : NULL;
+	if (!mon && dpy && gdk_display_get_n_monitors(dpy) > 0)
+		mon = gdk_display_get_monitor(dpy, 0);
+	if (mon)
+		gdk_monitor_get_workarea(mon, &wa);
+	int ww = MIN(1280, wa.width * 95 / 100), wh = MIN(800, wa.height * 88 / 100);
+	if (start.w > 0) {
+		ww = start.w + DETAILS_WIDTH;
+		wh = start.h + 80;
+	}
+	gtk_window_set_default_size(GTK_WINDOW(w->window), ww, wh);
 	g_action_map_add_action_entries(G_ACTION_MAP(w->window), win_actions,
 					G_N_ELEMENTS(win_actions), w);
 	g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroy), w);
@@ -1254,10 +1307,13 @@ static struct win *new_window(GtkApplication *app)
 	w->details = gtk_text_view_new();
 	gtk_text_view_set_editable(GTK_TEXT_VIEW(w->details), FALSE);
 	gtk_text_view_set_monospace(GTK_TEXT_VIEW(w->details), TRUE);
-	gtk_text_view_set_wrap_mode(GTK_TEXT_VIEW(w->details), GTK_WRAP_WORD_CHAR);
+	/* Lines wrap between words only: a library's or a file's name is
+	   never cut in two (a name longer than the pane scrolls). */
+	gtk_text_view_set_wrap_mode(GTK_TEXT_VIEW(w->details), GTK_WRAP_WORD);
+	gtk_text_view_set_left_margin(GTK_TEXT_VIEW(w->details), 4);
 	gtk_widget_set_can_focus(w->details, FALSE);
 	GtkWidget *scroll = gtk_scrolled_window_new(NULL, NULL);
-	gtk_widget_set_size_request(scroll, 260, -1);
+	gtk_widget_set_size_request(scroll, DETAILS_WIDTH, -1);
 	gtk_container_add(GTK_CONTAINER(scroll), w->details);
 	gtk_paned_pack2(GTK_PANED(paned), scroll, FALSE, TRUE);
 	gtk_box_pack_start(GTK_BOX(vbox), paned, TRUE, TRUE, 0);
@@ -1270,6 +1326,7 @@ static struct win *new_window(GtkApplication *app)
 	gtk_drag_dest_add_uri_targets(GTK_WIDGET(w->window));
 	g_signal_connect(w->window, "drag-data-received", G_CALLBACK(on_drop), w);
 
+	w->ro.no_inputs = start.no_inputs;
 	gtk_widget_show_all(GTK_WIDGET(w->window));
 	gtk_widget_grab_focus(w->area);
 	set_details(w, "No capture open.");
@@ -1340,8 +1397,11 @@ static void on_open(GApplication *app, GFile **files, gint n, const gchar *hint,
 	}
 }
 
-int np_gui_run(int argc, char **argv)
+int np_gui_run(int argc, char **argv, const struct np_gui_start *at)
 {
+	start = *at;
+	start_pending = true;
+	follow_on = at->follow;
 	if (!gtk_init_check(&argc, &argv)) {
 		fprintf(stderr, "netplot: cannot open the display: '%s'\n",
 			g_getenv("DISPLAY") ? g_getenv("DISPLAY") : "(DISPLAY unset)");
