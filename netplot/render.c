@@ -159,8 +159,7 @@ int np_view_open(struct np_view *v, const struct np_model *m, const struct np_op
 	size_t ci = np_model_busiest(m);
 	if (at->conn > 0) {
 		if ((size_t)at->conn > m->nconn) {
-			snprintf(err, errlen, "no connection %ld in the trace (it has %zu)", at->conn,
-				 m->nconn);
+			snprintf(err, errlen, "no such connection in the trace: '%ld'", at->conn);
 			return -1;
 		}
 		ci = (size_t)at->conn - 1;

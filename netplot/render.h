@@ -55,7 +55,7 @@ struct np_open {
 	double r0, r1;
 };
 /* v opened there, w x h pixels; -1 with err filled when the trace has no
-   such connection or nothing in the span. */
+   such connection (err ends with the id quoted) or nothing in the span. */
 int np_view_open(struct np_view *v, const struct np_model *m, const struct np_open *at, int w,
 		 int h, char *err, size_t errlen);
 

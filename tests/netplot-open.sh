@@ -31,7 +31,7 @@ check_end
 
 check_begin "a connection the trace lacks is said, the window stays"
 start_netplot "$cap" --conn 9
-wait_for grep -q "no connection 9 in the trace" "$log" ||
+wait_for grep -q "no such connection in the trace: .9." "$log" ||
 	fail "no word of the missing connection: $(cat "$log")"
 check_end
 

@@ -643,8 +643,13 @@ int main(int argc, char **argv)
 	if (!m->nconn)
 		die(1, "no connections in the trace", in);
 	struct np_view v;
-	if (np_view_open(&v, m, &s.at.at, s.at.w, s.at.h, err, sizeof err) < 0)
-		die(1, err, in);
+	if (np_view_open(&v, m, &s.at.at, s.at.w, s.at.h, err, sizeof err) < 0) {
+		if (err[strlen(err) - 1] == '\'')
+			fprintf(stderr, "%s: %s\n", prog, err);	/* names the connection */
+		else
+			die(1, err, in);
+		exit(1);
+	}
 	struct np_render_opts ro = { .no_inputs = s.at.no_inputs };
 	if (np_export_with(&v, &ro, s.out, err, sizeof err) < 0)
 		die_err(1, err, s.out);
