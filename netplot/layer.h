@@ -38,6 +38,9 @@ struct np_frame {
 	const struct np_dir *peer;	/* the other one, whose acks answer it */
 	struct px_column *col;		/* scratch, one per pixel column; NULL if none */
 	size_t ncol;
+	/* Labels are placed below this (a layer drawn before the messages
+	   wrote notes along the plot's top edge). */
+	double label_top;
 };
 
 /* One np_hit_test under way.  The layers are asked from the top (drawn

@@ -102,7 +102,8 @@ static void draw(struct np_frame *f)
 		};
 	}
 	if (!o->no_labels)
-		np_place_labels(lab, nc, v->px, v->py, v->px + v->pw, v->py + v->ph - 8);
+		np_place_labels(lab, nc, v->px, fmax(v->py, f->label_top), v->px + v->pw,
+				v->py + v->ph - 8);
 	else
 		for (size_t k = 0; k < nc; k++)
 			lab[k].placed = false;

@@ -123,11 +123,10 @@ void np_view_fit_y(struct np_view *v)
 		lo = fmin(lo, (double)ma.elo);
 		hi = fmax(hi, (double)ma.ehi);
 	}
-	/* The window's edge is shown when it is within ten times the data's
-	   extent; a window of megabytes over a few hundred bytes of data would
-	   flatten them into a line. */
-	if (pa.wlo <= pa.whi && isfinite(hi) && (double)pa.whi - lo <= 10 * fmax(hi - lo, 1))
-		hi = fmax(hi, (double)pa.whi);
+	/* The window's edge never sets the scale: a window of hundreds of
+	   kilobytes over a few kilobytes of data would press them into the
+	   bottom of the plot.  Where it leaves the plot its value is written
+	   (layer_acks.c). */
 	if (!isfinite(lo)) {
 		lo = 0;
 		hi = 1;
@@ -137,13 +136,41 @@ void np_view_fit_y(struct np_view *v)
 	v->y1 = hi + pad;
 }
 
+uint64_t np_conn_data_end(const struct np_conn *c)
+{
+	uint64_t end = c->first;
+	for (int k = 0; k < 2; k++) {
+		const struct np_dir *d = &c->dir[k];
+		/* backwards to the last segment with payload: the tail is a few
+		   packets (FIN, the last acks), not the trace */
+		for (size_t i = d->npkt; i-- > 0;)
+			if (d->pkt[i].len) {
+				if (d->pkt[i].t > end)
+					end = d->pkt[i].t;
+				break;
+			}
+		if (d->nmsg && d->msg[d->nmsg - 1].t > end)
+			end = d->msg[d->nmsg - 1].t;
+		if (d->ngap && d->gap[d->ngap - 1].t > end)
+			end = d->gap[d->ngap - 1].t;
+	}
+	return end;
+}
+
 void np_view_fit(struct np_view *v)
 {
 	const struct np_conn *c = np_view_conn(v);
 	v->t0 = 0;
 	v->t1 = v->m->t_end ? (double)v->m->t_end : 1;
 	if (c) {
-		double t0 = (double)c->first, t1 = (double)c->last;
+		/* The connection from its first packet to its last data: an
+		   idle tail (a client that waits a second before closing) would
+		   take most of the width; the picture says it is there
+		   (draw_tail). */
+		double t0 = (double)c->first, t1 = (double)np_conn_data_end(c);
+		/* a short tail (the close just after the last data) is shown */
+		if (t1 <= t0 || (double)c->last - t1 <= 0.1 * (t1 - t0))
+			t1 = (double)c->last;
 		if (t1 <= t0)
 			t1 = t0 + 1000;
 		double tp = (t1 - t0) * 0.02;
@@ -412,6 +439,30 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 	}
 }
 
+/* The connection goes on after the view, idle: say so under the time
+   axis, so that a picture ending with the data does not pass for the
+   connection's end. */
+static void draw_tail(cairo_t *cr, const struct np_view *v, const struct np_conn *c)
+{
+	uint64_t end = np_conn_data_end(c);
+	if ((double)c->last <= v->t1 || (double)end > v->t1)
+		return;
+	bool fin = false;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = c->dir[k].npkt, n = 0; i-- > 0 && n < 8; n++)
+			fin |= (c->dir[k].pkt[i].flags & (XTCP_FIN | XTCP_RST)) != 0;
+	char when[64], buf[200];
+	np_format_time((double)c->last, 1e6, when, sizeof when);
+	snprintf(buf, sizeof buf, "then idle %.3f s to its %s at %s (zoom out to see it) →",
+		 (double)(c->last - end) / 1e9, fin ? "close" : "last packet", when);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_ITALIC, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 11);
+	cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+	cairo_move_to(cr, v->px, v->py + v->ph + 34);
+	cairo_show_text(cr, buf);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
 /* ---- labels ---- */
 
 static bool overlaps(double ax, double ay, double aw, double ah, double bx, double by, double bw,
@@ -623,6 +674,7 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		return;
 	}
 	draw_axes(cr, v);
+	draw_tail(cr, v, c);
 	cairo_save(cr);
 	cairo_rectangle(cr, v->px, v->py, v->pw, v->ph);
 	cairo_clip(cr);
@@ -638,7 +690,7 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 	struct np_frame f = {
 		.cr = cr, .v = v, .o = o, .st = st, .c = c,
 		.d = &c->dir[v->dir], .peer = &c->dir[!v->dir],
-		.col = malloc(ncol * sizeof *f.col), .ncol = ncol,
+		.col = malloc(ncol * sizeof *f.col), .ncol = ncol, .label_top = v->py,
 	};
 	for (size_t i = 0; i < NLAYERS; i++)
 		layers[i]->draw(&f);

@@ -39,7 +39,12 @@ struct np_view {
 void np_view_init(struct np_view *v, const struct np_model *m, size_t conn, int dir, int w,
 		  int h);
 void np_view_set_size(struct np_view *v, int w, int h);
-/* Show all of the connection's graph in this direction. */
+/* The time of the connection's last segment with payload, last message or
+   last gap (its first packet's when none). */
+uint64_t np_conn_data_end(const struct np_conn *c);
+/* Show all of the connection's graph in this direction: from its first
+   packet to its last data; an idle tail longer than a tenth of that is
+   left out, and marked under the time axis. */
 void np_view_fit(struct np_view *v);
 /* Keep the time span, fit the sequence axis to what is in it. */
 void np_view_fit_y(struct np_view *v);

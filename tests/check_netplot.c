@@ -630,6 +630,59 @@ START_TEST(details_of_a_wait)
 }
 END_TEST
 
+/* The share of the plot's width between a connection's first packet (its
+   SYN) and its last data, as the first picture (np_view_fit) shows it. */
+static double data_share(const struct np_view *v, const struct np_conn *c)
+{
+	double a = np_x(v, (double)c->first), b = np_x(v, (double)np_conn_data_end(c));
+	return (fmin(b, v->px + v->pw) - fmax(a, v->px)) / v->pw;
+}
+
+/* The first picture shows the data: at least 85 % of the plot's width
+   lies between the connection's first packet and last data, on every
+   connection of real captures, idle tails and all (xterm's 'sleep 1'
+   before it closes took 90 % of the demo's width).  NETPLOT_TRACES adds
+   traces (the demo's). */
+START_TEST(first_picture_shows_the_data)
+{
+	const char *top = getenv("top_srcdir");
+	const char *names[] = { "xterm-input.pcap", "xterm-late.pcap", "xterm-lossy.pcap",
+				"xdpyinfo-xlogo.pcap", "x11perf-two-conns.pcap", "rfb-xvnc.pcap",
+				"xdpyinfo-xlogo-lossy.pcap" };
+	char paths[16][4096];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		snprintf(paths[n++], sizeof paths[0], "%s/tests/captures/%s", top ? top : "..",
+			 names[i]);
+	const char *more = getenv("NETPLOT_TRACES");
+	if (more && *more && n < 16)
+		snprintf(paths[n++], sizeof paths[0], "%s", more);
+	for (size_t i = 0; i < n; i++) {
+		char err[256];
+		struct np_model *m = np_model_load(paths[i], err, sizeof err);
+		ck_assert_msg(m != NULL, "%s", err);
+		for (size_t ci = 0; ci < m->nconn; ci++) {
+			const struct np_conn *c = &m->conn[ci];
+			if (c->dir[0].npkt + c->dir[1].npkt < 10)
+				continue;
+			struct np_view v;
+			np_view_init(&v, m, ci, XDIR_C2S, 1200, 700);
+			double share = data_share(&v, c);
+			/* what the whole connection's span gave */
+			struct np_view all = v;
+			all.t0 = (double)c->first;
+			all.t1 = (double)c->last;
+			fprintf(stderr, "first picture: %s #%u: data over %.0f %% of the width "
+				"(%.0f %% over the whole connection)\n", strrchr(paths[i], '/') + 1,
+				c->id, 100 * share, 100 * data_share(&all, c));
+			ck_assert_msg(share >= 0.85, "%s #%u: data over only %.0f %% of the width",
+				      paths[i], c->id, 100 * share);
+		}
+		np_model_free(m);
+	}
+}
+END_TEST
+
 /* State intervals: looked up by time, merged when they touch, summed
    over a region, and colouring the messages sent in them. */
 START_TEST(state_intervals)
@@ -808,7 +861,15 @@ START_TEST(render_marks)
 	ck_assert_uint_gt(count_colour(s, NP_COL_ZEROWIN), 6);
 	ck_assert_uint_gt(count_colour(s, NP_COL_GAP), v.ph * 2);	/* a band across the plot */
 	ck_assert_uint_gt(count_colour(s, NP_COL_ACK), 50);
+	/* The window (edge at 2600) is above the data's scale: cut, its
+	   value written where it leaves; drawn when the view reaches it. */
+	ck_assert_uint_eq(count_colour(s, NP_COL_WIN), 0);
+	ck_assert_uint_gt(count_colour(s, (struct np_rgb){ 0.55, 0.45, 0.0 }), 10);
+	struct np_view high = v;
+	high.y1 = 3000;
+	np_render(cr, &high, NULL, NULL);
 	ck_assert_uint_gt(count_colour(s, NP_COL_WIN), 50);
+	np_render(cr, &v, NULL, NULL);
 
 	/* without the retransmission and the gap, no red at all */
 	m->conn[0].dir[0].pkt[2].events = 0;
@@ -887,6 +948,7 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, render_smoke);
 	tcase_add_test(tc, render_marks);
 	tcase_add_test(tc, render_trace_marks);
+	tcase_add_test(tc, first_picture_shows_the_data);
 	suite_add_tcase(s, tc);
 	return s;
 }
