@@ -122,6 +122,10 @@ static inline bool np_probe_beats(const struct np_probe *p, const struct np_hit 
 {
 	return dd + (h->kind == NP_HIT_MSG ? 2.25 : 0) < p->best;
 }
+/* Text of the picture at (x, y), its baseline: as glyphs, or handed to
+   o->label_fn (the SVG export's <text>, searchable). */
+void np_show_text(cairo_t *cr, const struct np_render_opts *o, double x, double y,
+		  const char *text, struct np_rgb colour);
 /* "client → server" or "server → client". */
 const char *np_dir_name(int dir);
 /* A packet of direction h->dir, index h->index, as text; `what` names

@@ -53,9 +53,8 @@ static void win_notes_draw(struct np_frame *f, const struct win_notes *w)
 		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
 		cairo_rectangle(cr, x - 1, y - 10, te.x_advance + 2, 13);
 		cairo_fill(cr);
-		np_set_rgb(cr, (struct np_rgb){ 0.55, 0.45, 0.0 });	/* the window's, darker */
-		cairo_move_to(cr, x, y);
-		cairo_show_text(cr, buf);
+		/* the window's colour, darker */
+		np_show_text(cr, f->o, x, y, buf, (struct np_rgb){ 0.55, 0.45, 0.0 });
 	}
 	f->label_top = fmax(f->label_top, y + 4);
 }

@@ -442,7 +442,8 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 /* The connection goes on after the view, idle: say so under the time
    axis, so that a picture ending with the data does not pass for the
    connection's end. */
-static void draw_tail(cairo_t *cr, const struct np_view *v, const struct np_conn *c)
+static void draw_tail(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
+		      const struct np_conn *c)
 {
 	uint64_t end = np_conn_data_end(c);
 	if ((double)c->last <= v->t1 || (double)end > v->t1)
@@ -457,9 +458,7 @@ static void draw_tail(cairo_t *cr, const struct np_view *v, const struct np_conn
 		 (double)(c->last - end) / 1e9, fin ? "close" : "last packet", when);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_ITALIC, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 11);
-	cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-	cairo_move_to(cr, v->px, v->py + v->ph + 34);
-	cairo_show_text(cr, buf);
+	np_show_text(cr, o, v->px, v->py + v->ph + 34, buf, (struct np_rgb){ 0.35, 0.35, 0.35 });
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
 
@@ -674,7 +673,7 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		return;
 	}
 	draw_axes(cr, v);
-	draw_tail(cr, v, c);
+	draw_tail(cr, v, o, c);
 	cairo_save(cr);
 	cairo_rectangle(cr, v->px, v->py, v->pw, v->ph);
 	cairo_clip(cr);
