@@ -485,6 +485,8 @@ static int cmp_label(const void *a, const void *b)
 #define CELL 64.0
 #define ANCHOR_R 3.0
 #define ANCHOR_BIT (((size_t)-1 >> 1) + 1)	/* entry is an anchor, not a label */
+#define LEADER_BIT (ANCHOR_BIT >> 1)		/* entry is a placed label's leader line */
+#define ENTRY_KIND (ANCHOR_BIT | LEADER_BIT)
 
 struct grid {
 	double x0, y0;
@@ -493,13 +495,35 @@ struct grid {
 	const struct np_label *c;
 };
 
+/* The leader's box: from the label's near corner to the anchor, less the
+   few pixels round the anchor (its own point). */
+static void leader_rect(const struct np_label *l, double bx, double by, double r[4])
+{
+	double fx = bx < l->ax ? bx + l->w : bx, fy = by < l->ay ? by + l->h : by;
+	/* the anchor's end pulled towards the corner */
+	double ax = fabs(fx - l->ax) > 2 * ANCHOR_R ? l->ax + copysign(ANCHOR_R, fx - l->ax) : l->ax;
+	double ay = fabs(fy - l->ay) > 2 * ANCHOR_R ? l->ay + copysign(ANCHOR_R, fy - l->ay) : l->ay;
+	double x0 = fmin(fx, ax), x1 = fmax(fx, ax), y0 = fmin(fy, ay), y1 = fmax(fy, ay);
+	r[0] = x0;
+	r[1] = y0;
+	r[2] = fmax(x1 - x0, 0.5);
+	r[3] = fmax(y1 - y0, 0.5);
+}
+
 static void entry_rect(const struct grid *g, size_t e, double r[4])
 {
-	const struct np_label *l = &g->c[e & ~ANCHOR_BIT];
-	if (e & ANCHOR_BIT) {
+	const struct np_label *l = &g->c[e & ~ENTRY_KIND];
+	if ((e & ANCHOR_BIT) && l->sw > 0) {
+		r[0] = l->sx;
+		r[1] = l->sy;
+		r[2] = l->sw;
+		r[3] = l->sh;
+	} else if (e & ANCHOR_BIT) {
 		r[0] = l->ax - ANCHOR_R;
 		r[1] = l->ay - ANCHOR_R;
 		r[2] = r[3] = 2 * ANCHOR_R;
+	} else if (e & LEADER_BIT) {
+		leader_rect(l, l->bx, l->by, r);
 	} else {
 		r[0] = l->bx;
 		r[1] = l->by;
@@ -514,7 +538,10 @@ static size_t cell_of(double v, double origin, size_t n)
 	return k < 0 ? 0 : k >= (double)n ? n - 1 : (size_t)k;
 }
 
-static bool grid_clash(const struct grid *g, const double r[4], bool anchors)
+/* Whether r overlaps an entry of a kind in `kinds` (0: labels,
+   LEADER_BIT: and leaders, ANCHOR_BIT: and anchors), other than those of
+   label `self`. */
+static bool grid_clash(const struct grid *g, const double r[4], size_t kinds, size_t self)
 {
 	size_t cx0 = cell_of(r[0], g->x0, g->gw), cx1 = cell_of(r[0] + r[2], g->x0, g->gw);
 	size_t cy0 = cell_of(r[1], g->y0, g->gh), cy1 = cell_of(r[1] + r[3], g->y0, g->gh);
@@ -523,9 +550,10 @@ static bool grid_clash(const struct grid *g, const double r[4], bool anchors)
 			size_t k = cy * g->gw + cx;
 			for (size_t j = 0; j < g->n[k]; j++) {
 				double o[4];
-				if (!anchors && (g->cell[k][j] & ANCHOR_BIT))
+				size_t e = g->cell[k][j];
+				if ((e & ENTRY_KIND) & ~kinds || (e & ~ENTRY_KIND) == self)
 					continue;
-				entry_rect(g, g->cell[k][j], o);
+				entry_rect(g, e, o);
 				if (overlaps(r[0], r[1], r[2], r[3], o[0], o[1], o[2], o[3]))
 					return true;
 			}
@@ -588,16 +616,20 @@ void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double 
 			{ l->ax - 18 - l->w, l->ay - 26 - l->h },
 			{ l->ax - 18 - l->w, l->ay + 26 },
 		};
-		/* first keeping off other messages' points, then not */
+		/* first keeping off other messages' points, then not; never
+		   on another label, and the leader line across none either */
+		size_t self = (size_t)(l - c);
 		for (int p = 0; p < 16 && !l->placed; p++) {
-			double r[4] = { pos[p % 8][0], pos[p % 8][1], l->w, l->h };
+			double r[4] = { pos[p % 8][0], pos[p % 8][1], l->w, l->h }, lr[4];
+			leader_rect(l, r[0], r[1], lr);
 			if (r[0] < x0 || r[1] < y0 || r[0] + r[2] > x1 || r[1] + r[3] > y1 ||
-			    grid_clash(&g, r, p < 8))
+			    grid_clash(&g, r, LEADER_BIT | (p < 8 ? ANCHOR_BIT : 0), (size_t)-1) ||
+			    grid_clash(&g, lr, 0, self))
 				continue;
 			l->bx = r[0];
 			l->by = r[1];
 			l->placed = true;
-			if (grid_add(&g, (size_t)(l - c)) < 0) {
+			if (grid_add(&g, self) < 0 || grid_add(&g, self | LEADER_BIT) < 0) {
 				l->placed = false;	/* cannot record it: drop it */
 				goto out;
 			}
@@ -651,6 +683,59 @@ static const struct np_layer *const layers[] = {
 };
 #define NLAYERS (sizeof layers / sizeof *layers)
 
+/* The selected item: a ring, and what it is written beside it in a box
+   ("selected: request AllocColor"); a request answered later, a dashed
+   line along its wait to the reply, with how long it took. */
+static void draw_selection(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o)
+{
+	const struct np_rgb sel = { 0.85, 0.0, 0.0 };
+	double x = np_cx(np_x(v, o->mark_t)), y = np_cy(np_y(v, o->mark_seq));
+	np_set_rgb(cr, sel);
+	cairo_set_line_width(cr, 2);
+	cairo_new_path(cr);
+	cairo_arc(cr, x, y, 7, 0, 2 * M_PI);
+	cairo_stroke(cr);
+	cairo_set_line_width(cr, 1);
+	if (o->mark_hit.kind == NP_HIT_NONE)
+		return;
+	char text[2048], caption[200];
+	np_describe(v, &o->mark_hit, text, sizeof text);
+	snprintf(caption, sizeof caption, "selected: %.*s", (int)strcspn(text, "\n"), text);
+	const struct np_conn *c = np_view_conn(v);
+	if (o->mark_hit.kind == NP_HIT_MSG && c) {
+		const struct np_msg *g = &c->dir[o->mark_hit.dir].msg[o->mark_hit.index];
+		if (g->kind == XMSG_REQUEST && g->reply_t > g->t) {
+			double xr = np_cx(np_x(v, (double)g->reply_t));
+			double dash[] = { 4, 3 };
+			cairo_set_dash(cr, dash, 2, 0);
+			cairo_move_to(cr, x + 7, y);
+			cairo_line_to(cr, xr, y);
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+			cairo_move_to(cr, xr, y - 5);
+			cairo_line_to(cr, xr, y + 5);
+			cairo_stroke(cr);
+			size_t n = strlen(caption);
+			snprintf(caption + n, sizeof caption - n, " — its reply %.3f ms later (dashed)",
+				 (double)(g->reply_t - g->t) / 1e6);
+		}
+	}
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_set_font_size(cr, 11);
+	cairo_text_extents_t te;
+	cairo_text_extents(cr, caption, &te);
+	/* below right of the ring, kept inside the plot */
+	double bx = fmin(fmax(x + 10, v->px + 2), v->px + v->pw - te.x_advance - 8);
+	double by = y + 12 + 18 > v->py + v->ph ? y - 12 - 18 : y + 12;
+	cairo_set_source_rgba(cr, 1, 1, 0.85, 0.95);
+	cairo_rectangle(cr, bx, by, te.x_advance + 6, 16);
+	cairo_fill_preserve(cr);
+	np_set_rgb(cr, sel);
+	cairo_stroke(cr);
+	np_show_text(cr, o, bx + 3, by + 12, caption, sel);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st)
 {
@@ -694,12 +779,8 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 	for (size_t i = 0; i < NLAYERS; i++)
 		layers[i]->draw(&f);
 	free(f.col);
-	if (o->have_mark) {
-		cairo_set_source_rgb(cr, 1, 0, 0);
-		cairo_set_line_width(cr, 2);
-		cairo_arc(cr, np_cx(np_x(v, o->mark_t)), np_cy(np_y(v, o->mark_seq)), 7, 0, 2 * M_PI);
-		cairo_stroke(cr);
-	}
+	if (o->have_mark)
+		draw_selection(cr, v, o);
 	cairo_restore(cr);
 	cairo_restore(cr);
 }

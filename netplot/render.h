@@ -100,11 +100,16 @@ void np_format_time(double ns, double step_ns, char *buf, size_t len);
 
 /* Label thinning.  Candidates carry an anchor (the point the arrow hits),
    a text size and a priority; placing takes them by priority and keeps a
-   label only where it overlaps nothing already placed and fits in the
+   label only where neither it nor its leader line (from its near corner
+   to the anchor) overlaps a label already placed, and it fits in the
    bounds.  The result is deterministic and never overlaps. */
 struct np_label {
 	double ax, ay;		/* anchor */
 	double w, h;		/* text extents */
+	/* What the label names, kept clear of other labels while they have
+	   another place: a point (sw = 0) or, for a run of messages under
+	   one label, its bracket's box. */
+	double sx, sy, sw, sh;
 	uint8_t prio;
 	uint32_t order;		/* tie-break: lower first (time order) */
 	/* out */
@@ -115,11 +120,27 @@ void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double 
 
 struct np_rgb { double r, g, b; };
 
+/* What is under pixel (x, y).  Each kind but NONE and MANY is one
+   layer's (layer.h: struct np_layer's kind), and that layer describes it;
+   MANY is the renderer's own: items too many to tell apart. */
+enum np_hit_kind { NP_HIT_NONE, NP_HIT_PKT, NP_HIT_ACK, NP_HIT_MSG, NP_HIT_MANY,
+		   NP_HIT_MARK /* index: into the model's marks */,
+		   NP_HIT_INPUT /* index: into the connection's inputs */ };
+struct np_hit {
+	enum np_hit_kind kind;
+	int dir;			/* direction of the array holding it */
+	size_t index;			/* NP_HIT_INPUT: into the connection's inputs */
+	size_t count;			/* NP_HIT_MANY: items under the pointer */
+	double t, seq;			/* where to ring it */
+};
 struct np_render_opts {
 	bool have_sel;			/* a selected time span to shade */
 	double sel_t0, sel_t1;
 	bool have_mark;			/* a selected item to ring */
 	double mark_t, mark_seq;
+	/* What the ring is (a hit; kind NP_HIT_NONE: a bare ring): written
+	   beside it, and a request's wait for its reply drawn to the reply. */
+	struct np_hit mark_hit;
 	bool no_labels;
 	bool no_inputs;			/* leave out the inputs and their response spans */
 	/* When set, message labels are handed here instead of drawn as glyphs
@@ -133,6 +154,10 @@ struct np_render_stats {
 	size_t columns;			/* pixel columns aggregated */
 	size_t items;			/* items drawn one by one */
 	size_t labels, label_candidates;
+	size_t runs;			/* labels of a run of one request ("AllocColor ×212") */
+	/* Pairs of drawn label boxes that overlap, counted box by box after
+	   drawing: 0 unless the placing is wrong. */
+	size_t label_overlaps;
 };
 
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
@@ -156,19 +181,6 @@ struct np_rgb np_input_colour(int kind);
 /* The strip at the top of the plot where inputs are drawn: [y0, y1). */
 #define NP_INPUT_STRIP 14.0
 
-/* What is under pixel (x, y).  Each kind but NONE and MANY is one
-   layer's (layer.h: struct np_layer's kind), and that layer describes it;
-   MANY is the renderer's own: items too many to tell apart. */
-enum np_hit_kind { NP_HIT_NONE, NP_HIT_PKT, NP_HIT_ACK, NP_HIT_MSG, NP_HIT_MANY,
-		   NP_HIT_MARK /* index: into the model's marks */,
-		   NP_HIT_INPUT /* index: into the connection's inputs */ };
-struct np_hit {
-	enum np_hit_kind kind;
-	int dir;			/* direction of the array holding it */
-	size_t index;			/* NP_HIT_INPUT: into the connection's inputs */
-	size_t count;			/* NP_HIT_MANY: items under the pointer */
-	double t, seq;			/* where to ring it */
-};
 void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h);
 /* The hit as text for a tooltip or the details pane. */
 void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, size_t len);

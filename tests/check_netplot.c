@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model.h"
 #include "render.h"
@@ -683,6 +684,127 @@ START_TEST(first_picture_shows_the_data)
 }
 END_TEST
 
+/* No two labels overlap at any zoom: real traces, both directions, six
+   zoom levels (1x to 100000x) about the middle of the busiest run of one
+   request (xterm's 212 AllocColors) or of the connection; the renderer
+   counts its drawn label boxes pairwise.  A run shows as one label. */
+START_TEST(labels_never_pile_up)
+{
+	const char *top = getenv("top_srcdir");
+	const char *names[] = { "xterm-input.pcap", "xdpyinfo-xlogo.pcap", "x11perf-two-conns.pcap",
+				"xterm-lossy.pcap", "rfb-xvnc.pcap" };
+	size_t runs = 0, labels = 0;
+	cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1200, 700);
+	cairo_t *cr = cairo_create(sf);
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		char path[4096], err[256];
+		snprintf(path, sizeof path, "%s/tests/captures/%s", top ? top : "..", names[i]);
+		struct np_model *m = np_model_load(path, err, sizeof err);
+		ck_assert_msg(m != NULL, "%s", err);
+		for (size_t ci = 0; ci < m->nconn; ci++)
+			for (int dir = 0; dir < 2; dir++) {
+				struct np_view v;
+				np_view_init(&v, m, ci, dir, 1200, 700);
+				const struct np_dir *d = &m->conn[ci].dir[dir];
+				/* the middle of the longest run of one name */
+				double tc = (v.t0 + v.t1) / 2;
+				size_t best = 0;
+				for (size_t a = 0, b; a < d->nmsg; a = b) {
+					for (b = a + 1; b < d->nmsg && d->msg[b].name == d->msg[a].name; b++)
+						;
+					if (b - a > best) {
+						best = b - a;
+						tc = (double)d->msg[(a + b) / 2].t;
+					}
+				}
+				double span = v.t1 - v.t0;
+				for (double zoom = 1; zoom <= 1e5; zoom *= 10) {
+					v.t0 = tc - span / zoom / 2;
+					v.t1 = tc + span / zoom / 2;
+					np_view_fit_y(&v);
+					struct np_render_stats st;
+					np_render(cr, &v, NULL, &st);
+					ck_assert_msg(st.label_overlaps == 0,
+						      "%s #%zu dir %d at %gx: %zu labels overlap", names[i],
+						      ci + 1, dir, zoom, st.label_overlaps);
+					runs += st.runs;
+					labels += st.labels;
+				}
+			}
+		np_model_free(m);
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(sf);
+	ck_assert_uint_gt(runs, 0);
+	ck_assert_uint_gt(labels, 100);
+}
+END_TEST
+
+/* The same run of 212 AllocColors: one label with its count when the
+   zoom leaves no room for 212, opened into single labels when it does. */
+START_TEST(runs_collapse_and_open)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/tests/captures/xterm-input.pcap", top ? top : "..");
+	struct np_model *m = np_model_load(path, err, sizeof err);
+	ck_assert_msg(m != NULL, "%s", err);
+	const struct np_dir *d = &m->conn[0].dir[XDIR_C2S];
+	size_t a = 0, n = 0;
+	for (size_t i = 0; i < d->nmsg; i++)
+		if (strcmp(np_str(m, d->msg[i].name), "AllocColor") == 0) {
+			if (!n)
+				a = i;
+			n++;
+		}
+	ck_assert_uint_eq(n, 212);
+	char svgpath[] = "/tmp/np-runs-XXXXXX.svg";
+	int fd = mkstemps(svgpath, 4);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	struct np_view v;
+	np_view_init(&v, m, 0, XDIR_C2S, 1200, 700);
+	v.t0 = (double)d->msg[a].t - 1e5;
+	v.t1 = (double)d->msg[a + n - 1].t + 1e5;
+	np_view_fit_y(&v);
+	ck_assert_int_eq(np_export(&v, svgpath, err, sizeof err), 0);
+	FILE *f = fopen(svgpath, "r");
+	char *text = calloc(1, 1 << 22);
+	size_t got = fread(text, 1, (1 << 22) - 1, f);
+	fclose(f);
+	ck_assert(got > 0);
+	ck_assert_msg(strstr(text, ">AllocColor ×212<"), "no run label in the SVG");
+	/* three of them across the whole plot: each its own label */
+	v.t0 = (double)d->msg[a + 100].t - 1e3;
+	v.t1 = (double)d->msg[a + 102].t + 1e3;
+	np_view_fit_y(&v);
+	ck_assert_int_eq(np_export(&v, svgpath, err, sizeof err), 0);
+	f = fopen(svgpath, "r");
+	got = fread(text, 1, (1 << 22) - 1, f);
+	text[got] = 0;
+	fclose(f);
+	ck_assert_ptr_null(strstr(text, "×"));
+	size_t k = 0;
+	for (const char *p = text; (p = strstr(p, ">AllocColor<")); p++)
+		k++;
+	ck_assert_uint_eq(k, 3);
+	/* The selection says what it is, and draws a request's wait. */
+	struct np_render_opts ro = { .have_mark = true, .mark_t = (double)d->msg[a + 101].t,
+				     .mark_seq = (double)d->msg[a + 101].end,
+				     .mark_hit = { .kind = NP_HIT_MSG, .dir = XDIR_C2S,
+						   .index = a + 101 } };
+	ck_assert_int_eq(np_export_with(&v, &ro, svgpath, err, sizeof err), 0);
+	f = fopen(svgpath, "r");
+	got = fread(text, 1, (1 << 22) - 1, f);
+	text[got] = 0;
+	fclose(f);
+	ck_assert_msg(strstr(text, ">selected: request AllocColor — its reply "), "no caption");
+	unlink(svgpath);
+	free(text);
+	np_model_free(m);
+}
+END_TEST
+
 /* State intervals: looked up by time, merged when they touch, summed
    over a region, and colouring the messages sent in them. */
 START_TEST(state_intervals)
@@ -949,6 +1071,8 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, render_marks);
 	tcase_add_test(tc, render_trace_marks);
 	tcase_add_test(tc, first_picture_shows_the_data);
+	tcase_add_test(tc, labels_never_pile_up);
+	tcase_add_test(tc, runs_collapse_and_open);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -940,6 +940,7 @@ static gboolean on_release(GtkWidget *area, GdkEventButton *ev, gpointer data)
 		w->ro.have_mark = h.kind != NP_HIT_NONE && h.kind != NP_HIT_MANY;
 		w->ro.mark_t = h.t;
 		w->ro.mark_seq = h.seq;
+		w->ro.mark_hit = h;
 		set_details(w, *buf ? buf : "Nothing here.");
 		log_text("selected", *buf ? buf : "nothing");
 	}
