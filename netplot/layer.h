@@ -82,7 +82,7 @@ struct np_layer {
 
 /* The layers (layer_NAME.c); render.c lists them in drawing order. */
 extern const struct np_layer np_layer_state, np_layer_gaps, np_layer_acks, np_layer_data,
-	np_layer_messages, np_layer_marks, np_layer_inputs;
+	np_layer_messages, np_layer_marks, np_layer_inputs, np_layer_series, np_layer_lanes;
 
 /* ---- the layers' common kit (layer.c) ---- */
 

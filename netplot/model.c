@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 
 #include "model.h"
+#include "series.h"
 
 _Static_assert(sizeof(struct np_pkt) == 32, "a packet is 32 bytes");
 _Static_assert(XPKT_WINPROBE < 0x40, "packet events fit in 6 bits");
@@ -209,6 +210,7 @@ static void free_dir(struct np_dir *d)
 	big_free(d->iv, d->iv_cap, sizeof *d->iv);
 	free(d->l1);
 	np_lod_free(d);
+	np_derived_free(d->derived);
 }
 
 void np_model_free(struct np_model *m)

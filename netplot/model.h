@@ -124,6 +124,8 @@ struct np_dir {
 	   hundreds of MB of packets cost a tenth of the load time. */
 	struct np_pagg *l1;
 	size_t nl1, l1_cap;
+	/* The other graphs' series (series.h), derived on first use. */
+	struct np_derived *derived;
 };
 
 /* A blocking round trip, from the state model (struct xstate_wait). */

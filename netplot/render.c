@@ -92,6 +92,37 @@ void np_view_init(struct np_view *v, const struct np_model *m, size_t conn, int 
 
 /* The y range that shows the data, the acks and (when near) the window
    of packets [t0, t1]. */
+/* The family's graphs: from 0 (or the least value) to the most of the
+   series that set the scale, in the view's time; the lanes, one row each. */
+static void fit_y_graph(struct np_view *v, const struct np_conn *c)
+{
+	if (v->graph == NP_GRAPH_LANES) {
+		size_t nl;
+		np_lanes(c, v->dir, &nl);
+		v->y0 = -0.5;
+		v->y1 = (double)(nl ? nl : 1) - 0.5;
+		return;
+	}
+	size_t n;
+	const struct np_series *s = np_graph_series(c, v->dir, v->graph, &n);
+	uint64_t a = np_tkey(v->t0), b = np_tkey(v->t1);
+	double lo = 0, hi = -INFINITY;
+	for (size_t k = 0; k < n; k++) {
+		double l, h;
+		size_t i0 = np_series_lower(&s[k], 0, a), i1 = np_series_lower(&s[k], i0, b + 1);
+		if (s[k].no_scale || !np_series_range(&s[k], i0, i1, &l, &h))
+			continue;
+		lo = fmin(lo, l);
+		hi = fmax(hi, h);
+	}
+	if (!(hi > lo))
+		hi = lo + 1;
+	/* room below the least value for the state band along the bottom */
+	double pad = (hi - lo) * 0.05;
+	v->y0 = lo - 1.5 * pad;
+	v->y1 = hi + pad;
+}
+
 void np_view_fit_y(struct np_view *v)
 {
 	const struct np_conn *c = np_view_conn(v);
@@ -99,6 +130,10 @@ void np_view_fit_y(struct np_view *v)
 	v->y1 = 1;
 	if (!c)
 		return;
+	if (v->graph != NP_GRAPH_TSG) {
+		fit_y_graph(v, c);
+		return;
+	}
 	const struct np_dir *d = &c->dir[v->dir], *peer = &c->dir[!v->dir];
 	uint64_t a = np_tkey(v->t0), b = np_tkey(v->t1);
 	b += b < UINT64_MAX;
@@ -198,6 +233,10 @@ int np_view_open(struct np_view *v, const struct np_model *m, const struct np_op
 		return -1;
 	}
 	np_view_init(v, m, ci, at->dir, w, h);
+	if (at->graph > 0 && at->graph < NP_GRAPH_N) {
+		v->graph = at->graph;
+		np_view_fit_y(v);
+	}
 	if (at->r0 >= 0) {
 		v->t0 = at->r0;
 		v->t1 = at->r1;
@@ -253,6 +292,55 @@ void np_view_zoom_rect(struct np_view *v, double x0, double y0, double x1, doubl
 	v->y0 = sa;
 	v->y1 = sb;
 	clamp_spans(v);
+}
+
+/* ---- the graphs: each its list of layers ---- */
+
+/* Bottom to top: each is drawn over those before it, and the pointer
+   finds the topmost first.  Each layer's drawing, hit test and
+   description are in its file, layer_NAME.c.  Every graph marks the
+   trace's marks and the inputs with their responses. */
+static const struct np_layer *const tsg_layers[] = {
+	&np_layer_state, &np_layer_gaps, &np_layer_acks, &np_layer_data,
+	&np_layer_messages, &np_layer_marks, &np_layer_inputs,
+};
+static const struct np_layer *const series_layers[] = {
+	&np_layer_state, &np_layer_series, &np_layer_marks, &np_layer_inputs,
+};
+static const struct np_layer *const lanes_layers[] = {
+	&np_layer_state, &np_layer_lanes, &np_layer_marks, &np_layer_inputs,
+};
+
+struct graph {
+	const char *title;		/* after the connection's name */
+	const char *ylabel;
+	const struct np_layer *const *layers;
+	size_t nlayers;
+};
+#define LAYERS(a) a, sizeof a / sizeof *a
+static const struct graph graphs[NP_GRAPH_N] = {
+	[NP_GRAPH_TSG] = { "", "relative sequence number (bytes)", LAYERS(tsg_layers) },
+	[NP_GRAPH_RTT] = { "round-trip time", "round-trip time (ms)", LAYERS(series_layers) },
+	[NP_GRAPH_TPUT] = { "throughput", "throughput (bytes/s)", LAYERS(series_layers) },
+	[NP_GRAPH_OWIN] = { "outstanding data", "bytes outstanding", LAYERS(series_layers) },
+	[NP_GRAPH_SSIZE] = { "segment sizes", "segment size (bytes)", LAYERS(series_layers) },
+	[NP_GRAPH_LANES] = { "the protocol's lanes", "kind of message, most frequent on top",
+			     LAYERS(lanes_layers) },
+};
+
+static const struct graph *graph_of(const struct np_view *v)
+{
+	return &graphs[v->graph > 0 && v->graph < NP_GRAPH_N ? v->graph : 0];
+}
+
+const char *np_graph_title(int g)
+{
+	return graphs[g > 0 && g < NP_GRAPH_N ? g : 0].title;
+}
+
+const char *np_graph_ylabel(int g)
+{
+	return graphs[g > 0 && g < NP_GRAPH_N ? g : 0].ylabel;
 }
 
 /* ---- axes ---- */
@@ -314,9 +402,16 @@ static void draw_legend(cairo_t *cr, const struct np_view *v, double from)
 {
 	struct item { const char *name; struct np_rgb c; bool line; } items[8];
 	size_t n = 0;
-	items[n++] = (struct item){ "ack", NP_COL_ACK, true };
-	items[n++] = (struct item){ "window", NP_COL_WIN, true };
-	items[n++] = (struct item){ "retransmitted", NP_COL_RETRANS, true };
+	if (v->graph == NP_GRAPH_TSG) {
+		items[n++] = (struct item){ "ack", NP_COL_ACK, true };
+		items[n++] = (struct item){ "window", NP_COL_WIN, true };
+		items[n++] = (struct item){ "retransmitted", NP_COL_RETRANS, true };
+	} else if (v->graph != NP_GRAPH_LANES && np_view_conn(v)) {
+		size_t ns;
+		const struct np_series *s = np_graph_series(np_view_conn(v), v->dir, v->graph, &ns);
+		for (size_t i = 0; i < ns && n < 4; i++)
+			items[n++] = (struct item){ s[i].name, np_series_colour(s[i].colour), true };
+	}
 	if (v->m->have_state) {
 		static const char *const st[] = { "Idle", "Block Send", "Block Recv", "Block Reply" };
 		for (int i = 0; i < 4; i++)
@@ -394,7 +489,11 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_show_text(cr, buf);
 	}
 	double ystep = np_num_step(v->y1 - v->y0, (int)(v->ph / 40) < 2 ? 2 : (int)(v->ph / 40));
-	for (double s = ceil(v->y0 / ystep) * ystep; s <= v->y1; s += ystep) {
+	/* as many decimals as the step needs (round-trip times in ms) */
+	int ydigits = ystep >= 1 ? 0 : (int)ceil(-log10(ystep) - 1e-9);
+	if (v->graph == NP_GRAPH_LANES)
+		ystep = INFINITY;	/* the rows are named in the plot */
+	for (double s = ceil(v->y0 / ystep) * ystep; isfinite(ystep) && s <= v->y1; s += ystep) {
 		double y = floor(np_y(v, s)) + 0.5;
 		cairo_set_source_rgb(cr, 0.92, 0.92, 0.92);
 		cairo_move_to(cr, v->px, y);
@@ -404,7 +503,7 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_move_to(cr, v->px - 5, y);
 		cairo_line_to(cr, v->px, y);
 		cairo_stroke(cr);
-		snprintf(buf, sizeof buf, "%.0f", fabs(s) < ystep / 2 ? 0.0 : s);	/* never "-0" */
+		snprintf(buf, sizeof buf, "%.*f", ydigits, fabs(s) < ystep / 2 ? 0.0 : s);	/* never "-0" */
 		cairo_text_extents(cr, buf, &te);
 		cairo_move_to(cr, v->px - 8 - te.width - te.x_bearing, y + 4);
 		cairo_show_text(cr, buf);
@@ -420,8 +519,10 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 	cairo_show_text(cr, buf);
 	if (c) {
 		char title[256];
-		snprintf(title, sizeof title, "#%" PRIu32 " %s — %s", c->id, c->label,
-			 v->dir == XDIR_C2S ? "requests (client → server)" : "replies (server → client)");
+		const struct graph *gr = graph_of(v);
+		snprintf(title, sizeof title, "#%" PRIu32 " %s — %s%s%s", c->id, c->label,
+			 v->dir == XDIR_C2S ? "requests (client → server)" : "replies (server → client)",
+			 *gr->title ? " — " : "", gr->title);
 		cairo_set_font_size(cr, 13);
 		cairo_move_to(cr, v->px, 17);
 		cairo_show_text(cr, title);
@@ -429,7 +530,7 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_set_font_size(cr, 10);
 		draw_legend(cr, v, v->px + te.x_advance + 16);
 		cairo_set_font_size(cr, 11);
-		snprintf(buf, sizeof buf, "relative sequence number (bytes)");
+		snprintf(buf, sizeof buf, "%s", graph_of(v)->ylabel);
 		cairo_text_extents(cr, buf, &te);
 		cairo_save(cr);
 		cairo_move_to(cr, 13, v->py + v->ph / 2 + te.width / 2);
@@ -665,24 +766,6 @@ void np_render_prepare_text(cairo_t *cr)
 	cairo_surface_destroy(s);
 }
 
-/* ---- the time-sequence graph: its layers ---- */
-
-/* Bottom to top: each is drawn over those before it, and the pointer
-   finds the topmost first.  Each layer's drawing, hit test and
-   description are in its file, layer_NAME.c.  A graph is its list of
-   layers: another graph would be another list (the axes, the legend and
-   the view's fit are still the time-sequence graph's alone). */
-static const struct np_layer *const layers[] = {
-	&np_layer_state,
-	&np_layer_gaps,
-	&np_layer_acks,
-	&np_layer_data,
-	&np_layer_messages,
-	&np_layer_marks,
-	&np_layer_inputs,
-};
-#define NLAYERS (sizeof layers / sizeof *layers)
-
 /* The selected item: a ring, and what it is written beside it in a box
    ("selected: request AllocColor"); a request answered later, a dashed
    line along its wait to the reply, with how long it took. */
@@ -776,8 +859,9 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		.d = &c->dir[v->dir], .peer = &c->dir[!v->dir],
 		.col = malloc(ncol * sizeof *f.col), .ncol = ncol, .label_top = v->py,
 	};
-	for (size_t i = 0; i < NLAYERS; i++)
-		layers[i]->draw(&f);
+	const struct graph *gr = graph_of(v);
+	for (size_t i = 0; i < gr->nlayers; i++)
+		gr->layers[i]->draw(&f);
 	free(f.col);
 	if (o->have_mark)
 		draw_selection(cr, v, o);
@@ -800,8 +884,9 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h)
 		.best = NP_HIT_RADIUS * NP_HIT_RADIUS + 1,
 	};
 	p.b += p.b < UINT64_MAX;
-	for (size_t i = NLAYERS; i-- > 0;)
-		if (layers[i]->hit && layers[i]->hit(v, &p, h))
+	const struct graph *gr = graph_of(v);
+	for (size_t i = gr->nlayers; i-- > 0;)
+		if (gr->layers[i]->hit && gr->layers[i]->hit(v, &p, h))
 			return;
 	/* Nothing near enough, among items too many to tell apart: say so
 	   only if the pointer is on what is drawn there, not beside it. */
@@ -825,9 +910,10 @@ void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, siz
 		snprintf(buf, len, "%zu packets and messages here; zoom in\ntime %s", h->count, when);
 		return;
 	}
-	for (size_t i = 0; i < NLAYERS; i++)
-		if (layers[i]->kind == h->kind) {
-			layers[i]->describe(v, h, when, buf, len);
+	const struct graph *gr = graph_of(v);
+	for (size_t i = 0; i < gr->nlayers; i++)
+		if (gr->layers[i]->kind == h->kind) {
+			gr->layers[i]->describe(v, h, when, buf, len);
 			return;
 		}
 }

@@ -16,6 +16,7 @@
 #include <cairo.h>
 
 #include "model.h"
+#include "series.h"
 
 /* Room left around the plot for the axes and the title. */
 #define NP_MARGIN_LEFT 96.0
@@ -34,6 +35,7 @@ struct np_view {
 	int width, height;	/* of the whole picture, pixels */
 	double px, py, pw, ph;	/* the plot rectangle inside the axes */
 	const struct sites *sites;	/* the call sites beside the trace, or NULL */
+	int graph;		/* enum np_graph: which of the family */
 };
 
 void np_view_init(struct np_view *v, const struct np_model *m, size_t conn, int dir, int w,
@@ -46,7 +48,8 @@ uint64_t np_conn_data_end(const struct np_conn *c);
    packet to its last data; an idle tail longer than a tenth of that is
    left out, and marked under the time axis. */
 void np_view_fit(struct np_view *v);
-/* Keep the time span, fit the sequence axis to what is in it. */
+/* Keep the time span, fit the vertical axis to what is in it (the
+   sequence numbers, or the graph's values). */
 void np_view_fit_y(struct np_view *v);
 const struct np_conn *np_view_conn(const struct np_view *v);
 
@@ -58,6 +61,7 @@ struct np_open {
 	long conn;
 	int dir;
 	double r0, r1;
+	int graph;		/* enum np_graph */
 };
 /* v opened there, w x h pixels; -1 with err filled when the trace has no
    such connection (err ends with the id quoted) or nothing in the span. */
@@ -125,12 +129,14 @@ struct np_rgb { double r, g, b; };
    MANY is the renderer's own: items too many to tell apart. */
 enum np_hit_kind { NP_HIT_NONE, NP_HIT_PKT, NP_HIT_ACK, NP_HIT_MSG, NP_HIT_MANY,
 		   NP_HIT_MARK /* index: into the model's marks */,
-		   NP_HIT_INPUT /* index: into the connection's inputs */ };
+		   NP_HIT_INPUT /* index: into the connection's inputs */,
+		   NP_HIT_SAMPLE /* index: into the graph's series number `series` */ };
 struct np_hit {
 	enum np_hit_kind kind;
 	int dir;			/* direction of the array holding it */
 	size_t index;			/* NP_HIT_INPUT: into the connection's inputs */
 	size_t count;			/* NP_HIT_MANY: items under the pointer */
+	int series;			/* NP_HIT_SAMPLE: which of the graph's series */
 	double t, seq;			/* where to ring it */
 };
 struct np_render_opts {
@@ -175,6 +181,8 @@ extern const struct np_rgb NP_COL_ACK, NP_COL_WIN, NP_COL_DATA, NP_COL_RETRANS, 
 struct np_rgb np_msg_colour(const struct np_model *m, const struct np_dir *d,
 			    const struct np_msg *g);
 struct np_rgb np_state_colour(int state);
+/* The family's series (struct np_series.colour). */
+struct np_rgb np_series_colour(int i);
 /* Inputs along the top of the plot, by kind (enum xinput_kind): keys,
    buttons, motion. */
 struct np_rgb np_input_colour(int kind);
@@ -185,6 +193,11 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h);
 /* The hit as text for a tooltip or the details pane. */
 void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, size_t len);
 void np_describe_region(const struct np_view *v, double t0, double t1, char *buf, size_t len);
+
+/* A graph's title ("round-trip time"; "" for the time-sequence graph)
+   and its vertical axis's label. */
+const char *np_graph_title(int g);
+const char *np_graph_ylabel(int g);
 
 /* Headless output (export.c): format from the name's extension, .png
    .svg .pdf or .xpl.  Returns 0 or -1 with err filled. */

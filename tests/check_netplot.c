@@ -16,6 +16,7 @@
 
 #include "model.h"
 #include "render.h"
+#include "series.h"
 #include "sites.h"
 
 static uint64_t rng_state = 88172645463325252ull;
@@ -805,6 +806,108 @@ START_TEST(runs_collapse_and_open)
 }
 END_TEST
 
+/* The family's series on a dialogue of known times: the handshake's and
+   each newly acked segment's round trip, none from a segment sent again
+   (Karn), the outstanding bytes against the window, segment sizes. */
+START_TEST(graph_series_known)
+{
+	struct np_model *m = np_model_new();
+	struct xrec r = { .type = XREC_CONN };
+	r.u.conn = (struct xrec_conn){ .ts = 1000, .id = 1, .proto = "" };
+	np_model_add(m, &r);
+	r.type = XREC_PKT;
+	const struct xrec_pkt pk[] = {
+		{ .ts = 1000, .dir = 0, .tcp_flags = XTCP_SYN, .seq = 99 },
+		{ .ts = 3000, .dir = 1, .tcp_flags = XTCP_SYN | XTCP_ACK, .seq = 5, .ack = 100, .win = 5000 },
+		{ .ts = 10000, .dir = 0, .tcp_flags = XTCP_ACK, .seq = 100, .ack = 6, .len = 100 },
+		{ .ts = 11000, .dir = 0, .tcp_flags = XTCP_ACK, .seq = 200, .ack = 6, .len = 300 },
+		{ .ts = 15000, .dir = 1, .tcp_flags = XTCP_ACK, .seq = 6, .ack = 200, .win = 5000 },
+		{ .ts = 18000, .dir = 1, .tcp_flags = XTCP_ACK, .seq = 6, .ack = 500, .win = 4000 },
+		/* sent, sent again, then acked: no sample */
+		{ .ts = 20000, .dir = 0, .tcp_flags = XTCP_ACK, .seq = 500, .ack = 6, .len = 50 },
+		{ .ts = 30000, .dir = 0, .tcp_flags = XTCP_ACK, .seq = 500, .ack = 6, .len = 50,
+		  .events = XPKT_RETRANS },
+		{ .ts = 31000, .dir = 1, .tcp_flags = XTCP_ACK, .seq = 6, .ack = 550, .win = 4000 },
+	};
+	for (size_t i = 0; i < sizeof pk / sizeof *pk; i++) {
+		r.u.pkt = pk[i];
+		r.u.pkt.conn = 1;
+		np_model_add(m, &r);
+	}
+	np_model_finish(m);
+	const struct np_conn *c = &m->conn[0];
+	size_t n;
+	const struct np_series *s = np_graph_series(c, XDIR_C2S, NP_GRAPH_RTT, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(s[0].n, 3);
+	ck_assert_double_eq_tol(s[0].y[0], 0.002, 1e-9);	/* SYN → SYN/ACK */
+	ck_assert_double_eq_tol(s[0].y[1], 0.005, 1e-9);	/* 100 bytes at 10 µs, acked at 15 */
+	ck_assert_double_eq_tol(s[0].y[2], 0.007, 1e-9);	/* 300 bytes at 11 µs, acked at 18 */
+	s = np_graph_series(c, XDIR_C2S, NP_GRAPH_OWIN, &n);
+	ck_assert_uint_eq(n, 2);
+	/* at 11 µs: 500 sent, 100 acked (the SYN's) → 400 out; window 5000 */
+	ck_assert_double_eq(s[0].y[2], 400);
+	ck_assert_double_eq(s[1].y[1], 5000);	/* (none at the SYN: no ack yet) */
+	s = np_graph_series(c, XDIR_C2S, NP_GRAPH_SSIZE, &n);
+	ck_assert_uint_eq(s[0].n, 4);
+	ck_assert_double_eq(s[0].y[1], 300);
+	double lo, hi;
+	ck_assert(np_series_range(&s[0], 0, 4, &lo, &hi));
+	ck_assert_double_eq(lo, 50);
+	ck_assert_double_eq(hi, 300);
+	np_model_free(m);
+}
+END_TEST
+
+/* Each graph of the family on a real capture: something drawn, a sample
+   or a message under the pointer where one is, and the pyramid's
+   extremes those of a pass over the samples. */
+START_TEST(graph_family_draws)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/tests/captures/xterm-input.pcap", top ? top : "..");
+	struct np_model *m = np_model_load(path, err, sizeof err);
+	ck_assert_msg(m != NULL, "%s", err);
+	cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1000, 600);
+	cairo_t *cr = cairo_create(sf);
+	for (int g = NP_GRAPH_RTT; g < NP_GRAPH_N; g++) {
+		struct np_view v;
+		struct np_open at = { .graph = g, .r0 = -1 };
+		ck_assert_int_eq(np_view_open(&v, m, &at, 1000, 600, err, sizeof err), 0);
+		struct np_render_stats st;
+		np_render(cr, &v, NULL, &st);
+		ck_assert_msg(st.items + st.columns > 0, "graph %s drew nothing", np_graph_name(g));
+		if (g == NP_GRAPH_LANES)
+			continue;
+		size_t n;
+		const struct np_series *s = np_graph_series(&m->conn[0], 0, g, &n);
+		ck_assert(n > 0 && s[0].n > 0);
+		size_t i = s[0].n / 2;
+		struct np_hit h;
+		np_hit_test(&v, np_x(&v, (double)s[0].t[i]), np_y(&v, s[0].y[i]), &h);
+		ck_assert_int_eq(h.kind, NP_HIT_SAMPLE);
+		char buf[512];
+		np_describe(&v, &h, buf, sizeof buf);
+		ck_assert_msg(strncmp(buf, np_graph_name(g), strlen(np_graph_name(g))) == 0, "%s", buf);
+		for (size_t a = 0; a < s[0].n; a += 7)
+			for (size_t b = a + 1; b <= s[0].n; b += 97) {
+				double lo, hi, l2 = INFINITY, h2 = -INFINITY;
+				np_series_range(&s[0], a, b, &lo, &hi);
+				for (size_t k = a; k < b; k++) {
+					l2 = fmin(l2, s[0].y[k]);
+					h2 = fmax(h2, s[0].y[k]);
+				}
+				ck_assert_double_eq(lo, l2);
+				ck_assert_double_eq(hi, h2);
+			}
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(sf);
+	np_model_free(m);
+}
+END_TEST
+
 /* State intervals: looked up by time, merged when they touch, summed
    over a region, and colouring the messages sent in them. */
 START_TEST(state_intervals)
@@ -1073,6 +1176,8 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, first_picture_shows_the_data);
 	tcase_add_test(tc, labels_never_pile_up);
 	tcase_add_test(tc, runs_collapse_and_open);
+	tcase_add_test(tc, graph_series_known);
+	tcase_add_test(tc, graph_family_draws);
 	suite_add_tcase(s, tc);
 	return s;
 }

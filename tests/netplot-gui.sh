@@ -31,7 +31,7 @@ def parse(line):
     d = {}
     for f in line.split()[2:]:
         k, v = f.split('=')
-        d[k] = [float(x) for x in v.split(',')] if k == 'plot' else (v if k == 'dir' else float(v))
+        d[k] = [float(x) for x in v.split(',')] if k == 'plot' else (v if k in ('dir', 'graph') else float(v))
     return d
 a, b = parse(sys.argv[1]), parse(sys.argv[2])
 near = lambda x, y, span: abs(x - y) <= 0.02 * abs(span)

@@ -47,7 +47,7 @@ struct win {
 	bool filling;			/* updating widgets: ignore their signals */
 	bool loading;			/* reading a file: no other may open, the window stays */
 	struct saved logged;		/* the view last logged (NETPLOT_LOG) */
-	int logged_w, logged_h, logged_dir;
+	int logged_w, logged_h, logged_dir, logged_graph;
 	size_t logged_conn;
 	/* --follow: the session's files and what they were when last read */
 	char **paths;
@@ -95,10 +95,10 @@ static void log_view(struct win *w)
 		gdk_window_get_origin(gw, &ox, &oy);
 	fprintf(stderr,
 		"netplot: view conn=%u dir=%s t0=%.0f t1=%.0f y0=%.3f y1=%.3f stack=%d "
-		"plot=%.0f,%.0f,%.0f,%.0f\n",
+		"graph=%s plot=%.0f,%.0f,%.0f,%.0f\n",
 		np_view_conn(&w->v) ? np_view_conn(&w->v)->id : 0, w->v.dir ? "reply" : "request",
-		w->v.t0, w->v.t1, w->v.y0, w->v.y1, w->nstack, ox + w->v.px, oy + w->v.py, w->v.pw,
-		w->v.ph);
+		w->v.t0, w->v.t1, w->v.y0, w->v.y1, w->nstack, np_graph_name(w->v.graph),
+		ox + w->v.px, oy + w->v.py, w->v.pw, w->v.ph);
 }
 
 /* A multi-line text as one log line. */
@@ -128,8 +128,8 @@ static void update_status(struct win *w)
 	double step = np_time_step(w->v.t1 - w->v.t0, 8);
 	np_format_time(fmax(w->v.t0, 0), step, a, sizeof a);
 	np_format_time(w->v.t1, step, b, sizeof b);
-	snprintf(buf, sizeof buf, "%s – %s    zoom stack %d    %s", a, b, w->nstack,
-		 w->v.dir == 0 ? "requests" : "replies");
+	snprintf(buf, sizeof buf, "%s – %s    zoom stack %d    %s    graph %s (keys 1-6)", a, b,
+		 w->nstack, w->v.dir == 0 ? "requests" : "replies", np_graph_name(w->v.graph));
 	gtk_label_set_text(GTK_LABEL(w->status), buf);
 }
 
@@ -176,7 +176,12 @@ static void show_conn(struct win *w, size_t conn, int dir)
 	if (!w->m || conn >= w->m->nconn)
 		return;
 	int width = w->v.width ? w->v.width : 900, height = w->v.height ? w->v.height : 600;
+	int graph = w->v.graph;	/* the graph shown stays, for the new connection */
 	np_view_init(&w->v, w->m, conn, dir, width, height);
+	if (graph) {
+		w->v.graph = graph;
+		np_view_fit_y(&w->v);
+	}
 	if (w->ix)
 		index_fit_y(w);
 	w->v.sites = w->sites;
@@ -208,6 +213,7 @@ static void open_at(struct win *w)
 		fprintf(stderr, "netplot: %s\n", buf);
 		return;
 	}
+	w->v.graph = start.at.graph;
 	show_conn(w, v.conn, v.dir);
 	if (start.at.r0 >= 0) {
 		w->v.t0 = start.at.r0;
@@ -814,7 +820,9 @@ static gboolean on_draw(GtkWidget *area, cairo_t *cr, gpointer data)
 		np_view_set_size(&w->v, width, height);
 	if (w->logged.t0 != w->v.t0 || w->logged.t1 != w->v.t1 || w->logged.y0 != w->v.y0 ||
 	    w->logged.y1 != w->v.y1 || w->logged_w != width || w->logged_h != height ||
-	    w->logged_conn != w->v.conn || w->logged_dir != w->v.dir) {
+	    w->logged_conn != w->v.conn || w->logged_dir != w->v.dir ||
+	    w->logged_graph != w->v.graph) {
+		w->logged_graph = w->v.graph;
 		w->logged = (struct saved){ w->v.t0, w->v.t1, w->v.y0, w->v.y1 };
 		w->logged_w = width;
 		w->logged_h = height;
@@ -1058,6 +1066,25 @@ ACTION(direction)
 		show_conn(w, w->v.conn, !w->v.dir);
 }
 
+/* Another graph of the family (win.graph::rtt ...), over the same time. */
+static void act_graph(GSimpleAction *a, GVariant *p, gpointer data)
+{
+	struct win *w = data;
+	int g = np_graph_parse(g_variant_get_string(p, NULL));
+	if (g < 0)
+		return;
+	g_simple_action_set_state(a, p);
+	if (!w->m || g == w->v.graph)
+		return;
+	push(w);
+	w->v.graph = g;
+	w->ro.have_mark = false;
+	np_view_fit_y(&w->v);
+	if (w->ix && g == NP_GRAPH_TSG)
+		index_fit_y(w);
+	redraw(w);
+}
+
 /* The inputs along the top of the plot, on or off. */
 ACTION(inputs)
 {
@@ -1175,6 +1202,7 @@ static const GActionEntry win_actions[] = {
 	{ "export", act_export, NULL, NULL, NULL, { 0 } },
 	{ "close", act_close, NULL, NULL, NULL, { 0 } },
 	{ "cdf", act_cdf, NULL, NULL, NULL, { 0 } },
+	{ "graph", act_graph, "s", "'tsg'", NULL, { 0 } },
 };
 
 static const struct { const char *action; const char *accels[4]; } accels[] = {
@@ -1189,6 +1217,12 @@ static const struct { const char *action; const char *accels[4]; } accels[] = {
 	{ "win.direction", { "d", NULL } },
 	{ "win.inputs", { "i", NULL } },
 	{ "win.cdf", { "c", NULL } },
+	{ "win.graph::tsg", { "1", NULL } },
+	{ "win.graph::rtt", { "2", NULL } },
+	{ "win.graph::tput", { "3", NULL } },
+	{ "win.graph::owin", { "4", NULL } },
+	{ "win.graph::ssize", { "5", NULL } },
+	{ "win.graph::lanes", { "6", NULL } },
 	{ "win.next-conn", { "Page_Down", NULL } },
 	{ "win.prev-conn", { "Page_Up", NULL } },
 	{ "win.open", { "<Control>o", NULL } },
@@ -1348,7 +1382,13 @@ static void on_startup(GApplication *app, gpointer data)
 	for (size_t i = 0; i < G_N_ELEMENTS(accels); i++)
 		gtk_application_set_accels_for_action(GTK_APPLICATION(app), accels[i].action,
 						      accels[i].accels);
-	GMenu *bar = g_menu_new(), *file = g_menu_new(), *view = g_menu_new();
+	GMenu *bar = g_menu_new(), *file = g_menu_new(), *view = g_menu_new(), *graph = g_menu_new();
+	g_menu_append(graph, "_Time sequence", "win.graph::tsg");
+	g_menu_append(graph, "_Round-trip times", "win.graph::rtt");
+	g_menu_append(graph, "Through_put", "win.graph::tput");
+	g_menu_append(graph, "_Outstanding data", "win.graph::owin");
+	g_menu_append(graph, "_Segment sizes", "win.graph::ssize");
+	g_menu_append(graph, "The protocol's _lanes", "win.graph::lanes");
 	g_menu_append(file, "_Open…", "win.open");
 	g_menu_append(file, "_Export view…", "win.export");
 	g_menu_append(file, "_Close", "win.close");
@@ -1363,9 +1403,11 @@ static void on_startup(GApplication *app, gpointer data)
 	g_menu_append(view, "_CDF of the inputs…", "win.cdf");
 	g_menu_append_submenu(bar, "_File", G_MENU_MODEL(file));
 	g_menu_append_submenu(bar, "_View", G_MENU_MODEL(view));
+	g_menu_append_submenu(bar, "_Graph", G_MENU_MODEL(graph));
 	gtk_application_set_menubar(GTK_APPLICATION(app), G_MENU_MODEL(bar));
 	g_object_unref(file);
 	g_object_unref(view);
+	g_object_unref(graph);
 	g_object_unref(bar);
 }
 

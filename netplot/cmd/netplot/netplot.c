@@ -35,7 +35,7 @@ static void usage(FILE *f)
 		"usage: netplot [FILE...] [--conn N] [--direction request|reply] [--range T0:T1]\n"
 		"       netplot --follow FILE [FILE...]\n"
 		"       netplot FILE --export OUT.{png,svg,pdf,xpl} [--conn N] [--direction request|reply]\n"
-		"               [--range T0:T1] [--size WxH]\n"
+		"               [--range T0:T1] [--graph NAME] [--size WxH]\n"
 		"       netplot --cdf METRIC --export OUT.{png,svg,pdf} [--size WxH] FILE...\n"
 		"       netplot --cdf added-delay[-response] --rates LIST [--trace-rate RATE]\n"
 		"               [--range T0:T1] --export OUT.{png,svg,pdf} FILE...\n"
@@ -48,6 +48,12 @@ static void usage(FILE *f)
 		"  -d, --direction DIR    request (client to server, default) or reply\n"
 		"  -r, --range T0:T1      time span, seconds since the trace began or h:mm:ss.fff\n"
 		"                         (--cdf added-delay: the packets replayed)\n"
+		"  -g, --graph NAME       which graph of the connection's direction: tsg (time\n"
+		"                         sequence, the default), rtt (round-trip times from\n"
+		"                         the acks and the requests' answers), tput\n"
+		"                         (throughput), owin (outstanding data and the\n"
+		"                         advertised window), ssize (segment sizes), lanes\n"
+		"                         (a row per kind of request)\n"
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
 		"  --no-inputs            leave out the inputs and their response spans (along\n"
 		"                         the top of the graph)\n"
@@ -70,7 +76,8 @@ static void usage(FILE *f)
 		"                         and read them again as xcap writes them\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          the version\n"
-		"--conn, --direction, --range, --size and --no-inputs open the window there too.\n"
+		"--conn, --direction, --range, --graph, --size and --no-inputs open the window\n"
+		"there too.\n"
 		"Without --export, --benchmark or --cdf, GTK's options (--display ...) go to GTK.\n"
 		"\n"
 		"Examples:\n"
@@ -78,6 +85,7 @@ static void usage(FILE *f)
 		"  netplot app.xcap --conn 2 --range 0:1.5       the window, on connection 2's start\n"
 		"  netplot app.xcap --conn 2 --direction reply --export replies.svg\n"
 		"  netplot app.xcap --range 0:1.5 --size 1600x900 --export startup.png\n"
+		"  netplot app.xcap --graph rtt --export rtt.svg  round-trip times, as tcptrace -R\n"
 		"  netplot --follow live.xcap                    a capture xcap is still writing\n"
 		"  netplot --cdf response-time --export cdf.svg fast.pcap slow.pcap\n"
 		"  netplot --cdf added-delay --rates 10M,1M,100k --export slim.png typing.pcap\n"
@@ -447,6 +455,7 @@ static const struct option opts[] = {
 	{ "rates", required_argument, NULL, 'R' },
 	{ "trace-rate", required_argument, NULL, 'T' },
 	{ "follow", no_argument, NULL, 'f' },
+	{ "graph", required_argument, NULL, 'g' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -511,6 +520,10 @@ static int set_option(struct settings *s, int c, const char *arg)
 	case 'f':
 		s->at.follow = true;
 		return 0;
+	case 'g':
+		if ((s->at.at.graph = np_graph_parse(arg)) < 0)
+			die(2, "unknown graph, want tsg, rtt, tput, owin, ssize or lanes", arg);
+		return 0;
 	case 'C':
 		if ((s->cdf = np_cdf_metric_parse(arg)) < 0)
 			die(2, "unknown CDF, want response-time, bytes, pixels, inter-input, "
@@ -561,7 +574,7 @@ static int window(int argc, char **argv, struct settings *s)
 				die(2, "option needs a value", argv[i]);
 			val = argv[++i];
 		}
-		if (!strchr("cdrsIf", hit->val)) {
+		if (!strchr("cdrsIfg", hit->val)) {
 			char name[64];
 			snprintf(name, sizeof name, "--%s", hit->name);
 			die(2, "option only for --export, --benchmark or --cdf", name);
@@ -599,7 +612,7 @@ int main(int argc, char **argv)
 		return window(argc, argv, &s);
 	}
 	int c;
-	while ((c = getopt_long(argc, argv, "e:c:d:r:s:b:ihV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:c:d:r:s:b:g:ihV", opts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
