@@ -10,7 +10,7 @@ _xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --compressed-sizes --ring -
 # xcapanalyse's views, one of which a command line takes: xcapanalyse's
 # table of views, in its order (tests/help-man.sh checks it against
 # --help's list and the man page's Views).
-_xcap_views_xcapanalyse='--delays --requests --round-trips --sites --trace-events
+_xcap_views_xcapanalyse='--delays --requests --round-trips --sites --trace-events --tcp-stats
 	--responses --responses-summary --updates --connections --messages --marks --dump
 	--predict --predict-round-trips --added-delay --added-delay-responses
 	--added-delay-cdf --compare'

@@ -830,6 +830,15 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		st = &dummy;
 	memset(st, 0, sizeof *st);
 	cairo_save(cr);
+	/* The same text wherever the picture is drawn: the window's screen
+	   settings (subpixel order, hinting) are not the export's, and a
+	   picture exported from the window is to be the one on the screen. */
+	cairo_font_options_t *fo = cairo_font_options_create();
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_ON);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
 	const struct np_conn *c = np_view_conn(v);

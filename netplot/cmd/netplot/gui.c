@@ -44,6 +44,7 @@ struct win {
 	double x0, y0, x1, y1;		/* drag start and current point */
 	int pan_axis;			/* DRAG_PAN: 0 both, 1 time only, 2 sequence only */
 	struct np_render_opts ro;
+	cairo_surface_t *frame;		/* the picture, drawn as an export draws it */
 	bool filling;			/* updating widgets: ignore their signals */
 	bool loading;			/* reading a file: no other may open, the window stays */
 	struct saved logged;		/* the view last logged (NETPLOT_LOG) */
@@ -831,16 +832,30 @@ static gboolean on_draw(GtkWidget *area, cairo_t *cr, gpointer data)
 		log_view(w);
 	}
 	index_sync(w);
-	np_render(cr, &w->v, &w->ro, NULL);
+	/* Drawn on an image surface as the exports are, then shown: the
+	   screen's pixels are the exported PNG's (an X server's own drawing
+	   of lines differs in its last bits). */
+	if (!w->frame || cairo_image_surface_get_width(w->frame) != width ||
+	    cairo_image_surface_get_height(w->frame) != height) {
+		if (w->frame)
+			cairo_surface_destroy(w->frame);
+		w->frame = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+	}
+	cairo_t *fc = cairo_create(w->frame);
+	np_render(fc, &w->v, &w->ro, NULL);
 	if (w->ix) {
 		/* The view's span not read (too dear for a frame): the index's
 		   columns. */
 		double a = w->v.t0 < 0 ? 0 : w->v.t0;
 		if (ix_conn_of(w, w->v.conn) != w->ix_conn || a < (double)w->win_t0 ||
 		    w->v.t1 > (double)w->win_t1 || w->win_t0 == w->win_t1)
-			np_index_draw(cr, w->ix, ix_conn_of(w, w->v.conn), w->v.dir, w->v.t0, w->v.t1,
+			np_index_draw(fc, w->ix, ix_conn_of(w, w->v.conn), w->v.dir, w->v.t0, w->v.t1,
 				      w->v.y0, w->v.y1, w->v.px, w->v.py, w->v.pw, w->v.ph);
 	}
+	cairo_destroy(fc);
+	cairo_surface_flush(w->frame);
+	cairo_set_source_surface(cr, w->frame, 0, 0);
+	cairo_paint(cr);
 	if (w->drag == DRAG_ZOOM || w->drag == DRAG_ZOOM_X || w->drag == DRAG_ZOOM_Y ||
 	    w->drag == DRAG_SELECT) {
 		double x0 = w->x0, x1 = w->x1, y0 = w->y0, y1 = w->y1;
@@ -1270,6 +1285,8 @@ static void on_destroy(GtkWidget *widget, gpointer data)
 	g_free(w->ix_path);
 	np_model_free(w->m);
 	sites_free(w->sites);
+	if (w->frame)
+		cairo_surface_destroy(w->frame);
 	g_free(w);
 }
 
@@ -1298,11 +1315,8 @@ static struct win *new_window(GtkApplication *app)
 	if (mon)
 		gdk_monitor_get_workarea(mon, &wa);
 	int ww = MIN(1280, wa.width * 95 / 100), wh = MIN(800, wa.height * 88 / 100);
-	if (start.w > 0) {
-		ww = start.w + DETAILS_WIDTH;
-		wh = start.h + 80;
-	}
-	gtk_window_set_default_size(GTK_WINDOW(w->window), ww, wh);
+	if (start.w <= 0)
+		gtk_window_set_default_size(GTK_WINDOW(w->window), ww, wh);
 	g_action_map_add_action_entries(G_ACTION_MAP(w->window), win_actions,
 					G_N_ELEMENTS(win_actions), w);
 	g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroy), w);
@@ -1327,7 +1341,12 @@ static struct win *new_window(GtkApplication *app)
 
 	GtkWidget *paned = gtk_paned_new(GTK_ORIENTATION_HORIZONTAL);
 	w->area = gtk_drawing_area_new();
-	gtk_widget_set_size_request(w->area, 400, 300);
+	/* --size: the picture exactly that size, as an export of it is (the
+	   window as small as that leaves it) */
+	if (start.w > 0)
+		gtk_widget_set_size_request(w->area, start.w, start.h);
+	else
+		gtk_widget_set_size_request(w->area, 400, 300);
 	gtk_widget_set_can_focus(w->area, TRUE);
 	gtk_widget_add_events(w->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK |
 					       GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK);

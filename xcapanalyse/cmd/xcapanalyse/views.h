@@ -72,6 +72,11 @@ void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt)
 /* --connections (printed at the end) or, with marks, --marks (a row per
    mark as it comes).  Feed it the records; finish prints and frees. */
 struct conns_view;
+/* --tcp-stats (tcpstats_view.c): tcptrace -l's statistics per connection. */
+struct tcpstats_view *tcpstats_view_new(FILE *out, enum out_format fmt);
+int tcpstats_view_record(struct tcpstats_view *v, const struct xrec *rec);
+void tcpstats_view_finish(struct tcpstats_view *v);
+
 struct conns_view *conns_view_new(FILE *out, enum out_format fmt, bool marks);
 int conns_view_record(struct conns_view *v, const struct xrec *rec);	/* -1: memory */
 void conns_view_finish(struct conns_view *v);
