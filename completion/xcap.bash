@@ -10,7 +10,7 @@ _xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --compressed-sizes --ring -
 # xcapanalyse's views, one of which a command line takes: xcapanalyse's
 # table of views, in its order (tests/help-man.sh checks it against
 # --help's list and the man page's Views).
-_xcap_views_xcapanalyse='--delays --requests --round-trips --sites --trace-events
+_xcap_views_xcapanalyse='--delays --requests --round-trips --sites --trace-events --tcp-stats
 	--responses --responses-summary --updates --connections --messages --marks --dump
 	--predict --predict-round-trips --added-delay --added-delay-responses
 	--added-delay-cdf --compare'
@@ -23,7 +23,7 @@ _xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --format --conn --
 	--initial-window --no-idle-restart --trace-rate --time-dilation --ssh-compression
 	--ssh-forward-time --wake-time
 	-h --help -V --version'
-_xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
+_xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -g --graph -s --size
 	--cdf --rates --trace-rate --no-inputs -b --benchmark -i --index -f --follow -h --help -V --version --display'
 _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --latency --delay --queue --loss
 	--seed --mtu --ready --realtime --check -q --quiet -h --help -V --version'
@@ -136,6 +136,7 @@ _xcap_netplot() {
 	-e | --export) _filedir '@(png|svg|pdf|xpl)'; return ;;
 	-c | --conn) _xcap_conn_ids; return ;;
 	-d | --direction) COMPREPLY=($(compgen -W 'request reply' -- "$cur")); return ;;
+	-g | --graph) COMPREPLY=($(compgen -W 'tsg rtt tput owin ssize lanes' -- "$cur")); return ;;
 	--cdf) COMPREPLY=($(compgen -W 'response-time bytes pixels inter-input added-delay
 		added-delay-response' -- "$cur")); return ;;
 	--rates) COMPREPLY=($(compgen -W '100M,10M,1M,100k,10k' -- "$cur")); return ;;

@@ -272,6 +272,70 @@ static void point(FILE *f, const struct np_view *v, const char *cmd, uint64_t t,
 	fwrite(buf, 1, (size_t)(p - buf), f);
 }
 
+static const char *xpl_colour(int series_colour)
+{
+	static const char *const names[] = { "blue", "red", "yellow", "red", "yellow", "white" };
+	return names[series_colour >= 0 && series_colour < 6 ? series_colour : 0];
+}
+
+/* The family's other graphs in xplot's language: each series in its
+   colour, dots as tcptrace draws samples, lines as joined steps; the
+   lanes as a line per message at its row, named at the left. */
+static int export_xpl_graph(const struct np_view *v, FILE *f)
+{
+	const struct np_conn *c = np_view_conn(v);
+	uint64_t t0 = np_tkey(v->t0), t1 = np_tkey(v->t1);
+	fprintf(f, "timeval double\ntitle\n#%" PRIu32 " %s %s — %s\nxlabel\ntime\nylabel\n%s\n",
+		c->id, c->label, v->dir == 0 ? "requests (client to server)" :
+		"replies (server to client)", np_graph_title(v->graph), np_graph_ylabel(v->graph));
+	char a[64], b[64];
+	if (v->graph == NP_GRAPH_LANES) {
+		size_t nl;
+		const struct np_lane *lane = np_lanes(c, v->dir, &nl);
+		const struct np_dir *d = &c->dir[v->dir];
+		for (size_t r = 0; r < nl; r++) {
+			double y = (double)(nl - 1 - r);
+			char title[160];
+			bool named = false;
+			for (size_t i = 0; i < lane[r].n; i++) {
+				const struct np_msg *g = &d->msg[lane[r].msg[i]];
+				if (g->t < t0 || g->t >= t1)
+					continue;
+				*put_tv(a, v, g->t) = '\0';
+				*put_tv(b, v, g->reply_t > g->t ? g->reply_t : g->t) = '\0';
+				if (!named) {
+					struct np_msg k = { .name = lane[r].name, .ext = lane[r].ext };
+					np_msg_title(v->m, &k, title, sizeof title);
+					fprintf(f, "white\nrtext %s %.0f\n%s ×%zu\n", a, y, title,
+						lane[r].n);
+					named = true;
+				}
+				fprintf(f, "%s\nline %s %.0f %s %.0f\n",
+					g->reply_t > g->t ? "red" : "blue", a, y, b, y);
+			}
+		}
+	} else {
+		size_t n;
+		const struct np_series *s = np_graph_series(c, v->dir, v->graph, &n);
+		for (size_t k = 0; k < n; k++) {
+			fprintf(f, "%s\n", xpl_colour(s[k].colour));
+			size_t i0 = np_series_lower(&s[k], 0, t0), i1 = np_series_lower(&s[k], i0, t1);
+			for (size_t i = i0; i < i1; i++) {
+				*put_tv(a, v, s[k].t[i]) = '\0';
+				if (s[k].line && i + 1 < i1) {
+					*put_tv(b, v, s[k].t[i + 1]) = '\0';
+					fprintf(f, "line %s %.6g %s %.6g\nline %s %.6g %s %.6g\n", a, s[k].y[i],
+						b, s[k].y[i], b, s[k].y[i], b, s[k].y[i + 1]);
+				} else {
+					fprintf(f, "dot %s %.6g\n", a, s[k].y[i]);
+				}
+			}
+		}
+	}
+	fputs("go\n", f);
+	return 0;
+}
+
 /* The same picture in xplot's language (see xplot.org's demo files and
    tcptrace's time-sequence graphs): data segments white with bars at both
    ends, retransmissions red, acks green, window yellow, SYN/FIN orange
@@ -290,6 +354,10 @@ int np_export_xpl(const struct np_view *v, const char *path, char *err, size_t e
 	}
 	static char buf[1 << 16];
 	setvbuf(f, buf, _IOFBF, sizeof buf);
+	if (v->graph != NP_GRAPH_TSG) {
+		export_xpl_graph(v, f);
+		goto done;
+	}
 	const struct np_dir *d = &c->dir[v->dir], *peer = &c->dir[!v->dir];
 	uint64_t t0 = np_tkey(v->t0), t1 = np_tkey(v->t1);
 	fprintf(f, "timeval double\ntitle\n#%" PRIu32 " %s %s\nxlabel\ntime\nylabel\nsequence number\n",
@@ -354,6 +422,7 @@ int np_export_xpl(const struct np_view *v, const char *path, char *err, size_t e
 		fprintf(f, "%s\n", title);
 	}
 	fputs("go\n", f);
+done:;
 	int bad = ferror(f);
 	if (f != stdout ? fclose(f) != 0 : fflush(f) != 0)
 		bad = 1;

@@ -85,3 +85,15 @@ void np_describe_packet(const struct np_view *v, const struct np_hit *h, const c
 		 " win %" PRIu32 "\n%s",
 		 what, np_dir_name(h->dir), when, p->seq, p->len, p->ack, p->win, fl);
 }
+
+void np_show_text(cairo_t *cr, const struct np_render_opts *o, double x, double y,
+		  const char *text, struct np_rgb colour)
+{
+	if (o && o->label_fn) {
+		o->label_fn(o->label_ctx, x, y, text, colour);
+		return;
+	}
+	np_set_rgb(cr, colour);
+	cairo_move_to(cr, x, y);
+	cairo_show_text(cr, text);
+}

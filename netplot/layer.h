@@ -38,6 +38,9 @@ struct np_frame {
 	const struct np_dir *peer;	/* the other one, whose acks answer it */
 	struct px_column *col;		/* scratch, one per pixel column; NULL if none */
 	size_t ncol;
+	/* Labels are placed below this (a layer drawn before the messages
+	   wrote notes along the plot's top edge). */
+	double label_top;
 };
 
 /* One np_hit_test under way.  The layers are asked from the top (drawn
@@ -79,7 +82,7 @@ struct np_layer {
 
 /* The layers (layer_NAME.c); render.c lists them in drawing order. */
 extern const struct np_layer np_layer_state, np_layer_gaps, np_layer_acks, np_layer_data,
-	np_layer_messages, np_layer_marks, np_layer_inputs;
+	np_layer_messages, np_layer_marks, np_layer_inputs, np_layer_series, np_layer_lanes;
 
 /* ---- the layers' common kit (layer.c) ---- */
 
@@ -111,6 +114,18 @@ static inline double np_probe_dist2(const struct np_probe *p, double x, double y
 	double dy = p->y < y0 ? y0 - p->y : p->y > y1 ? p->y - y1 : 0, dx = p->x - x;
 	return dx * dx + dy * dy;
 }
+/* Whether an item at squared distance dd takes the hit from h.  A
+   message's arrow head sits on the segment carrying it and on the ack
+   line: within a pixel and a half of the head the pointer means the
+   message, even where the rounded pointer is nearer the bar or the line. */
+static inline bool np_probe_beats(const struct np_probe *p, const struct np_hit *h, double dd)
+{
+	return dd + (h->kind == NP_HIT_MSG ? 2.25 : 0) < p->best;
+}
+/* Text of the picture at (x, y), its baseline: as glyphs, or handed to
+   o->label_fn (the SVG export's <text>, searchable). */
+void np_show_text(cairo_t *cr, const struct np_render_opts *o, double x, double y,
+		  const char *text, struct np_rgb colour);
 /* "client → server" or "server → client". */
 const char *np_dir_name(int dir);
 /* A packet of direction h->dir, index h->index, as text; `what` names

@@ -155,6 +155,7 @@ static bool hit(const struct np_view *v, struct np_probe *p, struct np_hit *h)
 	p->total += i1 - i0;
 	/* too many to look at one by one: none is a candidate */
 	size_t j1 = i1 - i0 > NP_HIT_MAX_ITEMS ? i0 : i1;
+
 	for (size_t i = i0; i < j1; i++) {
 		const struct np_pkt *k = &d->pkt[i];
 		uint32_t ext = extent(k);
@@ -162,7 +163,7 @@ static bool hit(const struct np_view *v, struct np_probe *p, struct np_hit *h)
 			continue;
 		double dd = np_probe_dist2(p, np_x(v, (double)k->t), np_y(v, (double)k->seq + ext),
 					   np_y(v, (double)k->seq));
-		if (dd < p->best) {
+		if (np_probe_beats(p, h, dd)) {
 			p->best = dd;
 			*h = (struct np_hit){ .kind = NP_HIT_PKT, .dir = dir, .index = i,
 					      .t = (double)k->t, .seq = (double)k->seq };

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,49 +91,164 @@ static void draw(struct np_frame *f)
 	}
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 10);
+	/* Runs: consecutive candidates of the same request (name and
+	   extension) are one label, "AllocColor ×212", over a bracket along
+	   the run, unless the zoom gives each of them room for its own. */
+	struct run { size_t k0, k1; uint64_t count; bool more; } *run = malloc(nc * sizeof *run + 1);
+	if (!run) {
+		free(idx);
+		free(lab);
+		return;
+	}
+	size_t nrun = 0;
 	char title[160];
-	for (size_t k = 0; k < nc; k++) {
+	for (size_t k = 0; k < nc;) {
 		const struct np_msg *g = &d->msg[idx[k]];
+		size_t e = k + 1;
+		while (e < nc && d->msg[idx[e]].name == g->name && d->msg[idx[e]].ext == g->ext)
+			e++;
+		struct run r = { k, e, e - k, false };
+		if (e - k >= 2) {
+			/* its pixel extent against what its labels need */
+			cairo_text_extents_t te;
+			np_msg_title(v->m, g, title, sizeof title);
+			cairo_text_extents(cr, title, &te);
+			const struct np_msg *h = &d->msg[idx[e - 1]];
+			double dx = np_x(v, (double)h->t) - np_x(v, (double)g->t);
+			double dy = fabs(np_y(v, (double)h->end) - np_y(v, (double)g->end));
+			double gaps = (double)(e - k - 1);
+			if (dx >= gaps * (te.x_advance + 10) || dy >= gaps * 16) {
+				for (size_t j = k; j < e; j++)	/* room for each: open */
+					run[nrun++] = (struct run){ j, j + 1, 1, false };
+				k = e;
+				continue;
+			}
+			if (!one_by_one) {
+				/* candidates stand for slots: count the run's own
+				   messages, as far as that is cheap */
+				r.count = 0;
+				size_t first = idx[k], last = idx[e - 1];
+				/* and its first and last, beside the slots' best */
+				while (first > i0 && idx[k] - first < 4096 &&
+				       d->msg[first - 1].name == g->name && d->msg[first - 1].ext == g->ext)
+					first--;
+				while (last + 1 < i1 && last - idx[e - 1] < 4096 &&
+				       d->msg[last + 1].name == g->name && d->msg[last + 1].ext == g->ext)
+					last++;
+				if (last - first > 65536)
+					r.more = true;
+				else
+					for (size_t i = first; i <= last; i++)
+						r.count += d->msg[i].name == g->name &&
+							   d->msg[i].ext == g->ext;
+				if (!r.more && r.count < last - first + 1) {
+					/* other requests between: not a run */
+					for (size_t j = k; j < e; j++)
+						run[nrun++] = (struct run){ j, j + 1, 1, false };
+					k = e;
+					continue;
+				}
+			}
+		}
+		run[nrun++] = r;
+		k = e;
+	}
+	for (size_t q = 0; q < nrun; q++) {
+		const struct run *r = &run[q];
+		const struct np_msg *g = &d->msg[idx[r->k0]];
 		cairo_text_extents_t te;
 		np_msg_title(v->m, g, title, sizeof title);
+		size_t tl = strlen(title);
+		if (r->more)
+			snprintf(title + tl, sizeof title - tl, " ×many");
+		else if (r->count > 1)
+			snprintf(title + tl, sizeof title - tl, " ×%" PRIu64, r->count);
 		cairo_text_extents(cr, title, &te);
-		lab[k] = (struct np_label){
+		lab[q] = (struct np_label){
 			.ax = np_x(v, (double)g->t), .ay = np_y(v, (double)g->end),
-			.w = te.x_advance + 2, .h = 11, .prio = g->prio, .order = idx[k],
+			.w = te.x_advance + 2, .h = 12, .prio = g->prio, .order = idx[r->k0],
 		};
+		if (r->k1 - r->k0 > 1) {
+			/* the bracket: along the run, 6 px above its points */
+			const struct np_msg *h = &d->msg[idx[r->k1 - 1]];
+			double xa = lab[q].ax, ya = lab[q].ay - 6;
+			double xb = np_x(v, (double)h->t), yb = np_y(v, (double)h->end) - 6;
+			lab[q].ax = (xa + xb) / 2;
+			lab[q].ay = (ya + yb) / 2;
+			lab[q].sx = fmin(xa, xb);
+			lab[q].sy = fmin(ya, yb);
+			lab[q].sw = fmax(fabs(xb - xa), 1);
+			lab[q].sh = fmax(fabs(yb - ya), 1) + 4;
+			lab[q].prio = 255;	/* a run says more than any one request */
+		}
 	}
 	if (!o->no_labels)
-		np_place_labels(lab, nc, v->px, v->py, v->px + v->pw, v->py + v->ph - 8);
+		np_place_labels(lab, nrun, v->px, fmax(v->py, f->label_top), v->px + v->pw,
+				v->py + v->ph - 8);
 	else
-		for (size_t k = 0; k < nc; k++)
-			lab[k].placed = false;
-	f->st->label_candidates += nc;
-	for (size_t k = 0; k < nc; k++) {
-		const struct np_msg *g = &d->msg[idx[k]];
-		const struct np_label *l = &lab[k];
+		for (size_t q = 0; q < nrun; q++)
+			lab[q].placed = false;
+	f->st->label_candidates += nrun;
+	for (size_t q = 0; q < nrun; q++) {
+		const struct run *r = &run[q];
+		const struct np_msg *g = &d->msg[idx[r->k0]];
+		const struct np_label *l = &lab[q];
 		if (l->ay < v->py - 20 || l->ay > v->py + v->ph + 20)
 			continue;
-		np_set_rgb(cr, np_msg_colour(v->m, d, g));
+		struct np_rgb colour = np_msg_colour(v->m, d, g);
+		np_set_rgb(cr, colour);
 		cairo_set_line_width(cr, 1);
-		if (l->placed) {
-			/* the line runs from the label's near corner to the point */
-			double fx = l->bx < l->ax ? l->bx + l->w : l->bx;
-			double fy = l->by < l->ay ? l->by + l->h : l->by;
-			np_arrow(cr, l->ax, l->ay, fx, fy);
-			np_msg_title(v->m, g, title, sizeof title);
-			if (o->label_fn) {
-				o->label_fn(o->label_ctx, l->bx + 1, l->by + 9, title,
-					    np_msg_colour(v->m, d, g));
-			} else {
-				cairo_move_to(cr, l->bx + 1, l->by + 9);
-				cairo_show_text(cr, title);
+		bool is_run = r->k1 - r->k0 > 1;
+		if (one_by_one)	/* each message its arrow, labelled or not */
+			for (size_t k = r->k0; k < r->k1; k++) {
+				const struct np_msg *m = &d->msg[idx[k]];
+				double ax = np_x(v, (double)m->t), ay = np_y(v, (double)m->end);
+				if (!l->placed || is_run)
+					np_arrow(cr, ax, ay, ax + 7, ay - 7);
+				f->st->items++;
 			}
-			f->st->labels++;
-		} else if (one_by_one) {
-			np_arrow(cr, l->ax, l->ay, l->ax + 7, l->ay - 7);
+		if (is_run && l->placed) {
+			/* the bracket, its ends ticked down to the run's first and
+			   last requests */
+			const struct np_msg *h = &d->msg[idx[r->k1 - 1]];
+			double xa = np_x(v, (double)g->t), ya = np_y(v, (double)g->end);
+			double xb = np_x(v, (double)h->t), yb = np_y(v, (double)h->end);
+			cairo_move_to(cr, xa, ya - 3);
+			cairo_line_to(cr, xa, ya - 6);
+			cairo_line_to(cr, xb, yb - 6);
+			cairo_line_to(cr, xb, yb - 3);
+			cairo_stroke(cr);
 		}
-		f->st->items += one_by_one;
+		if (!l->placed)
+			continue;
+		/* the line runs from the label's near corner to the point */
+		double fx = l->bx < l->ax ? l->bx + l->w : l->bx;
+		double fy = l->by < l->ay ? l->by + l->h : l->by;
+		if (is_run) {
+			cairo_move_to(cr, fx, fy);
+			cairo_line_to(cr, l->ax, l->ay);
+			cairo_stroke(cr);
+			f->st->runs++;
+		} else {
+			np_arrow(cr, l->ax, l->ay, fx, fy);
+		}
+		np_msg_title(v->m, g, title, sizeof title);
+		size_t tl = strlen(title);
+		if (r->more)
+			snprintf(title + tl, sizeof title - tl, " ×many");
+		else if (r->count > 1)
+			snprintf(title + tl, sizeof title - tl, " ×%" PRIu64, r->count);
+		np_show_text(cr, o, l->bx + 1, l->by + 9.5, title, colour);
+		f->st->labels++;
 	}
+	/* What was drawn, counted box by box: the placing promises none. */
+	for (size_t a = 0; a < nrun; a++)
+		for (size_t b = a + 1; b < nrun && lab[a].placed; b++)
+			f->st->label_overlaps += lab[b].placed && lab[a].bx < lab[b].bx + lab[b].w &&
+						 lab[b].bx < lab[a].bx + lab[a].w &&
+						 lab[a].by < lab[b].by + lab[b].h &&
+						 lab[b].by < lab[a].by + lab[a].h;
+	free(run);
 	free(idx);
 	free(lab);
 }

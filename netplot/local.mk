@@ -17,6 +17,7 @@ netplot_libnetplot_a_SOURCES = \
 	netplot/layer.c netplot/layer.h \
 	netplot/layer_state.c netplot/layer_gaps.c netplot/layer_acks.c netplot/layer_data.c \
 	netplot/layer_messages.c netplot/layer_marks.c netplot/layer_inputs.c \
+	netplot/series.c netplot/series.h netplot/layer_series.c netplot/layer_lanes.c \
 	netplot/export.c \
 	netplot/cdf.c netplot/cdf.h \
 	netplot/runs.c netplot/runs.h

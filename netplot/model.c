@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 
 #include "model.h"
+#include "series.h"
 
 _Static_assert(sizeof(struct np_pkt) == 32, "a packet is 32 bytes");
 _Static_assert(XPKT_WINPROBE < 0x40, "packet events fit in 6 bits");
@@ -204,6 +205,7 @@ static void free_dir(struct np_dir *d)
 	big_free(d->iv, d->iv_cap, sizeof *d->iv);
 	free(d->l1);
 	np_lod_free(d);
+	np_derived_free(d->derived);
 }
 
 void np_model_free(struct np_model *m)
@@ -957,4 +959,17 @@ void np_region_free(struct np_region *r)
 	free(r->requests);
 	r->requests = NULL;
 	r->nrequests = 0;
+}
+
+size_t np_model_busiest(const struct np_model *m)
+{
+	size_t best = 0, n = 0;
+	for (size_t i = 0; i < m->nconn; i++) {
+		size_t k = m->conn[i].dir[0].npkt + m->conn[i].dir[1].npkt;
+		if (k > n) {
+			n = k;
+			best = i;
+		}
+	}
+	return best;
 }

@@ -124,6 +124,8 @@ struct np_dir {
 	   hundreds of MB of packets cost a tenth of the load time. */
 	struct np_pagg *l1;
 	size_t nl1, l1_cap;
+	/* The other graphs' series (series.h), derived on first use. */
+	struct np_derived *derived;
 };
 
 /* A blocking round trip, from the state model (struct xstate_wait). */
@@ -220,6 +222,9 @@ int np_model_add(struct np_model *m, const struct xrec *rec);
 void np_model_add_interval(struct np_model *m, uint32_t conn, int dir, uint8_t state,
 			   uint64_t abs_start, uint64_t abs_end);
 int np_model_finish(struct np_model *m);
+
+/* The connection with the most packets, by index (0 when none). */
+size_t np_model_busiest(const struct np_model *m);
 
 /* Bytes held by the model's arrays and indexes. */
 size_t np_model_memory(const struct np_model *m);

@@ -92,6 +92,37 @@ void np_view_init(struct np_view *v, const struct np_model *m, size_t conn, int 
 
 /* The y range that shows the data, the acks and (when near) the window
    of packets [t0, t1]. */
+/* The family's graphs: from 0 (or the least value) to the most of the
+   series that set the scale, in the view's time; the lanes, one row each. */
+static void fit_y_graph(struct np_view *v, const struct np_conn *c)
+{
+	if (v->graph == NP_GRAPH_LANES) {
+		size_t nl;
+		np_lanes(c, v->dir, &nl);
+		v->y0 = -0.5;
+		v->y1 = (double)(nl ? nl : 1) - 0.5;
+		return;
+	}
+	size_t n;
+	const struct np_series *s = np_graph_series(c, v->dir, v->graph, &n);
+	uint64_t a = np_tkey(v->t0), b = np_tkey(v->t1);
+	double lo = 0, hi = -INFINITY;
+	for (size_t k = 0; k < n; k++) {
+		double l, h;
+		size_t i0 = np_series_lower(&s[k], 0, a), i1 = np_series_lower(&s[k], i0, b + 1);
+		if (s[k].no_scale || !np_series_range(&s[k], i0, i1, &l, &h))
+			continue;
+		lo = fmin(lo, l);
+		hi = fmax(hi, h);
+	}
+	if (!(hi > lo))
+		hi = lo + 1;
+	/* room below the least value for the state band along the bottom */
+	double pad = (hi - lo) * 0.05;
+	v->y0 = lo - 1.5 * pad;
+	v->y1 = hi + pad;
+}
+
 void np_view_fit_y(struct np_view *v)
 {
 	const struct np_conn *c = np_view_conn(v);
@@ -99,6 +130,10 @@ void np_view_fit_y(struct np_view *v)
 	v->y1 = 1;
 	if (!c)
 		return;
+	if (v->graph != NP_GRAPH_TSG) {
+		fit_y_graph(v, c);
+		return;
+	}
 	const struct np_dir *d = &c->dir[v->dir], *peer = &c->dir[!v->dir];
 	uint64_t a = np_tkey(v->t0), b = np_tkey(v->t1);
 	b += b < UINT64_MAX;
@@ -123,11 +158,10 @@ void np_view_fit_y(struct np_view *v)
 		lo = fmin(lo, (double)ma.elo);
 		hi = fmax(hi, (double)ma.ehi);
 	}
-	/* The window's edge is shown when it is within ten times the data's
-	   extent; a window of megabytes over a few hundred bytes of data would
-	   flatten them into a line. */
-	if (pa.wlo <= pa.whi && isfinite(hi) && (double)pa.whi - lo <= 10 * fmax(hi - lo, 1))
-		hi = fmax(hi, (double)pa.whi);
+	/* The window's edge never sets the scale: a window of hundreds of
+	   kilobytes over a few kilobytes of data would press them into the
+	   bottom of the plot.  Where it leaves the plot its value is written
+	   (layer_acks.c). */
 	if (!isfinite(lo)) {
 		lo = 0;
 		hi = 1;
@@ -137,13 +171,41 @@ void np_view_fit_y(struct np_view *v)
 	v->y1 = hi + pad;
 }
 
+uint64_t np_conn_data_end(const struct np_conn *c)
+{
+	uint64_t end = c->first;
+	for (int k = 0; k < 2; k++) {
+		const struct np_dir *d = &c->dir[k];
+		/* backwards to the last segment with payload: the tail is a few
+		   packets (FIN, the last acks), not the trace */
+		for (size_t i = d->npkt; i-- > 0;)
+			if (d->pkt[i].len) {
+				if (d->pkt[i].t > end)
+					end = d->pkt[i].t;
+				break;
+			}
+		if (d->nmsg && d->msg[d->nmsg - 1].t > end)
+			end = d->msg[d->nmsg - 1].t;
+		if (d->ngap && d->gap[d->ngap - 1].t > end)
+			end = d->gap[d->ngap - 1].t;
+	}
+	return end;
+}
+
 void np_view_fit(struct np_view *v)
 {
 	const struct np_conn *c = np_view_conn(v);
 	v->t0 = 0;
 	v->t1 = v->m->t_end ? (double)v->m->t_end : 1;
 	if (c) {
-		double t0 = (double)c->first, t1 = (double)c->last;
+		/* The connection from its first packet to its last data: an
+		   idle tail (a client that waits a second before closing) would
+		   take most of the width; the picture says it is there
+		   (draw_tail). */
+		double t0 = (double)c->first, t1 = (double)np_conn_data_end(c);
+		/* a short tail (the close just after the last data) is shown */
+		if (t1 <= t0 || (double)c->last - t1 <= 0.1 * (t1 - t0))
+			t1 = (double)c->last;
 		if (t1 <= t0)
 			t1 = t0 + 1000;
 		double tp = (t1 - t0) * 0.02;
@@ -151,6 +213,36 @@ void np_view_fit(struct np_view *v)
 		v->t1 = t1 + tp;
 	}
 	np_view_fit_y(v);
+}
+
+int np_view_open(struct np_view *v, const struct np_model *m, const struct np_open *at, int w,
+		 int h, char *err, size_t errlen)
+{
+	size_t ci = np_model_busiest(m);
+	if (at->conn > 0) {
+		if ((size_t)at->conn > m->nconn) {
+			snprintf(err, errlen, "no such connection in the trace: '%ld'", at->conn);
+			return -1;
+		}
+		ci = (size_t)at->conn - 1;
+	}
+	if (at->r0 >= 0 && at->r0 > (double)m->t_end) {
+		/* A blank picture would pass for one of a quiet moment. */
+		snprintf(err, errlen, "nothing in the range %.6g:%.6g (the trace spans 0:%.6f s)",
+			 at->r0 / 1e9, at->r1 / 1e9, (double)m->t_end / 1e9);
+		return -1;
+	}
+	np_view_init(v, m, ci, at->dir, w, h);
+	if (at->graph > 0 && at->graph < NP_GRAPH_N) {
+		v->graph = at->graph;
+		np_view_fit_y(v);
+	}
+	if (at->r0 >= 0) {
+		v->t0 = at->r0;
+		v->t1 = at->r1;
+		np_view_fit_y(v);
+	}
+	return 0;
 }
 
 /* Smallest spans: a nanosecond of time or a byte across the whole plot
@@ -200,6 +292,55 @@ void np_view_zoom_rect(struct np_view *v, double x0, double y0, double x1, doubl
 	v->y0 = sa;
 	v->y1 = sb;
 	clamp_spans(v);
+}
+
+/* ---- the graphs: each its list of layers ---- */
+
+/* Bottom to top: each is drawn over those before it, and the pointer
+   finds the topmost first.  Each layer's drawing, hit test and
+   description are in its file, layer_NAME.c.  Every graph marks the
+   trace's marks and the inputs with their responses. */
+static const struct np_layer *const tsg_layers[] = {
+	&np_layer_state, &np_layer_gaps, &np_layer_acks, &np_layer_data,
+	&np_layer_messages, &np_layer_marks, &np_layer_inputs,
+};
+static const struct np_layer *const series_layers[] = {
+	&np_layer_state, &np_layer_series, &np_layer_marks, &np_layer_inputs,
+};
+static const struct np_layer *const lanes_layers[] = {
+	&np_layer_state, &np_layer_lanes, &np_layer_marks, &np_layer_inputs,
+};
+
+struct graph {
+	const char *title;		/* after the connection's name */
+	const char *ylabel;
+	const struct np_layer *const *layers;
+	size_t nlayers;
+};
+#define LAYERS(a) a, sizeof a / sizeof *a
+static const struct graph graphs[NP_GRAPH_N] = {
+	[NP_GRAPH_TSG] = { "", "relative sequence number (bytes)", LAYERS(tsg_layers) },
+	[NP_GRAPH_RTT] = { "round-trip time", "round-trip time (ms)", LAYERS(series_layers) },
+	[NP_GRAPH_TPUT] = { "throughput", "throughput (bytes/s)", LAYERS(series_layers) },
+	[NP_GRAPH_OWIN] = { "outstanding data", "bytes outstanding", LAYERS(series_layers) },
+	[NP_GRAPH_SSIZE] = { "segment sizes", "segment size (bytes)", LAYERS(series_layers) },
+	[NP_GRAPH_LANES] = { "the protocol's lanes", "kind of message, most frequent on top",
+			     LAYERS(lanes_layers) },
+};
+
+static const struct graph *graph_of(const struct np_view *v)
+{
+	return &graphs[v->graph > 0 && v->graph < NP_GRAPH_N ? v->graph : 0];
+}
+
+const char *np_graph_title(int g)
+{
+	return graphs[g > 0 && g < NP_GRAPH_N ? g : 0].title;
+}
+
+const char *np_graph_ylabel(int g)
+{
+	return graphs[g > 0 && g < NP_GRAPH_N ? g : 0].ylabel;
 }
 
 /* ---- axes ---- */
@@ -261,9 +402,16 @@ static void draw_legend(cairo_t *cr, const struct np_view *v, double from)
 {
 	struct item { const char *name; struct np_rgb c; bool line; } items[8];
 	size_t n = 0;
-	items[n++] = (struct item){ "ack", NP_COL_ACK, true };
-	items[n++] = (struct item){ "window", NP_COL_WIN, true };
-	items[n++] = (struct item){ "retransmitted", NP_COL_RETRANS, true };
+	if (v->graph == NP_GRAPH_TSG) {
+		items[n++] = (struct item){ "ack", NP_COL_ACK, true };
+		items[n++] = (struct item){ "window", NP_COL_WIN, true };
+		items[n++] = (struct item){ "retransmitted", NP_COL_RETRANS, true };
+	} else if (v->graph != NP_GRAPH_LANES && np_view_conn(v)) {
+		size_t ns;
+		const struct np_series *s = np_graph_series(np_view_conn(v), v->dir, v->graph, &ns);
+		for (size_t i = 0; i < ns && n < 4; i++)
+			items[n++] = (struct item){ s[i].name, np_series_colour(s[i].colour), true };
+	}
 	if (v->m->have_state) {
 		static const char *const st[] = { "Idle", "Block Send", "Block Recv", "Block Reply" };
 		for (int i = 0; i < 4; i++)
@@ -341,7 +489,11 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_show_text(cr, buf);
 	}
 	double ystep = np_num_step(v->y1 - v->y0, (int)(v->ph / 40) < 2 ? 2 : (int)(v->ph / 40));
-	for (double s = ceil(v->y0 / ystep) * ystep; s <= v->y1; s += ystep) {
+	/* as many decimals as the step needs (round-trip times in ms) */
+	int ydigits = ystep >= 1 ? 0 : (int)ceil(-log10(ystep) - 1e-9);
+	if (v->graph == NP_GRAPH_LANES)
+		ystep = INFINITY;	/* the rows are named in the plot */
+	for (double s = ceil(v->y0 / ystep) * ystep; isfinite(ystep) && s <= v->y1; s += ystep) {
 		double y = floor(np_y(v, s)) + 0.5;
 		cairo_set_source_rgb(cr, 0.92, 0.92, 0.92);
 		cairo_move_to(cr, v->px, y);
@@ -351,7 +503,7 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_move_to(cr, v->px - 5, y);
 		cairo_line_to(cr, v->px, y);
 		cairo_stroke(cr);
-		snprintf(buf, sizeof buf, "%.0f", fabs(s) < ystep / 2 ? 0.0 : s);	/* never "-0" */
+		snprintf(buf, sizeof buf, "%.*f", ydigits, fabs(s) < ystep / 2 ? 0.0 : s);	/* never "-0" */
 		cairo_text_extents(cr, buf, &te);
 		cairo_move_to(cr, v->px - 8 - te.width - te.x_bearing, y + 4);
 		cairo_show_text(cr, buf);
@@ -367,8 +519,10 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 	cairo_show_text(cr, buf);
 	if (c) {
 		char title[256];
-		snprintf(title, sizeof title, "#%" PRIu32 " %s — %s", c->id, c->label,
-			 v->dir == XDIR_C2S ? "requests (client → server)" : "replies (server → client)");
+		const struct graph *gr = graph_of(v);
+		snprintf(title, sizeof title, "#%" PRIu32 " %s — %s%s%s", c->id, c->label,
+			 v->dir == XDIR_C2S ? "requests (client → server)" : "replies (server → client)",
+			 *gr->title ? " — " : "", gr->title);
 		cairo_set_font_size(cr, 13);
 		cairo_move_to(cr, v->px, 17);
 		cairo_show_text(cr, title);
@@ -376,7 +530,7 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_set_font_size(cr, 10);
 		draw_legend(cr, v, v->px + te.x_advance + 16);
 		cairo_set_font_size(cr, 11);
-		snprintf(buf, sizeof buf, "relative sequence number (bytes)");
+		snprintf(buf, sizeof buf, "%s", graph_of(v)->ylabel);
 		cairo_text_extents(cr, buf, &te);
 		cairo_save(cr);
 		cairo_move_to(cr, 13, v->py + v->ph / 2 + te.width / 2);
@@ -384,6 +538,29 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
 		cairo_show_text(cr, buf);
 		cairo_restore(cr);
 	}
+}
+
+/* The connection goes on after the view, idle: say so under the time
+   axis, so that a picture ending with the data does not pass for the
+   connection's end. */
+static void draw_tail(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
+		      const struct np_conn *c)
+{
+	uint64_t end = np_conn_data_end(c);
+	if ((double)c->last <= v->t1 || (double)end > v->t1)
+		return;
+	bool fin = false;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = c->dir[k].npkt, n = 0; i-- > 0 && n < 8; n++)
+			fin |= (c->dir[k].pkt[i].flags & (XTCP_FIN | XTCP_RST)) != 0;
+	char when[64], buf[200];
+	np_format_time((double)c->last, 1e6, when, sizeof when);
+	snprintf(buf, sizeof buf, "then idle %.3f s to its %s at %s (zoom out to see it) →",
+		 (double)(c->last - end) / 1e9, fin ? "close" : "last packet", when);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_ITALIC, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 11);
+	np_show_text(cr, o, v->px, v->py + v->ph + 34, buf, (struct np_rgb){ 0.35, 0.35, 0.35 });
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
 
 /* ---- labels ---- */
@@ -409,6 +586,8 @@ static int cmp_label(const void *a, const void *b)
 #define CELL 64.0
 #define ANCHOR_R 3.0
 #define ANCHOR_BIT (((size_t)-1 >> 1) + 1)	/* entry is an anchor, not a label */
+#define LEADER_BIT (ANCHOR_BIT >> 1)		/* entry is a placed label's leader line */
+#define ENTRY_KIND (ANCHOR_BIT | LEADER_BIT)
 
 struct grid {
 	double x0, y0;
@@ -417,13 +596,35 @@ struct grid {
 	const struct np_label *c;
 };
 
+/* The leader's box: from the label's near corner to the anchor, less the
+   few pixels round the anchor (its own point). */
+static void leader_rect(const struct np_label *l, double bx, double by, double r[4])
+{
+	double fx = bx < l->ax ? bx + l->w : bx, fy = by < l->ay ? by + l->h : by;
+	/* the anchor's end pulled towards the corner */
+	double ax = fabs(fx - l->ax) > 2 * ANCHOR_R ? l->ax + copysign(ANCHOR_R, fx - l->ax) : l->ax;
+	double ay = fabs(fy - l->ay) > 2 * ANCHOR_R ? l->ay + copysign(ANCHOR_R, fy - l->ay) : l->ay;
+	double x0 = fmin(fx, ax), x1 = fmax(fx, ax), y0 = fmin(fy, ay), y1 = fmax(fy, ay);
+	r[0] = x0;
+	r[1] = y0;
+	r[2] = fmax(x1 - x0, 0.5);
+	r[3] = fmax(y1 - y0, 0.5);
+}
+
 static void entry_rect(const struct grid *g, size_t e, double r[4])
 {
-	const struct np_label *l = &g->c[e & ~ANCHOR_BIT];
-	if (e & ANCHOR_BIT) {
+	const struct np_label *l = &g->c[e & ~ENTRY_KIND];
+	if ((e & ANCHOR_BIT) && l->sw > 0) {
+		r[0] = l->sx;
+		r[1] = l->sy;
+		r[2] = l->sw;
+		r[3] = l->sh;
+	} else if (e & ANCHOR_BIT) {
 		r[0] = l->ax - ANCHOR_R;
 		r[1] = l->ay - ANCHOR_R;
 		r[2] = r[3] = 2 * ANCHOR_R;
+	} else if (e & LEADER_BIT) {
+		leader_rect(l, l->bx, l->by, r);
 	} else {
 		r[0] = l->bx;
 		r[1] = l->by;
@@ -438,7 +639,10 @@ static size_t cell_of(double v, double origin, size_t n)
 	return k < 0 ? 0 : k >= (double)n ? n - 1 : (size_t)k;
 }
 
-static bool grid_clash(const struct grid *g, const double r[4], bool anchors)
+/* Whether r overlaps an entry of a kind in `kinds` (0: labels,
+   LEADER_BIT: and leaders, ANCHOR_BIT: and anchors), other than those of
+   label `self`. */
+static bool grid_clash(const struct grid *g, const double r[4], size_t kinds, size_t self)
 {
 	size_t cx0 = cell_of(r[0], g->x0, g->gw), cx1 = cell_of(r[0] + r[2], g->x0, g->gw);
 	size_t cy0 = cell_of(r[1], g->y0, g->gh), cy1 = cell_of(r[1] + r[3], g->y0, g->gh);
@@ -447,9 +651,10 @@ static bool grid_clash(const struct grid *g, const double r[4], bool anchors)
 			size_t k = cy * g->gw + cx;
 			for (size_t j = 0; j < g->n[k]; j++) {
 				double o[4];
-				if (!anchors && (g->cell[k][j] & ANCHOR_BIT))
+				size_t e = g->cell[k][j];
+				if ((e & ENTRY_KIND) & ~kinds || (e & ~ENTRY_KIND) == self)
 					continue;
-				entry_rect(g, g->cell[k][j], o);
+				entry_rect(g, e, o);
 				if (overlaps(r[0], r[1], r[2], r[3], o[0], o[1], o[2], o[3]))
 					return true;
 			}
@@ -512,16 +717,20 @@ void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double 
 			{ l->ax - 18 - l->w, l->ay - 26 - l->h },
 			{ l->ax - 18 - l->w, l->ay + 26 },
 		};
-		/* first keeping off other messages' points, then not */
+		/* first keeping off other messages' points, then not; never
+		   on another label, and the leader line across none either */
+		size_t self = (size_t)(l - c);
 		for (int p = 0; p < 16 && !l->placed; p++) {
-			double r[4] = { pos[p % 8][0], pos[p % 8][1], l->w, l->h };
+			double r[4] = { pos[p % 8][0], pos[p % 8][1], l->w, l->h }, lr[4];
+			leader_rect(l, r[0], r[1], lr);
 			if (r[0] < x0 || r[1] < y0 || r[0] + r[2] > x1 || r[1] + r[3] > y1 ||
-			    grid_clash(&g, r, p < 8))
+			    grid_clash(&g, r, LEADER_BIT | (p < 8 ? ANCHOR_BIT : 0), (size_t)-1) ||
+			    grid_clash(&g, lr, 0, self))
 				continue;
 			l->bx = r[0];
 			l->by = r[1];
 			l->placed = true;
-			if (grid_add(&g, (size_t)(l - c)) < 0) {
+			if (grid_add(&g, self) < 0 || grid_add(&g, self | LEADER_BIT) < 0) {
 				l->placed = false;	/* cannot record it: drop it */
 				goto out;
 			}
@@ -557,23 +766,58 @@ void np_render_prepare_text(cairo_t *cr)
 	cairo_surface_destroy(s);
 }
 
-/* ---- the time-sequence graph: its layers ---- */
-
-/* Bottom to top: each is drawn over those before it, and the pointer
-   finds the topmost first.  Each layer's drawing, hit test and
-   description are in its file, layer_NAME.c.  A graph is its list of
-   layers: another graph would be another list (the axes, the legend and
-   the view's fit are still the time-sequence graph's alone). */
-static const struct np_layer *const layers[] = {
-	&np_layer_state,
-	&np_layer_gaps,
-	&np_layer_acks,
-	&np_layer_data,
-	&np_layer_messages,
-	&np_layer_marks,
-	&np_layer_inputs,
-};
-#define NLAYERS (sizeof layers / sizeof *layers)
+/* The selected item: a ring, and what it is written beside it in a box
+   ("selected: request AllocColor"); a request answered later, a dashed
+   line along its wait to the reply, with how long it took. */
+static void draw_selection(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o)
+{
+	const struct np_rgb sel = { 0.85, 0.0, 0.0 };
+	double x = np_cx(np_x(v, o->mark_t)), y = np_cy(np_y(v, o->mark_seq));
+	np_set_rgb(cr, sel);
+	cairo_set_line_width(cr, 2);
+	cairo_new_path(cr);
+	cairo_arc(cr, x, y, 7, 0, 2 * M_PI);
+	cairo_stroke(cr);
+	cairo_set_line_width(cr, 1);
+	if (o->mark_hit.kind == NP_HIT_NONE)
+		return;
+	char text[2048], caption[200];
+	np_describe(v, &o->mark_hit, text, sizeof text);
+	snprintf(caption, sizeof caption, "selected: %.*s", (int)strcspn(text, "\n"), text);
+	const struct np_conn *c = np_view_conn(v);
+	if (o->mark_hit.kind == NP_HIT_MSG && c) {
+		const struct np_msg *g = &c->dir[o->mark_hit.dir].msg[o->mark_hit.index];
+		if (g->kind == XMSG_REQUEST && g->reply_t > g->t) {
+			double xr = np_cx(np_x(v, (double)g->reply_t));
+			double dash[] = { 4, 3 };
+			cairo_set_dash(cr, dash, 2, 0);
+			cairo_move_to(cr, x + 7, y);
+			cairo_line_to(cr, xr, y);
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+			cairo_move_to(cr, xr, y - 5);
+			cairo_line_to(cr, xr, y + 5);
+			cairo_stroke(cr);
+			size_t n = strlen(caption);
+			snprintf(caption + n, sizeof caption - n, " — its reply %.3f ms later (dashed)",
+				 (double)(g->reply_t - g->t) / 1e6);
+		}
+	}
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+	cairo_set_font_size(cr, 11);
+	cairo_text_extents_t te;
+	cairo_text_extents(cr, caption, &te);
+	/* below right of the ring, kept inside the plot */
+	double bx = fmin(fmax(x + 10, v->px + 2), v->px + v->pw - te.x_advance - 8);
+	double by = y + 12 + 18 > v->py + v->ph ? y - 12 - 18 : y + 12;
+	cairo_set_source_rgba(cr, 1, 1, 0.85, 0.95);
+	cairo_rectangle(cr, bx, by, te.x_advance + 6, 16);
+	cairo_fill_preserve(cr);
+	np_set_rgb(cr, sel);
+	cairo_stroke(cr);
+	np_show_text(cr, o, bx + 3, by + 12, caption, sel);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
 
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st)
@@ -586,6 +830,15 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		st = &dummy;
 	memset(st, 0, sizeof *st);
 	cairo_save(cr);
+	/* The same text wherever the picture is drawn: the window's screen
+	   settings (subpixel order, hinting) are not the export's, and a
+	   picture exported from the window is to be the one on the screen. */
+	cairo_font_options_t *fo = cairo_font_options_create();
+	cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_ON);
+	cairo_set_font_options(cr, fo);
+	cairo_font_options_destroy(fo);
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
 	const struct np_conn *c = np_view_conn(v);
@@ -597,6 +850,7 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		return;
 	}
 	draw_axes(cr, v);
+	draw_tail(cr, v, o, c);
 	cairo_save(cr);
 	cairo_rectangle(cr, v->px, v->py, v->pw, v->ph);
 	cairo_clip(cr);
@@ -612,17 +866,14 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 	struct np_frame f = {
 		.cr = cr, .v = v, .o = o, .st = st, .c = c,
 		.d = &c->dir[v->dir], .peer = &c->dir[!v->dir],
-		.col = malloc(ncol * sizeof *f.col), .ncol = ncol,
+		.col = malloc(ncol * sizeof *f.col), .ncol = ncol, .label_top = v->py,
 	};
-	for (size_t i = 0; i < NLAYERS; i++)
-		layers[i]->draw(&f);
+	const struct graph *gr = graph_of(v);
+	for (size_t i = 0; i < gr->nlayers; i++)
+		gr->layers[i]->draw(&f);
 	free(f.col);
-	if (o->have_mark) {
-		cairo_set_source_rgb(cr, 1, 0, 0);
-		cairo_set_line_width(cr, 2);
-		cairo_arc(cr, np_cx(np_x(v, o->mark_t)), np_cy(np_y(v, o->mark_seq)), 7, 0, 2 * M_PI);
-		cairo_stroke(cr);
-	}
+	if (o->have_mark)
+		draw_selection(cr, v, o);
 	cairo_restore(cr);
 	cairo_restore(cr);
 }
@@ -642,8 +893,9 @@ void np_hit_test(const struct np_view *v, double x, double y, struct np_hit *h)
 		.best = NP_HIT_RADIUS * NP_HIT_RADIUS + 1,
 	};
 	p.b += p.b < UINT64_MAX;
-	for (size_t i = NLAYERS; i-- > 0;)
-		if (layers[i]->hit && layers[i]->hit(v, &p, h))
+	const struct graph *gr = graph_of(v);
+	for (size_t i = gr->nlayers; i-- > 0;)
+		if (gr->layers[i]->hit && gr->layers[i]->hit(v, &p, h))
 			return;
 	/* Nothing near enough, among items too many to tell apart: say so
 	   only if the pointer is on what is drawn there, not beside it. */
@@ -667,9 +919,10 @@ void np_describe(const struct np_view *v, const struct np_hit *h, char *buf, siz
 		snprintf(buf, len, "%zu packets and messages here; zoom in\ntime %s", h->count, when);
 		return;
 	}
-	for (size_t i = 0; i < NLAYERS; i++)
-		if (layers[i]->kind == h->kind) {
-			layers[i]->describe(v, h, when, buf, len);
+	const struct graph *gr = graph_of(v);
+	for (size_t i = 0; i < gr->nlayers; i++)
+		if (gr->layers[i]->kind == h->kind) {
+			gr->layers[i]->describe(v, h, when, buf, len);
 			return;
 		}
 }

@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model.h"
 #include "render.h"
+#include "series.h"
 #include "sites.h"
 
 static uint64_t rng_state = 88172645463325252ull;
@@ -630,6 +632,282 @@ START_TEST(details_of_a_wait)
 }
 END_TEST
 
+/* The share of the plot's width between a connection's first packet (its
+   SYN) and its last data, as the first picture (np_view_fit) shows it. */
+static double data_share(const struct np_view *v, const struct np_conn *c)
+{
+	double a = np_x(v, (double)c->first), b = np_x(v, (double)np_conn_data_end(c));
+	return (fmin(b, v->px + v->pw) - fmax(a, v->px)) / v->pw;
+}
+
+/* The first picture shows the data: at least 85 % of the plot's width
+   lies between the connection's first packet and last data, on every
+   connection of real captures, idle tails and all (xterm's 'sleep 1'
+   before it closes took 90 % of the demo's width).  NETPLOT_TRACES adds
+   traces (the demo's). */
+START_TEST(first_picture_shows_the_data)
+{
+	const char *top = getenv("top_srcdir");
+	const char *names[] = { "xterm-input.pcap", "xterm-late.pcap", "xterm-lossy.pcap",
+				"xdpyinfo-xlogo.pcap", "x11perf-two-conns.pcap", "rfb-xvnc.pcap",
+				"xdpyinfo-xlogo-lossy.pcap" };
+	char paths[16][4096];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		snprintf(paths[n++], sizeof paths[0], "%s/tests/captures/%s", top ? top : "..",
+			 names[i]);
+	const char *more = getenv("NETPLOT_TRACES");
+	if (more && *more && n < 16)
+		snprintf(paths[n++], sizeof paths[0], "%s", more);
+	for (size_t i = 0; i < n; i++) {
+		char err[256];
+		struct np_model *m = np_model_load(paths[i], err, sizeof err);
+		ck_assert_msg(m != NULL, "%s", err);
+		for (size_t ci = 0; ci < m->nconn; ci++) {
+			const struct np_conn *c = &m->conn[ci];
+			if (c->dir[0].npkt + c->dir[1].npkt < 10)
+				continue;
+			struct np_view v;
+			np_view_init(&v, m, ci, XDIR_C2S, 1200, 700);
+			double share = data_share(&v, c);
+			/* what the whole connection's span gave */
+			struct np_view all = v;
+			all.t0 = (double)c->first;
+			all.t1 = (double)c->last;
+			fprintf(stderr, "first picture: %s #%u: data over %.0f %% of the width "
+				"(%.0f %% over the whole connection)\n", strrchr(paths[i], '/') + 1,
+				c->id, 100 * share, 100 * data_share(&all, c));
+			ck_assert_msg(share >= 0.85, "%s #%u: data over only %.0f %% of the width",
+				      paths[i], c->id, 100 * share);
+		}
+		np_model_free(m);
+	}
+}
+END_TEST
+
+/* No two labels overlap at any zoom: real traces, both directions, six
+   zoom levels (1x to 100000x) about the middle of the busiest run of one
+   request (xterm's 212 AllocColors) or of the connection; the renderer
+   counts its drawn label boxes pairwise.  A run shows as one label. */
+START_TEST(labels_never_pile_up)
+{
+	const char *top = getenv("top_srcdir");
+	const char *names[] = { "xterm-input.pcap", "xdpyinfo-xlogo.pcap", "x11perf-two-conns.pcap",
+				"xterm-lossy.pcap", "rfb-xvnc.pcap" };
+	size_t runs = 0, labels = 0;
+	cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1200, 700);
+	cairo_t *cr = cairo_create(sf);
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		char path[4096], err[256];
+		snprintf(path, sizeof path, "%s/tests/captures/%s", top ? top : "..", names[i]);
+		struct np_model *m = np_model_load(path, err, sizeof err);
+		ck_assert_msg(m != NULL, "%s", err);
+		for (size_t ci = 0; ci < m->nconn; ci++)
+			for (int dir = 0; dir < 2; dir++) {
+				struct np_view v;
+				np_view_init(&v, m, ci, dir, 1200, 700);
+				const struct np_dir *d = &m->conn[ci].dir[dir];
+				/* the middle of the longest run of one name */
+				double tc = (v.t0 + v.t1) / 2;
+				size_t best = 0;
+				for (size_t a = 0, b; a < d->nmsg; a = b) {
+					for (b = a + 1; b < d->nmsg && d->msg[b].name == d->msg[a].name; b++)
+						;
+					if (b - a > best) {
+						best = b - a;
+						tc = (double)d->msg[(a + b) / 2].t;
+					}
+				}
+				double span = v.t1 - v.t0;
+				for (double zoom = 1; zoom <= 1e5; zoom *= 10) {
+					v.t0 = tc - span / zoom / 2;
+					v.t1 = tc + span / zoom / 2;
+					np_view_fit_y(&v);
+					struct np_render_stats st;
+					np_render(cr, &v, NULL, &st);
+					ck_assert_msg(st.label_overlaps == 0,
+						      "%s #%zu dir %d at %gx: %zu labels overlap", names[i],
+						      ci + 1, dir, zoom, st.label_overlaps);
+					runs += st.runs;
+					labels += st.labels;
+				}
+			}
+		np_model_free(m);
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(sf);
+	ck_assert_uint_gt(runs, 0);
+	ck_assert_uint_gt(labels, 100);
+}
+END_TEST
+
+/* The same run of 212 AllocColors: one label with its count when the
+   zoom leaves no room for 212, opened into single labels when it does. */
+START_TEST(runs_collapse_and_open)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/tests/captures/xterm-input.pcap", top ? top : "..");
+	struct np_model *m = np_model_load(path, err, sizeof err);
+	ck_assert_msg(m != NULL, "%s", err);
+	const struct np_dir *d = &m->conn[0].dir[XDIR_C2S];
+	size_t a = 0, n = 0;
+	for (size_t i = 0; i < d->nmsg; i++)
+		if (strcmp(np_str(m, d->msg[i].name), "AllocColor") == 0) {
+			if (!n)
+				a = i;
+			n++;
+		}
+	ck_assert_uint_eq(n, 212);
+	char svgpath[] = "/tmp/np-runs-XXXXXX.svg";
+	int fd = mkstemps(svgpath, 4);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	struct np_view v;
+	np_view_init(&v, m, 0, XDIR_C2S, 1200, 700);
+	v.t0 = (double)d->msg[a].t - 1e5;
+	v.t1 = (double)d->msg[a + n - 1].t + 1e5;
+	np_view_fit_y(&v);
+	ck_assert_int_eq(np_export(&v, svgpath, err, sizeof err), 0);
+	FILE *f = fopen(svgpath, "r");
+	char *text = calloc(1, 1 << 22);
+	size_t got = fread(text, 1, (1 << 22) - 1, f);
+	fclose(f);
+	ck_assert(got > 0);
+	ck_assert_msg(strstr(text, ">AllocColor ×212<"), "no run label in the SVG");
+	/* three of them across the whole plot: each its own label */
+	v.t0 = (double)d->msg[a + 100].t - 1e3;
+	v.t1 = (double)d->msg[a + 102].t + 1e3;
+	np_view_fit_y(&v);
+	ck_assert_int_eq(np_export(&v, svgpath, err, sizeof err), 0);
+	f = fopen(svgpath, "r");
+	got = fread(text, 1, (1 << 22) - 1, f);
+	text[got] = 0;
+	fclose(f);
+	ck_assert_ptr_null(strstr(text, "×"));
+	size_t k = 0;
+	for (const char *p = text; (p = strstr(p, ">AllocColor<")); p++)
+		k++;
+	ck_assert_uint_eq(k, 3);
+	/* The selection says what it is, and draws a request's wait. */
+	struct np_render_opts ro = { .have_mark = true, .mark_t = (double)d->msg[a + 101].t,
+				     .mark_seq = (double)d->msg[a + 101].end,
+				     .mark_hit = { .kind = NP_HIT_MSG, .dir = XDIR_C2S,
+						   .index = a + 101 } };
+	ck_assert_int_eq(np_export_with(&v, &ro, svgpath, err, sizeof err), 0);
+	f = fopen(svgpath, "r");
+	got = fread(text, 1, (1 << 22) - 1, f);
+	text[got] = 0;
+	fclose(f);
+	ck_assert_msg(strstr(text, ">selected: request AllocColor — its reply "), "no caption");
+	unlink(svgpath);
+	free(text);
+	np_model_free(m);
+}
+END_TEST
+
+/* The family's series on a dialogue of known times: the handshake's and
+   each newly acked segment's round trip, none from a segment sent again
+   (Karn), the outstanding bytes against the window, segment sizes. */
+START_TEST(graph_series_known)
+{
+	struct np_model *m = np_model_new();
+	struct xrec r = { .type = XREC_CONN };
+	r.u.conn = (struct xrec_conn){ .ts = 1000, .id = 1, .proto = "" };
+	np_model_add(m, &r);
+	r.type = XREC_PKT;
+	const struct xrec_pkt pk[] = {
+		{ .ts = 1000, .dir = 0, .tcp_flags = XTCP_SYN, .seq = 99 },
+		{ .ts = 3000, .dir = 1, .tcp_flags = XTCP_SYN | XTCP_ACK, .seq = 5, .ack = 100, .win = 5000 },
+		{ .ts = 10000, .dir = 0, .tcp_flags = XTCP_ACK, .seq = 100, .ack = 6, .len = 100 },
+		{ .ts = 11000, .dir = 0, .tcp_flags = XTCP_ACK, .seq = 200, .ack = 6, .len = 300 },
+		{ .ts = 15000, .dir = 1, .tcp_flags = XTCP_ACK, .seq = 6, .ack = 200, .win = 5000 },
+		{ .ts = 18000, .dir = 1, .tcp_flags = XTCP_ACK, .seq = 6, .ack = 500, .win = 4000 },
+		/* sent, sent again, then acked: no sample */
+		{ .ts = 20000, .dir = 0, .tcp_flags = XTCP_ACK, .seq = 500, .ack = 6, .len = 50 },
+		{ .ts = 30000, .dir = 0, .tcp_flags = XTCP_ACK, .seq = 500, .ack = 6, .len = 50,
+		  .events = XPKT_RETRANS },
+		{ .ts = 31000, .dir = 1, .tcp_flags = XTCP_ACK, .seq = 6, .ack = 550, .win = 4000 },
+	};
+	for (size_t i = 0; i < sizeof pk / sizeof *pk; i++) {
+		r.u.pkt = pk[i];
+		r.u.pkt.conn = 1;
+		np_model_add(m, &r);
+	}
+	np_model_finish(m);
+	const struct np_conn *c = &m->conn[0];
+	size_t n;
+	const struct np_series *s = np_graph_series(c, XDIR_C2S, NP_GRAPH_RTT, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(s[0].n, 3);
+	ck_assert_double_eq_tol(s[0].y[0], 0.002, 1e-9);	/* SYN → SYN/ACK */
+	ck_assert_double_eq_tol(s[0].y[1], 0.005, 1e-9);	/* 100 bytes at 10 µs, acked at 15 */
+	ck_assert_double_eq_tol(s[0].y[2], 0.007, 1e-9);	/* 300 bytes at 11 µs, acked at 18 */
+	s = np_graph_series(c, XDIR_C2S, NP_GRAPH_OWIN, &n);
+	ck_assert_uint_eq(n, 2);
+	/* at 11 µs: 500 sent, 100 acked (the SYN's) → 400 out; window 5000 */
+	ck_assert_double_eq(s[0].y[2], 400);
+	ck_assert_double_eq(s[1].y[1], 5000);	/* (none at the SYN: no ack yet) */
+	s = np_graph_series(c, XDIR_C2S, NP_GRAPH_SSIZE, &n);
+	ck_assert_uint_eq(s[0].n, 4);
+	ck_assert_double_eq(s[0].y[1], 300);
+	double lo, hi;
+	ck_assert(np_series_range(&s[0], 0, 4, &lo, &hi));
+	ck_assert_double_eq(lo, 50);
+	ck_assert_double_eq(hi, 300);
+	np_model_free(m);
+}
+END_TEST
+
+/* Each graph of the family on a real capture: something drawn, a sample
+   or a message under the pointer where one is, and the pyramid's
+   extremes those of a pass over the samples. */
+START_TEST(graph_family_draws)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/tests/captures/xterm-input.pcap", top ? top : "..");
+	struct np_model *m = np_model_load(path, err, sizeof err);
+	ck_assert_msg(m != NULL, "%s", err);
+	cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1000, 600);
+	cairo_t *cr = cairo_create(sf);
+	for (int g = NP_GRAPH_RTT; g < NP_GRAPH_N; g++) {
+		struct np_view v;
+		struct np_open at = { .graph = g, .r0 = -1 };
+		ck_assert_int_eq(np_view_open(&v, m, &at, 1000, 600, err, sizeof err), 0);
+		struct np_render_stats st;
+		np_render(cr, &v, NULL, &st);
+		ck_assert_msg(st.items + st.columns > 0, "graph %s drew nothing", np_graph_name(g));
+		if (g == NP_GRAPH_LANES)
+			continue;
+		size_t n;
+		const struct np_series *s = np_graph_series(&m->conn[0], 0, g, &n);
+		ck_assert(n > 0 && s[0].n > 0);
+		size_t i = s[0].n / 2;
+		struct np_hit h;
+		np_hit_test(&v, np_x(&v, (double)s[0].t[i]), np_y(&v, s[0].y[i]), &h);
+		ck_assert_int_eq(h.kind, NP_HIT_SAMPLE);
+		char buf[512];
+		np_describe(&v, &h, buf, sizeof buf);
+		ck_assert_msg(strncmp(buf, np_graph_name(g), strlen(np_graph_name(g))) == 0, "%s", buf);
+		for (size_t a = 0; a < s[0].n; a += 7)
+			for (size_t b = a + 1; b <= s[0].n; b += 97) {
+				double lo, hi, l2 = INFINITY, h2 = -INFINITY;
+				np_series_range(&s[0], a, b, &lo, &hi);
+				for (size_t k = a; k < b; k++) {
+					l2 = fmin(l2, s[0].y[k]);
+					h2 = fmax(h2, s[0].y[k]);
+				}
+				ck_assert_double_eq(lo, l2);
+				ck_assert_double_eq(hi, h2);
+			}
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(sf);
+	np_model_free(m);
+}
+END_TEST
+
 /* State intervals: looked up by time, merged when they touch, summed
    over a region, and colouring the messages sent in them. */
 START_TEST(state_intervals)
@@ -808,7 +1086,15 @@ START_TEST(render_marks)
 	ck_assert_uint_gt(count_colour(s, NP_COL_ZEROWIN), 6);
 	ck_assert_uint_gt(count_colour(s, NP_COL_GAP), v.ph * 2);	/* a band across the plot */
 	ck_assert_uint_gt(count_colour(s, NP_COL_ACK), 50);
+	/* The window (edge at 2600) is above the data's scale: cut, its
+	   value written where it leaves; drawn when the view reaches it. */
+	ck_assert_uint_eq(count_colour(s, NP_COL_WIN), 0);
+	ck_assert_uint_gt(count_colour(s, (struct np_rgb){ 0.55, 0.45, 0.0 }), 10);
+	struct np_view high = v;
+	high.y1 = 3000;
+	np_render(cr, &high, NULL, NULL);
 	ck_assert_uint_gt(count_colour(s, NP_COL_WIN), 50);
+	np_render(cr, &v, NULL, NULL);
 
 	/* without the retransmission and the gap, no red at all */
 	m->conn[0].dir[0].pkt[2].events = 0;
@@ -887,6 +1173,11 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, render_smoke);
 	tcase_add_test(tc, render_marks);
 	tcase_add_test(tc, render_trace_marks);
+	tcase_add_test(tc, first_picture_shows_the_data);
+	tcase_add_test(tc, labels_never_pile_up);
+	tcase_add_test(tc, runs_collapse_and_open);
+	tcase_add_test(tc, graph_series_known);
+	tcase_add_test(tc, graph_family_draws);
 	suite_add_tcase(s, tc);
 	return s;
 }

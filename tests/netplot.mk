@@ -8,9 +8,9 @@ tests_check_netplot_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(GTK_CFLAGS)
 tests_check_netplot_LDADD = $(NETPLOT_LIBS) $(CHECK_LIBS)
 TESTS += tests/check_netplot
 dist_check_SCRIPTS += tests/netplot-export.sh tests/netplot-gui.sh tests/netplot-dnd.sh \
-	tests/netplot-cdf-gui.sh
+	tests/netplot-cdf-gui.sh tests/netplot-open.sh tests/netplot-graphs-gui.sh
 TESTS += tests/netplot-export.sh tests/netplot-gui.sh tests/netplot-dnd.sh \
-	tests/netplot-cdf-gui.sh
+	tests/netplot-cdf-gui.sh tests/netplot-open.sh tests/netplot-graphs-gui.sh
 
 # The benchmark: a synthetic trace of ten million packets, netplot's
 # figures beside xplot's for the same graph.

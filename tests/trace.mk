@@ -18,3 +18,7 @@ TESTS += tests/fuzz-trace.sh
 # made by the reader for 1.0 traces.
 dist_check_SCRIPTS += tests/trace-pairing.sh
 TESTS += tests/trace-pairing.sh
+
+# tcptrace -l -r's statistics against xcapanalyse --tcp-stats.
+dist_check_SCRIPTS += tests/tcpstats-tcptrace.sh
+TESTS += tests/tcpstats-tcptrace.sh

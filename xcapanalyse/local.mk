@@ -14,7 +14,8 @@ xcapanalyse_libanalyse_a_SOURCES = xcapanalyse/state.c xcapanalyse/state.h \
 	xcapanalyse/sites.c xcapanalyse/sites.h \
 	xcapanalyse/output.c xcapanalyse/output.h \
 	xcapanalyse/predict.c xcapanalyse/predict.h \
-	xcapanalyse/added_delay.c xcapanalyse/added_delay.h
+	xcapanalyse/added_delay.c xcapanalyse/added_delay.h \
+	xcapanalyse/tcpstats.c xcapanalyse/tcpstats.h
 xcapanalyse_libanalyse_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
 
 include xcapanalyse/cmd/xcapanalyse/local.mk

@@ -145,12 +145,12 @@ start_xvfb() {
 	fail "could not start Xvfb on any display"
 }
 
-# start_netplot FILE: netplot's window on $DISPLAY, with its own HOME (the
+# start_netplot FILE [OPTION...]: netplot's window on $DISPLAY, with its own HOME (the
 # file chooser records recent files there) and working directory (where a
 # save dialog starts), logging what it shows to $log; waits until it has
 # drawn the plot.
 start_netplot() {
-	(cd "$workdir" && HOME=$workdir NO_AT_BRIDGE=1 NETPLOT_LOG=1 exec netplot "$1" 2>"$workdir/log") &
+	(cd "$workdir" && HOME=$workdir NO_AT_BRIDGE=1 NETPLOT_LOG=1 exec netplot "$@" 2>"$workdir/log") &
 	pids="$pids $!"
 	log="$workdir/log"
 	wait_for grep -q '^netplot: view ' "$log" || fail "netplot showed nothing: $(cat "$log")"

@@ -25,6 +25,8 @@
 #include "sites.h"
 
 #define STACK_MAX 64
+/* The details pane: some 40 characters of its monospace text. */
+#define DETAILS_WIDTH 320
 
 enum drag { DRAG_NONE, DRAG_ZOOM, DRAG_ZOOM_X, DRAG_ZOOM_Y, DRAG_PAN, DRAG_SELECT };
 
@@ -42,10 +44,11 @@ struct win {
 	double x0, y0, x1, y1;		/* drag start and current point */
 	int pan_axis;			/* DRAG_PAN: 0 both, 1 time only, 2 sequence only */
 	struct np_render_opts ro;
+	cairo_surface_t *frame;		/* the picture, drawn as an export draws it */
 	bool filling;			/* updating widgets: ignore their signals */
 	bool loading;			/* reading a file: no other may open, the window stays */
 	struct saved logged;		/* the view last logged (NETPLOT_LOG) */
-	int logged_w, logged_h, logged_dir;
+	int logged_w, logged_h, logged_dir, logged_graph;
 	size_t logged_conn;
 	/* --follow: the session's files and what they were when last read */
 	char **paths;
@@ -74,6 +77,11 @@ struct win {
 };
 
 
+/* What the command line asked (np_gui_run); the first file opened opens
+   there, the later ones on their busiest connection. */
+static struct np_gui_start start;
+static bool start_pending;
+
 /* NETPLOT_LOG=1: every view change, the plot's place on the screen and
    each tooltip go to stderr as one line, for scripts and the GUI test. */
 static bool log_on;
@@ -88,10 +96,10 @@ static void log_view(struct win *w)
 		gdk_window_get_origin(gw, &ox, &oy);
 	fprintf(stderr,
 		"netplot: view conn=%u dir=%s t0=%.0f t1=%.0f y0=%.3f y1=%.3f stack=%d "
-		"plot=%.0f,%.0f,%.0f,%.0f\n",
+		"graph=%s plot=%.0f,%.0f,%.0f,%.0f\n",
 		np_view_conn(&w->v) ? np_view_conn(&w->v)->id : 0, w->v.dir ? "reply" : "request",
-		w->v.t0, w->v.t1, w->v.y0, w->v.y1, w->nstack, ox + w->v.px, oy + w->v.py, w->v.pw,
-		w->v.ph);
+		w->v.t0, w->v.t1, w->v.y0, w->v.y1, w->nstack, np_graph_name(w->v.graph),
+		ox + w->v.px, oy + w->v.py, w->v.pw, w->v.ph);
 }
 
 /* A multi-line text as one log line. */
@@ -121,8 +129,8 @@ static void update_status(struct win *w)
 	double step = np_time_step(w->v.t1 - w->v.t0, 8);
 	np_format_time(fmax(w->v.t0, 0), step, a, sizeof a);
 	np_format_time(w->v.t1, step, b, sizeof b);
-	snprintf(buf, sizeof buf, "%s – %s    zoom stack %d    %s", a, b, w->nstack,
-		 w->v.dir == 0 ? "requests" : "replies");
+	snprintf(buf, sizeof buf, "%s – %s    zoom stack %d    %s    graph %s (keys 1-6)", a, b,
+		 w->nstack, w->v.dir == 0 ? "requests" : "replies", np_graph_name(w->v.graph));
 	gtk_label_set_text(GTK_LABEL(w->status), buf);
 }
 
@@ -169,7 +177,12 @@ static void show_conn(struct win *w, size_t conn, int dir)
 	if (!w->m || conn >= w->m->nconn)
 		return;
 	int width = w->v.width ? w->v.width : 900, height = w->v.height ? w->v.height : 600;
+	int graph = w->v.graph;	/* the graph shown stays, for the new connection */
 	np_view_init(&w->v, w->m, conn, dir, width, height);
+	if (graph) {
+		w->v.graph = graph;
+		np_view_fit_y(&w->v);
+	}
 	if (w->ix)
 		index_fit_y(w);
 	w->v.sites = w->sites;
@@ -182,6 +195,35 @@ static void show_conn(struct win *w, size_t conn, int dir)
 	set_details(w, "Hover over a packet or message to see it; click to keep it here.\n"
 		       "Drag to zoom, shift-drag to select a time span.");
 	redraw(w);
+}
+
+/* The view the command line asked for (--conn, --direction, --range):
+   what the trace lacks is said on the status line, and the window shows
+   what it has. */
+static void open_at(struct win *w)
+{
+	start_pending = false;
+	char err[256];
+	struct np_view v;
+	if (np_view_open(&v, w->m, &start.at, 900, 600, err, sizeof err) < 0) {
+		show_conn(w, w->v.conn, start.at.dir);
+		char buf[400];
+		snprintf(buf, sizeof buf, "%s: showing the busiest connection", err);
+		gtk_label_set_text(GTK_LABEL(w->status), buf);
+		log_text("warning", buf);
+		fprintf(stderr, "netplot: %s\n", buf);
+		return;
+	}
+	w->v.graph = start.at.graph;
+	show_conn(w, v.conn, v.dir);
+	if (start.at.r0 >= 0) {
+		w->v.t0 = start.at.r0;
+		w->v.t1 = start.at.r1;
+		np_view_fit_y(&w->v);
+		if (w->ix)
+			index_fit_y(w);
+		redraw(w);
+	}
 }
 
 /* Traces of at least this many bytes (NETPLOT_INDEX_MIN, default 1 GB)
@@ -445,7 +487,10 @@ static bool open_index(struct win *w, const char *path)
 	gtk_window_set_title(GTK_WINDOW(w->window), title);
 	w->v.conn = best_id - 1;
 	fill_combo(w);
-	show_conn(w, best_id - 1, 0);
+	if (start_pending)
+		open_at(w);
+	else
+		show_conn(w, best_id - 1, 0);
 	/* xcap's index has no states: made now, without holding the window. */
 	const char *states = "read";
 	if (!np_index_has_state(ix)) {
@@ -559,7 +604,10 @@ static bool open_file(struct win *w, const char *path)
 		}
 	w->v.conn = best;
 	fill_combo(w);
-	show_conn(w, best, 0);
+	if (start_pending)
+		open_at(w);
+	else
+		show_conn(w, best, 0);
 	log_text("open", path);
 	return true;
 }
@@ -567,11 +615,6 @@ static bool open_file(struct win *w, const char *path)
 /* ---- --follow ---- */
 
 static bool follow_on;
-
-void np_gui_follow(void)
-{
-	follow_on = true;
-}
 
 /* Pieces order by their name's length, then the name: xcap -C numbers
    them (OUT-0.xcap, OUT-1.xcap ... OUT-10.xcap), -G stamps them with a
@@ -706,7 +749,9 @@ static bool follow_load(struct win *w)
 	}
 	w->v.conn = conn;
 	fill_combo(w);
-	if (whole)
+	if (!had && start_pending)
+		open_at(w);
+	else if (whole)
 		show_conn(w, conn, dir);
 	else {
 		w->v = keep;
@@ -776,7 +821,9 @@ static gboolean on_draw(GtkWidget *area, cairo_t *cr, gpointer data)
 		np_view_set_size(&w->v, width, height);
 	if (w->logged.t0 != w->v.t0 || w->logged.t1 != w->v.t1 || w->logged.y0 != w->v.y0 ||
 	    w->logged.y1 != w->v.y1 || w->logged_w != width || w->logged_h != height ||
-	    w->logged_conn != w->v.conn || w->logged_dir != w->v.dir) {
+	    w->logged_conn != w->v.conn || w->logged_dir != w->v.dir ||
+	    w->logged_graph != w->v.graph) {
+		w->logged_graph = w->v.graph;
 		w->logged = (struct saved){ w->v.t0, w->v.t1, w->v.y0, w->v.y1 };
 		w->logged_w = width;
 		w->logged_h = height;
@@ -785,16 +832,30 @@ static gboolean on_draw(GtkWidget *area, cairo_t *cr, gpointer data)
 		log_view(w);
 	}
 	index_sync(w);
-	np_render(cr, &w->v, &w->ro, NULL);
+	/* Drawn on an image surface as the exports are, then shown: the
+	   screen's pixels are the exported PNG's (an X server's own drawing
+	   of lines differs in its last bits). */
+	if (!w->frame || cairo_image_surface_get_width(w->frame) != width ||
+	    cairo_image_surface_get_height(w->frame) != height) {
+		if (w->frame)
+			cairo_surface_destroy(w->frame);
+		w->frame = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+	}
+	cairo_t *fc = cairo_create(w->frame);
+	np_render(fc, &w->v, &w->ro, NULL);
 	if (w->ix) {
 		/* The view's span not read (too dear for a frame): the index's
 		   columns. */
 		double a = w->v.t0 < 0 ? 0 : w->v.t0;
 		if (ix_conn_of(w, w->v.conn) != w->ix_conn || a < (double)w->win_t0 ||
 		    w->v.t1 > (double)w->win_t1 || w->win_t0 == w->win_t1)
-			np_index_draw(cr, w->ix, ix_conn_of(w, w->v.conn), w->v.dir, w->v.t0, w->v.t1,
+			np_index_draw(fc, w->ix, ix_conn_of(w, w->v.conn), w->v.dir, w->v.t0, w->v.t1,
 				      w->v.y0, w->v.y1, w->v.px, w->v.py, w->v.pw, w->v.ph);
 	}
+	cairo_destroy(fc);
+	cairo_surface_flush(w->frame);
+	cairo_set_source_surface(cr, w->frame, 0, 0);
+	cairo_paint(cr);
 	if (w->drag == DRAG_ZOOM || w->drag == DRAG_ZOOM_X || w->drag == DRAG_ZOOM_Y ||
 	    w->drag == DRAG_SELECT) {
 		double x0 = w->x0, x1 = w->x1, y0 = w->y0, y1 = w->y1;
@@ -902,6 +963,7 @@ static gboolean on_release(GtkWidget *area, GdkEventButton *ev, gpointer data)
 		w->ro.have_mark = h.kind != NP_HIT_NONE && h.kind != NP_HIT_MANY;
 		w->ro.mark_t = h.t;
 		w->ro.mark_seq = h.seq;
+		w->ro.mark_hit = h;
 		set_details(w, *buf ? buf : "Nothing here.");
 		log_text("selected", *buf ? buf : "nothing");
 	}
@@ -1017,6 +1079,25 @@ ACTION(direction)
 	struct win *w = data;
 	if (w->m)
 		show_conn(w, w->v.conn, !w->v.dir);
+}
+
+/* Another graph of the family (win.graph::rtt ...), over the same time. */
+static void act_graph(GSimpleAction *a, GVariant *p, gpointer data)
+{
+	struct win *w = data;
+	int g = np_graph_parse(g_variant_get_string(p, NULL));
+	if (g < 0)
+		return;
+	g_simple_action_set_state(a, p);
+	if (!w->m || g == w->v.graph)
+		return;
+	push(w);
+	w->v.graph = g;
+	w->ro.have_mark = false;
+	np_view_fit_y(&w->v);
+	if (w->ix && g == NP_GRAPH_TSG)
+		index_fit_y(w);
+	redraw(w);
 }
 
 /* The inputs along the top of the plot, on or off. */
@@ -1136,6 +1217,7 @@ static const GActionEntry win_actions[] = {
 	{ "export", act_export, NULL, NULL, NULL, { 0 } },
 	{ "close", act_close, NULL, NULL, NULL, { 0 } },
 	{ "cdf", act_cdf, NULL, NULL, NULL, { 0 } },
+	{ "graph", act_graph, "s", "'tsg'", NULL, { 0 } },
 };
 
 static const struct { const char *action; const char *accels[4]; } accels[] = {
@@ -1150,6 +1232,12 @@ static const struct { const char *action; const char *accels[4]; } accels[] = {
 	{ "win.direction", { "d", NULL } },
 	{ "win.inputs", { "i", NULL } },
 	{ "win.cdf", { "c", NULL } },
+	{ "win.graph::tsg", { "1", NULL } },
+	{ "win.graph::rtt", { "2", NULL } },
+	{ "win.graph::tput", { "3", NULL } },
+	{ "win.graph::owin", { "4", NULL } },
+	{ "win.graph::ssize", { "5", NULL } },
+	{ "win.graph::lanes", { "6", NULL } },
 	{ "win.next-conn", { "Page_Down", NULL } },
 	{ "win.prev-conn", { "Page_Up", NULL } },
 	{ "win.open", { "<Control>o", NULL } },
@@ -1197,6 +1285,8 @@ static void on_destroy(GtkWidget *widget, gpointer data)
 	g_free(w->ix_path);
 	np_model_free(w->m);
 	sites_free(w->sites);
+	if (w->frame)
+		cairo_surface_destroy(w->frame);
 	g_free(w);
 }
 
@@ -1214,7 +1304,19 @@ static struct win *new_window(GtkApplication *app)
 	struct win *w = g_new0(struct win, 1);
 	w->window = GTK_APPLICATION_WINDOW(gtk_application_window_new(app));
 	gtk_window_set_title(GTK_WINDOW(w->window), "netplot");
-	gtk_window_set_default_size(GTK_WINDOW(w->window), 1000, 640);
+	/* As large as a laptop's 1366x768 screen holds with its panels: at
+	   most 1280x800, at most 95 % x 88 % of the monitor's work area; or
+	   the picture size asked (--size) with room for the details. */
+	GdkRectangle wa = { 0, 0, 1366, 768 };
+	GdkDisplay *dpy = gdk_display_get_default();
+	GdkMonitor *mon = dpy ? gdk_display_get_primary_monitor(dpy) : NULL;
+	if (!mon && dpy && gdk_display_get_n_monitors(dpy) > 0)
+		mon = gdk_display_get_monitor(dpy, 0);
+	if (mon)
+		gdk_monitor_get_workarea(mon, &wa);
+	int ww = MIN(1280, wa.width * 95 / 100), wh = MIN(800, wa.height * 88 / 100);
+	if (start.w <= 0)
+		gtk_window_set_default_size(GTK_WINDOW(w->window), ww, wh);
 	g_action_map_add_action_entries(G_ACTION_MAP(w->window), win_actions,
 					G_N_ELEMENTS(win_actions), w);
 	g_signal_connect(w->window, "destroy", G_CALLBACK(on_destroy), w);
@@ -1239,7 +1341,12 @@ static struct win *new_window(GtkApplication *app)
 
 	GtkWidget *paned = gtk_paned_new(GTK_ORIENTATION_HORIZONTAL);
 	w->area = gtk_drawing_area_new();
-	gtk_widget_set_size_request(w->area, 400, 300);
+	/* --size: the picture exactly that size, as an export of it is (the
+	   window as small as that leaves it) */
+	if (start.w > 0)
+		gtk_widget_set_size_request(w->area, start.w, start.h);
+	else
+		gtk_widget_set_size_request(w->area, 400, 300);
 	gtk_widget_set_can_focus(w->area, TRUE);
 	gtk_widget_add_events(w->area, GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK |
 					       GDK_POINTER_MOTION_MASK | GDK_SCROLL_MASK);
@@ -1254,10 +1361,13 @@ static struct win *new_window(GtkApplication *app)
 	w->details = gtk_text_view_new();
 	gtk_text_view_set_editable(GTK_TEXT_VIEW(w->details), FALSE);
 	gtk_text_view_set_monospace(GTK_TEXT_VIEW(w->details), TRUE);
-	gtk_text_view_set_wrap_mode(GTK_TEXT_VIEW(w->details), GTK_WRAP_WORD_CHAR);
+	/* Lines wrap between words only: a library's or a file's name is
+	   never cut in two (a name longer than the pane scrolls). */
+	gtk_text_view_set_wrap_mode(GTK_TEXT_VIEW(w->details), GTK_WRAP_WORD);
+	gtk_text_view_set_left_margin(GTK_TEXT_VIEW(w->details), 4);
 	gtk_widget_set_can_focus(w->details, FALSE);
 	GtkWidget *scroll = gtk_scrolled_window_new(NULL, NULL);
-	gtk_widget_set_size_request(scroll, 260, -1);
+	gtk_widget_set_size_request(scroll, DETAILS_WIDTH, -1);
 	gtk_container_add(GTK_CONTAINER(scroll), w->details);
 	gtk_paned_pack2(GTK_PANED(paned), scroll, FALSE, TRUE);
 	gtk_box_pack_start(GTK_BOX(vbox), paned, TRUE, TRUE, 0);
@@ -1270,6 +1380,7 @@ static struct win *new_window(GtkApplication *app)
 	gtk_drag_dest_add_uri_targets(GTK_WIDGET(w->window));
 	g_signal_connect(w->window, "drag-data-received", G_CALLBACK(on_drop), w);
 
+	w->ro.no_inputs = start.no_inputs;
 	gtk_widget_show_all(GTK_WIDGET(w->window));
 	gtk_widget_grab_focus(w->area);
 	set_details(w, "No capture open.");
@@ -1290,7 +1401,13 @@ static void on_startup(GApplication *app, gpointer data)
 	for (size_t i = 0; i < G_N_ELEMENTS(accels); i++)
 		gtk_application_set_accels_for_action(GTK_APPLICATION(app), accels[i].action,
 						      accels[i].accels);
-	GMenu *bar = g_menu_new(), *file = g_menu_new(), *view = g_menu_new();
+	GMenu *bar = g_menu_new(), *file = g_menu_new(), *view = g_menu_new(), *graph = g_menu_new();
+	g_menu_append(graph, "_Time sequence", "win.graph::tsg");
+	g_menu_append(graph, "_Round-trip times", "win.graph::rtt");
+	g_menu_append(graph, "Through_put", "win.graph::tput");
+	g_menu_append(graph, "_Outstanding data", "win.graph::owin");
+	g_menu_append(graph, "_Segment sizes", "win.graph::ssize");
+	g_menu_append(graph, "The protocol's _lanes", "win.graph::lanes");
 	g_menu_append(file, "_Open…", "win.open");
 	g_menu_append(file, "_Export view…", "win.export");
 	g_menu_append(file, "_Close", "win.close");
@@ -1305,9 +1422,11 @@ static void on_startup(GApplication *app, gpointer data)
 	g_menu_append(view, "_CDF of the inputs…", "win.cdf");
 	g_menu_append_submenu(bar, "_File", G_MENU_MODEL(file));
 	g_menu_append_submenu(bar, "_View", G_MENU_MODEL(view));
+	g_menu_append_submenu(bar, "_Graph", G_MENU_MODEL(graph));
 	gtk_application_set_menubar(GTK_APPLICATION(app), G_MENU_MODEL(bar));
 	g_object_unref(file);
 	g_object_unref(view);
+	g_object_unref(graph);
 	g_object_unref(bar);
 }
 
@@ -1340,8 +1459,11 @@ static void on_open(GApplication *app, GFile **files, gint n, const gchar *hint,
 	}
 }
 
-int np_gui_run(int argc, char **argv)
+int np_gui_run(int argc, char **argv, const struct np_gui_start *at)
 {
+	start = *at;
+	start_pending = true;
+	follow_on = at->follow;
 	if (!gtk_init_check(&argc, &argv)) {
 		fprintf(stderr, "netplot: cannot open the display: '%s'\n",
 			g_getenv("DISPLAY") ? g_getenv("DISPLAY") : "(DISPLAY unset)");

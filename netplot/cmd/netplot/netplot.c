@@ -32,14 +32,14 @@ static const char *prog = "netplot";
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: netplot [FILE...]\n"
+		"usage: netplot [FILE...] [--conn N] [--direction request|reply] [--range T0:T1]\n"
 		"       netplot --follow FILE [FILE...]\n"
 		"       netplot FILE --export OUT.{png,svg,pdf,xpl} [--conn N] [--direction request|reply]\n"
-		"               [--range T0:T1] [--size WxH]\n"
+		"               [--range T0:T1] [--graph NAME] [--size WxH]\n"
 		"       netplot --cdf METRIC --export OUT.{png,svg,pdf} [--size WxH] FILE...\n"
 		"       netplot --cdf added-delay[-response] --rates LIST [--trace-rate RATE]\n"
 		"               [--range T0:T1] --export OUT.{png,svg,pdf} FILE...\n"
-		"       netplot --benchmark FILE [--index] [--size WxH]\n"
+		"       netplot --benchmark FILE [--index | --graph NAME] [--size WxH]\n"
 		"\n"
 		"Sequence/time graphs of X11 connections from .xcap, .pcap and .pcapng files.\n"
 		"\n"
@@ -48,6 +48,12 @@ static void usage(FILE *f)
 		"  -d, --direction DIR    request (client to server, default) or reply\n"
 		"  -r, --range T0:T1      time span, seconds since the trace began or h:mm:ss.fff\n"
 		"                         (--cdf added-delay: the packets replayed)\n"
+		"  -g, --graph NAME       which graph of the connection's direction: tsg (time\n"
+		"                         sequence, the default), rtt (round-trip times from\n"
+		"                         the acks and the requests' answers), tput\n"
+		"                         (throughput), owin (outstanding data and the\n"
+		"                         advertised window), ssize (segment sizes), lanes\n"
+		"                         (a row per kind of request)\n"
 		"  -s, --size WxH         picture size in pixels (default 1200x700)\n"
 		"  --no-inputs            leave out the inputs and their response spans (along\n"
 		"                         the top of the graph)\n"
@@ -70,12 +76,16 @@ static void usage(FILE *f)
 		"                         and read them again as xcap writes them\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          the version\n"
-		"Without --export or --benchmark, GTK's options (--display ...) go to GTK.\n"
+		"--conn, --direction, --range, --graph, --size and --no-inputs open the window\n"
+		"there too.\n"
+		"Without --export, --benchmark or --cdf, GTK's options (--display ...) go to GTK.\n"
 		"\n"
 		"Examples:\n"
 		"  netplot app.xcap                              the window (.pcap and .pcapng too)\n"
+		"  netplot app.xcap --conn 2 --range 0:1.5       the window, on connection 2's start\n"
 		"  netplot app.xcap --conn 2 --direction reply --export replies.svg\n"
 		"  netplot app.xcap --range 0:1.5 --size 1600x900 --export startup.png\n"
+		"  netplot app.xcap --graph rtt --export rtt.svg  round-trip times, as tcptrace -R\n"
 		"  netplot --follow live.xcap                    a capture xcap is still writing\n"
 		"  netplot --cdf response-time --export cdf.svg fast.pcap slow.pcap\n"
 		"  netplot --cdf added-delay --rates 10M,1M,100k --export slim.png typing.pcap\n"
@@ -147,21 +157,7 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* The connection with the most packets in this direction, by index. */
-static size_t busiest(const struct np_model *m, int dir)
-{
-	size_t best = 0, n = 0;
-	for (size_t i = 0; i < m->nconn; i++) {
-		size_t k = m->conn[i].dir[dir].npkt + m->conn[i].dir[!dir].npkt;
-		if (k > n) {
-			n = k;
-			best = i;
-		}
-	}
-	return best;
-}
-
-static int benchmark(const char *path, int w, int h)
+static int benchmark(const char *path, int w, int h, int graph)
 {
 	char err[512];
 	double t = now_ms();
@@ -181,7 +177,15 @@ static int benchmark(const char *path, int w, int h)
 	       mem / 1e6, m->npkt ? (double)mem / m->npkt : 0.0, m->npkt, m->nmsg, niv,
 	       ru.ru_maxrss / 1e3);
 	struct np_view v;
-	np_view_init(&v, m, busiest(m, 0), 0, w, h);
+	np_view_init(&v, m, np_model_busiest(m), 0, w, h);
+	if (graph > 0) {
+		/* the graph's series, derived once: timed apart from the redraws */
+		double a = now_ms();
+		v.graph = graph;
+		np_view_fit_y(&v);
+		printf("graph %s: derived from the packets in %.0f ms\n", np_graph_name(graph),
+		       now_ms() - a);
+	}
 	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
 	cairo_t *cr = cairo_create(s);
 	/* Zoom about the middle of the connection by 10x steps until a few
@@ -192,7 +196,7 @@ static int benchmark(const char *path, int w, int h)
 	if (mid < d->npkt)
 		tc = (double)d->pkt[mid].t;
 	double span = v.t1 - v.t0, ys = v.y1 - v.y0;
-	double yc = mid < d->npkt ? (double)d->pkt[mid].seq : (v.y0 + v.y1) / 2;
+	double yc = mid < d->npkt && !graph ? (double)d->pkt[mid].seq : (v.y0 + v.y1) / 2;
 	for (double zoom = 1;; zoom *= 10) {
 		if (zoom == 1) {
 			np_view_fit(&v);
@@ -201,6 +205,8 @@ static int benchmark(const char *path, int w, int h)
 			v.t1 = tc + span / zoom / 2;
 			v.y0 = yc - ys / zoom / 2;
 			v.y1 = yc + ys / zoom / 2;
+			if (graph)
+				np_view_fit_y(&v);	/* the values of the span, as the window does */
 		}
 		size_t i0 = np_pkt_lower(d, np_tkey(v.t0));
 		size_t i1 = np_pkt_lower(d, np_tkey(v.t1));
@@ -436,38 +442,174 @@ static int cdf_pictures(const char *out, enum np_cdf_metric m, char **files, int
 	return status;
 }
 
+/* What the options ask for, the window's and the exports' alike. */
+struct settings {
+	const char *out, *bench;
+	int cdf;
+	uint64_t rates[64];
+	struct np_added_options ao;
+	bool rates_given, use_index;
+	struct np_gui_start at;		/* where to open, the size, the switches */
+};
+
+static const struct option opts[] = {
+	{ "export", required_argument, NULL, 'e' },
+	{ "conn", required_argument, NULL, 'c' },
+	{ "direction", required_argument, NULL, 'd' },
+	{ "range", required_argument, NULL, 'r' },
+	{ "size", required_argument, NULL, 's' },
+	{ "benchmark", required_argument, NULL, 'b' },
+	{ "index", no_argument, NULL, 'i' },
+	{ "cdf", required_argument, NULL, 'C' },
+	{ "no-inputs", no_argument, NULL, 'I' },
+	{ "rates", required_argument, NULL, 'R' },
+	{ "trace-rate", required_argument, NULL, 'T' },
+	{ "follow", no_argument, NULL, 'f' },
+	{ "graph", required_argument, NULL, 'g' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One option into s; a bad value is a usage error (exit 2).  Returns
+   -1 for an option it does not know. */
+static int set_option(struct settings *s, int c, const char *arg)
+{
+	char *end;
+	switch (c) {
+	case 'e':
+		s->out = arg;
+		return 0;
+	case 'c':
+		s->at.at.conn = strtol(arg, &end, 10);
+		if (*end || s->at.at.conn < 1)
+			die(2, "bad connection id", arg);
+		return 0;
+	case 'd':
+		if (strcmp(arg, "request") == 0 || strcmp(arg, "c2s") == 0)
+			s->at.at.dir = 0;
+		else if (strcmp(arg, "reply") == 0 || strcmp(arg, "s2c") == 0)
+			s->at.at.dir = 1;
+		else
+			die(2, "direction must be request or reply", arg);
+		return 0;
+	case 'r': {
+		/* T0:T1 where each may itself be h:mm:ss: split at the colon
+		   that leaves two valid times */
+		for (const char *p = arg; (p = strchr(p, ':')); p++) {
+			char a[64];
+			size_t n = (size_t)(p - arg);
+			if (n >= sizeof a)
+				break;
+			memcpy(a, arg, n);
+			a[n] = '\0';
+			double x = parse_time(a), y = parse_time(p + 1);
+			if (x >= 0 && y > x) {
+				s->at.at.r0 = x;
+				s->at.at.r1 = y;
+				return 0;
+			}
+		}
+		die(2, "bad range, want T0:T1 with T0 < T1", arg);
+		return 0;
+	}
+	case 's':
+		if (sscanf(arg, "%dx%d", &s->at.w, &s->at.h) != 2 || s->at.w < 100 || s->at.h < 100 ||
+		    s->at.w > 20000 || s->at.h > 20000)
+			die(2, "bad size, want WxH between 100 and 20000", arg);
+		return 0;
+	case 'b':
+		s->bench = arg;
+		return 0;
+	case 'i':
+		s->use_index = true;
+		return 0;
+	case 'I':
+		s->at.no_inputs = true;
+		return 0;
+	case 'f':
+		s->at.follow = true;
+		return 0;
+	case 'g':
+		if ((s->at.at.graph = np_graph_parse(arg)) < 0)
+			die(2, "unknown graph, want tsg, rtt, tput, owin, ssize or lanes", arg);
+		return 0;
+	case 'C':
+		if ((s->cdf = np_cdf_metric_parse(arg)) < 0)
+			die(2, "unknown CDF, want response-time, bytes, pixels, inter-input, "
+			       "added-delay or added-delay-response", arg);
+		return 0;
+	case 'R': {
+		int nr = predict_parse_rates(arg, s->rates, sizeof s->rates / sizeof s->rates[0]);
+		if (nr < 1)
+			die(2, "bad rate list, want bit/s with k, M or G, such as 10M,1M", arg);
+		s->ao.nrates = (size_t)nr;
+		s->rates_given = true;
+		return 0;
+	}
+	case 'T':
+		if (predict_parse_rates(arg, &s->ao.trace_rate, 1) != 1)
+			die(2, "bad trace rate, want bit/s with k, M or G", arg);
+		s->rates_given = true;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The window: our options that say what to show are taken out of argv
+   (as --name=value, --name value, -x value), GTK gets the rest. */
+static int window(int argc, char **argv, struct settings *s)
+{
+	int k = 1;
+	for (int i = 1; i < argc; i++) {
+		const struct option *hit = NULL;
+		const char *val = NULL;
+		for (const struct option *o = opts; o->name && !hit; o++) {
+			size_t n = strlen(o->name);
+			if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i] + 2, o->name, n) == 0 &&
+			    (argv[i][2 + n] == '\0' || argv[i][2 + n] == '=')) {
+				hit = o;
+				val = argv[i][2 + n] == '=' ? argv[i] + 3 + n : NULL;
+			} else if (argv[i][0] == '-' && argv[i][1] == o->val && argv[i][2] == '\0') {
+				hit = o;
+			}
+		}
+		if (!hit) {
+			argv[k++] = argv[i];
+			continue;
+		}
+		if (hit->has_arg == required_argument && !val) {
+			if (i + 1 >= argc)
+				die(2, "option needs a value", argv[i]);
+			val = argv[++i];
+		}
+		if (!strchr("cdrsIfg", hit->val)) {
+			char name[64];
+			snprintf(name, sizeof name, "--%s", hit->name);
+			die(2, "option only for --export, --benchmark or --cdf", name);
+		}
+		set_option(s, hit->val, val);
+	}
+	argv[k] = NULL;
+	return np_gui_run(k, argv, &s->at);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "export", required_argument, NULL, 'e' },
-		{ "conn", required_argument, NULL, 'c' },
-		{ "direction", required_argument, NULL, 'd' },
-		{ "range", required_argument, NULL, 'r' },
-		{ "size", required_argument, NULL, 's' },
-		{ "benchmark", required_argument, NULL, 'b' },
-		{ "index", no_argument, NULL, 'i' },
-		{ "cdf", required_argument, NULL, 'C' },
-		{ "no-inputs", no_argument, NULL, 'I' },
-		{ "rates", required_argument, NULL, 'R' },
-		{ "trace-rate", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+	struct settings s = {
+		.cdf = -1,
+		.rates = { 100000000, 10000000, 1000000, 100000, 10000 },
+		.at = { .w = 1200, .h = 700, .at = { .r0 = -1, .r1 = -1 } },
 	};
-	const char *out = NULL, *bench = NULL;
-	int cdf = -1;
-	uint64_t rates[64] = { 100000000, 10000000, 1000000, 100000, 10000 };
-	struct np_added_options ao = { rates, 5, 0, 0, UINT64_MAX };
-	bool rates_given = false;
-	struct np_render_opts ro = { 0 };
-	long conn = 0;
-	int dir = 0, w = 1200, h = 700;
-	double r0 = -1, r1 = -1;
-	bool headless = false, use_index = false;
-	/* Options of our own are looked for only when one of them is there, so
-	   GTK's own (--display ...) still reach GTK. */
+	s.ao = (struct np_added_options){ s.rates, 5, 0, 0, UINT64_MAX };
+	/* Without --export, --benchmark or --cdf the command is the window,
+	   opened where the other options say. */
+	bool headless = false;
 	for (int i = 1; i < argc; i++)
 		for (const struct option *o = opts; o->name; o++) {
+			if (!strchr("ebChV", o->val))
+				continue;
 			size_t n = strlen(o->name);
 			if (strncmp(argv[i], "--", 2) == 0 && strncmp(argv[i] + 2, o->name, n) == 0 &&
 			    (argv[i][2 + n] == '\0' || argv[i][2 + n] == '='))
@@ -476,118 +618,40 @@ int main(int argc, char **argv)
 				headless = true;
 		}
 	if (!headless) {
-		/* --follow is ours, the rest GTK's: take it out before GTK looks. */
-		int k = 1;
-		for (int i = 1; i < argc; i++) {
-			if (strcmp(argv[i], "--follow") == 0 || strcmp(argv[i], "-f") == 0)
-				np_gui_follow();
-			else
-				argv[k++] = argv[i];
-		}
-		argv[k] = NULL;
-		return np_gui_run(k, argv);
+		s.at.w = s.at.h = 0;	/* the window's own size unless asked */
+		return window(argc, argv, &s);
 	}
 	int c;
-	while ((c = getopt_long(argc, argv, "e:c:d:r:s:b:ihV", opts, NULL)) != -1) {
-		char *end;
-		switch (c) {
-		case 'e':
-			out = optarg;
-			break;
-		case 'c':
-			conn = strtol(optarg, &end, 10);
-			if (*end || conn < 1)
-				die(2, "bad connection id", optarg);
-			break;
-		case 'd':
-			if (strcmp(optarg, "request") == 0 || strcmp(optarg, "c2s") == 0)
-				dir = 0;
-			else if (strcmp(optarg, "reply") == 0 || strcmp(optarg, "s2c") == 0)
-				dir = 1;
-			else
-				die(2, "direction must be request or reply", optarg);
-			break;
-		case 'r': {
-			/* T0:T1 where each may itself be h:mm:ss: split at the colon
-			   that leaves two valid times */
-			bool ok = false;
-			for (char *p = optarg; p && (p = strchr(p, ':')); p++) {
-				char a[64];
-				size_t n = (size_t)(p - optarg);
-				if (n >= sizeof a)
-					break;
-				memcpy(a, optarg, n);
-				a[n] = '\0';
-				double x = parse_time(a), y = parse_time(p + 1);
-				if (x >= 0 && y > x) {
-					r0 = x;
-					r1 = y;
-					ok = true;
-					break;
-				}
-			}
-			if (!ok)
-				die(2, "bad range, want T0:T1 with T0 < T1", optarg);
-			break;
-		}
-		case 's':
-			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w < 100 || h < 100 || w > 20000 ||
-			    h > 20000)
-				die(2, "bad size, want WxH between 100 and 20000", optarg);
-			break;
-		case 'b':
-			bench = optarg;
-			break;
-		case 'i':
-			use_index = true;
-			break;
-		case 'I':
-			ro.no_inputs = true;
-			break;
-		case 'C':
-			if ((cdf = np_cdf_metric_parse(optarg)) < 0)
-				die(2, "unknown CDF, want response-time, bytes, pixels, inter-input, "
-				       "added-delay or added-delay-response", optarg);
-			break;
-		case 'R': {
-			int nr = predict_parse_rates(optarg, rates, sizeof rates / sizeof rates[0]);
-			if (nr < 1)
-				die(2, "bad rate list, want bit/s with k, M or G, such as 10M,1M", optarg);
-			ao.nrates = (size_t)nr;
-			rates_given = true;
-			break;
-		}
-		case 'T':
-			if (predict_parse_rates(optarg, &ao.trace_rate, 1) != 1)
-				die(2, "bad trace rate, want bit/s with k, M or G", optarg);
-			rates_given = true;
-			break;
-		case 'h':
+	while ((c = getopt_long(argc, argv, "e:c:d:r:s:b:g:ihV", opts, NULL)) != -1) {
+		if (c == 'h') {
 			usage(stdout);
 			return 0;
-		case 'V':
+		}
+		if (c == 'V') {
 			printf("netplot %s\n", PACKAGE_VERSION);
 			return 0;
-		default:
+		}
+		if (c == 'f' || set_option(&s, c, optarg) < 0) {
 			usage(stderr);
 			return 2;
 		}
 	}
-	if (bench)
-		return use_index ? benchmark_index(bench, w, h) : benchmark(bench, w, h);
-	if (rates_given && cdf < NP_CDF_N)
+	if (s.bench)
+		return s.use_index ? benchmark_index(s.bench, s.at.w, s.at.h) :
+				     benchmark(s.bench, s.at.w, s.at.h, s.at.at.graph);
+	if (s.rates_given && s.cdf < NP_CDF_N)
 		die(2, "--rates and --trace-rate are for --cdf added-delay[-response]",
-		    cdf < 0 ? "--cdf" : np_cdf_metric_name((enum np_cdf_metric)cdf));
-	if (cdf >= 0) {
+		    s.cdf < 0 ? "--cdf" : np_cdf_metric_name((enum np_cdf_metric)s.cdf));
+	if (s.cdf >= 0) {
 		/* SLIM's replay of only the span asked for (--range). */
-		if (r0 >= 0) {
-			ao.range_start = (uint64_t)(r0 + 0.5);	/* ns */
-			ao.range_end = (uint64_t)(r1 + 0.5);
+		if (s.at.at.r0 >= 0) {
+			s.ao.range_start = (uint64_t)(s.at.at.r0 + 0.5);	/* ns */
+			s.ao.range_end = (uint64_t)(s.at.at.r1 + 0.5);
 		}
-		return cdf_pictures(out, (enum np_cdf_metric)cdf, argv + optind, argc - optind, w, h,
-				    &ao);
+		return cdf_pictures(s.out, (enum np_cdf_metric)s.cdf, argv + optind, argc - optind,
+				    s.at.w, s.at.h, &s.ao);
 	}
-	if (!out || optind != argc - 1) {
+	if (!s.out || optind != argc - 1) {
 		usage(stderr);
 		return 2;
 	}
@@ -599,26 +663,19 @@ int main(int argc, char **argv)
 	progress_end(&meter);
 	if (!m)
 		die_err(1, err, in);
-	size_t ci = busiest(m, dir);
-	if (conn) {
-		if ((size_t)conn > m->nconn) {
-			char id[32];
-			snprintf(id, sizeof id, "%ld", conn);
-			die(1, "no such connection in the trace", id);
-		}
-		ci = (size_t)conn - 1;
-	}
 	if (!m->nconn)
 		die(1, "no connections in the trace", in);
 	struct np_view v;
-	np_view_init(&v, m, ci, dir, w, h);
-	if (r0 >= 0) {
-		v.t0 = r0;
-		v.t1 = r1;
-		np_view_fit_y(&v);
+	if (np_view_open(&v, m, &s.at.at, s.at.w, s.at.h, err, sizeof err) < 0) {
+		if (err[strlen(err) - 1] == '\'')
+			fprintf(stderr, "%s: %s\n", prog, err);	/* names the connection */
+		else
+			die(1, err, in);
+		exit(1);
 	}
-	if (np_export_with(&v, &ro, out, err, sizeof err) < 0)
-		die_err(1, err, out);
+	struct np_render_opts ro = { .no_inputs = s.at.no_inputs };
+	if (np_export_with(&v, &ro, s.out, err, sizeof err) < 0)
+		die_err(1, err, s.out);
 	/* A damaged input is exported as far as it reads, and says so in
 	   its status, as xcap -r and xcapanalyse do. */
 	int status = m->damaged ? 1 : 0;

@@ -73,6 +73,11 @@ void updates_view_finish(struct updates_view *v, FILE *out, enum out_format fmt)
 /* --connections (printed at the end) or, with marks, --marks (a row per
    mark as it comes).  Feed it the records; finish prints and frees. */
 struct conns_view;
+/* --tcp-stats (tcpstats_view.c): tcptrace -l's statistics per connection. */
+struct tcpstats_view *tcpstats_view_new(FILE *out, enum out_format fmt);
+int tcpstats_view_record(struct tcpstats_view *v, const struct xrec *rec);
+void tcpstats_view_finish(struct tcpstats_view *v);
+
 /* ranged: --range was given, and only connections with packets inside
    it are listed.  in_range: the record's time is inside it (its
    packets, messages, gaps and marks count only then; what says what a

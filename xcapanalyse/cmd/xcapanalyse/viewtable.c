@@ -180,6 +180,30 @@ static int conns_finish(struct view_trace *t)
 	return 0;
 }
 
+static int tcpstats_begin(struct view_trace *t)
+{
+	return oom_unless(t->state = tcpstats_view_new(t->out, t->o->fmt));
+}
+
+static int tcpstats_rec(struct view_trace *t, const struct xrec *rec)
+{
+	if (rec->type == XREC_CONN || rec->type == XREC_PKT) {
+		if (!view_wants(t, rec))
+			return 0;
+		if (tcpstats_view_record(t->state, rec) < 0) {
+			t->err[0] = '\0';	/* out of memory */
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int tcpstats_finish(struct view_trace *t)
+{
+	tcpstats_view_finish(t->state);
+	return 0;
+}
+
 static int messages_begin(struct view_trace *t)
 {
 	return oom_unless(t->state = msg_view_new(t->out, t->o->fmt));
@@ -394,6 +418,12 @@ const struct view views[] = {
 	  "one row per connection: endpoints, client name,\n"
 	  "packets, bytes and messages each way, gaps",
 	  0, 0, 0, 0, connections_begin, conns_record, conns_finish, NULL },
+	{ "tcp-stats",
+	  "each connection's TCP statistics as tcptrace -l -r lists\n"
+	  "them, both directions side by side: packets, acks, data\n"
+	  "and retransmitted bytes, out of order, windows, segment\n"
+	  "sizes, round-trip times (data and handshake), throughput",
+	  VIEW_EVERY_RECORD, 0, 0, 0, tcpstats_begin, tcpstats_rec, tcpstats_finish, NULL },
 	{ "messages",
 	  "one line per protocol message, with the wait of a reply",
 	  VIEW_NOT_MARKDOWN | VIEW_PRINTS_AS_READ, 0, 0, 0,
