@@ -73,6 +73,9 @@ wl_unlink() {
 over() {
 	_wl=$workdir/$1 _n=$2 _s=$3; shift 3
 	start_capture "cap_$_n" ip netns exec "$link_ns_c" xcap -i "$link_dev_c" -w "$_wl/$_n.xcap" tcp port $port
+	# A capture on the link's device, made a moment ago, once began 25 ms
+	# after it said it was listening, without the connection's first packets.
+	sleep 0.5
 	XDG_RUNTIME_DIR=$_wl/app $rt ip netns exec "$link_ns_c" timeout "$_s" \
 		waypipe --socket "$_wl/app.sock" server -- "$@" >"$_wl/$_n.out" 2>"$_wl/$_n.err"
 	_st=$?
@@ -128,6 +131,22 @@ if command -v weston-simple-shm >/dev/null; then
 				fail "$(cat "$workdir/$tag/shm.cmp")"
 			fi
 			check_end
+			claim="weston-simple-shm at $rate bit/s and $d ms: --frames' FPS within 5 % of the client's own frame rate"
+			client_fps=$(tail -1 "$workdir/$tag/shm.cmp" | sed -n 's/.*, \([0-9.]*\) a second$/\1/p')
+			client_frames=$(tail -1 "$workdir/$tag/shm.cmp" | sed -n 's/.*; \([0-9]*\) waits in dispatch.*/\1/p')
+			xcapanalyse --frames --format csv "$workdir/$tag/shm.xcap" >"$workdir/$tag/shm.frames" ||
+				fail "xcapanalyse --frames failed"
+			wire=$(awk -F, 'NR == 2 { print $4 " fps, " $3 " frames, period " $5 " s (" $6 "), " $8 " late, " $9 " missed, " $10 " idle, wait " $11 " s" }' "$workdir/$tag/shm.frames")
+			say "$rate, $d ms: --frames $wire; the client $client_fps fps"
+			wire_fps=${wire%% *}
+			if [ "${client_frames:-0}" -ge 5 ]; then
+				check_begin "$claim"
+				$py -c 'import sys; m, e = map(float, sys.argv[1:]); sys.exit(abs(m - e) > 0.05 * e)' \
+					"$wire_fps" "$client_fps" || fail "--frames' FPS $wire_fps, the client's $client_fps"
+				check_end
+			else
+				check_skip "$claim" "the client drew ${client_frames:-no} frames: too few for a rate"
+			fi
 			wl_unlink "$tag"
 		done
 	done

@@ -19,7 +19,9 @@ wl_display_roundtrip must hold a round trip; a blocking dispatch may hold
 none (it waited for an event no request asked for: a frame, an input).
 Block Reply must be within 5 % + 1 ms a round trip of the calls' waits
 from their requests' departures.  Prints one line per round trip and a
-summary; exits 1 on the first disagreement.
+summary, which ends with the client's own rate of waits for no request
+(a client that animates: its frame rate); exits 1 on the first
+disagreement.
 """
 import csv
 import sys
@@ -79,7 +81,10 @@ def main():
     for c in lost:
         bad.append('a wl_display_roundtrip of %.6f s at %.6f holds no round trip'
                    % (c[2] - c[1], c[1]))
-    other = sum(1 for c in calls if c[0] == 'dispatch' and c[3] == 0)
+    other = [c for c in calls if c[0] == 'dispatch' and c[3] == 0]
+    # the client's own frame rate: its waits for no request, returns per second
+    ends = sorted(c[2] for c in other)
+    fps = (len(ends) - 1) / (ends[-1] - ends[0]) if len(ends) > 2 else 0.0
     reply = None
     for r in csv.DictReader(open(delays_csv)):
         if r['conn'] == 'all' and r['direction'] == 'request':
@@ -90,8 +95,8 @@ def main():
         bad.append('Block Reply %.6f s, the client waited %.6f s in its round trips'
                    % (reply, total))
     print('%d round trips: Block Reply %s s, the client waited %.6f s; %d waits in dispatch '
-          'for no request (frames, input)'
-          % (len(rows), 'none' if reply is None else '%.6f' % reply, total, other))
+          'for no request (frames, input), %.2f a second'
+          % (len(rows), 'none' if reply is None else '%.6f' % reply, total, len(other), fps))
     if bad:
         sys.exit('wayland-waits: ' + '; '.join(bad))
 

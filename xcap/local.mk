@@ -16,7 +16,8 @@ xcap_libxcap_a_SOURCES = \
 	xcap/pairing.c xcap/pairing.h \
 	xcap/pcapfile.c xcap/pcapfile.h \
 	xcap/source.c xcap/source.h \
-	xcap/response_model.c xcap/response_model.h
+	xcap/response_model.c xcap/response_model.h \
+	xcap/wlmsg.c xcap/wlmsg.h
 xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(ZLIB_CFLAGS)
 include xcap/trace.mk
 

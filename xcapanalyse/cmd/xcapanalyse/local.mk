@@ -6,7 +6,7 @@ INC_ANALYSE_CMD = $(INC_ANALYSE) $(INC_CMD) -I$(top_srcdir)/xcapanalyse/cmd/xcap
 bin_PROGRAMS += xcapanalyse/xcapanalyse
 xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/cmd/xcapanalyse/xcapanalyse.c \
 	xcapanalyse/cmd/xcapanalyse/view.h xcapanalyse/cmd/xcapanalyse/viewtable.c \
-	xcapanalyse/cmd/xcapanalyse/conns_view.c \
+	xcapanalyse/cmd/xcapanalyse/conns_view.c xcapanalyse/cmd/xcapanalyse/frames_view.c \
 	xcapanalyse/cmd/xcapanalyse/messages.c xcapanalyse/cmd/xcapanalyse/messages.h \
 	xcapanalyse/cmd/xcapanalyse/views.c xcapanalyse/cmd/xcapanalyse/views.h \
 	xcapanalyse/cmd/xcapanalyse/events.c xcapanalyse/cmd/xcapanalyse/events.h \

@@ -76,4 +76,11 @@ struct conns_view *conns_view_new(FILE *out, enum out_format fmt, bool marks);
 int conns_view_record(struct conns_view *v, const struct xrec *rec);	/* -1: memory */
 void conns_view_finish(struct conns_view *v);
 
+/* --frames (frames_view.c): Wayland's frame pacing per surface; a frame
+   asked for more than idle_ns after the previous answer is idle. */
+struct frames_view;
+struct frames_view *frames_view_new(FILE *out, enum out_format fmt, uint64_t idle_ns);
+int frames_view_record(struct frames_view *v, const struct xrec *rec);	/* -1: memory */
+void frames_view_finish(struct frames_view *v);
+
 #endif

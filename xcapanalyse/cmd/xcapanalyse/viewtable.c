@@ -141,6 +141,24 @@ static int updates_finish(struct view_trace *t)
 	return 0;
 }
 
+/* ---- Wayland's frame pacing (frames_view.c) ---- */
+
+static int frames_begin(struct view_trace *t)
+{
+	return oom_unless(t->state = frames_view_new(t->out, t->o->fmt, t->o->ropt.quiet));
+}
+
+static int frames_record(struct view_trace *t, const struct xrec *rec)
+{
+	return view_wants(t, rec) ? frames_view_record(t->state, rec) : 0;
+}
+
+static int frames_finish(struct view_trace *t)
+{
+	frames_view_finish(t->state);
+	return 0;
+}
+
 /* ---- the records as they come (conns_view.c, messages.c, dump) ---- */
 
 static int connections_begin(struct view_trace *t)
@@ -370,6 +388,12 @@ const struct view views[] = {
 	  "bytes, the longest gap between updates; with\n"
 	  "--ideal-fps, slow-motion benchmarking's video quality",
 	  VIEW_MODEL, TAKES_VIDEO, 0, 0, updates_begin, updates_record, updates_finish, NULL },
+	{ "frames",
+	  "Wayland's frame pacing per surface: frames answered,\n"
+	  "frames per second, the refresh period, late and missed\n"
+	  "frames, idle gaps (longer than --quiet-ms), the wait\n"
+	  "from wl_surface.frame to its wl_callback.done",
+	  VIEW_EVERY_RECORD, 0, 0, 0, frames_begin, frames_record, frames_finish, NULL },
 	{ "connections",
 	  "one row per connection: endpoints, client name,\n"
 	  "packets, bytes and messages each way, gaps",
