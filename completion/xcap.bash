@@ -11,7 +11,7 @@ _xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --compressed-sizes --ring -
 # table of views, in its order (tests/help-man.sh checks it against
 # --help's list and the man page's Views).
 _xcap_views_xcapanalyse='--delays --requests --round-trips --sites --trace-events
-	--responses --responses-summary --updates --frames --connections --messages --marks --dump
+	--responses --responses-summary --updates --frames --input-to-photon --connections --messages --marks --dump
 	--predict --predict-round-trips --added-delay --added-delay-responses
 	--added-delay-cdf --compare'
 _xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --format --conn --range

@@ -5,8 +5,10 @@
  *
  * An input is, for X11, a key, button or motion event the server delivers
  * to the client (core, or an XI2 device event; not a raw event; not one
- * sent with SendEvent unless asked), and for RFB a KeyEvent or
- * PointerEvent from the viewer.  It opens a response on its connection:
+ * sent with SendEvent unless asked), for RFB a KeyEvent or PointerEvent
+ * from the viewer, and for Wayland (and waypipe) a wl_keyboard.key,
+ * wl_pointer.button or .motion, or wl_touch.down or .up the compositor
+ * sends the client.  It opens a response on its connection:
  * the protocol activity that follows, until the connection goes quiet
  * (no message for `quiet` ns with no reply outstanding) or the next input
  * comes.  X11: the client's requests and the server's replies and events;
@@ -14,12 +16,15 @@
  * display shows (drawing, a window mapped, unmapped or moved).  RFB: the
  * server's FramebufferUpdates; the response ends with the last byte of
  * the last update (the viewer's requests for updates go on regardless,
- * so they neither end nor extend it).  Motion while a
+ * so they neither end nor extend it).  Wayland: the client's requests and
+ * the compositor's events; the response ends with the last
+ * wl_surface.commit with new content, and a presentation feedback asked
+ * for with the first keeps it open until the compositor answers it.  Motion while a
  * button is held belongs to the press (SLIM), and counts in its
  * `motions`.
  *
  * Response time is as the display sees it.  The display is the X server,
- * or the RFB viewer.  A capture beside the display sees both ends as the
+ * the Wayland compositor, or the RFB viewer.  A capture beside the display sees both ends as the
  * display does; one beside the other end (the X client, the RFB server)
  * sees the input one one-way delay after the display sent it, and the
  * response one one-way delay before the display gets it: a round trip is
@@ -69,6 +74,8 @@ const char *xinput_kind_name(enum xinput_kind k);
 #define XRESP_F_SYNTHETIC   0x08	/* an X11 event sent with SendEvent */
 #define XRESP_F_NO_RTT	    0x10	/* the display was at the far end and the RTT
 					   was not known: nothing was added */
+#define XRESP_F_DISCARDED   0x20	/* Wayland: the compositor discarded the
+					   commit the feedback was for */
 
 struct xresponse {
 	uint32_t conn;
@@ -96,6 +103,17 @@ struct xresponse {
 	uint64_t trip_wait;		/* their total wait, ns */
 	/* RFB: FramebufferUpdates, their rectangles and the pixels they cover. */
 	uint64_t updates, rects, pixels;
+	/* Wayland: the first wl_surface.commit with new content after the
+	   input (an attach or damage since the surface's last commit), as
+	   captured, 0 none; the compositor's wp_presentation_feedback.presented
+	   for that commit when the client asked for feedback, as captured, 0
+	   none (discarded: XRESP_F_DISCARDED); and input to photon by the
+	   compositor's own clock, from that presented time back to the input's
+	   time on the wire (zwp_input_timestamps_v1's ns when the client asked
+	   for them, else the event's ms), 0 when either is missing. */
+	uint64_t commit_ts, presented_ts, photon;
+	int32_t clock_id;		/* wp_presentation.clock_id's clock, -1 not seen */
+	enum xinput_clock { XINPUT_CLOCK_NONE, XINPUT_CLOCK_MS, XINPUT_CLOCK_NS } input_clock;
 	unsigned flags;			/* XRESP_F_* */
 };
 

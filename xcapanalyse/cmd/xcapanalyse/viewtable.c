@@ -159,6 +159,22 @@ static int frames_finish(struct view_trace *t)
 	return 0;
 }
 
+static int photon_begin(struct view_trace *t)
+{
+	return oom_unless(t->state = photon_view_new(t->model, t->out, t->o->fmt, &t->o->ropt));
+}
+
+static int photon_record(struct view_trace *t, const struct xrec *rec)
+{
+	return view_wants(t, rec) ? photon_view_record(t->state, rec) : 0;
+}
+
+static int photon_finish(struct view_trace *t)
+{
+	photon_view_finish(t->state);
+	return 0;
+}
+
 /* ---- the records as they come (conns_view.c, messages.c, dump) ---- */
 
 static int connections_begin(struct view_trace *t)
@@ -394,6 +410,12 @@ const struct view views[] = {
 	  "frames, idle gaps (longer than --quiet-ms), the wait\n"
 	  "from wl_surface.frame to its wl_callback.done",
 	  VIEW_EVERY_RECORD, 0, 0, 0, frames_begin, frames_record, frames_finish, NULL },
+	{ "input-to-photon",
+	  "Wayland: per input, the wire's time to the first commit\n"
+	  "with new content and to its presentation, and input to\n"
+	  "photon by the compositor's own clock",
+	  VIEW_MODEL | VIEW_PRINTS_AS_READ, 0, 0, 0,
+	  photon_begin, photon_record, photon_finish, NULL },
 	{ "connections",
 	  "one row per connection: endpoints, client name,\n"
 	  "packets, bytes and messages each way, gaps",
