@@ -6,12 +6,12 @@
 # tests/help-man.sh checks each against --help and the man page.
 
 _xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --compressed-sizes --ring --before
-	--after --trigger --no-index -h --help -V --version'
+	--after --trigger --no-index --decode -h --help -V --version'
 # xcapanalyse's views, one of which a command line takes: xcapanalyse's
 # table of views, in its order (tests/help-man.sh checks it against
 # --help's list and the man page's Views).
 _xcap_views_xcapanalyse='--delays --requests --round-trips --sites --trace-events --tcp-stats
-	--responses --responses-summary --updates --connections --messages --marks --dump
+	--responses --responses-summary --updates --frames --input-to-photon --connections --messages --marks --dump
 	--predict --predict-round-trips --added-delay --added-delay-responses
 	--added-delay-cdf --compare'
 _xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --format --conn --range
@@ -82,6 +82,7 @@ _xcap_xcap() {
 	-Z) COMPREPLY=($(compgen -u -- "$cur")); return ;;
 	-c | -G | -C | -W | -B | --ring | --before | --after) return ;;
 	--trigger) COMPREPLY=($(compgen -W 'request= event= wait\> response\>' -- "$cur")); compopt -o nospace; return ;;
+	--decode) COMPREPLY=($(compgen -W 'x11: rfb: wayland: waypipe:' -- "$cur")); compopt -o nospace; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		_xcap_options "$_xcap_opts_xcap"

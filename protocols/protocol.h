@@ -158,6 +158,10 @@ bool proto_wayland_banner(const uint8_t *data, size_t len);
 extern const struct proto_ops proto_waypipe;
 bool proto_waypipe_banner(const uint8_t *data, size_t len);
 
+/* The decoder of that name ("x11", "rfb", "wayland", "waypipe"), or
+   NULL: for a user's choice by port (xcap --decode NAME:PORT). */
+const struct proto_ops *proto_by_name(const char *name);
+
 /* The decoder for a stream whose first bytes are these, or NULL: for
    connections on ports no decoder claims. */
 const struct proto_ops *proto_for_banner(const uint8_t *data, size_t len);

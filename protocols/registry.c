@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "protocol.h"
 
 const struct proto_ops *proto_for_port(uint16_t server_port)
@@ -15,6 +17,16 @@ const struct proto_ops *proto_for_port(uint16_t server_port)
 	if ((server_port >= PROTO_RFB_PORT_FIRST && server_port <= PROTO_RFB_PORT_LAST) ||
 	    server_port == PROTO_RFB_PORT_REVERSE)
 		return &proto_rfb;
+	return NULL;
+}
+
+const struct proto_ops *proto_by_name(const char *name)
+{
+	static const struct proto_ops *const all[] = { &proto_x11, &proto_rfb, &proto_wayland,
+						       &proto_waypipe };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (strcmp(all[i]->name, name) == 0)
+			return all[i];
 	return NULL;
 }
 

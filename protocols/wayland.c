@@ -28,13 +28,15 @@
  *
  * How Wayland maps onto the trace's kinds:
  *   PROTO_REQUEST  every message from the application, numbered 1, 2, ...;
- *                  wl_display.sync and wl_display.get_registry carry
- *                  PROTO_F_WANTS_REPLY
+ *                  those a PROTO_REPLY answers carry PROTO_F_WANTS_REPLY
  *   PROTO_REPLY    wl_callback.done on a callback made by wl_display.sync
- *                  (what wl_display_roundtrip waits for), and the
+ *                  (what wl_display_roundtrip waits for), the
  *                  wl_registry.global events the compositor sends at once
- *                  for get_registry (up to the first other event): seq is
- *                  that request's number
+ *                  for get_registry (up to the first other event), and an
+ *                  xdg_surface's first configure, which answers the first
+ *                  wl_surface.commit after get_xdg_surface (the client may
+ *                  not attach a buffer before it: it waits): seq is that
+ *                  request's number
  *   PROTO_EVENT    every other message from the compositor (a frame
  *                  callback's done too: it answers when the compositor
  *                  draws, out of order with other requests); seq is the
@@ -67,8 +69,9 @@
 /* obj.flags */
 #define OBJ_LIVE 0x01
 #define OBJ_BEFORE_LOSS 0x02	/* created before bytes were lost: may be stale */
+#define OBJ_UNCONFIGURED 0x04	/* an xdg_surface whose first configure has not been asked for */
 
-enum answers { ANS_NONE = 0, ANS_SYNC, ANS_REGISTRY };
+enum answers { ANS_NONE = 0, ANS_SYNC, ANS_REGISTRY, ANS_CONFIGURE };
 
 struct obj {
 	int16_t iface;		/* wlt_interfaces index, -1 not in the XML */
@@ -77,6 +80,7 @@ struct obj {
 	uint32_t version;
 	uint32_t foreign;	/* +1 index in e->names: bind's name for an interface not in the XML */
 	uint64_t seq;		/* the request it answers (ANS_*) */
+	uint32_t role;		/* a wl_surface's xdg_surface, 0 none */
 };
 
 struct idmap {
@@ -101,7 +105,8 @@ struct wl_engine {
 	bool started;		/* the first request was seen */
 	bool map_partial;	/* objects may exist that were never seen created */
 	uint64_t seq;		/* requests counted */
-	int16_t display, callback, registry;
+	int16_t display, callback, registry, surface, xdg_wm_base, xdg_surface;
+	int commit, get_xdg_surface, configure;	/* opcodes, -1 not in the XML */
 	uint32_t burst_id;	/* the registry whose first globals are coming, 0 none */
 	char **names;
 	size_t nnames;
@@ -149,6 +154,21 @@ static int16_t iface_find(const char *name)
 		else
 			lo = mid + 1;
 	}
+	return -1;
+}
+
+/* The opcode of an interface's request (to_server) or event, -1 when
+   the XML lacks either. */
+static int msg_find(int16_t iface, bool to_server, const char *name)
+{
+	if (iface < 0)
+		return -1;
+	const struct wlt_interface *itf = &wlt_interfaces[iface];
+	uint16_t n = to_server ? itf->nrequests : itf->nevents;
+	const struct wlt_message *v = to_server ? itf->requests : itf->events;
+	for (uint16_t i = 0; i < n; i++)
+		if (strcmp(v[i].name, name) == 0)
+			return i;
 	return -1;
 }
 
@@ -422,6 +442,28 @@ static void message(struct wl_engine *e, bool to_server, const uint8_t *bytes, u
 			}
 			m.flags |= PROTO_F_WANTS_REPLY;
 		}
+		if (self == e->xdg_wm_base && opcode == e->get_xdg_surface && ncreated) {
+			/* the surface's first commit asks for the first configure */
+			struct cursor a = cursor_init(bytes, size);
+			cursor_skip(&a, 12);
+			struct obj *x = obj_at(e, created[0], false);
+			struct obj *sf = obj_at(e, cursor_le32(&a), false);
+			if (!a.overrun && x && sf && (sf->flags & OBJ_LIVE) && sf->iface == e->surface) {
+				x->flags |= OBJ_UNCONFIGURED;
+				sf->role = created[0];
+			}
+		}
+		if (self == e->surface && opcode == e->commit && o->role) {
+			struct obj *x = obj_at(e, o->role, false);
+			if (x && (x->flags & OBJ_LIVE) && x->iface == e->xdg_surface &&
+			    (x->flags & OBJ_UNCONFIGURED)) {
+				x->flags &= (uint8_t)~OBJ_UNCONFIGURED;
+				x->answers = ANS_CONFIGURE;
+				x->seq = m.seq;
+				m.flags |= PROTO_F_WANTS_REPLY;
+			}
+			o->role = 0;
+		}
 		if (msg->flags & WLT_DESTRUCTOR) {
 			/* the id stays taken until delete_id, but the object
 			   is gone for new messages */
@@ -444,6 +486,11 @@ static void message(struct wl_engine *e, bool to_server, const uint8_t *bytes, u
 		} else if (self == e->callback && o->answers == ANS_SYNC) {
 			m.kind = PROTO_REPLY;
 			m.seq = o->seq;
+		} else if (self == e->xdg_surface && opcode == e->configure &&
+			   o->answers == ANS_CONFIGURE) {
+			m.kind = PROTO_REPLY;
+			m.seq = o->seq;
+			o->answers = ANS_NONE;
 		} else if (self == e->display && opcode == 0) {
 			m.kind = PROTO_ERROR;
 		}
@@ -597,6 +644,12 @@ struct wl_engine *wl_engine_new(const struct proto_sink *sink, bool fd_tags)
 	e->display = iface_find("wl_display");
 	e->callback = iface_find("wl_callback");
 	e->registry = iface_find("wl_registry");
+	e->surface = iface_find("wl_surface");
+	e->xdg_wm_base = iface_find("xdg_wm_base");
+	e->xdg_surface = iface_find("xdg_surface");
+	e->commit = msg_find(e->surface, true, "commit");
+	e->get_xdg_surface = msg_find(e->xdg_wm_base, true, "get_xdg_surface");
+	e->configure = msg_find(e->xdg_surface, false, "configure");
 	obj_create(e, 1, e->display, 1, 0);
 	return e;
 }

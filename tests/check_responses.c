@@ -299,6 +299,84 @@ START_TEST(model_alone_ended_by_the_clock)
 }
 END_TEST
 
+/* A Wayland message as protocols/wayland.c names it. */
+static void wl_msg(struct xresp_model *r, uint64_t t_ms, int dir, int kind, const char *iface,
+		   const char *name, const char *detail)
+{
+	struct xrec m = { .type = XREC_MSG };
+	m.u.msg = (struct xrec_msg){ .ts = T0 + t_ms * MS, .conn = 1, .dir = (uint8_t)dir,
+		.kind = (uint8_t)kind, .length = 16, .name = name, .ext = iface, .detail = detail };
+	ck_assert_int_eq(xresp_record(r, &m), 0);
+}
+
+START_TEST(wayland_commit_and_presentation)
+{
+	n_got = 0;
+	struct xresp_options ro;
+	xresp_options_default(&ro);
+	struct xresp_model *r = xresp_model_new(&ro, NULL, on_response, NULL);
+	ck_assert_ptr_nonnull(r);
+	struct xrec c = { .type = XREC_CONN };
+	c.u.conn.id = 1;
+	c.u.conn.ts = T0;
+	c.u.conn.proto = "waypipe";
+	ck_assert_int_eq(xresp_record(r, &c), 0);
+	wl_msg(r, 0, XDIR_S2C, XMSG_EVENT, "wp_presentation", "clock_id", "wp_presentation@5.clock_id(1)");
+	/* a key at the compositor's 1000 ms; a commit with nothing new, then
+	   the drawing with a feedback; presented at 1.040 s, 40 ms after */
+	wl_msg(r, 10, XDIR_S2C, XMSG_EVENT, "wl_keyboard", "key", "wl_keyboard@9.key(7, 1000, 30, 1)");
+	wl_msg(r, 12, XDIR_C2S, XMSG_REQUEST, "wl_surface", "commit", "wl_surface@3.commit()");
+	wl_msg(r, 14, XDIR_C2S, XMSG_REQUEST, "wl_surface", "attach", "wl_surface@3.attach(wl_buffer@20, 0, 0)");
+	wl_msg(r, 14, XDIR_C2S, XMSG_REQUEST, "wp_presentation", "feedback",
+	       "wp_presentation@5.feedback(wl_surface@3, new id wp_presentation_feedback@21)");
+	wl_msg(r, 15, XDIR_C2S, XMSG_REQUEST, "wl_surface", "commit", "wl_surface@3.commit()");
+	/* the feedback keeps it open past the quiet period */
+	xresp_tick(r, T0 + 200 * MS);
+	ck_assert_uint_eq(n_got, 0);
+	wl_msg(r, 300, XDIR_S2C, XMSG_EVENT, "wp_presentation_feedback", "presented",
+	       "wp_presentation_feedback@21.presented(0, 1, 40000000, 16666666, 0, 9, 7)");
+	xresp_tick(r, T0 + 400 * MS);
+	ck_assert_uint_eq(n_got, 1);
+	ck_assert_str_eq(got[0].proto, "wayland");
+	ck_assert_int_eq(got[0].kind, XINPUT_KEY_PRESS);
+	ck_assert_str_eq(got[0].what, "key=30");
+	ck_assert_uint_eq(got[0].commit_ts - got[0].input_ts, 5 * MS);
+	ck_assert_uint_eq(got[0].end_ts - got[0].input_ts, 5 * MS);
+	ck_assert_uint_eq(got[0].presented_ts - got[0].input_ts, 290 * MS);
+	ck_assert_uint_eq(got[0].photon, 40 * MS);
+	ck_assert_int_eq(got[0].clock_id, 1);
+	ck_assert_int_eq(got[0].input_clock, XINPUT_CLOCK_MS);
+
+	/* input timestamps in ns; a key of time 0 with none has no figure */
+	wl_msg(r, 1000, XDIR_S2C, XMSG_EVENT, "zwp_input_timestamps_v1", "timestamp",
+	       "zwp_input_timestamps_v1@30.timestamp(0, 2, 500)");
+	wl_msg(r, 1000, XDIR_S2C, XMSG_EVENT, "wl_pointer", "button", "wl_pointer@10.button(8, 2000, 272, 1)");
+	wl_msg(r, 1001, XDIR_C2S, XMSG_REQUEST, "wl_surface", "damage", "wl_surface@3.damage(0, 0, 5, 5)");
+	wl_msg(r, 1001, XDIR_C2S, XMSG_REQUEST, "wp_presentation", "feedback",
+	       "wp_presentation@5.feedback(wl_surface@3, new id wp_presentation_feedback@22)");
+	wl_msg(r, 1002, XDIR_C2S, XMSG_REQUEST, "wl_surface", "commit", "wl_surface@3.commit()");
+	wl_msg(r, 1010, XDIR_S2C, XMSG_EVENT, "wp_presentation_feedback", "presented",
+	       "wp_presentation_feedback@22.presented(0, 2, 16000500, 16666666, 0, 10, 7)");
+	wl_msg(r, 2000, XDIR_S2C, XMSG_EVENT, "wl_keyboard", "key", "wl_keyboard@9.key(9, 0, 31, 1)");
+	wl_msg(r, 2001, XDIR_C2S, XMSG_REQUEST, "wl_surface", "attach", "wl_surface@3.attach(wl_buffer@20, 0, 0)");
+	wl_msg(r, 2001, XDIR_C2S, XMSG_REQUEST, "wp_presentation", "feedback",
+	       "wp_presentation@5.feedback(wl_surface@3, new id wp_presentation_feedback@21)");
+	wl_msg(r, 2002, XDIR_C2S, XMSG_REQUEST, "wl_surface", "commit", "wl_surface@3.commit()");
+	wl_msg(r, 2020, XDIR_S2C, XMSG_EVENT, "wp_presentation_feedback", "discarded",
+	       "wp_presentation_feedback@21.discarded()");
+	xresp_finish(r);
+	ck_assert_uint_eq(n_got, 3);
+	ck_assert_int_eq(got[1].kind, XINPUT_BUTTON_PRESS);
+	ck_assert_int_eq(got[1].input_clock, XINPUT_CLOCK_NS);
+	ck_assert_uint_eq(got[1].photon, 16 * MS);
+	ck_assert_int_eq(got[2].input_clock, XINPUT_CLOCK_NONE);
+	ck_assert_uint_eq(got[2].photon, 0);
+	ck_assert_uint_eq(got[2].presented_ts, 0);
+	ck_assert(got[2].flags & XRESP_F_DISCARDED);
+	xresp_free(r);
+}
+END_TEST
+
 START_TEST(summary_percentiles)
 {
 	struct xresp_summary *s = xresp_summary_new();
@@ -337,6 +415,7 @@ int main(void)
 	tcase_add_test(tc, x11_key_typed_by_a_program);
 	tcase_add_test(tc, model_alone_ended_by_the_clock);
 	tcase_add_test(tc, summary_percentiles);
+	tcase_add_test(tc, wayland_commit_and_presentation);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

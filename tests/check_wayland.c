@@ -338,6 +338,49 @@ START_TEST(mid_connection)
 }
 END_TEST
 
+START_TEST(first_configure)
+{
+	/* bind wl_compositor and xdg_wm_base, a surface given the
+	   xdg_surface role, committed twice; the compositor's configure */
+	struct buf c = { .n = 0 }, s = { .n = 0 };
+	size_t m = msg_begin(&c, 1, 1);
+	w32(&c, 2);
+	msg_end(&c, m);
+	m = msg_begin(&c, 2, 0);
+	w32(&c, 1), wstr(&c, "wl_compositor"), w32(&c, 4), w32(&c, 4);
+	msg_end(&c, m);
+	m = msg_begin(&c, 2, 0);
+	w32(&c, 2), wstr(&c, "xdg_wm_base"), w32(&c, 1), w32(&c, 5);
+	msg_end(&c, m);
+	m = msg_begin(&c, 4, 0);	/* create_surface */
+	w32(&c, 6);
+	msg_end(&c, m);
+	m = msg_begin(&c, 5, 2);	/* get_xdg_surface */
+	w32(&c, 7), w32(&c, 6);
+	msg_end(&c, m);
+	size_t first = c.n;
+	m = msg_begin(&c, 6, 6);	/* commit */
+	msg_end(&c, m);
+	m = msg_begin(&s, 7, 0);	/* configure */
+	w32(&s, 1);
+	msg_end(&s, m);
+
+	n_msgs = 0;
+	struct proto_decoder *d = proto_wayland.create(&sink);
+	proto_wayland.feed(d, PROTO_C2S, c.b, c.n);
+	proto_wayland.feed(d, PROTO_S2C, s.b, s.n);
+	proto_wayland.feed(d, PROTO_C2S, c.b + first, c.n - first);	/* commit again */
+	proto_wayland.destroy(d);
+	ck_assert_uint_eq(n_msgs, 8);
+	ck_assert_str_eq(msgs[5].detail, "wl_surface@6.commit()");
+	ck_assert(msgs[5].flags & PROTO_F_WANTS_REPLY);
+	ck_assert_int_eq(msgs[6].kind, PROTO_REPLY);
+	ck_assert_uint_eq(msgs[6].seq, msgs[5].seq);
+	ck_assert_str_eq(msgs[6].detail, "xdg_surface@7.configure(1)");
+	ck_assert(!(msgs[7].flags & PROTO_F_WANTS_REPLY));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("wayland");
@@ -347,6 +390,7 @@ int main(void)
 	tcase_add_test(tc, bare_stream);
 	tcase_add_test(tc, waypipe_framing);
 	tcase_add_test(tc, mid_connection);
+	tcase_add_test(tc, first_configure);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

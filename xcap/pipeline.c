@@ -418,6 +418,15 @@ static const struct proto_sink sink_template = {
 	.note = sink_note,
 };
 
+/* The user's decoder for a server port, else the one that claims it. */
+static const struct proto_ops *decoder_for_port(const struct pipeline_options *o, uint16_t port)
+{
+	for (size_t i = 0; i < o->nports; i++)
+		if (o->ports[i].port == port)
+			return o->ports[i].ops;
+	return proto_for_port(port);
+}
+
 static struct conn *conn_new(struct pipeline *p, const struct xaddr *client,
 			     const struct xaddr *server, uint16_t flags)
 {
@@ -433,7 +442,7 @@ static struct conn *conn_new(struct pipeline *p, const struct xaddr *client,
 	c->id = ++p->next_id;
 	c->flags = flags;
 	c->h[0].wscale = c->h[1].wscale = -1;
-	c->ops = p->opt.decoder ? p->opt.decoder : proto_for_port(server->port);
+	c->ops = p->opt.decoder ? p->opt.decoder : decoder_for_port(&p->opt, server->port);
 	if (c->ops && p->opt.decode && c->ops->create) {
 		struct proto_sink sink = sink_template;
 		sink.ctx = c;
@@ -806,12 +815,12 @@ static void sweep(struct pipeline *p)
 
 /* Which side of a connection seen without its SYN is the server: the one
    on a port a decoder knows, else the lower port. */
-static int src_is_server(const struct tcp_seg *s)
+static int src_is_server(const struct pipeline_options *o, const struct tcp_seg *s)
 {
 	if (s->flags & XTCP_SYN)
 		return (s->flags & XTCP_ACK) != 0;
-	int dst_known = proto_for_port(s->dst.port) != NULL;
-	int src_known = proto_for_port(s->src.port) != NULL;
+	int dst_known = decoder_for_port(o, s->dst.port) != NULL;
+	int src_known = decoder_for_port(o, s->src.port) != NULL;
 	if (dst_known != src_known)
 		return src_known;
 	return s->src.port < s->dst.port;
@@ -917,7 +926,7 @@ static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
 		c = NULL;
 	}
 	if (!c) {
-		if (src_is_server(s)) {
+		if (src_is_server(&p->opt, s)) {
 			c = conn_new(p, &s->dst, &s->src, syn_only ? 0 : XCONN_GUESSED);
 			dir = XDIR_S2C;
 		} else {

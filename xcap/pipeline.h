@@ -53,6 +53,11 @@ struct pipeline_options {
 	/* Use this decoder for every connection instead of choosing by
 	   server port (tests and benchmarks); NULL for the normal choice. */
 	const struct proto_ops *decoder;
+	/* The user's choice by server port before the ports the decoders
+	   claim (xcap --decode NAME:PORT): a capture begun after the
+	   connection's first bytes has no banner to be known by. */
+	struct pipeline_port { uint16_t port; const struct proto_ops *ops; } ports[8];
+	size_t nports;
 	/* The capture's snapshot length, 0 when unknown.  A frame shorter
 	   than it whose payload is cut was cut by the capture's filter on
 	   purpose (xcap/cmd/xcap/cut.h): its missing bytes are a gap of reason

@@ -12,8 +12,18 @@
 
 #include "conns.h"
 #include "response_model.h"
+#include "wlmsg.h"
 
-enum rproto { RP_NONE, RP_X11, RP_RFB };
+enum rproto { RP_NONE, RP_X11, RP_RFB, RP_WAYLAND };
+
+/* Wayland: a surface with new content not yet committed, or a feedback
+   asked for its next commit. */
+#define WL_SURFACES 32
+struct wl_surface_state {
+	uint32_t id;
+	bool dirty;
+	uint32_t feedback;		/* wp_presentation_feedback for the next commit, 0 none */
+};
 
 struct rconn {
 	uint32_t id;
@@ -34,6 +44,13 @@ struct rconn {
 	int32_t rfb_x, rfb_y;		/* and its position */
 	bool rfb_seen_pointer;
 	uint64_t min_trip;		/* the shortest request-to-reply of a wait, ns */
+	/* Wayland */
+	struct wl_surface_state surf[WL_SURFACES];
+	int32_t clock_id;		/* wp_presentation.clock_id, -1 not seen */
+	uint64_t stamp;			/* zwp_input_timestamps_v1's time for the next input, ns */
+	bool have_stamp;
+	uint32_t feedback;		/* the open response's feedback, 0 none */
+	uint64_t input_ns;		/* the open input's time, compositor's clock */
 };
 
 struct xresp_model {
@@ -70,6 +87,7 @@ static struct rconn *rconn_of(struct xresp_model *r, uint32_t id, bool create)
 		return c;
 	c->id = id;
 	c->min_trip = UINT64_MAX;
+	c->clock_id = -1;
 	return c;
 }
 
@@ -141,7 +159,7 @@ static void emit_close(struct xresp_model *r, struct rconn *c, bool cut)
 	bool beside_server;
 	uint64_t rtt;
 	where_of(r, c->id, &beside_server, &rtt);
-	bool far = c->proto == RP_RFB ? beside_server : !beside_server;
+	bool far = c->proto == RP_RFB ? beside_server : !beside_server;	/* X11, Wayland: the server */
 	x->display_delay = 0;
 	if (far) {
 		/* The model's RTT, from the handshake where it saw one: a
@@ -157,6 +175,9 @@ static void emit_close(struct xresp_model *r, struct rconn *c, bool cut)
 			x->flags |= XRESP_F_NO_RTT;
 	}
 	x->response = visible ? x->end_ts - x->input_ts + x->display_delay : 0;
+	if (c->proto == RP_WAYLAND)
+		x->clock_id = c->clock_id;
+	c->feedback = 0;
 	r->fn(r->ctx, x);
 }
 
@@ -308,12 +329,160 @@ static bool rfb_input(struct rconn *c, const struct xrec_msg *g, struct input *i
 	return true;
 }
 
+/* A fixed argument's whole part ("12.50000000"). */
+static bool wl_fixed_int(const struct wlmsg *m, unsigned n, int32_t *v)
+{
+	if (n >= m->nargs)
+		return false;
+	char *end;
+	long a = strtol(m->arg[n], &end, 10);
+	if (end == m->arg[n] || *end != '.')
+		return false;
+	*v = (int32_t)a;
+	return true;
+}
+
+/* Wayland: wl_keyboard.key(serial, time, key, state), wl_pointer.button
+   (serial, time, button, state), wl_pointer.motion(time, x, y),
+   wl_touch.down(serial, time, surface, id, x, y), wl_touch.up(serial,
+   time, id).  in->time: the event's ms. */
+static bool wl_input(struct rconn *c, const struct xrec_msg *g, struct input *in)
+{
+	if (g->dir != XDIR_S2C || g->kind != XMSG_EVENT || !g->ext || !g->name || !g->detail)
+		return false;
+	memset(in, 0, sizeof *in);
+	struct wlmsg m;
+	uint64_t a, b, st;
+	if (strcmp(g->ext, "zwp_input_timestamps_v1") == 0 && strcmp(g->name, "timestamp") == 0) {
+		/* the time of the input event that follows, in ns */
+		uint64_t hi, lo, ns;
+		if (wlmsg_parse(g->detail, &m) && wlmsg_u64(&m, 0, &hi) && wlmsg_u64(&m, 1, &lo) &&
+		    wlmsg_u64(&m, 2, &ns)) {
+			c->stamp = ((hi << 32 | lo) * 1000000000ull) + ns;
+			c->have_stamp = true;
+		}
+		return false;
+	}
+	if (!wlmsg_parse(g->detail, &m))
+		return false;
+	if (wlmsg_is(g, "wl_keyboard", "key") && wlmsg_u64(&m, 1, &a) && wlmsg_u64(&m, 2, &b) &&
+	    wlmsg_u64(&m, 3, &st)) {
+		in->kind = st == 1 ? XINPUT_KEY_PRESS : XINPUT_KEY_RELEASE;
+		snprintf(in->what, sizeof in->what, "key=%llu", (unsigned long long)b);
+	} else if (wlmsg_is(g, "wl_pointer", "button") && wlmsg_u64(&m, 1, &a) &&
+		   wlmsg_u64(&m, 2, &b) && wlmsg_u64(&m, 3, &st)) {
+		in->kind = st == 1 ? XINPUT_BUTTON_PRESS : XINPUT_BUTTON_RELEASE;
+		snprintf(in->what, sizeof in->what, "button=%llu", (unsigned long long)b);
+	} else if (wlmsg_is(g, "wl_pointer", "motion") && wlmsg_u64(&m, 0, &a)) {
+		in->kind = XINPUT_MOTION;
+		in->has_pos = wl_fixed_int(&m, 1, &in->x) && wl_fixed_int(&m, 2, &in->y);
+	} else if (wlmsg_is(g, "wl_touch", "down") && wlmsg_u64(&m, 1, &a) && wlmsg_u64(&m, 3, &b)) {
+		in->kind = XINPUT_BUTTON_PRESS;
+		snprintf(in->what, sizeof in->what, "touch=%llu", (unsigned long long)b);
+		in->has_pos = wl_fixed_int(&m, 4, &in->x) && wl_fixed_int(&m, 5, &in->y);
+	} else if (wlmsg_is(g, "wl_touch", "up") && wlmsg_u64(&m, 1, &a) && wlmsg_u64(&m, 2, &b)) {
+		in->kind = XINPUT_BUTTON_RELEASE;
+		snprintf(in->what, sizeof in->what, "touch=%llu", (unsigned long long)b);
+	} else {
+		return false;
+	}
+	in->time = (uint32_t)a;
+	return true;
+}
+
+static struct wl_surface_state *wl_surface_of(struct rconn *c, uint32_t id, bool create)
+{
+	struct wl_surface_state *free_slot = NULL;
+	for (size_t i = 0; i < WL_SURFACES; i++) {
+		if (c->surf[i].id == id)
+			return &c->surf[i];
+		if (!c->surf[i].id && !free_slot)
+			free_slot = &c->surf[i];
+	}
+	if (!create)
+		return NULL;
+	if (!free_slot)
+		free_slot = &c->surf[id % WL_SURFACES];	/* too many: the oldest made way */
+	*free_slot = (struct wl_surface_state){ .id = id };
+	return free_slot;
+}
+
+/* Wayland's requests and events that make or show new content: attach and
+   damage mark a surface, its commit shows it (the response's visible end;
+   the first also the commit the response's figures are taken at, with the
+   feedback asked for it); the compositor's presented answers that
+   feedback.  Keeps the feedback pending: a response waits for it. */
+static void wl_content(struct rconn *c, const struct xrec_msg *g)
+{
+	struct xresponse *x = &c->cur;
+	struct wlmsg m;
+	if (!g->ext || !g->name || !g->detail || !wlmsg_parse(g->detail, &m))
+		return;
+	if (g->dir == XDIR_S2C) {
+		if (wlmsg_is(g, "wp_presentation", "clock_id")) {
+			uint64_t id;
+			if (wlmsg_u64(&m, 0, &id))
+				c->clock_id = (int32_t)id;
+		} else if (c->feedback && m.id == c->feedback &&
+			   strcmp(g->ext, "wp_presentation_feedback") == 0) {
+			uint64_t hi, lo, ns;
+			if (strcmp(g->name, "presented") == 0 && wlmsg_u64(&m, 0, &hi) &&
+			    wlmsg_u64(&m, 1, &lo) && wlmsg_u64(&m, 2, &ns)) {
+				x->presented_ts = g->ts;
+				uint64_t shown = (hi << 32 | lo) * 1000000000ull + ns;
+				uint64_t d = 0;
+				if (x->input_clock == XINPUT_CLOCK_NS && shown >= c->input_ns)
+					d = shown - c->input_ns;
+				else if (x->input_clock == XINPUT_CLOCK_MS)
+					/* the event's ms are the clock's ms, wrapped */
+					d = (uint64_t)(uint32_t)(shown / 1000000 - c->input_ns / 1000000) *
+						1000000 + shown % 1000000;
+				/* more than a minute: not one clock (a client's own
+				   time given through a virtual device) */
+				x->photon = d < 60000000000ull ? d : 0;
+			} else if (strcmp(g->name, "discarded") == 0) {
+				x->flags |= XRESP_F_DISCARDED;
+			}
+			c->feedback = 0;
+			if (c->pending)
+				c->pending--;
+		}
+		return;
+	}
+	struct wl_surface_state *sf;
+	if (strcmp(g->ext, "wl_surface") == 0 &&
+	    (strcmp(g->name, "attach") == 0 || strcmp(g->name, "damage") == 0 ||
+	     strcmp(g->name, "damage_buffer") == 0)) {
+		if ((sf = wl_surface_of(c, m.id, true)))
+			sf->dirty = true;
+	} else if (wlmsg_is(g, "wp_presentation", "feedback")) {
+		uint64_t sid, fid;
+		if (wlmsg_u64(&m, 0, &sid) && wlmsg_u64(&m, 1, &fid) &&
+		    (sf = wl_surface_of(c, (uint32_t)sid, true)))
+			sf->feedback = (uint32_t)fid;
+	} else if (wlmsg_is(g, "wl_surface", "commit") && (sf = wl_surface_of(c, m.id, false))) {
+		if (sf->dirty && c->open) {
+			x->end_ts = g->ts;
+			if (!x->commit_ts) {
+				x->commit_ts = g->ts;
+				if (sf->feedback) {
+					c->feedback = sf->feedback;
+					c->pending++;
+				}
+			}
+		}
+		sf->dirty = false;
+		sf->feedback = 0;
+	}
+}
+
 static void open_response(struct rconn *c, const struct xrec_msg *g, const struct input *in)
 {
 	struct xresponse *x = &c->cur;
 	memset(x, 0, sizeof *x);
 	x->conn = c->id;
-	x->proto = c->proto == RP_RFB ? "rfb" : "x11";
+	x->proto = c->proto == RP_RFB ? "rfb" : c->proto == RP_WAYLAND ? "wayland" : "x11";
+	x->clock_id = -1;
 	x->index = ++c->inputs;
 	x->input_ts = g->ts;
 	x->kind = in->kind;
@@ -329,6 +498,20 @@ static void open_response(struct rconn *c, const struct xrec_msg *g, const struc
 	c->open = true;
 	c->last_activity = g->ts;
 	c->last_dir = g->dir;
+	if (c->proto == RP_WAYLAND) {
+		/* the compositor's time of the input: its ns when the client
+		   asked for them, else the event's ms (0: none given, as a
+		   virtual keyboard's client may send) */
+		if (c->have_stamp) {
+			x->input_clock = XINPUT_CLOCK_NS;
+			c->input_ns = c->stamp;
+		} else if (in->time) {
+			x->input_clock = XINPUT_CLOCK_MS;
+			c->input_ns = (uint64_t)in->time * 1000000;
+		}
+		c->pending = 0;	/* a feedback of an earlier response is its own */
+		c->feedback = 0;
+	}
 }
 
 /* Does this X11 request change what the display shows?  Drawing (core,
@@ -437,13 +620,15 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		is_input = x11_input(g, &in) && (!in.synthetic || r->opt.synthetic);
 	else if (c->proto == RP_RFB)
 		is_input = rfb_input(c, g, &in);
+	else if (c->proto == RP_WAYLAND)
+		is_input = wl_input(c, g, &in);
 
 	/* Quiet ends the open response before this message is looked at. */
 	if (quiet_at(r, c, g->ts))
 		emit_close(r, c, false);
 
 	if (is_input) {
-		bool held = c->proto == RP_X11 ? c->buttons_held > 0 : (c->rfb_mask != 0);
+		bool held = c->proto == RP_RFB ? c->rfb_mask != 0 : c->buttons_held > 0;
 		if (in.kind == XINPUT_MOTION && r->opt.fold_motion && held && c->open &&
 		    (c->cur.kind == XINPUT_BUTTON_PRESS || c->cur.kind == XINPUT_MOTION)) {
 			/* A drag: the press's response goes on. */
@@ -467,10 +652,11 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 			c->last_kind = in.kind;
 			snprintf(c->last_what, sizeof c->last_what, "%s", in.what);
 		}
-		if (c->proto == RP_X11 && in.kind == XINPUT_BUTTON_PRESS)
+		if (c->proto != RP_RFB && in.kind == XINPUT_BUTTON_PRESS)
 			c->buttons_held++;
-		else if (c->proto == RP_X11 && in.kind == XINPUT_BUTTON_RELEASE && c->buttons_held)
+		else if (c->proto != RP_RFB && in.kind == XINPUT_BUTTON_RELEASE && c->buttons_held)
 			c->buttons_held--;
+		c->have_stamp = false;
 		return;
 	}
 
@@ -482,6 +668,8 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 			 (g->req_ts || (g->flags & XMSG_F_UNCERTAIN)) && c->pending)
 			c->pending--;
 	}
+	if (c->proto == RP_WAYLAND)
+		wl_content(c, g);
 	if (!c->open)
 		return;
 	struct xresponse *x = &c->cur;
@@ -494,6 +682,9 @@ static void message(struct xresp_model *r, struct rconn *c, const struct xrec_ms
 		c->last_dir = g->dir;
 		if (g->dir == XDIR_C2S && g->kind == XMSG_REQUEST && x11_draws(g))
 			x->end_ts = g->ts;
+	} else if (c->proto == RP_WAYLAND) {
+		c->last_activity = g->ts;
+		c->last_dir = g->dir;
 	} else if (g->dir == XDIR_S2C) {
 		c->last_activity = g->ts;
 		/* An update of pseudo-encodings alone (a cursor shape, LastRect)
@@ -518,7 +709,9 @@ int xresp_record(struct xresp_model *r, const struct xrec *rec)
 		if (!(c = rconn_of(r, rec->u.conn.id, true)))
 			return -1;
 		c->proto = strcmp(rec->u.conn.proto, "x11") == 0 ? RP_X11 :
-			   strcmp(rec->u.conn.proto, "rfb") == 0 ? RP_RFB : RP_NONE;
+			   strcmp(rec->u.conn.proto, "rfb") == 0 ? RP_RFB :
+			   strcmp(rec->u.conn.proto, "wayland") == 0 ||
+			   strcmp(rec->u.conn.proto, "waypipe") == 0 ? RP_WAYLAND : RP_NONE;
 		break;
 	case XREC_MSG:
 		if ((c = rconn_of(r, rec->u.msg.conn, false)) && c->proto != RP_NONE)

@@ -5,9 +5,11 @@
  *
  * An input is, for X11, a key, button or motion event the server delivers
  * to the client (core, or an XI2 device event; not a raw event; not one
- * sent with SendEvent unless asked), and for RFB a KeyEvent (or QEMU's
+ * sent with SendEvent unless asked), for RFB a KeyEvent (or QEMU's
  * ExtendedKeyEvent) or a PointerEvent from the viewer that moves the
- * pointer or changes its buttons.  It opens a response on its connection:
+ * pointer or changes its buttons, and for Wayland (and waypipe) a
+ * wl_keyboard.key, wl_pointer.button or .motion, or wl_touch.down or .up
+ * the compositor sends the client.  It opens a response on its connection:
  * the protocol activity that follows, until the connection goes quiet
  * (no message for `quiet` ns with no reply outstanding) or the next input
  * comes.  X11: the client's requests and the server's replies and events;
@@ -17,12 +19,15 @@
  * the last update (the viewer's requests for updates go on regardless,
  * so they neither end nor extend it; an update of pseudo-encodings
  * alone, a cursor shape, changes no pixel and does not end it either).
- * Motion while a button is held belongs to the press (SLIM), and counts in
+ * Wayland: the client's requests and the compositor's events; the
+ * response ends with the last wl_surface.commit with new content, and a
+ * presentation feedback asked for with the first keeps it open until the
+ * compositor answers it.  Motion while a button is held belongs to the press (SLIM), and counts in
  * its `motions`; so does a release in the same moment as its press
  * (release_within), counted in `releases`.
  *
  * Response time is as the display sees it.  The display is the X server,
- * or the RFB viewer.  A capture beside the display sees both ends as the
+ * the Wayland compositor, or the RFB viewer.  A capture beside the display sees both ends as the
  * display does; one beside the other end (the X client, the RFB server)
  * sees the input one one-way delay after the display sent it, and the
  * response one one-way delay before the display gets it: a round trip is
@@ -72,6 +77,8 @@ const char *xinput_kind_name(enum xinput_kind k);
 #define XRESP_F_SYNTHETIC   0x08	/* an X11 event sent with SendEvent */
 #define XRESP_F_NO_RTT	    0x10	/* the display was at the far end and the RTT
 					   was not known: nothing was added */
+#define XRESP_F_DISCARDED   0x20	/* Wayland: the compositor discarded the
+					   commit the feedback was for */
 
 struct xresponse {
 	uint32_t conn;
@@ -100,6 +107,17 @@ struct xresponse {
 	uint64_t trip_wait;		/* their total wait, ns */
 	/* RFB: FramebufferUpdates, their rectangles and the pixels they cover. */
 	uint64_t updates, rects, pixels;
+	/* Wayland: the first wl_surface.commit with new content after the
+	   input (an attach or damage since the surface's last commit), as
+	   captured, 0 none; the compositor's wp_presentation_feedback.presented
+	   for that commit when the client asked for feedback, as captured, 0
+	   none (discarded: XRESP_F_DISCARDED); and input to photon by the
+	   compositor's own clock, from that presented time back to the input's
+	   time on the wire (zwp_input_timestamps_v1's ns when the client asked
+	   for them, else the event's ms), 0 when either is missing. */
+	uint64_t commit_ts, presented_ts, photon;
+	int32_t clock_id;		/* wp_presentation.clock_id's clock, -1 not seen */
+	enum xinput_clock { XINPUT_CLOCK_NONE, XINPUT_CLOCK_MS, XINPUT_CLOCK_NS } input_clock;
 	unsigned flags;			/* XRESP_F_* */
 };
 

@@ -43,6 +43,7 @@
 #include "dump.h"
 #include "pcapfile.h"
 #include "pipeline.h"
+#include "protocol.h"
 #include "response_model.h"
 #include "trace.h"
 #include "traceidx.h"
@@ -67,7 +68,8 @@ static void usage(FILE *f)
 "usage: xcap [-i IFACE | -r FILE] -w OUT [-c COUNT] [-G SECONDS] [-C MB]\n"
 "            [-W COUNT] [-B KIB] [-Z USER] [-k] [-p] [-q]\n"
 "            [--compressed-sizes] [--ring SECONDS|SIZE] [--before SECONDS]\n"
-"            [--after SECONDS] [--trigger WHAT]... [--no-index] [FILTER...]\n"
+"            [--after SECONDS] [--trigger WHAT]... [--no-index]\n"
+"            [--decode NAME:PORT]... [FILTER...]\n"
 "\n"
 "Capture TCP beside an X client and write an xcap trace (see xcap(5)).\n"
 "\n"
@@ -108,6 +110,10 @@ static void usage(FILE *f)
 "              always mark and trigger\n"
 "  --no-index  write only the trace: no side index OUT.idx (netplot builds\n"
 "              one when it opens a huge trace without it)\n"
+"  --decode NAME:PORT  decode connections to server PORT as NAME (x11, rfb,\n"
+"              wayland, waypipe), for a capture begun after a connection's\n"
+"              first bytes (waypipe and Wayland have no port of their own,\n"
+"              and are otherwise known by those bytes); repeatable\n"
 "  FILTER      BPF filter (live default: " DEFAULT_FILTER ";\n"
 "              none when reading a file)\n"
 "  -h, --help  show this help;  -V, --version  show the version\n"
@@ -125,6 +131,8 @@ static void usage(FILE *f)
 "  xcap -i lo --ring 60 --after 5 --trigger 'wait>200ms' -w slow.xcap\n"
 "              keep a minute in memory, write it and 5 s more around each\n"
 "              round trip over 200 ms (and each SIGUSR2 or client mark)\n"
+"  xcap -r waypipe.pcap --decode waypipe:7400 -w waypipe.xcap\n"
+"              waypipe carried over TCP port 7400, captured mid-connection\n"
 "  xcap -i lo --ring 60 --trigger 'response>150ms' -w slow-input.xcap\n"
 "              write the windows around inputs answered after 150 ms\n"
 "More in man xcap-tutorial: from a slow ssh -X application to the round trip to fix.\n");
@@ -889,7 +897,10 @@ int main(int argc, char **argv)
 	struct flight_options fopt = { 0, 0, 0, 10ull * 1000000000u };
 	int have_ring = 0, have_before = 0;
 	int compressed_sizes = 0;
-	enum { OPT_RING = 256, OPT_BEFORE, OPT_AFTER, OPT_TRIGGER, OPT_COMPRESSED_SIZES, OPT_NO_INDEX };
+	enum { OPT_RING = 256, OPT_BEFORE, OPT_AFTER, OPT_TRIGGER, OPT_COMPRESSED_SIZES, OPT_NO_INDEX,
+	       OPT_DECODE };
+	struct pipeline_port ports[8];
+	size_t nports = 0;
 	bool no_index = false;
 	static const struct option longopts[] = {
 		{ "compressed-sizes", no_argument, NULL, OPT_COMPRESSED_SIZES },
@@ -898,6 +909,7 @@ int main(int argc, char **argv)
 		{ "after", required_argument, NULL, OPT_AFTER },
 		{ "trigger", required_argument, NULL, OPT_TRIGGER },
 		{ "no-index", no_argument, NULL, OPT_NO_INDEX },
+		{ "decode", required_argument, NULL, OPT_DECODE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -944,6 +956,22 @@ int main(int argc, char **argv)
 		case OPT_TRIGGER: parse_trigger(&cap, optarg); break;
 		case OPT_COMPRESSED_SIZES: compressed_sizes = 1; whole = 1; break;
 		case OPT_NO_INDEX: no_index = true; break;
+		case OPT_DECODE: {
+			char name[16];
+			unsigned port;
+			char extra;
+			if (sscanf(optarg, "%15[a-z0-9]:%u%c", name, &port, &extra) != 2 || !port ||
+			    port > 65535)
+				die(EXIT_USAGE, "bad --decode, want NAME:PORT: '%s'", optarg);
+			const struct proto_ops *ops = proto_by_name(name);
+			if (!ops)
+				die(EXIT_USAGE, "no decoder of that name (x11, rfb, wayland, waypipe): '%s'",
+				    name);
+			if (nports == sizeof ports / sizeof ports[0])
+				die(EXIT_USAGE, "too many --decode, at most 8: '%s'", optarg);
+			ports[nports++] = (struct pipeline_port){ (uint16_t)port, ops };
+			break;
+		}
 		case 'i': iface = optarg; break;
 		case 'r': rfile = optarg; break;
 		case 'w': wfile = optarg; break;
@@ -1099,6 +1127,8 @@ int main(int argc, char **argv)
 		popt.cutter = &cap.cut_hook;
 	}
 	popt.compressed_sizes = compressed_sizes;
+	memcpy(popt.ports, ports, nports * sizeof ports[0]);
+	popt.nports = nports;
 	cap.pipe = pipeline_new(cap.dlt, &popt, emit, &cap);
 	if (!cap.pipe)
 		die(EXIT_RUNTIME, "out of memory: 'pipeline'");

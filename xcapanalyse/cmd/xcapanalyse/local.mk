@@ -7,6 +7,7 @@ bin_PROGRAMS += xcapanalyse/xcapanalyse
 xcapanalyse_xcapanalyse_SOURCES = xcapanalyse/cmd/xcapanalyse/xcapanalyse.c \
 	xcapanalyse/cmd/xcapanalyse/view.h xcapanalyse/cmd/xcapanalyse/viewtable.c \
 	xcapanalyse/cmd/xcapanalyse/conns_view.c xcapanalyse/cmd/xcapanalyse/tcpstats_view.c \
+	xcapanalyse/cmd/xcapanalyse/frames_view.c xcapanalyse/cmd/xcapanalyse/photon_view.c \
 	xcapanalyse/cmd/xcapanalyse/messages.c xcapanalyse/cmd/xcapanalyse/messages.h \
 	xcapanalyse/cmd/xcapanalyse/views.c xcapanalyse/cmd/xcapanalyse/views.h \
 	xcapanalyse/cmd/xcapanalyse/events.c xcapanalyse/cmd/xcapanalyse/events.h \

@@ -98,7 +98,7 @@ static void flags_text(char *buf, size_t size, unsigned f)
 	static const struct { unsigned bit; const char *name; } names[] = {
 		{ XRESP_F_NO_RESPONSE, "none" }, { XRESP_F_CUT, "cut" },
 		{ XRESP_F_UNCERTAIN, "uncertain" }, { XRESP_F_SYNTHETIC, "send-event" },
-		{ XRESP_F_NO_RTT, "no-rtt" },
+		{ XRESP_F_NO_RTT, "no-rtt" }, { XRESP_F_DISCARDED, "discarded" },
 	};
 	size_t n = 0;
 	buf[0] = '\0';

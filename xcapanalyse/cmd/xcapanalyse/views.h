@@ -86,4 +86,19 @@ struct conns_view *conns_view_new(FILE *out, enum out_format fmt, bool marks, bo
 int conns_view_record(struct conns_view *v, const struct xrec *rec, bool in_range); /* -1: memory */
 void conns_view_finish(struct conns_view *v);
 
+/* --frames (frames_view.c): Wayland's frame pacing per surface; a frame
+   asked for more than idle_ns after the previous answer is idle. */
+struct frames_view;
+struct frames_view *frames_view_new(FILE *out, enum out_format fmt, uint64_t idle_ns);
+int frames_view_record(struct frames_view *v, const struct xrec *rec);	/* -1: memory */
+void frames_view_finish(struct frames_view *v);
+
+/* --input-to-photon (photon_view.c): Wayland's response to each input,
+   on the wire and by the compositor's clock. */
+struct photon_view;
+struct photon_view *photon_view_new(struct xstate_model *m, FILE *out, enum out_format fmt,
+				    const struct xresp_options *opt);
+int photon_view_record(struct photon_view *v, const struct xrec *rec);	/* -1: memory */
+void photon_view_finish(struct photon_view *v);
+
 #endif

@@ -151,6 +151,40 @@ static int updates_finish(struct view_trace *t)
 	return 0;
 }
 
+/* ---- Wayland's frame pacing (frames_view.c) ---- */
+
+static int frames_begin(struct view_trace *t)
+{
+	return oom_unless(t->state = frames_view_new(t->out, t->o->fmt, t->o->ropt.quiet));
+}
+
+static int frames_record(struct view_trace *t, const struct xrec *rec)
+{
+	return view_wants(t, rec) ? frames_view_record(t->state, rec) : 0;
+}
+
+static int frames_finish(struct view_trace *t)
+{
+	frames_view_finish(t->state);
+	return 0;
+}
+
+static int photon_begin(struct view_trace *t)
+{
+	return oom_unless(t->state = photon_view_new(t->model, t->out, t->o->fmt, &t->o->ropt));
+}
+
+static int photon_record(struct view_trace *t, const struct xrec *rec)
+{
+	return view_wants(t, rec) ? photon_view_record(t->state, rec) : 0;
+}
+
+static int photon_finish(struct view_trace *t)
+{
+	photon_view_finish(t->state);
+	return 0;
+}
+
 /* ---- the records as they come (conns_view.c, messages.c, dump) ---- */
 
 /* A range was asked for: only what falls in it is counted or listed. */
@@ -414,6 +448,18 @@ const struct view views[] = {
 	  "bytes, the longest gap between updates; with\n"
 	  "--ideal-fps, slow-motion benchmarking's video quality",
 	  VIEW_MODEL, TAKES_VIDEO, 0, 0, updates_begin, updates_record, updates_finish, NULL },
+	{ "frames",
+	  "Wayland's frame pacing per surface: frames answered,\n"
+	  "frames per second, the refresh period, late and missed\n"
+	  "frames, idle gaps (longer than --quiet-ms), the wait\n"
+	  "from wl_surface.frame to its wl_callback.done",
+	  VIEW_EVERY_RECORD, 0, 0, 0, frames_begin, frames_record, frames_finish, NULL },
+	{ "input-to-photon",
+	  "Wayland: per input, the wire's time to the first commit\n"
+	  "with new content and to its presentation, and input to\n"
+	  "photon by the compositor's own clock",
+	  VIEW_MODEL | VIEW_PRINTS_AS_READ, 0, 0, 0,
+	  photon_begin, photon_record, photon_finish, NULL },
 	{ "connections",
 	  "one row per connection: endpoints, client name,\n"
 	  "packets, bytes and messages each way, gaps",
