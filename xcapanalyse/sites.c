@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,7 +249,9 @@ struct sites *sites_load(const char *path, char *err, size_t errlen)
 	err[0] = '\0';
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		snprintf(err, errlen, "cannot open the call sites: '%s'", path);
+		/* Say where such a file comes from: only xcap-run writes it. */
+		snprintf(err, errlen, "cannot open the call sites (%s; xcap-run writes them beside "
+			 "its trace as TRACE.sites: xcap-run -w TRACE -- APP): '%s'", strerror(errno), path);
 		return NULL;
 	}
 	struct sites *s = sites_load_stream(f, path, err, errlen);

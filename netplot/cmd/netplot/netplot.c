@@ -610,6 +610,13 @@ int main(int argc, char **argv)
 	}
 	if (!m->nconn)
 		die(1, "no connections in the trace", in);
+	if (r0 >= 0 && r0 > (double)m->t_end) {
+		/* A blank picture would pass for one of a quiet moment. */
+		char what[160];
+		snprintf(what, sizeof what, "nothing in the range %.6g:%.6g (the trace spans 0:%.6f s)",
+			 r0 / 1e9, r1 / 1e9, (double)m->t_end / 1e9);
+		die(1, what, in);
+	}
 	struct np_view v;
 	np_view_init(&v, m, ci, dir, w, h);
 	if (r0 >= 0) {

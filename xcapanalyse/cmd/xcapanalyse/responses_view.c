@@ -214,6 +214,23 @@ static void summary_row(struct out_table *t, const char *conn, const char *proto
 	out_table_row(t, cells);
 }
 
+/* A capture begun mid-session finds inputs only where the decoder found
+   its footing again: said in the view, not only in --dump. */
+static void midway_notes(const struct responses_view *v)
+{
+	char midway[256];
+	const char *note = midway;
+	for (size_t i = 0; i < xstate_conn_count(v->m); i++) {
+		const struct xstate_conn *c = xstate_conn_at(v->m, i);
+		if (c->midway) {
+			snprintf(midway, sizeof midway, "conn %u: the capture began mid-way through the "
+				 "session: inputs and updates before the decoder found the messages' "
+				 "boundaries again are not seen", c->id);
+			out_notes(v->out, v->fmt, &note, 1, "xcapanalyse");
+		}
+	}
+}
+
 int responses_view_finish(struct responses_view *v)
 {
 	if (!v)
@@ -222,6 +239,7 @@ int responses_view_finish(struct responses_view *v)
 	int ret = v->oom ? -1 : 0;
 	if (!v->summary) {
 		out_table_end(&v->t);
+		midway_notes(v);
 		out_json_close(v->out, v->fmt);
 	} else {
 		struct out_table t;
@@ -236,6 +254,7 @@ int responses_view_finish(struct responses_view *v)
 		if (v->n != 1)
 			summary_row(&t, "All", "", v->all);
 		out_table_end(&t);
+		midway_notes(v);
 		out_json_close(v->out, v->fmt);
 	}
 	for (size_t i = 0; i < v->n; i++)

@@ -12,7 +12,7 @@
 #include "dump.h"
 #include "views.h"
 
-enum { NOTES_MAX = 64, NOTE_LEN = 256 };
+enum { NOTES_MAX = 64, NOTE_LEN = 512 };
 
 struct notes {
 	char text[NOTES_MAX][NOTE_LEN];
@@ -60,6 +60,11 @@ static void collect_notes(struct notes *ns, const struct xstate_model *m)
 		else if (c->undecoded)
 			note(ns, "conn %u: %llu bytes of its streams were not decoded", c->id,
 			     (unsigned long long)c->undecoded);
+		if (c->midway)
+			note(ns, "conn %u: the capture began mid-way through the session: its opening "
+			     "is missing, so %s", c->id,
+			     strcmp(c->proto, "rfb") == 0 ? "messages are decoded only from where their "
+			     "boundaries were found again" : "request numbers are guessed");
 		if (c->opaque[0])
 			note(ns, "conn %u: %s (%llu bytes)", c->id, c->opaque,
 			     (unsigned long long)c->opaque_bytes);

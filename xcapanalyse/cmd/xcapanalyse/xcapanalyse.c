@@ -271,6 +271,60 @@ static int load_sites(struct view_trace *t, unsigned needs)
 	return 0;
 }
 
+/* What a trace held, for saying when the options asked for what it has
+   not: nothing silent, no table of zeros taken for a result. */
+struct held {
+	uint64_t first, last;	/* the records' times, 0: none */
+	uint32_t conns;		/* the highest connection number (they go 1, 2, ...) */
+	uint32_t decoded;	/* connections a decoder took (X11, RFB) */
+};
+
+static void held_record(struct held *h, const struct xrec *rec)
+{
+	uint64_t ts = xrec_time(rec);
+	if (ts && rec->type != XREC_STATS) {
+		if (!h->first || ts < h->first)
+			h->first = ts;
+		if (ts > h->last)
+			h->last = ts;
+	}
+	if (rec->type == XREC_CONN) {
+		if (rec->u.conn.id > h->conns)
+			h->conns = rec->u.conn.id;
+		h->decoded += rec->u.conn.proto && rec->u.conn.proto[0];
+	}
+}
+
+/* One line on stderr and status 1 when the trace had nothing the options
+   could show; 0 otherwise. */
+static int held_enough(const struct held *h, const struct run *r, const char *path)
+{
+	if (!h->decoded) {
+		complain("no X11 or RFB connection in the capture (%u TCP %s, none of them X11 or RFB; X11 is on "
+			 "port 6000+N for display :N, RFB on 5900+N; a display on a Unix socket "
+			 "is not captured): '%s'", h->conns, h->conns == 1 ? "connection" : "connections",
+			 path);
+		return EXIT_DAMAGED;
+	}
+	for (size_t i = 0; i < r->o.nconns; i++)
+		if (r->o.conns[i] > h->conns) {
+			complain("no connection %u in the capture (it has %u; xcapanalyse --connections "
+				 "lists them): '%s'", r->o.conns[i], h->conns, path);
+			return EXIT_DAMAGED;
+		}
+	const struct xstate_options *so = &r->o.sopt;
+	uint64_t span = h->last - h->first;
+	if (so->range_start > span) {
+		char to[32] = "";
+		if (so->range_end != UINT64_MAX)
+			snprintf(to, sizeof to, "%.6g", (double)so->range_end / 1e9);
+		complain("nothing in the range %.6g:%s (the capture spans 0:%.6f s): '%s'",
+			 (double)so->range_start / 1e9, to, (double)span / 1e9, path);
+		return EXIT_DAMAGED;
+	}
+	return EXIT_OK;
+}
+
 /* Read one trace and print its view; the exit status it deserves.  index
    is its place among the inputs. */
 static int analyse(const struct run *r, const char *path, size_t index)
@@ -319,10 +373,12 @@ static int analyse(const struct run *r, const char *path, size_t index)
 	bool every = v->needs & (VIEW_MODEL | VIEW_EVERY_RECORD);
 	unsigned long nrec = 0;
 	struct xrec rec;
+	struct held held = { 0 };
 	int more;
 	while ((more = xsource_next(src, &rec)) == 1) {
 		if ((++nrec & 1023) == 0)
 			progress_at(&meter, xsource_offset(src));
+		held_record(&held, &rec);
 		if (!every && !view_wants(&t, &rec))
 			continue;
 		if (t.sites && sites_record(t.sites, &rec) < 0)
@@ -339,6 +395,10 @@ static int analyse(const struct run *r, const char *path, size_t index)
 		xstate_finish(t.model);
 	int status = v->finish && hook(v->finish(&t), &t) ? EXIT_DAMAGED :
 		     xsource_problems(src) ? EXIT_DAMAGED : EXIT_OK;
+	/* Said after the view, so that what it printed is not taken for the
+	   message's subject; a damaged trace has said why already. */
+	if (status == EXIT_OK)
+		status = held_enough(&held, r, path);
 	sites_free(t.sites);
 	xstate_free(t.model);
 	xsource_close(src);
