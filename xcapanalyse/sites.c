@@ -808,12 +808,12 @@ static const struct out_column site_cols[] = {
 	{ "count", "Count", OUT_COL_UINT, 5, 0 },
 	{ "total", "Total", OUT_COL_SECONDS, 9, 6 },
 	{ "mean", "Mean", OUT_COL_SECONDS, 9, 6 },
-	{ "per_100ms_rtt", "s/100ms RTT", OUT_COL_SECONDS, 11, 1 },
+	{ "per_100ms_rtt", "ms at 100ms RTT", OUT_COL_MILLISECONDS, 11, 3 },
 	{ "requests", "Requests", OUT_COL_STR, -1, 0 },
 };
 
 static const struct out_column avoid_cols[] = {
-	{ "time", "Time", OUT_COL_SECONDS, 10, 6 },
+	{ "time", "Time", OUT_COL_TIME, 10, 6 },
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "seq", "Seq", OUT_COL_UINT, 6, 0 },
 	{ "wait", "Wait", OUT_COL_SECONDS, 9, 6 },

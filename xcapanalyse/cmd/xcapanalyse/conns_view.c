@@ -135,7 +135,7 @@ static const struct out_column conn_cols[] = {
 /* ---- --marks ---- */
 
 static const struct out_column mark_cols[] = {
-	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
+	{ "time", "Time", OUT_COL_TIME, 12, 6 },
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "client", "Client", OUT_COL_STR, -16, 0 },
 	{ "source", "Source", OUT_COL_STR, -12, 0 },

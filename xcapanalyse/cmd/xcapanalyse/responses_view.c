@@ -18,7 +18,7 @@
 #include "views.h"
 
 static const struct out_column row_cols[] = {
-	{ "time", "Time", OUT_COL_SECONDS, 10, 4 },
+	{ "time", "Time", OUT_COL_TIME, 10, 4 },
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "input", "Input", OUT_COL_UINT, 5, 0 },
 	{ "kind", "Kind", OUT_COL_STR, -14, 0 },
@@ -57,10 +57,10 @@ static const struct out_column sum_cols[] = {
 	{ "p95", "p95", OUT_COL_SECONDS, 8, 4 },
 	{ "p99", "p99", OUT_COL_SECONDS, 8, 4 },
 	{ "max", "Max", OUT_COL_SECONDS, 8, 4 },
-	{ "over_50ms", ">50ms", OUT_COL_SECONDS, 6, 3 },
-	{ "over_100ms", ">100ms", OUT_COL_SECONDS, 6, 3 },
-	{ "over_150ms", ">150ms", OUT_COL_SECONDS, 6, 3 },
-	{ "input_rate", "Inputs/s", OUT_COL_SECONDS, 8, 2 },
+	{ "over_50ms", ">50ms", OUT_COL_PERCENT, 6, 3 },
+	{ "over_100ms", ">100ms", OUT_COL_PERCENT, 6, 3 },
+	{ "over_150ms", ">150ms", OUT_COL_PERCENT, 6, 3 },
+	{ "input_rate", "Inputs/s", OUT_COL_FIXED, 8, 2 },
 	{ "bytes_c2s", "Bytes>", OUT_COL_UINT, 9, 0 },
 	{ "bytes_s2c", "Bytes<", OUT_COL_UINT, 10, 0 },
 	{ "pixels", "Pixels", OUT_COL_UINT, 10, 0 },
@@ -275,7 +275,7 @@ static const struct out_column upd_cols[] = {
 	{ "proto", "Proto", OUT_COL_STR, -5, 0 },
 	{ "span", "Span", OUT_COL_SECONDS, 8, 3 },
 	{ "updates", "Updates", OUT_COL_UINT, 7, 0 },
-	{ "updates_per_s", "Updates/s", OUT_COL_SECONDS, 9, 2 },
+	{ "updates_per_s", "Updates/s", OUT_COL_FIXED, 9, 2 },
 	{ "rects", "Rects", OUT_COL_UINT, 7, 0 },
 	{ "pixels", "Pixels", OUT_COL_UINT, 10, 0 },
 	{ "pixels_per_s", "Pixels/s", OUT_COL_UINT, 10, 0 },
@@ -284,12 +284,12 @@ static const struct out_column upd_cols[] = {
 	{ "messages_c2s", "Msgs>", OUT_COL_UINT, 7, 0 },
 	{ "longest_gap", "Longest Gap", OUT_COL_SECONDS, 11, 4 },
 	/* video quality */
-	{ "ideal_fps", "Ideal FPS", OUT_COL_SECONDS, 9, 2 },
-	{ "update_quality", "Upd Quality", OUT_COL_SECONDS, 11, 3 },
+	{ "ideal_fps", "Ideal FPS", OUT_COL_FIXED, 9, 2 },
+	{ "update_quality", "Upd Quality", OUT_COL_FIXED, 11, 3 },
 	{ "display_bytes", "To Display", OUT_COL_UINT, 10, 0 },
 	{ "bytes_per_frame", "Bytes/Frame", OUT_COL_UINT, 11, 0 },
 	{ "reference_bytes_per_frame", "Slow-Mo B/F", OUT_COL_UINT, 11, 0 },
-	{ "video_quality", "Video Quality", OUT_COL_SECONDS, 13, 3 },
+	{ "video_quality", "Video Quality", OUT_COL_FIXED, 13, 3 },
 };
 enum { UPD_PLAIN_COLS = 12 };
 

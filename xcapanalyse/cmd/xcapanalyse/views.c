@@ -69,11 +69,11 @@ static void collect_notes(struct notes *ns, const struct xstate_model *m)
 			note(ns, "conn %u: %s (%llu bytes)", c->id, c->opaque,
 			     (unsigned long long)c->opaque_bytes);
 		if (c->unsure_waits)
-			note(ns, "conn %u: %llu %s (%.6f s) ended with an answer whose request "
+			note(ns, "conn %u: %llu %s (%.3f ms) ended with an answer whose request "
 			     "is a guess (request numbers not confirmed): not counted as Block Reply "
 			     "or round trips, their time is in Idle",
 			     c->id, (unsigned long long)c->unsure_waits,
-			     c->unsure_waits == 1 ? "silence" : "silences", (double)c->unsure_time / 1e9);
+			     c->unsure_waits == 1 ? "silence" : "silences", (double)c->unsure_time / 1e6);
 		if (c->side == XSIDE_SERVER)
 			note(ns, "conn %u: captured beside the server, not the client: data the "
 			     "client's acknowledgements release is expected a round trip (%.3f ms) "
@@ -163,9 +163,9 @@ void delays_print(FILE *out, enum out_format fmt, const struct xstate_model *m)
 	out_json_seconds(out, fmt, "total_network_delay", (int64_t)tnd);
 	out_json_seconds(out, fmt, "span", (int64_t)all->span);
 	char lead[64];
-	snprintf(lead, sizeof lead, "Total network delay: %.6f s", (double)tnd / 1e9);
-	out_sentence(out, fmt, lead, " of %.6f s (%llu round trips waited on)",
-		     (double)all->span / 1e9, (unsigned long long)all->waits);
+	snprintf(lead, sizeof lead, "Total network delay: %.3f ms", (double)tnd / 1e6);
+	out_sentence(out, fmt, lead, " of %.3f ms (%llu round trips waited on)",
+		     (double)all->span / 1e6, (unsigned long long)all->waits);
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
 	out_notes(out, fmt, ns.ptr, ns.n, "xcapanalyse");
@@ -334,7 +334,7 @@ void requests_view_free(struct requests_view *v)
    request, felt as part of the wait.  Checks names the void request a
    GetInputFocus in the same packet sync_after (xcb_request_check, XSync). */
 static const struct out_column trip_cols[] = {
-	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
+	{ "time", "Time", OUT_COL_TIME, 12, 6 },
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "seq", "Seq", OUT_COL_UINT, 7, 0 },
 	{ "extension", "Extension", OUT_COL_STR, -14, 0 },
@@ -445,10 +445,10 @@ void trips_view_finish(struct trips_view *v, const struct xstate_model *m)
 	out_json_seconds(v->out, v->fmt, "queued", (int64_t)v->queued);
 	char queued[96] = "";
 	if (v->queued)
-		snprintf(queued, sizeof queued, ", and %.6f s before that with their own output still queued",
-			 (double)v->queued / 1e9);
-	out_sentence(v->out, v->fmt, "", "%llu round trips, %.6f s waited%s",
-		     (unsigned long long)all->waits, (double)v->total / 1e9, queued);
+		snprintf(queued, sizeof queued, ", and %.3f ms before that with their own output still queued",
+			 (double)v->queued / 1e6);
+	out_sentence(v->out, v->fmt, "", "%llu round trips, %.3f ms waited%s",
+		     (unsigned long long)all->waits, (double)v->total / 1e6, queued);
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
 	out_notes(v->out, v->fmt, ns.ptr, ns.n, "xcapanalyse");
