@@ -828,6 +828,7 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 	out_json_open(out, fmt);
 	struct out_table t;
 	out_table_begin(&t, out, fmt, site_cols, sizeof site_cols / sizeof site_cols[0], "sites");
+	out_table_ranks(&t);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct group *g = &s->groups[i];
 		char reqs[REQS_SHOWN * (XMSG_DETAIL_MAX + 80) + 32];

@@ -170,6 +170,7 @@ static void print_connections(FILE *out, const struct conn_table *t, enum out_fo
 	out_json_open(out, fmt);
 	out_table_begin(&t_out, out, fmt, conn_cols, sizeof conn_cols / sizeof conn_cols[0],
 			"connections");
+	out_table_ranks(&t_out);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct conn_row *r = &t->rows[i];
 		bool people = out_for_people(fmt);

@@ -181,6 +181,7 @@ struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enu
 		out_json_open(out, fmt);
 		out_table_begin(&v->t, out, fmt, row_cols, sizeof row_cols / sizeof row_cols[0],
 				"responses");
+		out_table_ranks(&v->t);
 	}
 	return v;
 }

@@ -272,7 +272,7 @@ static void request_total(struct out_table *t, bool per_conn, uint32_t conn, uin
 		{ .ns = (int64_t)total },
 		{ .ns = count ? (int64_t)(total / count) : 0, .empty = !count },
 	};
-	out_table_row(t, per_conn ? cells : cells + 1);
+	out_table_total_row(t, per_conn ? cells : cells + 1);
 }
 
 void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt,
@@ -288,6 +288,7 @@ void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt
 	struct out_table t;
 	out_json_open(out, fmt);
 	out_table_begin(&t, out, fmt, cols, ncols, "requests");
+	out_table_ranks(&t);
 	uint64_t count = 0, total = 0, ccount = 0, ctotal = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct req_stat *r = &v->v[i];
@@ -431,6 +432,7 @@ struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_fo
 	}
 	out_json_open(out, fmt);
 	out_table_begin(&v->t, out, fmt, v->cols, v->ncols, "round_trips");
+	out_table_ranks(&v->t);
 	return v;
 }
 

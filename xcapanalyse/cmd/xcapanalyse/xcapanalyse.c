@@ -77,6 +77,8 @@ static void usage(FILE *f)
 "  --conn N,...      only these connections\n"
 "  --range T0:T1     only time between T0 and T1 seconds after the first\n"
 "                    packet (either may be left out)\n"
+"  --sort COLUMN     a ranking view's rows by COLUMN, largest first\n"
+"  --top N           a ranking view's first N rows only\n"
 "  --capture-side S  auto (default: from the handshake, else client),\n"
 "                    client or server: where the capture was taken\n"
 "  --rtt MS          round trip time, instead of measuring it\n"
@@ -145,6 +147,7 @@ static void usage(FILE *f)
 "Examples:\n"
 "  xcapanalyse app.xcap                           where the time went\n"
 "  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
+"  xcapanalyse --round-trips --sort wait --top 10 app.xcap   the ten longest waits\n"
 "  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
 "  xcapanalyse --compare --format markdown old.xcap new.xcap   for a merge request\n"
 "  xcapanalyse --compare --fail-if-worse 10%%+5ms old.xcap new.xcap   a CI gate\n"
@@ -566,11 +569,13 @@ int main(int argc, char **argv)
 	       OPT_FAIL_IF_WORSE, OPT_RATES, OPT_DELAYS, OPT_MSS,
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_MARK_SPAN,
 	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION,
-	       OPT_SSH_FORWARD, OPT_WAKE, OPT_VIEW /* + the view's place in the table */ };
+	       OPT_SSH_FORWARD, OPT_WAKE, OPT_SORT, OPT_TOP, OPT_VIEW /* + the view's place in the table */ };
 	/* The options only some views take that were given (TAKES_*), each
 	   by the name it was given under. */
 	unsigned given = 0;
 	const char *given_as[TAKES_N] = { NULL };
+	const char *sort = NULL;
+	size_t top = 0;
 	struct compare_gate gates[64];
 	size_t n_gates = 0;
 	struct xresp_options ropt;
@@ -587,6 +592,8 @@ int main(int argc, char **argv)
 	int ndelays = predict_parse_delays("0.1,1,10,100", delays, 64);
 	static const struct option options[] = {
 		{ "per-conn", no_argument, NULL, OPT_PER_CONN },
+		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "top", required_argument, NULL, OPT_TOP },
 		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
 		{ "fail-if-worse", required_argument, NULL, OPT_FAIL_IF_WORSE },
 		{ "quiet-ms", required_argument, NULL, OPT_QUIET },
@@ -645,6 +652,20 @@ int main(int argc, char **argv)
 		}
 		switch (opt) {
 		case OPT_SITES_FILE: sites_file = optarg; break;
+		case OPT_SORT:
+		case OPT_TOP:
+			if (opt == OPT_SORT) {
+				sort = optarg;
+			} else {
+				char *end;
+				unsigned long n = strtoul(optarg, &end, 10);
+				if (end == optarg || *end || n == 0 || n > 1000000000)
+					die(EXIT_USAGE, "bad row count, want a number above 0: '%s'", optarg);
+				top = n;
+			}
+			given |= TAKES_RANK;
+			given_as[4] = opt == OPT_SORT ? "--sort" : "--top";
+			break;
 		case OPT_FAIL_IF_WORSE: {
 			char err[512];
 			size_t got;
@@ -858,6 +879,7 @@ int main(int argc, char **argv)
 		/* A view of every trace holds them until it prints: one process. */
 		.quiet = njobs > 1 && ninputs > 1 && !(view->needs & VIEW_ALL_TRACES),
 	};
+	out_set_ranking(sort, top);
 	int status = EXIT_OK;
 	if (run.quiet)
 		status = analyse_parallel(&run, argv + optind, run.ninputs, njobs);
@@ -867,6 +889,8 @@ int main(int argc, char **argv)
 				status = EXIT_DAMAGED;
 	if (view->end)
 		status = view->end(&run.o, status);
+	if (out_ranking_problem())
+		die(EXIT_USAGE, "bad --sort: %s: '%s'", out_ranking_problem(), sort);
 	free(longopts);
 	free(conns.ids);
 	free(mark_span);
