@@ -55,7 +55,7 @@ def kind_of(cmd):
             return 'skip:' + why
     if re.search(r'&\s*$', cmd):
         return 'bg'
-    if re.match(r'(kill|sleep|cd|export|ip |while )', cmd):
+    if re.match(r'(kill|sleep|cd|export|ip |while )', cmd) or re.search(r'\bxprop .* -set ', cmd):
         return 'quiet'
     if re.match(r'xcap-run .*-- ' + APPS + r'\b', cmd):
         return 'app'

@@ -15,16 +15,17 @@
 # examples name without making them (app.xcap, trace.xcap, xterm.xcap,
 # xdpyinfo.xcap, before.xcap, after.xcap, live.xcap, runs/*.xcap);
 # capture.pcapng and session.pcapng are tests/captures/xdpyinfo-xlogo.pcapng,
-# vnc.pcap tests/captures/rfb-xvnc.pcap, typing.pcap
-# tests/captures/xterm-input.pcap (an xterm typed into), viewer.session
-# is recorded from rfb-xvnc.pcap.  The display the documents call :1 is an
+# vnc.pcap tests/captures/rfb-xvnc.pcap; typing.pcap is tcpdump's capture
+# of an xterm at the examples' geometry (60x10+20+30) typed into and
+# clicked by xdotool, made here; viewer.session is recorded from
+# rfb-xvnc.pcap.  The display the documents call :1 is an
 # Xvfb of the test's (a block that starts its own Xvfb :1 gets a free
 # number), the VNC server of 5901 an Xvnc of the test's, xcap-link's
 # namespaces the test's own; values that depend on a run (xterm's
 # connection, the AllocColor loop's times in the tutorial) are taken from
 # the demo's run.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need root netns /usr/bin/python3 Xvfb Xvnc xterm xprop xdpyinfo xlogo timeout sshd gtk3-demo qterminal
+need root netns /usr/bin/python3 Xvfb Xvnc xterm xprop xdpyinfo xlogo xdotool tcpdump timeout sshd gtk3-demo qterminal
 command -v netplot >/dev/null 2>&1 || skip "netplot is not built (it needs GTK 3)"
 
 # The demo, as ./bootstrap demo runs it: its output has no error, and its
@@ -37,9 +38,9 @@ grep -Ei '(^|: )(error|cannot|failed|warning)|Xlib' "$workdir/demo.out" &&
 	fail "the demo's output has an error or noise"
 hint=$(sed -n 's/^demo: open the trace in the viewer with: //p' "$workdir/demo.out")
 [ -n "$hint" ] || fail "the demo does not end with the viewer's command"
+start_xvfb	# the user's display, from here on
 if [ -n "$hint" ]; then
-	# Anywhere, with no PATH of the build's, on the user's display.
-	start_xvfb
+	# Anywhere, with no PATH of the build's.
 	(cd / && PATH=/usr/bin:/bin timeout 4 sh -c "$hint" >"$workdir/last.out" 2>&1)
 	[ $? = 124 ] || fail "the demo's last command did not stay up: '$hint': $(cat "$workdir/last.out")"
 fi
@@ -78,6 +79,24 @@ PATH=$(echo "$PATH" | tr ':' '\n' | grep -v "^$top_builddir" | paste -sd:)
 PATH=$top_builddir/xcap:$top_builddir/xcapanalyse:$top_builddir/netplot:$PATH
 export PATH top_builddir workdir
 
+# typing.pcap: an xterm where the examples put it, typed into and clicked.
+tcpdump -i lo -w "$workdir/typing.pcap" tcp port $DOC_PORT >/dev/null 2>"$workdir/tcpdump.err" &
+tpid=$!
+sleep 1
+xterm -geometry 60x10+20+30 -display ":$DOC_D" -e sh & xpid=$!
+wid=$(DISPLAY=127.0.0.1:$DOC_D timeout 20 xdotool search --sync --onlyvisible --class xterm | head -n 1)
+[ -n "$wid" ] || fail "no xterm window for typing.pcap"
+export DISPLAY=127.0.0.1:$DOC_D
+xdotool mousemove --window "$wid" 40 40 click 1
+sleep 0.5
+xdotool type --delay 150 'echo hi'
+xdotool key Return
+sleep 1
+kill $xpid; wait $xpid 2>/dev/null
+sleep 0.5
+kill $tpid; wait $tpid 2>/dev/null
+[ -s "$workdir/typing.pcap" ] || fail "tcpdump captured no typing.pcap: $(cat "$workdir/tcpdump.err")"
+
 python3 "$top_srcdir/tests/doc-commands.py" "$top_srcdir" "$workdir/blocks" ||
 	fail "cannot extract the documents' commands"
 
@@ -90,7 +109,7 @@ standins() {
 	cp "$top_srcdir/tests/captures/xdpyinfo-xlogo.pcapng" "$1/capture.pcapng"
 	cp "$top_srcdir/tests/captures/xdpyinfo-xlogo.pcapng" "$1/session.pcapng"
 	cp "$top_srcdir/tests/captures/rfb-xvnc.pcap" "$1/vnc.pcap"
-	cp "$top_srcdir/tests/captures/xterm-input.pcap" "$1/typing.pcap"
+	cp "$workdir/typing.pcap" "$1/typing.pcap"
 	xcap-replay record "$top_srcdir/tests/captures/rfb-xvnc.pcap" -o "$1/viewer.session" \
 		>/dev/null 2>&1 || fail "cannot record the stand-in viewer.session"
 }

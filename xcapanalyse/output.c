@@ -404,6 +404,8 @@ void out_table_begin_gap(struct out_table *t, FILE *out, enum out_format fmt,
 	t->held = NULL;
 	t->nheld = t->capheld = 0;
 	t->sort_col = -1;
+	t->notes = NULL;
+	t->nnotes = 0;
 	t->ranked = false;
 	t->totals_after = false;
 	/* People's table is written at its end, each column as wide as its
@@ -472,6 +474,31 @@ void out_table_ranks(struct out_table *t)
 				      i ? "," : "", t->cols[i].name);
 	if (n > 0 && (size_t)n < sizeof ranking.problem)
 		snprintf(ranking.problem + n, sizeof ranking.problem - (size_t)n, ")");
+}
+
+/* Under a table for people that has rows: what its abbreviations and
+   flags mean, each where it appears. */
+static void footnotes(const struct out_table *t, size_t rows)
+{
+	if (!rows || !out_for_people(t->fmt))
+		return;
+	bool any = false;
+	for (size_t k = 0; k < t->nnotes; k++)
+		for (size_t i = 0; i < t->ncols; i++) {
+			if (strcmp(t->cols[i].name, t->notes[k].column) != 0)
+				continue;
+			if (!any)
+				fputc('\n', t->out);
+			any = true;
+			fprintf(t->out, t->fmt == OUT_MARKDOWN ? "- **%s**: %s\n" : "%s: %s\n",
+				t->cols[i].title, t->notes[k].text);
+		}
+}
+
+void out_table_notes(struct out_table *t, const struct out_note *notes, size_t n)
+{
+	t->notes = notes;
+	t->nnotes = n;
 }
 
 /* One row in the table's format, with the text table's widths. */
@@ -636,6 +663,8 @@ static void held_sort(struct out_held *v, size_t n, struct out_held *tmp)
 
 void out_table_end(struct out_table *t)
 {
+	if (!t->hold)
+		footnotes(t, t->rows);
 	if (t->hold) {
 		/* The rows ranked (totals after them), then cut to --top. */
 		size_t n = 0;
@@ -684,6 +713,7 @@ void out_table_end(struct out_table *t)
 			emit_row(t, t->held[r].cells, widths);
 		for (size_t r = 0; r < ntot; r++)
 			emit_row(t, tot[r].cells, widths);
+		footnotes(t, shown + ntot);
 		for (size_t r = 0; r < n; r++) {
 			for (size_t c = 0; c < t->ncols; c++)
 				free((char *)t->held[r].cells[c].s);

@@ -87,6 +87,13 @@ struct out_column {
 	int decimals;		/* for OUT_COL_SECONDS and _MILLISECONDS, for people */
 };
 
+/* What an abbreviation or a flag of a column (by its name) means: said to
+   people under the table, when it has rows, as "TITLE: text". */
+struct out_note {
+	const char *column;
+	const char *text;
+};
+
 /* One cell; which member counts is the column's type.  An empty cell
    (empty = 1) prints blank in text and Markdown, empty in CSV, null in
    JSON. */
@@ -113,6 +120,8 @@ struct out_table {
 	bool ranked;		/* out_table_ranks: --top cuts it */
 	int sort_col;		/* -1: in the order given */
 	bool totals_after;	/* total rows go after the ranked ones */
+	const struct out_note *notes;	/* out_table_notes */
+	size_t nnotes;
 };
 
 /* Start a table.  For JSON, the table is the value of key in the object
@@ -130,6 +139,9 @@ void out_table_row(struct out_table *t, const struct out_cell *cells);
    --top). */
 void out_table_total_row(struct out_table *t, const struct out_cell *cells);
 void out_table_end(struct out_table *t);
+
+/* The footnotes of a table for people (out_note); call after begin. */
+void out_table_notes(struct out_table *t, const struct out_note *notes, size_t n);
 
 /* --sort COLUMN and --top N of the command (column: a column's name or
    title, any case; NULL: the view's own order; top 0: every row), for

@@ -171,6 +171,10 @@ static void print_connections(FILE *out, const struct conn_table *t, enum out_fo
 	out_table_begin(&t_out, out, fmt, conn_cols, sizeof conn_cols / sizeof conn_cols[0],
 			"connections");
 	out_table_ranks(&t_out);
+	static const struct out_note notes[] = {
+		{ "packets_c2s", "> client to server, < server to client (so are Bytes and Msgs)" },
+	};
+	out_table_notes(&t_out, notes, 1);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct conn_row *r = &t->rows[i];
 		bool people = out_for_people(fmt);

@@ -66,6 +66,24 @@ static const struct out_column sum_cols[] = {
 	{ "pixels", "Pixels", OUT_COL_UINT, 10, 0 },
 };
 
+/* What the abbreviations and flags mean, under the tables. */
+static const struct out_note row_notes[] = {
+	{ "added", "a round trip added when the capture was beside the client, not the display "
+		   "(--capture-side)" },
+	{ "messages_c2s", "> toward the server, < toward the client (so are Bytes)" },
+	{ "flags", "none: nothing visible followed before the quiet or the next input; cut: the "
+		   "next input came before the connection went quiet; uncertain: bytes lost or "
+		   "framing unsure inside the response; send-event: an X11 event sent with "
+		   "SendEvent; no-rtt: no round trip known to add" },
+};
+static const struct out_note sum_notes[] = {
+	{ "no_response", "inputs with nothing visible before the quiet or the next input" },
+	{ "cut", "inputs whose response the next input cut short (faster than --quiet-ms)" },
+	{ "uncertain", "inputs with bytes lost or framing unsure inside their response" },
+	{ "over_50ms", "the share of responses slower than 50 ms (and 100, 150 ms)" },
+	{ "bytes_c2s", "> toward the server, < toward the client" },
+};
+
 struct sum_conn {
 	uint32_t id;
 	const char *proto;
@@ -182,6 +200,7 @@ struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enu
 		out_table_begin(&v->t, out, fmt, row_cols, sizeof row_cols / sizeof row_cols[0],
 				"responses");
 		out_table_ranks(&v->t);
+		out_table_notes(&v->t, row_notes, sizeof row_notes / sizeof row_notes[0]);
 	}
 	return v;
 }
@@ -247,6 +266,7 @@ int responses_view_finish(struct responses_view *v)
 		out_json_open(v->out, v->fmt);
 		out_table_begin(&t, v->out, v->fmt, sum_cols, sizeof sum_cols / sizeof sum_cols[0],
 				"responses_summary");
+		out_table_notes(&t, sum_notes, sizeof sum_notes / sizeof sum_notes[0]);
 		char id[16];
 		for (size_t i = 0; i < v->n; i++) {
 			snprintf(id, sizeof id, "%u", v->conns[i].id);

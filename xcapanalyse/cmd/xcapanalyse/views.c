@@ -353,6 +353,12 @@ static const struct out_column trip_cols[] = {
 	{ "detail", "Detail", OUT_COL_STR, -1, 0 },
 };
 enum { TRIP_BURST = 9, TRIP_SITE = 12 };
+static const struct out_note trip_notes[] = {
+	{ "queued", "before the wait, the client's own earlier output still held back "
+		    "(Block Send or Recv)" },
+	{ "sync_after", "the void request a GetInputFocus after it checked (xcb_request_check, XSync)" },
+	{ "burst", "the requests answered together at the end of the wait" },
+};
 
 struct trips_view {
 	struct out_table t;
@@ -433,6 +439,7 @@ struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_fo
 	out_json_open(out, fmt);
 	out_table_begin(&v->t, out, fmt, v->cols, v->ncols, "round_trips");
 	out_table_ranks(&v->t);
+	out_table_notes(&v->t, trip_notes, sizeof trip_notes / sizeof trip_notes[0]);
 	return v;
 }
 
