@@ -25,7 +25,7 @@
 # connection, the AllocColor loop's times in the tutorial) are taken from
 # the demo's run.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
-need root netns /usr/bin/python3 Xvfb Xvnc xterm xprop xdpyinfo xlogo xdotool tcpdump timeout sshd gtk3-demo qterminal
+need root netns /usr/bin/python3 Xvfb Xvnc xterm xprop xdpyinfo xlogo xdotool tcpdump ping timeout sshd gtk3-demo qterminal
 command -v netplot >/dev/null 2>&1 || skip "netplot is not built (it needs GTK 3)"
 
 # The demo, as ./bootstrap demo runs it: its output has no error, and its
@@ -83,7 +83,7 @@ export PATH top_builddir workdir
 tcpdump -i lo -w "$workdir/typing.pcap" tcp port $DOC_PORT >/dev/null 2>"$workdir/tcpdump.err" &
 tpid=$!
 sleep 1
-xterm -geometry 60x10+20+30 -display ":$DOC_D" -e sh & xpid=$!
+xterm -geometry 60x10+20+30 -display "127.0.0.1:$DOC_D" -e sh & xpid=$!
 wid=$(DISPLAY=127.0.0.1:$DOC_D timeout 20 xdotool search --sync --onlyvisible --class xterm | head -n 1)
 [ -n "$wid" ] || fail "no xterm window for typing.pcap"
 export DISPLAY=127.0.0.1:$DOC_D
@@ -117,8 +117,13 @@ standins() {
 # The runner of a block: doc-commands.py's lines call doc_line.
 cat >"$workdir/prelude.sh" <<'EOF'
 failed=0
-# Error messages: a line of a program naming a failure.
-errors() { grep -Ei '(^|: )(error|cannot|can.t|failed|no such|not found|unknown|bad |usage:)' "$1"; }
+descendants() { for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
+# Error messages: a line of the suite's programs or of the shell naming a
+# failure (an application's own chatter, such as qterminal's about D-Bus,
+# is the application's).
+errors() {
+	grep -Ei '^(xcap[a-z-]*|netplot|sh|bash|[^ ]*: line [0-9]+): .*(error|cannot|can.t|failed|no such|not found|unknown|bad |usage)' "$1"
+}
 doc_line() {
 	where=$1 kind=$2 cmd=$3
 	echo "\$ $cmd" >>"$log"
@@ -144,9 +149,23 @@ doc_line() {
 		errors "$e" && { echo "$where: an error message: $cmd"; failed=1; }
 		return 0 ;;
 	app)
-		# the user closes the application: here, after a while
-		timeout 30 sh -c "$cmd" >"$o" 2>"$e"; st=$?
-		[ $st = 0 ] || [ $st = 124 ] || { echo "$where: exit status $st: $cmd: $(head -c 300 "$e")"; failed=1; }
+		# The user closes the application once its window is up; xcap-run
+		# then prints its tables.
+		eval "$cmd" >"$o" 2>"$e" & p=$!
+		name=${cmd##* -- }; name=${name%% *}
+		app= i=0
+		while [ $i -lt 900 ] && kill -0 $p 2>/dev/null; do
+			for c in $(descendants $p); do
+				[ "$(cat /proc/$c/comm 2>/dev/null)" = "$name" ] && app=$c
+			done
+			[ -n "$app" ] && xdotool search --onlyvisible --pid "$app" >/dev/null 2>&1 && break
+			sleep 0.1; i=$((i + 1))
+		done
+		sleep 1
+		[ -n "$app" ] && kill "$app"
+		wait $p; st=$?
+		# the application's own status: closed by a signal, 128 + 15
+		[ $st = 0 ] || [ $st = 143 ] || { echo "$where: exit status $st: $cmd: $(head -c 300 "$e")"; failed=1; }
 		grep -q '^== delays' "$o" && grep -q '^trace: ' "$o" ||
 			{ echo "$where: no tables: $cmd: $(head -c 300 "$o")"; failed=1; }
 		errors "$e" && { echo "$where: an error message: $cmd"; failed=1; }
