@@ -103,6 +103,12 @@ check_begin "a capture without X11 or RFB: status 1 from xcap -r and xcapanalyse
 expect xcap 1 "no X11 or RFB connection" "$good" xcap -q -r "$good" -w "$workdir/none.xcap" tcp port 1
 expect xcapanalyse 1 "no X11 or RFB connection" "$workdir/none.xcap" xcapanalyse "$workdir/none.xcap"
 check_end
+check_begin "xcap-replay on a capture without X11 or RFB, and on an unknown --connection: status 1"
+expect xcap-replay 1 "no inputs in the capture" "$workdir/none.xcap" \
+	xcap-replay record "$workdir/none.xcap" -o "$workdir/none.session"
+expect xcap-replay 1 "no such connection" 9 \
+	xcap-replay record --connection 9 "$good" -o "$workdir/none.session"
+check_end
 check_begin "--sites without a sites file: status 1, naming xcap-run"
 expect xcapanalyse 1 "xcap-run writes them" "$good.sites" xcapanalyse --sites "$good"
 check_end
