@@ -331,7 +331,7 @@ static int compare_end(const struct view_options *o, int status)
 const struct view views[] = {
 	{ "delays",
 	  "per connection and direction: Idle, Block Send, Block\n"
-	  "Recv, Block Reply in seconds, then All and the Total\n"
+	  "Recv, Block Reply in ms, then All and the Total\n"
 	  "Network Delay (default)",
 	  VIEW_MODEL, 0, 0, 0, NULL, NULL, delays_finish, NULL },
 	{ "requests",
@@ -346,7 +346,8 @@ const struct view views[] = {
 	{ "sites",
 	  "round trips by the code that waited (from xcap-run's\n"
 	  "FILE.sites): count, total and mean wait, requests,\n"
-	  "seconds added per 100 ms of RTT; avoidable round trips",
+	  "ms added per 100 ms of RTT; avoidable round trips;\n"
+	  "loops that could be batched",
 	  VIEW_MODEL | VIEW_SITES | VIEW_SITES_NEEDED, TAKES_RANK, 0, 0,
 	  sites_begin, NULL, sites_finish, NULL },
 	{ "trace-events",
