@@ -14,7 +14,7 @@ _xcap_views_xcapanalyse='--delays --requests --round-trips --sites --trace-event
 	--responses --responses-summary --updates --frames --input-to-photon --connections --messages --marks --dump
 	--predict --predict-round-trips --added-delay --added-delay-responses
 	--added-delay-cdf --compare'
-_xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --format --conn --range
+_xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --sort --top --format --conn --range
 	--capture-side --rtt --elicit-slack --elicit-fraction --elicit-min-flight --no-backlog
 	--wait-on --split-fraction --split-min --split-max --sites-file
 	--mark-span --ideal-fps --slow-motion --slow-motion-fps

@@ -48,3 +48,9 @@ EXTRA_DIST += tests/golden
 # one voice for errors (issue 19)
 dist_check_SCRIPTS += tests/bad-input.sh
 TESTS += tests/bad-input.sh
+
+# The documentation is a test (issue 28): every command of README.md, of
+# the man pages' EXAMPLES and of the tutorial, run as written.
+dist_check_SCRIPTS += tests/doc-commands.sh
+EXTRA_DIST += tests/doc-commands.py
+TESTS += tests/doc-commands.sh

@@ -1,6 +1,9 @@
 # xcap-run: the relay, the call sites, on a Unix-socket display.
 dist_check_SCRIPTS += tests/run-sites.sh
 TESTS += tests/run-sites.sh
+# xcap-run finds its parts next to itself, or says which it lacks (issue 28)
+dist_check_SCRIPTS += tests/run-parts.sh
+TESTS += tests/run-parts.sh
 
 # xcap-run takes its display number's lock as an X server does.
 dist_check_SCRIPTS += tests/run-lock.sh

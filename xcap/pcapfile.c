@@ -694,7 +694,8 @@ struct pcapfile *pcapfile_open(FILE *f, char *err, size_t errlen)
 			rc = -1;
 		}
 	} else {
-		fail(p, "not a pcap or pcapng file");
+		/* Nothing at all is said as every reader says it (source.c). */
+		fail(p, p->len == 0 && !ferror(f) ? "empty file" : "not a pcap or pcapng file");
 		rc = -1;
 	}
 	if (rc < 0) {

@@ -8,7 +8,9 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "output.h"
 
@@ -203,16 +205,34 @@ static const char *cell_text(char *buf, size_t size, const struct out_column *c,
 		snprintf(buf, size, "%" PRIu64, v->u);
 		return buf;
 	case OUT_COL_SECONDS:
-	case OUT_COL_MILLISECONDS: {
-		/* Programs get seconds to the ns; people the column's unit and
-		   decimals. */
-		int ms = c->type == OUT_COL_MILLISECONDS && !out_for_programs(fmt);
-		int digits = ms ? 6 : 9;	/* ns are this many places below the unit */
+	case OUT_COL_MILLISECONDS:
+	case OUT_COL_TIME:
+	case OUT_COL_FIXED:
+	case OUT_COL_PERCENT: {
+		/* Programs get every digit (seconds to the ns, fractions to the
+		   billionth); people the unit of the rule in output.h, with the
+		   column's decimals (given for seconds: 3 fewer in ms, 2 fewer
+		   in percent). */
+		bool prog = out_for_programs(fmt);
+		bool duration = c->type == OUT_COL_SECONDS || c->type == OUT_COL_MILLISECONDS;
+		int digits = 9;		/* places of the value below its unit */
+		int dec = c->decimals > 0 && c->decimals <= 9 ? c->decimals : 6;
+		if (c->type == OUT_COL_FIXED)
+			dec = c->decimals >= 0 && c->decimals <= 9 ? c->decimals : 3;
+		if (!prog && duration) {
+			digits = 6;
+			dec = dec > 3 ? dec - 3 : 0;
+		} else if (!prog && c->type == OUT_COL_PERCENT) {
+			digits = 7;
+			dec = dec > 2 ? dec - 2 : 0;
+		}
+		if (prog)
+			dec = 9;
+		if (dec > digits)
+			dec = digits;
 		int64_t ns = v->ns;
 		const char *sign = ns < 0 ? "-" : "";
 		uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-		int dec = out_for_programs(fmt) ? 9 :
-			  c->decimals > 0 && c->decimals <= digits ? c->decimals : 6;
 		uint64_t scale = 1;
 		for (int i = dec; i < digits; i++)
 			scale *= 10;
@@ -220,11 +240,22 @@ static const char *cell_text(char *buf, size_t size, const struct out_column *c,
 		uint64_t units = (a + scale / 2) / scale, one = 1;
 		for (int i = 0; i < dec; i++)
 			one *= 10;
-		snprintf(buf, size, "%s%" PRIu64 ".%0*" PRIu64, sign, units / one, dec, units % one);
+		if (dec)
+			snprintf(buf, size, "%s%" PRIu64 ".%0*" PRIu64, sign, units / one, dec, units % one);
+		else
+			snprintf(buf, size, "%s%" PRIu64, sign, units);
 		return buf;
 	}
 	}
 	return "";
+}
+
+/* The title people read: with the unit the rule of output.h gives it. */
+static const char *title_text(char *buf, size_t size, const struct out_column *c)
+{
+	const char *unit = c->type == OUT_COL_SECONDS ? " ms" : c->type == OUT_COL_PERCENT ? " %" : "";
+	snprintf(buf, size, "%s%s", c->title, *c->title ? unit : "");
+	return buf;
 }
 
 static int abs_width(int w)
@@ -239,32 +270,31 @@ void out_trimmed(FILE *out, const char *line, size_t len)
 	fprintf(out, "%.*s\n", (int)len, line);
 }
 
-/* One line of the aligned table: each text in its column's width, gap
-   spaces apart. */
-static void text_row(FILE *out, const struct out_column *cols, size_t n, const char *const *texts,
-		     int gap)
+/* Characters (not bytes) of a UTF-8 text. */
+static int text_chars(const char *t)
 {
-	char line[2048], clean[1024];
+	int n = 0;
+	for (; *t; t++)
+		n += ((unsigned char)*t & 0xc0) != 0x80;
+	return n;
+}
+
+/* One line of the aligned table: each text in its column's width (from
+   widths, its sign from the column: negative is left-aligned), gap
+   spaces apart.  A text wider than its column (a row after the ones the
+   widths were taken from) is written whole: never cut. */
+static void text_row(FILE *out, const struct out_column *cols, const int *widths, size_t n,
+		     const char *const *texts, int gap)
+{
+	char line[4096], clean[1024];
 	size_t len = 0;
 	for (size_t i = 0; i < n && len + 1 < sizeof line; i++) {
 		const char *t = utf8_clean(clean, sizeof clean, texts[i]);
-		int w = abs_width(cols[i].width), chars = 0;
-		size_t bytes = 0, fit = 0;
-		for (; t[bytes]; bytes++)
-			if (((unsigned char)t[bytes] & 0xc0) != 0x80 && ++chars == w)
-				fit = bytes + 1;	/* where the w-th character begins, + 1 */
-		/* Text wider than a left-aligned column that others follow is cut
-		   on a character boundary, with '~' for the rest: a long client
-		   name would push every later column out of line. */
-		bool cut = cols[i].width < 0 && i + 1 < n && chars > w && w > 1;
-		if (cut) {
-			bytes = fit - 1;
-			chars = w - 1;
-		}
+		int w = widths[i], chars = text_chars(t);
 		int pad = chars < w ? w - chars : 0;
-		len += (size_t)snprintf(line + len, sizeof line - len, "%*s%*s%.*s%s%*s", i ? gap : 0, "",
-					cols[i].width > 0 ? pad : 0, "", (int)bytes, t, cut ? "~" : "",
-					cols[i].width < 0 && !cut ? pad : 0, "");
+		bool left = cols[i].width < 0;
+		len += (size_t)snprintf(line + len, sizeof line - len, "%*s%*s%s%*s", i ? gap : 0, "",
+					left ? 0 : pad, "", t, left ? pad : 0, "");
 	}
 	out_trimmed(out, line, len < sizeof line ? len : sizeof line - 1);
 }
@@ -354,6 +384,30 @@ void out_table_begin(struct out_table *t, FILE *out, enum out_format fmt, const 
 	out_table_begin_gap(t, out, fmt, cols, ncols, key, 2);
 }
 
+/* A row held until out_table_end, its texts copied. */
+struct out_held {
+	struct out_cell *cells;
+	bool total;
+};
+
+/* --sort and --top (out_set_ranking). */
+static struct {
+	const char *column;
+	size_t top;
+	char problem[512];
+} ranking;
+
+void out_set_ranking(const char *column, size_t top)
+{
+	ranking.column = column && *column ? column : NULL;
+	ranking.top = top;
+}
+
+const char *out_ranking_problem(void)
+{
+	return ranking.problem[0] ? ranking.problem : NULL;
+}
+
 void out_table_begin_gap(struct out_table *t, FILE *out, enum out_format fmt,
 			 const struct out_column *cols, size_t ncols, const char *key, int gap)
 {
@@ -364,8 +418,20 @@ void out_table_begin_gap(struct out_table *t, FILE *out, enum out_format fmt,
 	t->ncols = ncols;
 	t->rows = 0;
 	t->key = key;
+	t->held = NULL;
+	t->nheld = t->capheld = 0;
+	t->sort_col = -1;
+	t->notes = NULL;
+	t->nnotes = 0;
+	t->ranked = false;
+	t->totals_after = false;
+	/* People's table is written at its end, each column as wide as its
+	   longest cell. */
+	t->hold = fmt == OUT_TEXT;
+	char title[160];
 	switch (fmt) {
 	case OUT_NDJSON:
+	case OUT_TEXT:
 		break;
 	case OUT_CSV:
 		if (source.no_header)
@@ -392,7 +458,7 @@ void out_table_begin_gap(struct out_table *t, FILE *out, enum out_format fmt,
 		fputc('|', out);
 		for (size_t i = 0; i < ncols; i++) {
 			fputc(' ', out);
-			md_field(out, cols[i].title, abs_width(cols[i].width));
+			md_field(out, title_text(title, sizeof title, &cols[i]), abs_width(cols[i].width));
 			fputs(" |", out);
 		}
 		fputs("\n|", out);
@@ -407,17 +473,62 @@ void out_table_begin_gap(struct out_table *t, FILE *out, enum out_format fmt,
 		}
 		fputc('\n', out);
 		break;
-	default: {
-		const char *titles[ncols ? ncols : 1];
-		for (size_t i = 0; i < ncols; i++)
-			titles[i] = cols[i].title;
-		text_row(out, cols, ncols, titles, gap);
-		break;
-	}
 	}
 }
 
-void out_table_row(struct out_table *t, const struct out_cell *cells)
+void out_table_ranks(struct out_table *t)
+{
+	if (!ranking.column && !ranking.top)
+		return;
+	t->hold = true;
+	t->ranked = true;
+	t->totals_after = true;
+	if (!ranking.column)
+		return;
+	for (size_t i = 0; i < t->ncols; i++)
+		if (t->cols[i].title[0] && (strcasecmp(ranking.column, t->cols[i].name) == 0 ||
+					    strcasecmp(ranking.column, t->cols[i].title) == 0)) {
+			t->sort_col = (int)i;
+			t->totals_after = true;
+			return;
+		}
+	int n = snprintf(ranking.problem, sizeof ranking.problem, "no column '%s' in the table (it has:",
+			 ranking.column);
+	for (size_t i = 0; i < t->ncols && n > 0 && (size_t)n < sizeof ranking.problem; i++)
+		if (t->cols[i].title[0])
+			n += snprintf(ranking.problem + n, sizeof ranking.problem - (size_t)n, "%s %s",
+				      i ? "," : "", t->cols[i].name);
+	if (n > 0 && (size_t)n < sizeof ranking.problem)
+		snprintf(ranking.problem + n, sizeof ranking.problem - (size_t)n, ")");
+}
+
+/* Under a table for people that has rows: what its abbreviations and
+   flags mean, each where it appears. */
+static void footnotes(const struct out_table *t, size_t rows)
+{
+	if (!rows || !out_for_people(t->fmt))
+		return;
+	bool any = false;
+	for (size_t k = 0; k < t->nnotes; k++)
+		for (size_t i = 0; i < t->ncols; i++) {
+			if (strcmp(t->cols[i].name, t->notes[k].column) != 0)
+				continue;
+			if (!any)
+				fputc('\n', t->out);
+			any = true;
+			fprintf(t->out, t->fmt == OUT_MARKDOWN ? "- **%s**: %s\n" : "%s: %s\n",
+				t->cols[i].title, t->notes[k].text);
+		}
+}
+
+void out_table_notes(struct out_table *t, const struct out_note *notes, size_t n)
+{
+	t->notes = notes;
+	t->nnotes = n;
+}
+
+/* One row in the table's format, with the text table's widths. */
+static void emit_row(struct out_table *t, const struct out_cell *cells, const int *widths)
 {
 	FILE *out = t->out;
 	char buf[64];
@@ -485,20 +596,177 @@ void out_table_row(struct out_table *t, const struct out_cell *cells)
 		}
 		fputc('\n', out);
 		break;
-	default: {
+	case OUT_TEXT: {
 		char bufs[t->ncols ? t->ncols : 1][64];
 		const char *texts[t->ncols ? t->ncols : 1];
 		for (size_t i = 0; i < t->ncols; i++)
 			texts[i] = cell_text(bufs[i], sizeof bufs[i], &t->cols[i], &cells[i], t->fmt);
-		text_row(out, t->cols, t->ncols, texts, t->gap);
+		text_row(out, t->cols, widths, t->ncols, texts, t->gap);
 		break;
 	}
 	}
 	t->rows++;
 }
 
+static void hold_row(struct out_table *t, const struct out_cell *cells, bool total)
+{
+	if (t->nheld == t->capheld) {
+		size_t cap = t->capheld ? t->capheld * 2 : 64;
+		struct out_held *h = realloc(t->held, cap * sizeof *h);
+		if (!h)
+			goto direct;
+		t->held = h;
+		t->capheld = cap;
+	}
+	struct out_cell *c = malloc((t->ncols ? t->ncols : 1) * sizeof *c);
+	if (!c)
+		goto direct;
+	for (size_t i = 0; i < t->ncols; i++) {
+		c[i] = cells[i];
+		c[i].s = cells[i].s ? strdup(cells[i].s) : NULL;
+	}
+	t->held[t->nheld++] = (struct out_held){ c, total };
+	return;
+direct:
+	/* Out of memory: the row is written as it comes, in the columns'
+	   given widths, rather than lost. */
+	{
+		int widths[t->ncols ? t->ncols : 1];
+		for (size_t i = 0; i < t->ncols; i++)
+			widths[i] = abs_width(t->cols[i].width);
+		emit_row(t, cells, widths);
+	}
+}
+
+void out_table_row(struct out_table *t, const struct out_cell *cells)
+{
+	if (t->hold) {
+		hold_row(t, cells, false);
+		return;
+	}
+	emit_row(t, cells, NULL);
+}
+
+void out_table_total_row(struct out_table *t, const struct out_cell *cells)
+{
+	if (t->hold) {
+		hold_row(t, cells, t->totals_after);
+		return;
+	}
+	emit_row(t, cells, NULL);
+}
+
+/* The column sorted by, for qsort (one table sorts at a time). */
+static const struct out_column *sort_by;
+static int sort_index;
+
+static int held_cmp(const void *pa, const void *pb)
+{
+	const struct out_cell *a = &((const struct out_held *)pa)->cells[sort_index];
+	const struct out_cell *b = &((const struct out_held *)pb)->cells[sort_index];
+	if (a->empty != b->empty)
+		return a->empty ? 1 : -1;	/* nothing last */
+	switch (sort_by->type) {
+	case OUT_COL_STR:
+		return strcmp(a->s ? a->s : "", b->s ? b->s : "");
+	case OUT_COL_UINT:
+		return a->u == b->u ? 0 : a->u < b->u ? 1 : -1;
+	case OUT_COL_NUMBER: {
+		double x = a->s ? strtod(a->s, NULL) : 0, y = b->s ? strtod(b->s, NULL) : 0;
+		return x == y ? 0 : x < y ? 1 : -1;
+	}
+	default:
+		return a->ns == b->ns ? 0 : a->ns < b->ns ? 1 : -1;
+	}
+}
+
+/* Merge sort of the held rows: stable, so that equal rows keep the
+   view's own order. */
+static void held_sort(struct out_held *v, size_t n, struct out_held *tmp)
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	held_sort(v, h, tmp);
+	held_sort(v + h, n - h, tmp);
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = held_cmp(&v[j], &v[i]) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, n * sizeof *v);
+}
+
 void out_table_end(struct out_table *t)
 {
+	if (!t->hold)
+		footnotes(t, t->rows);
+	if (t->hold) {
+		/* The rows ranked (totals after them), then cut to --top. */
+		size_t n = 0;
+		struct out_held *tot = malloc((t->nheld ? t->nheld : 1) * sizeof *tot);
+		size_t ntot = 0;
+		for (size_t i = 0; i < t->nheld; i++)
+			if (t->held[i].total && tot)
+				tot[ntot++] = t->held[i];
+			else
+				t->held[n++] = t->held[i];
+		if (t->sort_col >= 0 && n > 1) {
+			struct out_held *tmp = malloc(n * sizeof *tmp);
+			if (tmp) {
+				sort_by = &t->cols[t->sort_col];
+				sort_index = t->sort_col;
+				held_sort(t->held, n, tmp);
+				free(tmp);
+			}
+		}
+		size_t shown = n;
+		if (t->ranked && ranking.top && ranking.top < n)
+			shown = ranking.top;
+		/* Each text column as wide as its title and its longest cell. */
+		int widths[t->ncols ? t->ncols : 1];
+		char buf[64];
+		const char *titles[t->ncols ? t->ncols : 1];
+		char tbufs[t->ncols ? t->ncols : 1][160];
+		for (size_t c = 0; c < t->ncols; c++) {
+			titles[c] = title_text(tbufs[c], sizeof tbufs[c], &t->cols[c]);
+			widths[c] = text_chars(titles[c]);
+		}
+		for (size_t pass = 0; pass < 2; pass++) {
+			size_t m = pass ? ntot : shown;
+			struct out_held *rows = pass ? tot : t->held;
+			for (size_t r = 0; r < m && t->fmt == OUT_TEXT; r++)
+				for (size_t c = 0; c < t->ncols; c++) {
+					int w = text_chars(cell_text(buf, sizeof buf, &t->cols[c], &rows[r].cells[c],
+								     t->fmt));
+					if (w > widths[c])
+						widths[c] = w;
+				}
+		}
+		if (t->fmt == OUT_TEXT)
+			text_row(t->out, t->cols, widths, t->ncols, titles, t->gap);
+		for (size_t r = 0; r < shown; r++)
+			emit_row(t, t->held[r].cells, widths);
+		for (size_t r = 0; r < ntot; r++)
+			emit_row(t, tot[r].cells, widths);
+		footnotes(t, shown + ntot);
+		for (size_t r = 0; r < n; r++) {
+			for (size_t c = 0; c < t->ncols; c++)
+				free((char *)t->held[r].cells[c].s);
+			free(t->held[r].cells);
+		}
+		for (size_t r = 0; r < ntot; r++) {
+			for (size_t c = 0; c < t->ncols; c++)
+				free((char *)tot[r].cells[c].s);
+			free(tot[r].cells);
+		}
+		free(tot);
+		free(t->held);
+		t->held = NULL;
+		t->nheld = t->capheld = 0;
+	}
 	if (t->fmt == OUT_JSON)
 		fputs(t->rows ? "\n]" : "]", t->out);
 }

@@ -11,6 +11,7 @@
 #ifndef XCAPANALYSE_OUTPUT_H
 #define XCAPANALYSE_OUTPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,14 +56,27 @@ void out_csv_file_cell(FILE *out);
 void out_csv_file_header(FILE *out);
 int out_csv_header_wanted(void);
 
+/* The one rule of units: a duration is in milliseconds for people and in
+   seconds for programs; a moment (a time since the trace began) is in
+   seconds for both; a share is a percent for people and a fraction for
+   programs.  The writer adds the unit to a title for people (" ms",
+   " %"), so that a view says only what its column holds. */
 enum out_col_type {
 	OUT_COL_STR,	/* text */
 	OUT_COL_UINT,	/* a count */
-	OUT_COL_SECONDS,	/* a duration or time in ns, printed in seconds */
-	OUT_COL_MILLISECONDS,	/* a duration in ns: milliseconds for people
-				   (say so in the title), seconds for programs */
+	OUT_COL_SECONDS,	/* a duration in ns: ms for people (" ms" added to
+				   the title, decimals 3 fewer), s for programs */
+	OUT_COL_MILLISECONDS,	/* the same, its title saying ms already */
 	OUT_COL_NUMBER,	/* a number the view wrote itself (.s; "" or empty:
 			   none): as it is, unquoted in JSON */
+	OUT_COL_TIME,	/* a moment or a span in ns, in seconds for everyone
+			   (times since the trace began; a column whose name
+			   says _s) */
+	OUT_COL_FIXED,	/* a number that is not a time (a rate, a ratio), in
+			   .ns as billionths: with the column's decimals */
+	OUT_COL_PERCENT,	/* a share in .ns as billionths: a percent for
+				   people (" %" added to the title), a fraction
+				   for programs */
 };
 
 struct out_column {
@@ -71,6 +85,13 @@ struct out_column {
 	enum out_col_type type;
 	int width;		/* in the text table; negative: left-aligned */
 	int decimals;		/* for OUT_COL_SECONDS and _MILLISECONDS, for people */
+};
+
+/* What an abbreviation or a flag of a column (by its name) means: said to
+   people under the table, when it has rows, as "TITLE: text". */
+struct out_note {
+	const char *column;
+	const char *text;
 };
 
 /* One cell; which member counts is the column's type.  An empty cell
@@ -91,6 +112,16 @@ struct out_table {
 	size_t rows;
 	const char *key;	/* the table's name: NDJSON's "table" */
 	int gap;		/* spaces between the text table's columns */
+	/* Rows held until the end: for people, so that each column is as
+	   wide as its longest cell; for a ranking, to sort them. */
+	struct out_held *held;
+	size_t nheld, capheld;
+	bool hold;
+	bool ranked;		/* out_table_ranks: --top cuts it */
+	int sort_col;		/* -1: in the order given */
+	bool totals_after;	/* total rows go after the ranked ones */
+	const struct out_note *notes;	/* out_table_notes */
+	size_t nnotes;
 };
 
 /* Start a table.  For JSON, the table is the value of key in the object
@@ -103,7 +134,26 @@ void out_table_begin(struct out_table *t, FILE *out, enum out_format fmt, const 
 void out_table_begin_gap(struct out_table *t, FILE *out, enum out_format fmt,
 			 const struct out_column *cols, size_t ncols, const char *key, int gap);
 void out_table_row(struct out_table *t, const struct out_cell *cells);
+/* A total or subtotal row: where it falls in the order given, after the
+   rows when they are ranked (never sorted among them, nor counted by
+   --top). */
+void out_table_total_row(struct out_table *t, const struct out_cell *cells);
 void out_table_end(struct out_table *t);
+
+/* The footnotes of a table for people (out_note); call after begin. */
+void out_table_notes(struct out_table *t, const struct out_note *notes, size_t n);
+
+/* --sort COLUMN and --top N of the command (column: a column's name or
+   title, any case; NULL: the view's own order; top 0: every row), for
+   the tables that call out_table_ranks.  Numbers and times sort largest
+   first (the worst first), text in alphabetical order. */
+void out_set_ranking(const char *column, size_t top);
+/* This table is a ranking: sorted and cut as out_set_ranking says.
+   Call right after out_table_begin.  A column the table has not is
+   remembered: out_ranking_problem says it. */
+void out_table_ranks(struct out_table *t);
+/* NULL, or what was wrong with --sort ("no column 'X' (it has: a, b)"). */
+const char *out_ranking_problem(void);
 
 /* Notes for people: what the trace cannot tell.  Text and Markdown print
    them after the tables, JSON in a "notes" array, CSV on stderr (so that

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,19 @@ struct avoidable {
 	uint64_t ts, wait, seq;
 	uint32_t conn;
 	char what[XMSG_DETAIL_MAX + 320];
+	char name[64];		/* the request */
+	char why[160];		/* the reason, without which earlier one */
 	const char *site;
+};
+
+/* A run of awaited requests of one kind, one after the other on one
+   connection from one site (a loop that waits inside each turn): sent all
+   at once and then waited for, they would cost one round trip. */
+struct batch {
+	uint32_t conn;
+	char name[64];
+	const char *site;
+	uint64_t first, last, count, total;
 };
 
 /* What a connection has asked so far, for the repeats. */
@@ -84,6 +97,9 @@ struct sites {
 	size_t ngroups, cap_groups;
 	struct avoidable *avoid;
 	size_t navoid, cap_avoid;
+	struct batch *batches;	/* runs of BATCH_MIN or more */
+	size_t nbatches, cap_batches;
+	struct xconns runs;	/* of struct batch: the run going on, per connection */
 	uint64_t unjoined, unjoined_total, t0;
 	/* The last wait asked about, so that the view and the round-trips
 	   column get the same answer without using up a second stack. */
@@ -247,7 +263,9 @@ struct sites *sites_load(const char *path, char *err, size_t errlen)
 	err[0] = '\0';
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		snprintf(err, errlen, "cannot open the call sites: '%s'", path);
+		/* Say where such a file comes from: only xcap-run writes it. */
+		snprintf(err, errlen, "cannot open the call sites (%s; xcap-run writes them beside "
+			 "its trace as TRACE.sites: xcap-run -w TRACE -- APP): '%s'", strerror(errno), path);
 		return NULL;
 	}
 	struct sites *s = sites_load_stream(f, path, err, errlen);
@@ -259,8 +277,10 @@ struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t err
 {
 	err[0] = '\0';
 	struct sites *s = calloc(1, sizeof *s);
-	if (s)
+	if (s) {
 		xconns_init(&s->conns, sizeof (struct conn_seen));
+		xconns_init(&s->runs, sizeof (struct batch));
+	}
 	size_t cap = 0;
 	char *line = NULL;
 	size_t lcap = 0;
@@ -710,6 +730,68 @@ static struct group *group_of(struct sites *s, const char *site, const char *via
 	return g;
 }
 
+/* The requests whose answers a client does not need for the next one of
+   their kind: a loop of them can send all, then collect the replies. */
+static bool independent(const char *ext, const char *name)
+{
+	static const char *const kinds[] = {
+		"AllocColor", "AllocNamedColor", "LookupColor", "QueryColors", "InternAtom",
+		"GetAtomName", "GetProperty", "QueryExtension", "QueryFont", "GetWindowAttributes",
+		"GetGeometry", "QueryTree", "ListProperties", "OpenFont",
+	};
+	if (ext[0])
+		return false;
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(name, kinds[i]) == 0)
+			return true;
+	return false;
+}
+
+enum { BATCH_MIN = 3 };	/* a loop, not a pair */
+
+static int run_end(struct sites *s, struct batch *r)
+{
+	if (r->count >= BATCH_MIN) {
+		if (GROW(s->batches, s->cap_batches, s->nbatches + 1) < 0)
+			return -1;
+		s->batches[s->nbatches++] = *r;
+	}
+	r->count = 0;
+	return 0;
+}
+
+/* Follow the runs: a wait of the same independent kind, from the same
+   site, on the request right after the run's last, lengthens it; any
+   other wait on the connection ends it. */
+static int run_wait(struct sites *s, const struct xstate_wait *w, const char *site, uint64_t wait)
+{
+	struct batch *r = xconns_get(&s->runs, w->conn);
+	if (!r) {
+		r = xconns_add(&s->runs, w->conn);
+		if (!r)
+			return -1;
+		r->conn = w->conn;
+	}
+	const char *here = site ? site : "-";
+	if (r->count && strcmp(r->name, w->name) == 0 && w->seq == r->last + 1 && r->site &&
+	    strcmp(r->site, here) == 0 && independent(w->ext, w->name)) {
+		r->last = w->seq;
+		r->count++;
+		r->total += wait;
+		return 0;
+	}
+	if (run_end(s, r) < 0)
+		return -1;
+	if (independent(w->ext, w->name)) {
+		snprintf(r->name, sizeof r->name, "%s", w->name);
+		r->site = here;
+		r->first = r->last = w->seq;
+		r->count = 1;
+		r->total = wait;
+	}
+	return 0;
+}
+
 void sites_wait(struct sites *s, const struct xstate_wait *w)
 {
 	if (s->failed)
@@ -730,8 +812,17 @@ void sites_wait(struct sites *s, const struct xstate_wait *w)
 		a->conn = w->conn;
 		snprintf(a->what, sizeof a->what, "%s%s%s: %s", w->name, w->detail[0] ? " " : "",
 			 w->detail, s->marks[i].why);
+		snprintf(a->name, sizeof a->name, "%s", w->name);
+		snprintf(a->why, sizeof a->why, "%s", s->marks[i].why);
+		char *first = strstr(a->why, " (first #");
+		if (first)
+			*first = '\0';
 		a->site = site ? site : "-";
 		break;
+	}
+	if (run_wait(s, w, site, wait) < 0) {
+		s->failed = true;
+		return;
 	}
 	if (!site) {
 		s->unjoined++;
@@ -781,18 +872,101 @@ static const struct out_column site_cols[] = {
 	{ "count", "Count", OUT_COL_UINT, 5, 0 },
 	{ "total", "Total", OUT_COL_SECONDS, 9, 6 },
 	{ "mean", "Mean", OUT_COL_SECONDS, 9, 6 },
-	{ "per_100ms_rtt", "s/100ms RTT", OUT_COL_SECONDS, 11, 1 },
+	{ "per_100ms_rtt", "ms at 100ms RTT", OUT_COL_MILLISECONDS, 11, 3 },
 	{ "requests", "Requests", OUT_COL_STR, -1, 0 },
 };
 
 static const struct out_column avoid_cols[] = {
-	{ "time", "Time", OUT_COL_SECONDS, 10, 6 },
+	{ "time", "Time", OUT_COL_TIME, 10, 6 },
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "seq", "Seq", OUT_COL_UINT, 6, 0 },
 	{ "wait", "Wait", OUT_COL_SECONDS, 9, 6 },
 	{ "site", "Site", OUT_COL_STR, -44, 0 },
 	{ "why", "Why", OUT_COL_STR, -1, 0 },
 };
+
+static const struct out_column avoid_group_cols[] = {
+	{ "site", "Site", OUT_COL_STR, -44, 0 },
+	{ "request", "Request", OUT_COL_STR, -16, 0 },
+	{ "why", "Why", OUT_COL_STR, -30, 0 },
+	{ "count", "Count", OUT_COL_UINT, 5, 0 },
+	{ "wait", "Total Wait", OUT_COL_SECONDS, 9, 6 },
+	{ "first_seq", "First Seq", OUT_COL_UINT, 9, 0 },
+};
+
+static const struct out_column batch_cols[] = {
+	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
+	{ "site", "Site", OUT_COL_STR, -44, 0 },
+	{ "request", "Request", OUT_COL_STR, -16, 0 },
+	{ "count", "Count", OUT_COL_UINT, 5, 0 },
+	{ "first_seq", "First Seq", OUT_COL_UINT, 9, 0 },
+	{ "last_seq", "Last Seq", OUT_COL_UINT, 8, 0 },
+	{ "wait", "Waited", OUT_COL_SECONDS, 9, 6 },
+	{ "saves_at_100ms_rtt", "Saves at 100ms RTT", OUT_COL_SECONDS, 9, 3 },
+};
+
+static int by_count(const void *a, const void *b)
+{
+	const struct batch *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->conn < y->conn ? -1 : x->conn > y->conn;
+}
+
+/* A frame named by its module and offset only ("libgdk-3.so.0+0x9de49"):
+   no function before the offset, no source line after. */
+static bool unnamed(const char *frame)
+{
+	if (!frame || !strstr(frame, "+0x") || strchr(frame, ' '))
+		return false;
+	size_t mod = module_len(frame, strlen(frame));
+	return frame[mod] != ':';
+}
+
+/* The avoidable waits, one row per site, request and reason, with how
+   many and how long, the most costly first. */
+static void avoid_groups(const struct sites *s, struct out_table *t)
+{
+	bool *done = calloc(s->navoid ? s->navoid : 1, sizeof *done);
+	size_t *order = calloc(s->navoid ? s->navoid : 1, sizeof *order);
+	uint64_t *sum = calloc(s->navoid ? s->navoid : 1, sizeof *sum), *num = calloc(s->navoid ? s->navoid : 1, sizeof *num);
+	size_t n = 0;
+	for (size_t i = 0; done && order && sum && num && i < s->navoid; i++) {
+		if (done[i])
+			continue;
+		const struct avoidable *a = &s->avoid[i];
+		order[n] = i;
+		for (size_t k = i; k < s->navoid; k++) {
+			const struct avoidable *b = &s->avoid[k];
+			if (!done[k] && strcmp(a->site, b->site) == 0 && strcmp(a->name, b->name) == 0 &&
+			    strcmp(a->why, b->why) == 0) {
+				done[k] = true;
+				sum[n] += b->wait;
+				num[n]++;
+			}
+		}
+		n++;
+	}
+	/* the most costly first: a few groups, a simple sort */
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && sum[k] > sum[k - 1]; k--) {
+			size_t o = order[k]; order[k] = order[k - 1]; order[k - 1] = o;
+			uint64_t v = sum[k]; sum[k] = sum[k - 1]; sum[k - 1] = v;
+			v = num[k]; num[k] = num[k - 1]; num[k - 1] = v;
+		}
+	for (size_t i = 0; i < n; i++) {
+		const struct avoidable *a = &s->avoid[order[i]];
+		struct out_cell cells[] = {
+			{ .s = a->site }, { .s = a->name }, { .s = a->why }, { .u = num[i] },
+			{ .ns = (int64_t)sum[i] }, { .u = a->seq },
+		};
+		out_table_row(t, cells);
+	}
+	free(done);
+	free(order);
+	free(sum);
+	free(num);
+}
 
 void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 {
@@ -801,6 +975,7 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 	out_json_open(out, fmt);
 	struct out_table t;
 	out_table_begin(&t, out, fmt, site_cols, sizeof site_cols / sizeof site_cols[0], "sites");
+	out_table_ranks(&t);
 	for (size_t i = 0; i < s->ngroups; i++) {
 		const struct group *g = &s->groups[i];
 		char reqs[REQS_SHOWN * (XMSG_DETAIL_MAX + 80) + 32];
@@ -828,37 +1003,85 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 				s->navoid);
 		return;
 	}
-	out_heading(out, fmt, "Avoidable round trips:");
-	out_table_begin(&t, out, fmt, avoid_cols, sizeof avoid_cols / sizeof avoid_cols[0], "avoidable");
+	/* Runs still going at the end are ended. */
+	for (size_t i = 0; i < s->runs.n; i++)
+		if (run_end(s, xconns_at(&s->runs, i)) < 0)
+			s->failed = true;
+	bool people = out_for_people(fmt);
 	uint64_t avoid_total = 0;
-	for (size_t i = 0; i < s->navoid; i++) {
-		const struct avoidable *a = &s->avoid[i];
-		avoid_total += a->wait;
+	for (size_t i = 0; i < s->navoid; i++)
+		avoid_total += s->avoid[i].wait;
+	if (people) {
+		/* People read one line per site and reason, not one per wait. */
+		out_heading(out, fmt, "Avoidable round trips, by site and reason:");
+		if (s->navoid) {
+			out_table_begin(&t, out, fmt, avoid_group_cols,
+					sizeof avoid_group_cols / sizeof avoid_group_cols[0], "avoidable_groups");
+			avoid_groups(s, &t);
+			out_table_end(&t);
+		} else {
+			fputs("none\n", out);
+		}
+	} else {
+		out_table_begin(&t, out, fmt, avoid_cols, sizeof avoid_cols / sizeof avoid_cols[0], "avoidable");
+		for (size_t i = 0; i < s->navoid; i++) {
+			const struct avoidable *a = &s->avoid[i];
+			struct out_cell cells[] = {
+				{ .ns = (int64_t)(a->ts - s->t0) }, { .u = a->conn }, { .u = a->seq },
+				{ .ns = (int64_t)a->wait }, { .s = a->site }, { .s = a->what },
+			};
+			out_table_row(&t, cells);
+		}
+		out_table_end(&t);
+	}
+	out_heading(out, fmt, "Batchable: loops that wait for each answer in turn (send them all, then "
+		    "collect the replies: one round trip):");
+	uint64_t saved = 0;
+	if (people && !s->nbatches)
+		fputs("none\n", out);
+	else
+		out_table_begin(&t, out, fmt, batch_cols, sizeof batch_cols / sizeof batch_cols[0], "batchable");
+	if (s->nbatches > 1)
+		qsort(s->batches, s->nbatches, sizeof *s->batches, by_count);
+	for (size_t i = 0; i < s->nbatches; i++) {
+		const struct batch *b = &s->batches[i];
 		struct out_cell cells[] = {
-			{ .ns = (int64_t)(a->ts - s->t0) }, { .u = a->conn }, { .u = a->seq },
-			{ .ns = (int64_t)a->wait }, { .s = a->site }, { .s = a->what },
+			{ .u = b->conn }, { .s = b->site }, { .s = b->name }, { .u = b->count },
+			{ .u = b->first }, { .u = b->last }, { .ns = (int64_t)b->total },
+			{ .ns = (int64_t)((b->count - 1) * 100000000u) },
 		};
 		out_table_row(&t, cells);
+		saved += b->count - 1;
 	}
-	out_table_end(&t);
+	if (!people || s->nbatches)
+		out_table_end(&t);
 	out_json_count(out, fmt, "unjoined", s->unjoined);
 	out_json_close(out, fmt);
 	if (out_for_programs(fmt))
 		return;
 	uint64_t total = 0, count = 0;
+	bool bare = false;	/* a frame without its function's name */
 	for (size_t i = 0; i < s->ngroups; i++) {
 		total += s->groups[i].total;
 		count += s->groups[i].count;
+		bare |= unnamed(s->groups[i].site) || unnamed(s->groups[i].via);
 	}
 	char unjoined[128] = "";
 	if (s->unjoined)
-		snprintf(unjoined, sizeof unjoined, "; %" PRIu64 " round trip%s (%.6f s) without a stack",
-			 s->unjoined, s->unjoined == 1 ? "" : "s", (double)s->unjoined_total / 1e9);
-	out_sentence(out, fmt, "", "%" PRIu64 " round trip%s at %zu call site%s, %.6f s waited; "
-		     "%zu avoidable (%.6f s)%s\nAt 100 ms of round-trip time these round trips would "
-		     "add %.1f s.", count, count == 1 ? "" : "s", s->ngroups, s->ngroups == 1 ? "" : "s",
-		     (double)total / 1e9, s->navoid, (double)avoid_total / 1e9, unjoined,
-		     (double)(count + s->unjoined) * 0.1);
+		snprintf(unjoined, sizeof unjoined, "; %" PRIu64 " round trip%s (%.3f ms) without a stack",
+			 s->unjoined, s->unjoined == 1 ? "" : "s", (double)s->unjoined_total / 1e6);
+	out_sentence(out, fmt, "", "%" PRIu64 " round trip%s at %zu call site%s, %.3f ms waited; "
+		     "%zu avoidable (%.3f ms)%s\nAt 100 ms of round-trip time these round trips would "
+		     "add %.1f s; batching the loops above would save %.1f s of it.", count,
+		     count == 1 ? "" : "s", s->ngroups, s->ngroups == 1 ? "" : "s",
+		     (double)total / 1e6, s->navoid, (double)avoid_total / 1e6, unjoined,
+		     (double)(count + s->unjoined) * 0.1, (double)saved * 0.1);
+	if (bare)
+		out_sentence(out, fmt, "Frames shown as FILE+0xOFFSET", " have no symbols: install the "
+			     "library's debug symbols (Debian: its -dbgsym package from the debug "
+			     "archive, e.g. libgtk-3-0-dbgsym) or set DEBUGINFOD_URLS "
+			     "(https://debuginfod.debian.net) before xcapanalyse --sites, which then "
+			     "fetches them and names the functions and lines.");
 }
 
 void sites_free(struct sites *s)
@@ -892,5 +1115,7 @@ void sites_free(struct sites *s)
 	}
 	free(s->groups);
 	free(s->avoid);
+	free(s->batches);
+	xconns_free(&s->runs);
 	free(s);
 }

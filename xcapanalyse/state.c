@@ -853,7 +853,7 @@ static void message(struct xstate_model *m, const struct xrec_msg *g)
    decoders' phrases (protocols/x11.c, protocols/rfb.c): "could not decode
    N bytes ...", "stream ended with N bytes not decoded", and RFB's totals
    "N bytes not framed", "N bytes after the security handshake not decoded
-   (opaque)". */
+   (opaque)", and both decoders' "... the capture began mid-connection". */
 static void decoder_note(struct cstate *c, const char *text)
 {
 	unsigned long long n;
@@ -869,6 +869,8 @@ static void decoder_note(struct cstate *c, const char *text)
 		c->info.opaque_bytes += n;
 	} else if (strncmp(text, "security type ", 14) == 0 && !c->info.opaque[0]) {
 		snprintf(c->info.opaque, sizeof c->info.opaque, "%s", text);
+	} else if (strstr(text, "the capture began mid-connection")) {
+		c->info.midway = true;
 	}
 }
 

@@ -174,6 +174,10 @@ struct xstate_conn {
 	   the rest is opaque by design (an encrypting security type), "". */
 	uint64_t undecoded, opaque_bytes;
 	char opaque[160];
+	/* The capture began after the session's opening (its decoder said
+	   so): what the opening carries (RFB's pixel format, X11's request
+	   numbers) is missing or guessed. */
+	bool midway;
 	/* Seconds (as ns) in each state per direction, inside the range.
 	   time[dir][XSTATE_IDLE] is the span minus the others. */
 	uint64_t span;

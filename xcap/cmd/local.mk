@@ -9,4 +9,5 @@ noinst_LIBRARIES += xcap/cmd/libcmd.a
 xcap_cmd_libcmd_a_CPPFLAGS = $(AM_CPPFLAGS) $(INC_CMD)
 xcap_cmd_libcmd_a_SOURCES = \
 	xcap/cmd/report.c xcap/cmd/report.h \
+	xcap/cmd/parts.c xcap/cmd/parts.h \
 	xcap/cmd/progress.c xcap/cmd/progress.h

@@ -665,6 +665,14 @@ int main(int argc, char **argv)
 		die_err(1, err, in);
 	if (!m->nconn)
 		die(1, "no connections in the trace", in);
+	double r0 = s.at.at.r0, r1 = s.at.at.r1;
+	if (r0 >= 0 && r0 > (double)m->t_end) {
+		/* A blank picture would pass for one of a quiet moment. */
+		char what[160];
+		snprintf(what, sizeof what, "nothing in the range %.6g:%.6g (the trace spans 0:%.6f s)",
+			 r0 / 1e9, r1 / 1e9, (double)m->t_end / 1e9);
+		die(1, what, in);
+	}
 	struct np_view v;
 	if (np_view_open(&v, m, &s.at.at, s.at.w, s.at.h, err, sizeof err) < 0) {
 		if (err[strlen(err) - 1] == '\'')

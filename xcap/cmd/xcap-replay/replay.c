@@ -32,9 +32,11 @@
  * Belongs to: the xcap-replay command's room (xcap/cmd/xcap-replay/).
  */
 #include "config.h"
+#include "parts.h"
 #include "report.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <netdb.h>
@@ -934,6 +936,10 @@ static pid_t capture_start(const char *iface, const char *trace, unsigned port)
 		die(EXIT_RUNTIME, "cannot start xcap: %s: '%s'", strerror(errno), trace);
 	char filter[64];
 	snprintf(filter, sizeof filter, "tcp port %u", port);
+	/* The xcap of this build or installation, beside us (parts.h). */
+	char xcap[PATH_MAX], looked[2 * PATH_MAX];
+	if (find_part(xcap, sizeof xcap, "xcap", NULL, NULL, NULL, looked, sizeof looked) < 0)
+		die(EXIT_RUNTIME, "cannot find the capturing program (looked in %s): 'xcap'", looked);
 	pid_t pid = fork();
 	if (pid < 0)
 		die(EXIT_RUNTIME, "cannot start xcap: %s: '%s'", strerror(errno), trace);
@@ -941,7 +947,7 @@ static pid_t capture_start(const char *iface, const char *trace, unsigned port)
 		dup2(fds[1], STDERR_FILENO);
 		close(fds[0]);
 		close(fds[1]);
-		execlp("xcap", "xcap", "-i", iface, "-w", trace, filter, (char *)NULL);
+		execl(xcap, "xcap", "-i", iface, "-w", trace, filter, (char *)NULL);
 		fprintf(stderr, "xcap: cannot run: %s\n", strerror(errno));
 		_exit(127);
 	}

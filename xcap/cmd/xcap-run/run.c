@@ -55,6 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "parts.h"
 #include "pipeline.h"
 #include "record.h"
 #include "report.h"
@@ -688,9 +689,13 @@ static double parse_rate(const char *s)
 	return (double)bps / 8;
 }
 
-/* Run an installed command (or the build tree's, $XCAP_BINDIR) with the
-   trace; its output is ours. */
-static void analyse(const char *const argv[], FILE *to)
+/* xcapanalyse, found once next to xcap-run (parts.h) before the
+   application runs: the tables are what the user came for. */
+static char analyser[PATH_MAX];
+
+/* Run xcapanalyse with the trace; its output is ours (or goes to to).
+   Returns its exit status, or -1 when it could not be run. */
+static int analyse(const char *const argv[], FILE *to)
 {
 	fflush(stdout);
 	if (to)
@@ -699,16 +704,35 @@ static void analyse(const char *const argv[], FILE *to)
 	if (p == 0) {
 		if (to && dup2(fileno(to), STDOUT_FILENO) < 0)
 			_exit(127);
-		const char *dir = getenv("XCAP_BINDIR");
-		char path[PATH_MAX];
-		snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : XCAP_BINDIR, argv[0]);
-		execv(path, (char *const *)argv);
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "%s: cannot run: %s: '%s'\n", program_name, strerror(errno), argv[0]);
+		execv(analyser, (char *const *)argv);
+		fprintf(stderr, "%s: cannot run: %s: '%s'\n", program_name, strerror(errno), analyser);
 		_exit(127);
 	}
-	if (p > 0)
-		waitpid(p, NULL, 0);
+	int status;
+	if (p < 0 || waitpid(p, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Whether name runs as execvp would find it: a path, or a command in a
+   folder of $PATH. */
+static bool runnable(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0;
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		char full[PATH_MAX];
+		snprintf(full, sizeof full, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", name);
+		struct stat st;
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
 }
 
 /* The page for a bug report: how it was made, then the tables. */
@@ -728,12 +752,18 @@ static int write_report(const char *path, const char *trace, bool stacks, double
 	for (int i = optind; i < argc; i++)
 		fprintf(f, " %s", argv[i]);
 	fprintf(f, "` (xcap %s); trace `%s`.\n\n## Where the time went\n\n", PACKAGE_VERSION, trace);
-	analyse((const char *const[]){ "xcapanalyse", "--delays", "--format", "markdown", trace, NULL }, f);
+	int bad = analyse((const char *const[]){ "xcapanalyse", "--delays", "--format", "markdown", trace,
+					      NULL }, f) != 0;
 	if (stacks) {
 		fprintf(f, "\n## Round trips by call site\n\n");
-		analyse((const char *const[]){ "xcapanalyse", "--sites", "--format", "markdown", trace, NULL }, f);
+		bad |= analyse((const char *const[]){ "xcapanalyse", "--sites", "--format", "markdown", trace,
+						      NULL }, f) != 0;
 	}
-	return fclose(f) == 0 ? 0 : -1;
+	if (fclose(f) != 0)
+		return -1;
+	if (bad)
+		complain("the report lacks tables xcapanalyse could not make: '%s'", path);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -790,6 +820,24 @@ int main(int argc, char **argv)
 		die(EXIT_RUNTIME, "cannot connect to the display: %s: '%s'", err, real);
 	close(probe);
 
+	/* Everything it needs, found before a file is made or the
+	   application started: a missing part ends it here, clearly. */
+	if (!runnable(argv[optind]))
+		die(EXIT_USAGE, "no such application (not a path, nor on $PATH): '%s'", argv[optind]);
+	char looked[2 * PATH_MAX], libpath[PATH_MAX];
+	if (stacks && find_part(libpath, sizeof libpath, "libxcapwait.so", "XCAP_WAIT_LIB", NULL,
+				XCAP_PKGLIBDIR, looked, sizeof looked) < 0)
+		die(EXIT_RUNTIME, "cannot find the call-site library (looked in %s; or run with "
+		    "--no-stacks): 'libxcapwait.so'", looked);
+	/* In the build tree xcapanalyse is in its layer's folder beside ours. */
+	static const char *const beside[] = { "../xcapanalyse", NULL };
+	const char *bindir = getenv("XCAP_BINDIR");	/* the user's choice of folder */
+	if ((!quiet || report) &&
+	    find_part(analyser, sizeof analyser, "xcapanalyse", NULL, bindir && *bindir ? NULL : beside,
+		      bindir && *bindir ? bindir : XCAP_BINDIR, looked, sizeof looked) < 0)
+		die(EXIT_RUNTIME, "cannot find the program that makes the tables (looked in %s; "
+		    "or run with --quiet): 'xcapanalyse'", looked);
+
 	char trace_path[PATH_MAX], sites_path[PATH_MAX + 8], xauth_path[PATH_MAX];
 	if (out)
 		snprintf(trace_path, sizeof trace_path, "%s", out);
@@ -826,12 +874,6 @@ int main(int argc, char **argv)
 		die(EXIT_RUNTIME, "out of memory: 'pipeline'");
 	unlink(sites_path);
 
-	char libpath[PATH_MAX];
-	const char *lib = getenv("XCAP_WAIT_LIB");
-	snprintf(libpath, sizeof libpath, "%s", lib && *lib ? lib : XCAP_PKGLIBDIR "/libxcapwait.so");
-	if (stacks && access(libpath, R_OK) != 0)
-		die(EXIT_RUNTIME, "cannot find the call-site library (or run with --no-stacks): %s: '%s'",
-		    strerror(errno), libpath);
 	char display[64];
 	snprintf(display, sizeof display, "127.0.0.1:%u", num);
 	snprintf(xauth_path, sizeof xauth_path, "%s/xcap-run-%ld.xauth",
@@ -890,14 +932,16 @@ int main(int argc, char **argv)
 	if (bad)
 		die(EXIT_RUNTIME, "cannot write the trace: '%s'", trace_path);
 	fflush(stdout);
+	int failed = 0;
 	if (!quiet) {
 		printf("== delays\n\n");
 		fflush(stdout);
-		analyse((const char *const[]){ "xcapanalyse", "--delays", trace_path, NULL }, NULL);
+		failed |= analyse((const char *const[]){ "xcapanalyse", "--delays", trace_path, NULL }, NULL) != 0;
 		if (stacks) {
 			printf("\n== round trips by call site\n\n");
 			fflush(stdout);
-			analyse((const char *const[]){ "xcapanalyse", "--sites", trace_path, NULL }, NULL);
+			failed |= analyse((const char *const[]){ "xcapanalyse", "--sites", trace_path, NULL },
+					  NULL) != 0;
 		}
 		printf("\n");
 	}
@@ -909,6 +953,9 @@ int main(int argc, char **argv)
 	if (stacks)
 		printf("call sites: %s\n", sites_path);
 	free(rl);
+	/* The application's status, unless it went well and the tables did not. */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && failed)
+		return EXIT_RUNTIME;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : EXIT_RUNTIME;

@@ -238,6 +238,9 @@ struct capture {
 	   1.3 bytes a packet (unless --no-index). */
 	bool want_index;
 	struct xidx *ix;
+	/* For saying when nothing of use was captured: TCP connections seen,
+	   and those a decoder took (X11, RFB). */
+	unsigned conns, decoded;
 };
 
 /* A record to the trace file open now. */
@@ -404,6 +407,10 @@ static void check_triggers(struct capture *cap, const struct xrec *rec)
 static void emit(void *ctx, const struct xrec *rec)
 {
 	struct capture *cap = ctx;
+	if (rec->type == XREC_CONN) {
+		cap->conns++;
+		cap->decoded += rec->u.conn.proto && rec->u.conn.proto[0];
+	}
 	if (cap->write_failed)
 		return;
 	record(cap, rec);
@@ -1273,17 +1280,34 @@ int main(int argc, char **argv)
 		if (cap.cut) {
 			struct cut_totals t;
 			cut_get_totals(cap.cut, &t);
-			fprintf(stderr, "%s: %llu packets cut to their headers inside large messages "
-				"(%llu payload bytes not copied); the kernel lost track %llu times, "
-				"%llu of its guesses were confirmed, %llu refuted\n", program_name,
-				(unsigned long long)t.packets, (unsigned long long)t.bytes,
-				(unsigned long long)t.losses, (unsigned long long)t.arms,
-				(unsigned long long)t.refuted);
+			if (t.packets)
+				fprintf(stderr, "%s: %llu packets cut to their headers inside large messages "
+					"(%llu payload bytes not copied)\n", program_name,
+					(unsigned long long)t.packets, (unsigned long long)t.bytes);
+			/* The cutter's own bookkeeping is for whoever works on it. */
+			if (getenv("XCAP_CUT_LOG"))
+				fprintf(stderr, "%s: the kernel lost track %llu times, %llu of its "
+					"guesses were confirmed, %llu refuted\n", program_name,
+					(unsigned long long)t.losses, (unsigned long long)t.arms,
+					(unsigned long long)t.refuted);
 			if (getenv("XCAP_CUT_LOG"))
 				for (int r = 1; r < CUT_LOST_REASONS; r++)
 					fprintf(stderr, "%s: lost track for reason %d: %llu times\n",
 						program_name, r, (unsigned long long)t.lost_by[r]);
 		}
+	}
+	/* Nothing of use is said as plainly as a failure, with where to look. */
+	if (status == EXIT_OK && !cap.flight && st.packets == 0 && cap.live) {
+		complain("no packet captured (a display on a Unix socket, DISPLAY=:N, is not on "
+			 "the network: use 127.0.0.1:N; display :N is TCP port 6000+N, VNC's 5900+N; "
+			 "a local server is on -i lo): '%s%s%s'", cap.info.iface, filter ? " " : "",
+			 filter ? filter : "");
+		status = EXIT_RUNTIME;
+	} else if (status == EXIT_OK && !cap.flight && !cap.decoded) {
+		complain("no X11 or RFB connection in the capture (%u TCP %s, none of them X11 or "
+			 "RFB; display :N is TCP port 6000+N, VNC's 5900+N): '%s'", cap.conns,
+			 cap.conns == 1 ? "connection" : "connections", cap.live ? cap.info.iface : rfile);
+		status = EXIT_RUNTIME;
 	}
 	if (have_ps && ps.ps_drop)
 		complain("the kernel dropped %u packets: the trace has gaps: '%s'", ps.ps_drop,

@@ -614,20 +614,28 @@ static void build_matching(struct rows *rs, struct compare_run *const *runs)
 
 /* ---- printing ---- */
 
-/* A value in its unit: seconds (from ns), a count, a percentage. */
+/* A value in its unit, by the one rule of output.h: a duration in ms for
+   people and seconds for programs (from ns), a count, a share in percent
+   for people and a fraction for programs. */
 static void fmt_value(char *buf, size_t size, enum unit u, double v, bool people, bool sign)
 {
 	/* JSON numbers take no plus sign: only people get one. */
 	const char *s = sign && people && v > 0 ? "+" : "";
 	switch (u) {
 	case U_SECONDS:
-		snprintf(buf, size, "%s%.*f", s, people ? 6 : 9, v / 1e9);
+		if (people)
+			snprintf(buf, size, "%s%.3f", s, v / 1e6);
+		else
+			snprintf(buf, size, "%s%.9f", s, v / 1e9);
 		break;
 	case U_COUNT:
 		snprintf(buf, size, "%s%.0f", s, v);
 		break;
 	case U_FRACTION:
-		snprintf(buf, size, "%s%.*f", s, people ? 3 : 6, v);
+		if (people)
+			snprintf(buf, size, "%s%.1f", s, v * 100);
+		else
+			snprintf(buf, size, "%s%.6f", s, v);
 		break;
 	case U_RATE:
 		snprintf(buf, size, "%s%.*f", s, people ? 2 : 6, v);
@@ -683,7 +691,11 @@ static void print_row(struct out_table *t, const struct table_shape *s, const st
 	if (s->with_view)
 		cells[c++].s = view_names[r->view];
 	cells[c++].s = r->label;
-	cells[c++].s = people ? m->title : m->name;
+	/* People's metric says its unit, as a column's title would. */
+	char title[64];
+	snprintf(title, sizeof title, "%s%s", m->title,
+		 m->unit == U_SECONDS ? " ms" : m->unit == U_FRACTION ? " %" : "");
+	cells[c++].s = people ? title : m->name;
 	for (size_t k = 0; k < nruns; k++) {
 		bufs[x][0] = '\0';
 		if (r->have[k])

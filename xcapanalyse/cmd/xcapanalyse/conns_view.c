@@ -135,7 +135,7 @@ static const struct out_column conn_cols[] = {
 /* ---- --marks ---- */
 
 static const struct out_column mark_cols[] = {
-	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
+	{ "time", "Time", OUT_COL_TIME, 12, 6 },
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "client", "Client", OUT_COL_STR, -16, 0 },
 	{ "source", "Source", OUT_COL_STR, -12, 0 },
@@ -171,6 +171,11 @@ static void print_connections(FILE *out, const struct conn_table *t, enum out_fo
 	out_json_open(out, fmt);
 	out_table_begin(&t_out, out, fmt, conn_cols, sizeof conn_cols / sizeof conn_cols[0],
 			"connections");
+	out_table_ranks(&t_out);
+	static const struct out_note notes[] = {
+		{ "packets_c2s", "> client to server, < server to client (so are Bytes and Msgs)" },
+	};
+	out_table_notes(&t_out, notes, 1);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct conn_row *r = &t->rows[i];
 		if (ranged && !r->counted)

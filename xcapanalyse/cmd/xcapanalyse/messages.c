@@ -19,7 +19,7 @@
    wait in ms, the flags after the detail; programs get each in a column
    of its own and the wait in seconds, as every other view. */
 static const struct out_column people_cols[] = {
-	{ "time", "time", OUT_COL_SECONDS, 12, 6 },
+	{ "time", "time", OUT_COL_TIME, 12, 6 },
 	{ "conn", "conn", OUT_COL_UINT, 5, 0 },
 	{ "dir", "dir", OUT_COL_STR, 3, 0 },
 	{ "seq", "seq", OUT_COL_UINT, 8, 0 },
@@ -29,7 +29,7 @@ static const struct out_column people_cols[] = {
 	{ "detail", " detail", OUT_COL_STR, 0, 0 },
 };
 static const struct out_column program_cols[] = {
-	{ "time", "time", OUT_COL_SECONDS, 0, 0 },
+	{ "time", "time", OUT_COL_TIME, 0, 0 },
 	{ "conn", "conn", OUT_COL_UINT, 0, 0 },
 	{ "dir", "dir", OUT_COL_STR, 0, 0 },
 	{ "seq", "seq", OUT_COL_UINT, 0, 0 },

@@ -23,10 +23,10 @@ static const struct out_column predict_cols[] = {
 	{ "rate_bps", "rate_bps", OUT_COL_UINT, 11, 0 },
 	{ "delay_ms", "delay_ms", OUT_COL_STR, 9, 0 },
 	{ "via", "via", OUT_COL_STR, -5, 0 },	/* raw, ssh-C */
-	{ "span_s", "span_s", OUT_COL_SECONDS, 9, 3 },
-	{ "total_network_delay_s", "net_delay_s", OUT_COL_SECONDS, 12, 6 },
-	{ "block_send_s", "block_send_s", OUT_COL_SECONDS, 12, 6 },
-	{ "block_reply_s", "block_reply_s", OUT_COL_SECONDS, 13, 6 },
+	{ "span_s", "span_s", OUT_COL_TIME, 9, 3 },
+	{ "total_network_delay_s", "net_delay_s", OUT_COL_TIME, 12, 6 },
+	{ "block_send_s", "block_send_s", OUT_COL_TIME, 12, 6 },
+	{ "block_reply_s", "block_reply_s", OUT_COL_TIME, 13, 6 },
 	{ "round_trips", "trips", OUT_COL_UINT, 6, 0 },
 	{ "relative", "relative", OUT_COL_STR, 9, 0 },
 };
@@ -186,7 +186,7 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 static const struct out_column trip_cols[] = {
 	{ "rate", "rate", OUT_COL_STR, -8, 0 },
 	{ "delay_ms", "delay_ms", OUT_COL_STR, 9, 0 },
-	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
+	{ "time", "Time", OUT_COL_TIME, 12, 6 },
 	{ "conn", "Conn", OUT_COL_UINT, 5, 0 },
 	{ "seq", "Seq", OUT_COL_UINT, 8, 0 },
 	{ "extension", "Extension", OUT_COL_STR, -14, 0 },
@@ -240,12 +240,12 @@ static const struct out_column added_cols[] = {
 	{ "of", "of", OUT_COL_STR, -9, 0 },	/* packets, responses */
 	{ "count", "count", OUT_COL_UINT, 7, 0 },
 	{ "delayed", "delayed", OUT_COL_UINT, 8, 0 },
-	{ "mean_s", "mean_s", OUT_COL_SECONDS, 10, 6 },
-	{ "p50_s", "p50_s", OUT_COL_SECONDS, 10, 6 },
-	{ "p90_s", "p90_s", OUT_COL_SECONDS, 10, 6 },
-	{ "p95_s", "p95_s", OUT_COL_SECONDS, 10, 6 },
-	{ "p99_s", "p99_s", OUT_COL_SECONDS, 10, 6 },
-	{ "max_s", "max_s", OUT_COL_SECONDS, 10, 6 },
+	{ "mean_s", "mean_s", OUT_COL_TIME, 10, 6 },
+	{ "p50_s", "p50_s", OUT_COL_TIME, 10, 6 },
+	{ "p90_s", "p90_s", OUT_COL_TIME, 10, 6 },
+	{ "p95_s", "p95_s", OUT_COL_TIME, 10, 6 },
+	{ "p99_s", "p99_s", OUT_COL_TIME, 10, 6 },
+	{ "max_s", "max_s", OUT_COL_TIME, 10, 6 },
 	{ "share_le_1ms", "<=1ms", OUT_COL_STR, 7, 0 },
 	{ "share_le_10ms", "<=10ms", OUT_COL_STR, 7, 0 },
 	{ "share_le_100ms", "<=100ms", OUT_COL_STR, 7, 0 },
@@ -426,7 +426,7 @@ int added_delay_view_print(FILE *out, enum out_format fmt, const struct added_de
 
 static const struct out_column each_cols[] = {
 	{ "rate", "rate", OUT_COL_STR, -8, 0 },
-	{ "time", "Time", OUT_COL_SECONDS, 10, 4 },
+	{ "time", "Time", OUT_COL_TIME, 10, 4 },
 	{ "conn", "Conn", OUT_COL_UINT, 5, 0 },
 	{ "input", "Input", OUT_COL_UINT, 6, 0 },
 	{ "kind", "Kind", OUT_COL_STR, -15, 0 },
@@ -476,7 +476,7 @@ static const struct out_column cdf_cols[] = {
 	{ "rate", "rate", OUT_COL_STR, -8, 0 },
 	{ "rate_bps", "rate_bps", OUT_COL_UINT, 11, 0 },
 	{ "of", "of", OUT_COL_STR, -9, 0 },
-	{ "delay_s", "delay_s", OUT_COL_SECONDS, 10, 6 },
+	{ "delay_s", "delay_s", OUT_COL_TIME, 10, 6 },
 	{ "count", "count", OUT_COL_UINT, 8, 0 },
 	{ "share", "share", OUT_COL_NUMBER, 8, 0 },
 };

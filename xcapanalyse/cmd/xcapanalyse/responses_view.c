@@ -20,7 +20,7 @@
 #include "views.h"
 
 static const struct out_column row_cols[] = {
-	{ "time", "Time", OUT_COL_SECONDS, 10, 4 },
+	{ "time", "Time", OUT_COL_TIME, 10, 4 },
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "input", "Input", OUT_COL_UINT, 5, 0 },
 	{ "kind", "Kind", OUT_COL_STR, -14, 0 },
@@ -59,13 +59,31 @@ static const struct out_column sum_cols[] = {
 	{ "p95", "p95", OUT_COL_SECONDS, 8, 4 },
 	{ "p99", "p99", OUT_COL_SECONDS, 8, 4 },
 	{ "max", "Max", OUT_COL_SECONDS, 8, 4 },
-	{ "over_50ms", ">50ms", OUT_COL_SECONDS, 6, 3 },
-	{ "over_100ms", ">100ms", OUT_COL_SECONDS, 6, 3 },
-	{ "over_150ms", ">150ms", OUT_COL_SECONDS, 6, 3 },
-	{ "input_rate", "Inputs/s", OUT_COL_SECONDS, 8, 2 },
+	{ "over_50ms", ">50ms", OUT_COL_PERCENT, 6, 3 },
+	{ "over_100ms", ">100ms", OUT_COL_PERCENT, 6, 3 },
+	{ "over_150ms", ">150ms", OUT_COL_PERCENT, 6, 3 },
+	{ "input_rate", "Inputs/s", OUT_COL_FIXED, 8, 2 },
 	{ "bytes_c2s", "Bytes>", OUT_COL_UINT, 9, 0 },
 	{ "bytes_s2c", "Bytes<", OUT_COL_UINT, 10, 0 },
 	{ "pixels", "Pixels", OUT_COL_UINT, 10, 0 },
+};
+
+/* What the abbreviations and flags mean, under the tables. */
+static const struct out_note row_notes[] = {
+	{ "added", "a round trip added when the capture was beside the client, not the display "
+		   "(--capture-side)" },
+	{ "messages_c2s", "> toward the server, < toward the client (so are Bytes)" },
+	{ "flags", "none: nothing visible followed before the quiet or the next input; cut: the "
+		   "next input came before the connection went quiet; uncertain: bytes lost or "
+		   "framing unsure inside the response; send-event: an X11 event sent with "
+		   "SendEvent; no-rtt: no round trip known to add" },
+};
+static const struct out_note sum_notes[] = {
+	{ "no_response", "inputs with nothing visible before the quiet or the next input" },
+	{ "cut", "inputs whose response the next input cut short (faster than --quiet-ms)" },
+	{ "uncertain", "inputs with bytes lost or framing unsure inside their response" },
+	{ "over_50ms", "the share of responses slower than 50 ms (and 100, 150 ms)" },
+	{ "bytes_c2s", "> toward the server, < toward the client" },
 };
 
 struct sum_conn {
@@ -245,6 +263,8 @@ struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enu
 		out_json_open(out, fmt);
 		out_table_begin(&v->t, out, fmt, row_cols, sizeof row_cols / sizeof row_cols[0],
 				"responses");
+		out_table_ranks(&v->t);
+		out_table_notes(&v->t, row_notes, sizeof row_notes / sizeof row_notes[0]);
 	}
 	return v;
 }
@@ -287,6 +307,23 @@ static void summary_row(struct out_table *t, const char *conn, const char *proto
 	out_table_row(t, cells);
 }
 
+/* A capture begun mid-session finds inputs only where the decoder found
+   its footing again: said in the view, not only in --dump. */
+static void midway_notes(const struct responses_view *v)
+{
+	char midway[256];
+	const char *note = midway;
+	for (size_t i = 0; i < xstate_conn_count(v->m); i++) {
+		const struct xstate_conn *c = xstate_conn_at(v->m, i);
+		if (c->midway) {
+			snprintf(midway, sizeof midway, "conn %u: the capture began mid-way through the "
+				 "session: inputs and updates before the decoder found the messages' "
+				 "boundaries again are not seen", c->id);
+			out_notes(v->out, v->fmt, &note, 1, "xcapanalyse");
+		}
+	}
+}
+
 int responses_view_finish(struct responses_view *v)
 {
 	if (!v)
@@ -297,12 +334,14 @@ int responses_view_finish(struct responses_view *v)
 	int ret = v->oom ? -1 : 0;
 	if (!v->summary) {
 		out_table_end(&v->t);
+		midway_notes(v);
 		out_json_close(v->out, v->fmt);
 	} else {
 		struct out_table t;
 		out_json_open(v->out, v->fmt);
 		out_table_begin(&t, v->out, v->fmt, sum_cols, sizeof sum_cols / sizeof sum_cols[0],
 				"responses_summary");
+		out_table_notes(&t, sum_notes, sizeof sum_notes / sizeof sum_notes[0]);
 		char id[16];
 		for (size_t i = 0; i < v->conns.n; i++) {
 			const struct sum_conn *c = xconns_at(&v->conns, i);
@@ -312,6 +351,7 @@ int responses_view_finish(struct responses_view *v)
 		if (v->conns.n != 1)
 			summary_row(&t, "All", "", v->all);
 		out_table_end(&t);
+		midway_notes(v);
 		out_json_close(v->out, v->fmt);
 	}
 	for (size_t i = 0; i < v->conns.n; i++)
@@ -332,7 +372,7 @@ static const struct out_column upd_cols[] = {
 	{ "proto", "Proto", OUT_COL_STR, -5, 0 },
 	{ "span", "Span", OUT_COL_SECONDS, 8, 3 },
 	{ "updates", "Updates", OUT_COL_UINT, 7, 0 },
-	{ "updates_per_s", "Updates/s", OUT_COL_SECONDS, 9, 2 },
+	{ "updates_per_s", "Updates/s", OUT_COL_FIXED, 9, 2 },
 	{ "rects", "Rects", OUT_COL_UINT, 7, 0 },
 	{ "pixels", "Pixels", OUT_COL_UINT, 10, 0 },
 	{ "pixels_per_s", "Pixels/s", OUT_COL_UINT, 10, 0 },
@@ -341,12 +381,12 @@ static const struct out_column upd_cols[] = {
 	{ "messages_c2s", "Msgs>", OUT_COL_UINT, 7, 0 },
 	{ "longest_gap", "Longest Gap", OUT_COL_SECONDS, 11, 4 },
 	/* video quality */
-	{ "ideal_fps", "Ideal FPS", OUT_COL_SECONDS, 9, 2 },
-	{ "update_quality", "Upd Quality", OUT_COL_SECONDS, 11, 3 },
+	{ "ideal_fps", "Ideal FPS", OUT_COL_FIXED, 9, 2 },
+	{ "update_quality", "Upd Quality", OUT_COL_FIXED, 11, 3 },
 	{ "display_bytes", "To Display", OUT_COL_UINT, 10, 0 },
 	{ "bytes_per_frame", "Bytes/Frame", OUT_COL_UINT, 11, 0 },
 	{ "reference_bytes_per_frame", "Slow-Mo B/F", OUT_COL_UINT, 11, 0 },
-	{ "video_quality", "Video Quality", OUT_COL_SECONDS, 13, 3 },
+	{ "video_quality", "Video Quality", OUT_COL_FIXED, 13, 3 },
 };
 enum { UPD_PLAIN_COLS = 12 };
 

@@ -88,7 +88,9 @@ enum {
 	TAKES_WAKE = 1 << 2,		/* --wake-time */
 	TAKES_VIDEO = 1 << 3,		/* --mark-span, --ideal-fps, --slow-motion,
 					   --slow-motion-fps */
-	TAKES_N = 4
+	TAKES_RANK = 1 << 4,		/* --sort, --top: a ranking view (its
+					   table calls out_table_ranks) */
+	TAKES_N = 5
 };
 
 /* Hooks return 0; -1 when they failed (err says why, empty: out of

@@ -13,7 +13,7 @@
 #include "grow.h"
 #include "views.h"
 
-enum { NOTES_MAX = 64, NOTE_LEN = 256 };
+enum { NOTES_MAX = 64, NOTE_LEN = 512 };
 
 struct notes {
 	char text[NOTES_MAX][NOTE_LEN];
@@ -61,15 +61,20 @@ static void collect_notes(struct notes *ns, const struct xstate_model *m)
 		else if (c->undecoded)
 			note(ns, "conn %u: %llu bytes of its streams were not decoded", c->id,
 			     (unsigned long long)c->undecoded);
+		if (c->midway)
+			note(ns, "conn %u: the capture began mid-way through the session: its opening "
+			     "is missing, so %s", c->id,
+			     strcmp(c->proto, "rfb") == 0 ? "messages are decoded only from where their "
+			     "boundaries were found again" : "request numbers are guessed");
 		if (c->opaque[0])
 			note(ns, "conn %u: %s (%llu bytes)", c->id, c->opaque,
 			     (unsigned long long)c->opaque_bytes);
 		if (c->unsure_waits)
-			note(ns, "conn %u: %llu %s (%.6f s) ended with an answer whose request "
+			note(ns, "conn %u: %llu %s (%.3f ms) ended with an answer whose request "
 			     "is a guess (request numbers not confirmed): not counted as Block Reply "
 			     "or round trips, their time is in Idle",
 			     c->id, (unsigned long long)c->unsure_waits,
-			     c->unsure_waits == 1 ? "silence" : "silences", (double)c->unsure_time / 1e9);
+			     c->unsure_waits == 1 ? "silence" : "silences", (double)c->unsure_time / 1e6);
 		if (c->side == XSIDE_SERVER)
 			note(ns, "conn %u: captured beside the server, not the client: data the "
 			     "client's acknowledgements release is expected a round trip (%.3f ms) "
@@ -159,9 +164,9 @@ void delays_print(FILE *out, enum out_format fmt, const struct xstate_model *m)
 	out_json_seconds(out, fmt, "total_network_delay", (int64_t)tnd);
 	out_json_seconds(out, fmt, "span", (int64_t)all->span);
 	char lead[64];
-	snprintf(lead, sizeof lead, "Total network delay: %.6f s", (double)tnd / 1e9);
-	out_sentence(out, fmt, lead, " of %.6f s (%llu round trips waited on)",
-		     (double)all->span / 1e9, (unsigned long long)all->waits);
+	snprintf(lead, sizeof lead, "Total network delay: %.3f ms", (double)tnd / 1e6);
+	out_sentence(out, fmt, lead, " of %.3f ms (%llu round trips waited on)",
+		     (double)all->span / 1e6, (unsigned long long)all->waits);
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
 	out_notes(out, fmt, ns.ptr, ns.n, "xcapanalyse");
@@ -262,7 +267,7 @@ static void request_total(struct out_table *t, bool per_conn, uint32_t conn, uin
 		{ .ns = (int64_t)total },
 		{ .ns = count ? (int64_t)(total / count) : 0, .empty = !count },
 	};
-	out_table_row(t, per_conn ? cells : cells + 1);
+	out_table_total_row(t, per_conn ? cells : cells + 1);
 }
 
 void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt,
@@ -278,6 +283,7 @@ void requests_view_print(struct requests_view *v, FILE *out, enum out_format fmt
 	struct out_table t;
 	out_json_open(out, fmt);
 	out_table_begin(&t, out, fmt, cols, ncols, "requests");
+	out_table_ranks(&t);
 	uint64_t count = 0, total = 0, ccount = 0, ctotal = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct req_stat *r = &v->v[i];
@@ -324,7 +330,7 @@ void requests_view_free(struct requests_view *v)
    request, felt as part of the wait.  Checks names the void request a
    GetInputFocus in the same packet sync_after (xcb_request_check, XSync). */
 static const struct out_column trip_cols[] = {
-	{ "time", "Time", OUT_COL_SECONDS, 12, 6 },
+	{ "time", "Time", OUT_COL_TIME, 12, 6 },
 	{ "conn", "Conn", OUT_COL_UINT, 4, 0 },
 	{ "seq", "Seq", OUT_COL_UINT, 7, 0 },
 	{ "extension", "Extension", OUT_COL_STR, -14, 0 },
@@ -342,6 +348,12 @@ static const struct out_column trip_cols[] = {
 	{ "detail", "Detail", OUT_COL_STR, -1, 0 },
 };
 enum { TRIP_BURST = 9, TRIP_SITE = 12 };
+static const struct out_note trip_notes[] = {
+	{ "queued", "before the wait, the client's own earlier output still held back "
+		    "(Block Send or Recv)" },
+	{ "sync_after", "the void request a GetInputFocus after it checked (xcb_request_check, XSync)" },
+	{ "burst", "the requests answered together at the end of the wait" },
+};
 
 struct trips_view {
 	struct out_table t;
@@ -421,6 +433,8 @@ struct trips_view *trips_view_new(struct xstate_model *m, FILE *out, enum out_fo
 	}
 	out_json_open(out, fmt);
 	out_table_begin(&v->t, out, fmt, v->cols, v->ncols, "round_trips");
+	out_table_ranks(&v->t);
+	out_table_notes(&v->t, trip_notes, sizeof trip_notes / sizeof trip_notes[0]);
 	return v;
 }
 
@@ -435,10 +449,10 @@ void trips_view_finish(struct trips_view *v, const struct xstate_model *m)
 	out_json_seconds(v->out, v->fmt, "queued", (int64_t)v->queued);
 	char queued[96] = "";
 	if (v->queued)
-		snprintf(queued, sizeof queued, ", and %.6f s before that with their own output still queued",
-			 (double)v->queued / 1e9);
-	out_sentence(v->out, v->fmt, "", "%llu round trips, %.6f s waited%s",
-		     (unsigned long long)all->waits, (double)v->total / 1e9, queued);
+		snprintf(queued, sizeof queued, ", and %.3f ms before that with their own output still queued",
+			 (double)v->queued / 1e6);
+	out_sentence(v->out, v->fmt, "", "%llu round trips, %.3f ms waited%s",
+		     (unsigned long long)all->waits, (double)v->total / 1e6, queued);
 	struct notes ns = { .n = 0 };
 	collect_notes(&ns, m);
 	out_notes(v->out, v->fmt, ns.ptr, ns.n, "xcapanalyse");

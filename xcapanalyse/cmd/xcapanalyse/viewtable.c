@@ -409,23 +409,24 @@ static int compare_end(const struct view_options *o, int status)
 const struct view views[] = {
 	{ "delays",
 	  "per connection and direction: Idle, Block Send, Block\n"
-	  "Recv, Block Reply in seconds, then All and the Total\n"
+	  "Recv, Block Reply in ms, then All and the Total\n"
 	  "Network Delay (default)",
 	  VIEW_MODEL, 0, 0, 0, NULL, NULL, delays_finish, NULL },
 	{ "requests",
 	  "the requests the client waited on, by name: count,\n"
 	  "total and mean wait (--per-conn: for each connection)",
-	  VIEW_MODEL, 0, 0, 0, requests_begin, NULL, requests_finish, NULL },
+	  VIEW_MODEL, TAKES_RANK, 0, 0, requests_begin, NULL, requests_finish, NULL },
 	{ "round-trips",
 	  "every blocking round trip in order: time, connection,\n"
 	  "request, detail, wait (and the call site when known)",
-	  VIEW_MODEL | VIEW_SITES | VIEW_PRINTS_AS_READ, 0, 0, 0,
+	  VIEW_MODEL | VIEW_SITES | VIEW_PRINTS_AS_READ, TAKES_RANK, 0, 0,
 	  trips_begin, NULL, trips_finish, NULL },
 	{ "sites",
 	  "round trips by the code that waited (from xcap-run's\n"
 	  "FILE.sites): count, total and mean wait, requests,\n"
-	  "seconds added per 100 ms of RTT; avoidable round trips",
-	  VIEW_MODEL | VIEW_SITES | VIEW_SITES_NEEDED, 0, 0, 0,
+	  "ms added per 100 ms of RTT; avoidable round trips;\n"
+	  "loops that could be batched",
+	  VIEW_MODEL | VIEW_SITES | VIEW_SITES_NEEDED, TAKES_RANK, 0, 0,
 	  sites_begin, NULL, sites_finish, NULL },
 	{ "trace-events",
 	  "round trips (with their stacks) and blocked intervals as\n"
@@ -435,7 +436,7 @@ const struct view views[] = {
 	  "one row per input (key, button, motion): the response\n"
 	  "time as the display saw it, messages and bytes each way,\n"
 	  "round trips inside it, RFB updates, rectangles, pixels",
-	  VIEW_MODEL | VIEW_PRINTS_AS_READ, 0, 0, 0,
+	  VIEW_MODEL | VIEW_PRINTS_AS_READ, TAKES_RANK, 0, 0,
 	  responses_begin, responses_record, responses_finish, NULL },
 	{ "responses-summary",
 	  "per connection and All: inputs, response time\n"
@@ -463,7 +464,7 @@ const struct view views[] = {
 	{ "connections",
 	  "one row per connection: endpoints, client name,\n"
 	  "packets, bytes and messages each way, gaps",
-	  0, 0, 0, 0, connections_begin, conns_record, conns_finish, NULL },
+	  0, TAKES_RANK, 0, 0, connections_begin, conns_record, conns_finish, NULL },
 	{ "tcp-stats",
 	  "each connection's TCP statistics as tcptrace -l -r lists\n"
 	  "them, both directions side by side: packets, acks, data\n"

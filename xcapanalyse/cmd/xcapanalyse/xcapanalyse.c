@@ -80,6 +80,8 @@ static void usage(FILE *f)
 "  --conn N,...      only these connections\n"
 "  --range T0:T1     only time between T0 and T1 seconds after the first\n"
 "                    packet (either may be left out)\n"
+"  --sort COLUMN     a ranking view's rows by COLUMN, largest first\n"
+"  --top N           a ranking view's first N rows only\n"
 "  --capture-side S  auto (default: from the handshake, else client),\n"
 "                    client or server: where the capture was taken\n"
 "  --rtt MS          round trip time, instead of measuring it\n"
@@ -151,6 +153,7 @@ static void usage(FILE *f)
 "Examples:\n"
 "  xcapanalyse app.xcap                           where the time went\n"
 "  xcapanalyse --round-trips --conn 2 app.xcap    the round trips to remove, in order\n"
+"  xcapanalyse --round-trips --sort wait --top 10 app.xcap   the ten longest waits\n"
 "  xcapanalyse --requests --format markdown app.pcapng   the requests waited on, for a bug report\n"
 "  xcapanalyse --compare --format markdown old.xcap new.xcap   for a merge request\n"
 "  xcapanalyse --compare --fail-if-worse 10%%+5ms old.xcap new.xcap   a CI gate\n"
@@ -271,6 +274,60 @@ static int load_sites(struct view_trace *t, unsigned needs)
 	return 0;
 }
 
+/* What a trace held, for saying when the options asked for what it has
+   not: nothing silent, no table of zeros taken for a result. */
+struct held {
+	uint64_t first, last;	/* the records' times, 0: none */
+	uint32_t conns;		/* the highest connection number (they go 1, 2, ...) */
+	uint32_t decoded;	/* connections a decoder took (X11, RFB) */
+};
+
+static void held_record(struct held *h, const struct xrec *rec)
+{
+	uint64_t ts = xrec_time(rec);
+	if (ts && rec->type != XREC_STATS) {
+		if (!h->first || ts < h->first)
+			h->first = ts;
+		if (ts > h->last)
+			h->last = ts;
+	}
+	if (rec->type == XREC_CONN) {
+		if (rec->u.conn.id > h->conns)
+			h->conns = rec->u.conn.id;
+		h->decoded += rec->u.conn.proto && rec->u.conn.proto[0];
+	}
+}
+
+/* One line on stderr and status 1 when the trace had nothing the options
+   could show; 0 otherwise. */
+static int held_enough(const struct held *h, const struct run *r, const char *path)
+{
+	if (!h->decoded) {
+		complain("no X11 or RFB connection in the capture (%u TCP %s, none of them X11 or RFB; X11 is on "
+			 "port 6000+N for display :N, RFB on 5900+N; a display on a Unix socket "
+			 "is not captured): '%s'", h->conns, h->conns == 1 ? "connection" : "connections",
+			 path);
+		return EXIT_DAMAGED;
+	}
+	for (size_t i = 0; i < r->o.nconns; i++)
+		if (r->o.conns[i] > h->conns) {
+			complain("no connection %u in the capture (it has %u; xcapanalyse --connections "
+				 "lists them): '%s'", r->o.conns[i], h->conns, path);
+			return EXIT_DAMAGED;
+		}
+	const struct xstate_options *so = &r->o.sopt;
+	uint64_t span = h->last - h->first;
+	if (so->range_start > span) {
+		char to[32] = "";
+		if (so->range_end != UINT64_MAX)
+			snprintf(to, sizeof to, "%.6g", (double)so->range_end / 1e9);
+		complain("nothing in the range %.6g:%s (the capture spans 0:%.6f s): '%s'",
+			 (double)so->range_start / 1e9, to, (double)span / 1e9, path);
+		return EXIT_DAMAGED;
+	}
+	return EXIT_OK;
+}
+
 /* Read one trace and print its view; the exit status it deserves.  index
    is its place among the inputs. */
 static int analyse(const struct run *r, const char *path, size_t index)
@@ -319,10 +376,12 @@ static int analyse(const struct run *r, const char *path, size_t index)
 	bool every = v->needs & (VIEW_MODEL | VIEW_EVERY_RECORD);
 	unsigned long nrec = 0;
 	struct xrec rec;
+	struct held held = { 0 };
 	int more;
 	while ((more = xsource_next(src, &rec)) == 1) {
 		if ((++nrec & 1023) == 0)
 			progress_at(&meter, xsource_offset(src));
+		held_record(&held, &rec);
 		if (!every && !view_wants(&t, &rec))
 			continue;
 		if (t.sites && sites_record(t.sites, &rec) < 0)
@@ -339,6 +398,10 @@ static int analyse(const struct run *r, const char *path, size_t index)
 		xstate_finish(t.model);
 	int status = v->finish && hook(v->finish(&t), &t) ? EXIT_DAMAGED :
 		     xsource_problems(src) ? EXIT_DAMAGED : EXIT_OK;
+	/* Said after the view, so that what it printed is not taken for the
+	   message's subject; a damaged trace has said why already. */
+	if (status == EXIT_OK)
+		status = held_enough(&held, r, path);
 	sites_free(t.sites);
 	xstate_free(t.model);
 	xsource_close(src);
@@ -506,11 +569,13 @@ int main(int argc, char **argv)
 	       OPT_FAIL_IF_WORSE, OPT_RATES, OPT_DELAYS, OPT_MSS,
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_MARK_SPAN,
 	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION,
-	       OPT_SSH_FORWARD, OPT_WAKE, OPT_VIEW /* + the view's place in the table */ };
+	       OPT_SSH_FORWARD, OPT_WAKE, OPT_SORT, OPT_TOP, OPT_VIEW /* + the view's place in the table */ };
 	/* The options only some views take that were given (TAKES_*), each
 	   by the name it was given under. */
 	unsigned given = 0;
 	const char *given_as[TAKES_N] = { NULL };
+	const char *sort = NULL;
+	size_t top = 0;
 	struct compare_gate gates[64];
 	size_t n_gates = 0;
 	struct xresp_options ropt;
@@ -527,6 +592,8 @@ int main(int argc, char **argv)
 	int ndelays = predict_parse_delays("0.1,1,10,100", delays, 64);
 	static const struct option options[] = {
 		{ "per-conn", no_argument, NULL, OPT_PER_CONN },
+		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "top", required_argument, NULL, OPT_TOP },
 		{ "sites-file", required_argument, NULL, OPT_SITES_FILE },
 		{ "fail-if-worse", required_argument, NULL, OPT_FAIL_IF_WORSE },
 		{ "quiet-ms", required_argument, NULL, OPT_QUIET },
@@ -586,6 +653,20 @@ int main(int argc, char **argv)
 		}
 		switch (opt) {
 		case OPT_SITES_FILE: sites_file = optarg; break;
+		case OPT_SORT:
+		case OPT_TOP:
+			if (opt == OPT_SORT) {
+				sort = optarg;
+			} else {
+				char *end;
+				unsigned long n = strtoul(optarg, &end, 10);
+				if (end == optarg || *end || n == 0 || n > 1000000000)
+					die(EXIT_USAGE, "bad row count, want a number above 0: '%s'", optarg);
+				top = n;
+			}
+			given |= TAKES_RANK;
+			given_as[4] = opt == OPT_SORT ? "--sort" : "--top";
+			break;
 		case OPT_FAIL_IF_WORSE: {
 			char err[512];
 			size_t got;
@@ -800,6 +881,7 @@ int main(int argc, char **argv)
 		/* A view of every trace holds them until it prints: one process. */
 		.quiet = njobs > 1 && ninputs > 1 && !(view->needs & VIEW_ALL_TRACES),
 	};
+	out_set_ranking(sort, top);
 	int status = EXIT_OK;
 	if (run.quiet)
 		status = analyse_parallel(&run, argv + optind, run.ninputs, njobs);
@@ -809,6 +891,8 @@ int main(int argc, char **argv)
 				status = EXIT_DAMAGED;
 	if (view->end)
 		status = view->end(&run.o, status);
+	if (out_ranking_problem())
+		die(EXIT_USAGE, "bad --sort: %s: '%s'", out_ranking_problem(), sort);
 	free(longopts);
 	free(conns.ids);
 	free(mark_span);
