@@ -55,9 +55,9 @@ check_end
 ppp="$corpus/pcap/ppp.pcap"
 check_begin "a PPP capture: said by the reader, status 1, no X11 or RFB connection"
 expect xcap 1 "link type not supported.*PPP" "$ppp" xcap -q -r "$ppp" -w "$workdir/out.xcap"
-expect xcap 1 "no X11 or RFB connection" "$ppp" xcap -q -r "$ppp" -w "$workdir/out.xcap"
+expect xcap 1 "no X11, RFB or Wayland connection" "$ppp" xcap -q -r "$ppp" -w "$workdir/out.xcap"
 expect xcapanalyse 1 "link type not supported.*PPP" "$ppp" xcapanalyse "$ppp"
-expect xcapanalyse 1 "no X11 or RFB connection" "$ppp" xcapanalyse "$ppp"
+expect xcapanalyse 1 "no X11, RFB or Wayland connection" "$ppp" xcapanalyse "$ppp"
 expect netplot 1 "no connections" "$ppp" netplot "$ppp" --export "$workdir/out.png"
 check_end
 
@@ -100,8 +100,8 @@ expect netplot 1 "nothing in the range 100:200" "$good" netplot "$good" --range 
 [ -e "$workdir/out.png" ] && fail "netplot wrote a picture of nothing"
 check_end
 check_begin "a capture without X11 or RFB: status 1 from xcap -r and xcapanalyse"
-expect xcap 1 "no X11 or RFB connection" "$good" xcap -q -r "$good" -w "$workdir/none.xcap" tcp port 1
-expect xcapanalyse 1 "no X11 or RFB connection" "$workdir/none.xcap" xcapanalyse "$workdir/none.xcap"
+expect xcap 1 "no X11, RFB or Wayland connection" "$good" xcap -q -r "$good" -w "$workdir/none.xcap" tcp port 1
+expect xcapanalyse 1 "no X11, RFB or Wayland connection" "$workdir/none.xcap" xcapanalyse "$workdir/none.xcap"
 check_end
 check_begin "xcap-replay on a capture without X11 or RFB, and on an unknown --connection: status 1"
 expect xcap-replay 1 "no inputs in the capture" "$workdir/none.xcap" \

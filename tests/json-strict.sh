@@ -11,8 +11,13 @@ n=0
 for cap in "$top_srcdir"/tests/captures/*.pcap "$top_srcdir"/tests/captures/*.xcap; do
 	for view in --delays --messages --round-trips --responses --connections --requests; do
 		for fmt in json ndjson; do
-			xcapanalyse $view --format $fmt "$cap" >"$workdir/out" 2>"$workdir/err" ||
-				fail "xcapanalyse $view --format $fmt $cap failed: $(cat "$workdir/err")"
+			if ! xcapanalyse $view --format $fmt "$cap" >"$workdir/out" 2>"$workdir/err"; then
+				# A capture with nothing decoded without options
+				# (waypipe begun before it) says so, status 1; what
+				# it writes must still parse.
+				grep -q "no X11, RFB or Wayland connection" "$workdir/err" ||
+					fail "xcapanalyse $view --format $fmt $cap failed: $(cat "$workdir/err")"
+			fi
 			/usr/bin/python3 -c '
 import json, sys
 text = open(sys.argv[1], "rb").read().decode("utf-8", "strict")

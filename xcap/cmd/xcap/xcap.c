@@ -1304,8 +1304,9 @@ int main(int argc, char **argv)
 			 filter ? filter : "");
 		status = EXIT_RUNTIME;
 	} else if (status == EXIT_OK && !cap.flight && !cap.decoded) {
-		complain("no X11 or RFB connection in the capture (%u TCP %s, none of them X11 or "
-			 "RFB; display :N is TCP port 6000+N, VNC's 5900+N): '%s'", cap.conns,
+		complain("no X11, RFB or Wayland connection in the capture (%u TCP %s, none of them "
+			 "decoded; display :N is TCP port 6000+N, VNC's 5900+N; waypipe begun before "
+			 "the capture wants --decode waypipe:PORT): '%s'", cap.conns,
 			 cap.conns == 1 ? "connection" : "connections", cap.live ? cap.info.iface : rfile);
 		status = EXIT_RUNTIME;
 	}

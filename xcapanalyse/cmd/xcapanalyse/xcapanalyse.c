@@ -303,9 +303,10 @@ static void held_record(struct held *h, const struct xrec *rec)
 static int held_enough(const struct held *h, const struct run *r, const char *path)
 {
 	if (!h->decoded) {
-		complain("no X11 or RFB connection in the capture (%u TCP %s, none of them X11 or RFB; X11 is on "
-			 "port 6000+N for display :N, RFB on 5900+N; a display on a Unix socket "
-			 "is not captured): '%s'", h->conns, h->conns == 1 ? "connection" : "connections",
+		complain("no X11, RFB or Wayland connection in the capture (%u TCP %s, none of them "
+			 "decoded; X11 is on port 6000+N for display :N, RFB on 5900+N; waypipe and "
+			 "Wayland are known by their first bytes or by xcap --decode; a display on a "
+			 "Unix socket is not captured): '%s'", h->conns, h->conns == 1 ? "connection" : "connections",
 			 path);
 		return EXIT_DAMAGED;
 	}
