@@ -10,7 +10,14 @@ count=0
 for cap in "$top_srcdir"/tests/captures/*.pcap "$top_srcdir"/tests/captures/*.pcapng ${STATE_TABLES_EXTRA:-}; do
 	[ -f "$cap" ] || continue
 	name=$(basename "$cap")
-	xcapanalyse --format csv "$cap" >"$workdir/delays.csv" || fail "$name: xcapanalyse failed"
+	if ! xcapanalyse --format csv "$cap" >"$workdir/delays.csv" 2>"$workdir/err"; then
+		# A capture in which nothing is decoded without options (waypipe
+		# begun before it: tests/wayland-decode.sh) has no table to add up.
+		grep -q 'no X11, RFB or Wayland connection' "$workdir/err" ||
+			fail "$name: xcapanalyse failed: $(cat "$workdir/err")"
+		say "$name: nothing decoded without options: no table"
+		continue
+	fi
 	$py "$top_srcdir/tests/delays-check.py" "$workdir/delays.csv" || fail "$name: the table does not add up"
 	xcapanalyse --dump "$cap" >"$workdir/dump" || fail "$name: --dump failed"
 	$py "$top_srcdir/tests/waits-count.py" "$workdir/dump" >"$workdir/expected"

@@ -131,12 +131,11 @@ struct pipeline {
 
 void pipeline_default_options(struct pipeline_options *opt)
 {
+	/* Every option a caller does not set is zero (no decoder chosen by
+	   port, no cutter, ...): an option added later is off by default. */
+	memset(opt, 0, sizeof *opt);
 	opt->ooo_limit_bytes = 4u << 20;
 	opt->decode = true;
-	opt->decoder = NULL;
-	opt->snaplen = 0;
-	opt->cutter = NULL;
-	opt->compressed_sizes = false;
 }
 
 /* Library code does not end the program: a failure is kept for the
