@@ -319,7 +319,7 @@ START_TEST(wayland_commit_and_presentation)
 	struct xrec c = { .type = XREC_CONN };
 	c.u.conn.id = 1;
 	c.u.conn.ts = T0;
-	c.u.conn.proto = "waypipe";
+	c.u.conn.proto = "wayland";
 	ck_assert_int_eq(xresp_record(r, &c), 0);
 	wl_msg(r, 0, XDIR_S2C, XMSG_EVENT, "wp_presentation", "clock_id", "wp_presentation@5.clock_id(1)");
 	/* a key at the compositor's 1000 ms; a commit with nothing new, then
@@ -377,6 +377,37 @@ START_TEST(wayland_commit_and_presentation)
 }
 END_TEST
 
+/* Over waypipe presented comes in CLOCK_REALTIME (here the compositor's
+   clock + 5000 s) and is brought back by the offset the wire shows:
+   input and presented each seen 10 ms after they happened. */
+START_TEST(wayland_waypipe_realtime)
+{
+	n_got = 0;
+	struct xresp_options ro;
+	xresp_options_default(&ro);
+	struct xresp_model *r = xresp_model_new(&ro, NULL, on_response, NULL);
+	ck_assert_ptr_nonnull(r);
+	struct xrec c = { .type = XREC_CONN };
+	c.u.conn.id = 1;
+	c.u.conn.ts = T0;
+	c.u.conn.proto = "waypipe";
+	ck_assert_int_eq(xresp_record(r, &c), 0);
+	wl_msg(r, 0, XDIR_S2C, XMSG_EVENT, "wp_presentation", "clock_id", "wp_presentation@5.clock_id(1)");
+	wl_msg(r, 10, XDIR_S2C, XMSG_EVENT, "wl_keyboard", "key", "wl_keyboard@9.key(7, 1000, 30, 1)");
+	wl_msg(r, 14, XDIR_C2S, XMSG_REQUEST, "wl_surface", "attach", "wl_surface@3.attach(wl_buffer@20, 0, 0)");
+	wl_msg(r, 14, XDIR_C2S, XMSG_REQUEST, "wp_presentation", "feedback",
+	       "wp_presentation@5.feedback(wl_surface@3, new id wp_presentation_feedback@21)");
+	wl_msg(r, 15, XDIR_C2S, XMSG_REQUEST, "wl_surface", "commit", "wl_surface@3.commit()");
+	wl_msg(r, 50, XDIR_S2C, XMSG_EVENT, "wp_presentation_feedback", "presented",
+	       "wp_presentation_feedback@21.presented(0, 5001, 40000000, 16666666, 0, 9, 7)");
+	xresp_finish(r);
+	ck_assert_uint_eq(n_got, 1);
+	ck_assert_uint_eq(got[0].photon, 40 * MS);
+	ck_assert(got[0].flags & XRESP_F_CLOCK_ESTIMATED);
+	xresp_free(r);
+}
+END_TEST
+
 START_TEST(summary_percentiles)
 {
 	struct xresp_summary *s = xresp_summary_new();
@@ -416,6 +447,7 @@ int main(void)
 	tcase_add_test(tc, model_alone_ended_by_the_clock);
 	tcase_add_test(tc, summary_percentiles);
 	tcase_add_test(tc, wayland_commit_and_presentation);
+	tcase_add_test(tc, wayland_waypipe_realtime);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

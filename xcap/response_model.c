@@ -51,6 +51,17 @@ struct rconn {
 	bool have_stamp;
 	uint32_t feedback;		/* the open response's feedback, 0 none */
 	uint64_t input_ns;		/* the open input's time, compositor's clock */
+	/* waypipe puts wp_presentation_feedback.presented on its wire in
+	   CLOCK_REALTIME (its reference clock: the display side adds its
+	   estimate of CLOCK_REALTIME less the clock clock_id names, the
+	   application side takes its own off again), while input times stay
+	   in the compositor's clock.  The offset between the two is not on
+	   the wire: it is estimated as the least (capture time - input time)
+	   less the least (capture time - presented time), both messages
+	   taking the same path from the compositor to the capture. */
+	bool waypipe;
+	bool have_in_min, have_pr_min;
+	int64_t in_min, pr_min;		/* ns */
 };
 
 struct xresp_model {
@@ -423,13 +434,29 @@ static void wl_content(struct rconn *c, const struct xrec_msg *g)
 			uint64_t id;
 			if (wlmsg_u64(&m, 0, &id))
 				c->clock_id = (int32_t)id;
-		} else if (c->feedback && m.id == c->feedback &&
-			   strcmp(g->ext, "wp_presentation_feedback") == 0) {
-			uint64_t hi, lo, ns;
-			if (strcmp(g->name, "presented") == 0 && wlmsg_u64(&m, 0, &hi) &&
-			    wlmsg_u64(&m, 1, &lo) && wlmsg_u64(&m, 2, &ns)) {
+		} else if (strcmp(g->ext, "wp_presentation_feedback") == 0) {
+			uint64_t hi, lo, ns, shown = 0;
+			bool presented = strcmp(g->name, "presented") == 0 && wlmsg_u64(&m, 0, &hi) &&
+					 wlmsg_u64(&m, 1, &lo) && wlmsg_u64(&m, 2, &ns);
+			if (presented) {
+				shown = (hi << 32 | lo) * 1000000000ull + ns;
+				int64_t e = (int64_t)(g->ts - shown);
+				if (c->waypipe && (!c->have_pr_min || e < c->pr_min)) {
+					c->pr_min = e;
+					c->have_pr_min = true;
+				}
+			}
+			if (!c->feedback || m.id != c->feedback)
+				return;
+			if (presented) {
 				x->presented_ts = g->ts;
-				uint64_t shown = (hi << 32 | lo) * 1000000000ull + ns;
+				if (c->waypipe && c->have_in_min) {
+					/* back from CLOCK_REALTIME to the input's clock */
+					shown -= (uint64_t)(c->in_min - c->pr_min);
+					x->flags |= XRESP_F_CLOCK_ESTIMATED;
+				} else if (c->waypipe) {
+					shown = 0;
+				}
 				uint64_t d = 0;
 				if (x->input_clock == XINPUT_CLOCK_NS && shown >= c->input_ns)
 					d = shown - c->input_ns;
@@ -439,7 +466,7 @@ static void wl_content(struct rconn *c, const struct xrec_msg *g)
 						1000000 + shown % 1000000;
 				/* more than a minute: not one clock (a client's own
 				   time given through a virtual device) */
-				x->photon = d < 60000000000ull ? d : 0;
+				x->photon = shown && d < 60000000000ull ? d : 0;
 			} else if (strcmp(g->name, "discarded") == 0) {
 				x->flags |= XRESP_F_DISCARDED;
 			}
@@ -508,6 +535,12 @@ static void open_response(struct rconn *c, const struct xrec_msg *g, const struc
 		} else if (in->time) {
 			x->input_clock = XINPUT_CLOCK_MS;
 			c->input_ns = (uint64_t)in->time * 1000000;
+		}
+		int64_t e = (int64_t)(g->ts - c->input_ns);
+		if (c->waypipe && x->input_clock != XINPUT_CLOCK_NONE &&
+		    (!c->have_in_min || e < c->in_min)) {
+			c->in_min = e;
+			c->have_in_min = true;
 		}
 		c->pending = 0;	/* a feedback of an earlier response is its own */
 		c->feedback = 0;
@@ -712,6 +745,7 @@ int xresp_record(struct xresp_model *r, const struct xrec *rec)
 			   strcmp(rec->u.conn.proto, "rfb") == 0 ? RP_RFB :
 			   strcmp(rec->u.conn.proto, "wayland") == 0 ||
 			   strcmp(rec->u.conn.proto, "waypipe") == 0 ? RP_WAYLAND : RP_NONE;
+		c->waypipe = strcmp(rec->u.conn.proto, "waypipe") == 0;
 		break;
 	case XREC_MSG:
 		if ((c = rconn_of(r, rec->u.msg.conn, false)) && c->proto != RP_NONE)

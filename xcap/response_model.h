@@ -79,6 +79,10 @@ const char *xinput_kind_name(enum xinput_kind k);
 					   was not known: nothing was added */
 #define XRESP_F_DISCARDED   0x20	/* Wayland: the compositor discarded the
 					   commit the feedback was for */
+#define XRESP_F_CLOCK_ESTIMATED 0x40	/* Wayland over waypipe: the presented time
+					   came in CLOCK_REALTIME and was brought
+					   back to the input's clock by an offset
+					   estimated from the wire (photon) */
 
 struct xresponse {
 	uint32_t conn;

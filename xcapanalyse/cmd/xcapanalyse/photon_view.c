@@ -11,7 +11,9 @@
  * (zwp_input_timestamps_v1's ns when the client asked for them, else the
  * event's ms) to the presented time, in the clock wp_presentation.clock_id
  * names; the input's ms are documented as of an undefined base, and are
- * the same clock in weston and wlroots (CLOCK_MONOTONIC).  An input with
+ * the same clock in weston and wlroots (CLOCK_MONOTONIC).  Over waypipe
+ * the presented times on the wire are CLOCK_REALTIME whatever clock_id
+ * says (xcap/response_model.c): the figure is then marked estimated.  An input with
  * time 0 (a virtual keyboard's client may give none) has no compositor
  * figure.
  *
@@ -31,7 +33,7 @@ struct photon_view {
 	struct xresp_model *r;
 	enum out_format fmt;
 	struct out_table t;
-	uint64_t inputs, committed, presented, counted;
+	uint64_t inputs, committed, presented, counted, estimated;
 };
 
 static const struct out_column cols[] = {
@@ -44,7 +46,7 @@ static const struct out_column cols[] = {
 	{ "presented", "Presented", OUT_COL_MILLISECONDS, 10, 3 },
 	{ "photon", "Photon", OUT_COL_MILLISECONDS, 9, 3 },
 	{ "input_time", "Input time", OUT_COL_STR, -10, 0 },
-	{ "clock", "Clock", OUT_COL_STR, -18, 0 },
+	{ "clock", "Clock", OUT_COL_STR, -26, 0 },
 };
 
 /* The clocks clock_gettime numbers (linux/time.h). */
@@ -70,7 +72,11 @@ static void on_response(void *ctx, const struct xresponse *x)
 	v->counted += x->photon != 0;
 	const char *it = x->input_clock == XINPUT_CLOCK_NS ? "ns" :
 			 x->input_clock == XINPUT_CLOCK_MS ? "ms" : people ? "none" : "";
-	const char *clock = x->presented_ts ? clock_name(x->clock_id) : "";
+	char clock[40] = "";
+	if (x->presented_ts)
+		snprintf(clock, sizeof clock, "%s%s", clock_name(x->clock_id),
+			 x->flags & XRESP_F_CLOCK_ESTIMATED ? " (est.)" : "");
+	v->estimated += (x->flags & XRESP_F_CLOCK_ESTIMATED) != 0;
 	struct out_cell cells[] = {
 		{ .ns = (int64_t)(x->input_ts - xstate_all(v->m)->first) }, { .u = x->conn },
 		{ .u = x->index }, { .s = xinput_kind_name(x->kind) },
@@ -120,6 +126,12 @@ void photon_view_finish(struct photon_view *v)
 			     "input-to-photon time.",
 			     (unsigned long long)v->inputs, (unsigned long long)v->committed,
 			     (unsigned long long)v->presented, (unsigned long long)v->counted);
+	if (v->estimated)
+		out_sentence(out, v->fmt, "",
+			     "(est.): over waypipe, whose wire carries presented times in "
+			     "CLOCK_REALTIME; brought back to the input's clock by an offset "
+			     "estimated from the wire (the least capture-less-input time less "
+			     "the least capture-less-presented time), not carried on it.");
 	out_json_count(out, v->fmt, "inputs", v->inputs);
 	out_json_count(out, v->fmt, "committed", v->committed);
 	out_json_count(out, v->fmt, "presented", v->presented);
