@@ -29,7 +29,7 @@ _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --delay --queue --los
 	--seed --mtu --ready --realtime -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --delays --repeat --via --link --queue
 	--display --timeout --replay --format -q --quiet -h --help -V --version'
-_xcap_opts_xcap_run='--delay --rate -w --no-stacks --report -q --quiet -h --help
+_xcap_opts_xcap_run='--wayland --delay --rate -w --no-stacks --report -q --quiet -h --help
 	-V --version'
 _xcap_opts_xcap_replay='-o --output --connection --no-motion --filter --pace --quiet
 	--timeout --no-expect --display --rfb --offset --capture --interface --log -q

@@ -1,0 +1,448 @@
+/*
+ * wlaccount.c — descriptors and shared-memory reads of Wayland
+ * connections (wlaccount.h).
+ *
+ * Belongs to: the xcap-run command's room (xcap/cmd/xcap-run/).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wlaccount.h"
+
+#define ARGS_MAX 8
+#define RECTS_MAX 64
+
+struct rect {
+	int64_t x0, y0, x1, y1;
+};
+
+enum obj_kind { OBJ_POOL = 1, OBJ_SHM_BUFFER, OBJ_DMABUF_BUFFER, OBJ_SURFACE };
+
+struct obj {
+	uint32_t id;
+	uint8_t kind;
+	/* pool */
+	uint64_t size;
+	/* shm buffer */
+	uint32_t pool;
+	int64_t offset, width, height, stride;
+	uint32_t format;
+	bool committed;
+	/* surface: pending state, applied by commit */
+	bool attached;		/* an attach since the last commit */
+	uint32_t buffer;	/* the attached buffer, 0 none */
+	int32_t scale, pending_scale;
+	struct rect damage[RECTS_MAX];
+	size_t ndamage;
+	bool damage_all;	/* more rectangles than kept: the whole buffer */
+};
+
+struct fdq {
+	char **what;
+	size_t head, len, cap;
+};
+
+struct conn {
+	uint32_t id;
+	struct obj *objs;
+	size_t nobjs, cap;
+	struct fdq fds[2];
+};
+
+struct wl_account {
+	xrec_emit_fn emit;
+	void *ctx;
+	struct conn *conns;
+	size_t nconns;
+	uint64_t commits, bytes, fd_messages;
+	bool oom;
+};
+
+struct wl_account *wl_account_new(xrec_emit_fn emit, void *ctx)
+{
+	struct wl_account *a = calloc(1, sizeof *a);
+	if (a) {
+		a->emit = emit;
+		a->ctx = ctx;
+	}
+	return a;
+}
+
+void wl_account_free(struct wl_account *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nconns; i++) {
+		free(a->conns[i].objs);
+		for (int d = 0; d < 2; d++) {
+			struct fdq *q = &a->conns[i].fds[d];
+			for (size_t k = 0; k < q->len; k++)
+				free(q->what[(q->head + k) % q->cap]);
+			free(q->what);
+		}
+	}
+	free(a->conns);
+	free(a);
+}
+
+void wl_account_totals(const struct wl_account *a, uint64_t *commits, uint64_t *bytes,
+		       uint64_t *fd_messages)
+{
+	*commits = a->commits;
+	*bytes = a->bytes;
+	*fd_messages = a->fd_messages;
+}
+
+static struct conn *conn_of(struct wl_account *a, uint32_t id)
+{
+	for (size_t i = 0; i < a->nconns; i++)
+		if (a->conns[i].id == id)
+			return &a->conns[i];
+	struct conn *n = realloc(a->conns, (a->nconns + 1) * sizeof *n);
+	if (!n) {
+		a->oom = true;
+		return NULL;
+	}
+	a->conns = n;
+	struct conn *c = &a->conns[a->nconns++];
+	memset(c, 0, sizeof *c);
+	c->id = id;
+	return c;
+}
+
+static struct obj *obj_of(struct conn *c, uint32_t id)
+{
+	for (size_t i = 0; i < c->nobjs; i++)
+		if (c->objs[i].id == id)
+			return &c->objs[i];
+	return NULL;
+}
+
+/* A new object id of kind k, replacing any earlier one of that id (ids
+   are reused once deleted). */
+static struct obj *obj_make(struct wl_account *a, struct conn *c, uint32_t id, uint8_t k)
+{
+	struct obj *o = obj_of(c, id);
+	if (!o) {
+		if (c->nobjs == c->cap) {
+			size_t cap = c->cap ? c->cap * 2 : 32;
+			struct obj *n = realloc(c->objs, cap * sizeof *n);
+			if (!n) {
+				a->oom = true;
+				return NULL;
+			}
+			c->objs = n;
+			c->cap = cap;
+		}
+		o = &c->objs[c->nobjs++];
+	}
+	memset(o, 0, sizeof *o);
+	o->id = id;
+	o->kind = k;
+	o->scale = o->pending_scale = 1;
+	return o;
+}
+
+static void obj_drop(struct conn *c, uint32_t id)
+{
+	struct obj *o = obj_of(c, id);
+	if (o)
+		*o = c->objs[--c->nobjs];
+}
+
+int wl_account_fds(struct wl_account *a, uint32_t conn, int dir, const char *const *what, int n)
+{
+	struct conn *c = conn_of(a, conn);
+	if (!c)
+		return -1;
+	struct fdq *q = &c->fds[dir & 1];
+	for (int i = 0; i < n; i++) {
+		if (q->len == q->cap) {
+			size_t cap = q->cap ? q->cap * 2 : 16;
+			char **w = malloc(cap * sizeof *w);
+			if (!w)
+				return -1;
+			for (size_t k = 0; k < q->len; k++)
+				w[k] = q->what[(q->head + k) % q->cap];
+			free(q->what);
+			q->what = w;
+			q->head = 0;
+			q->cap = cap;
+		}
+		char *s = strdup(what[i]);
+		if (!s)
+			return -1;
+		q->what[(q->head + q->len++) % q->cap] = s;
+	}
+	return 0;
+}
+
+/* The id after '@' in "iface@ID", "new id iface@ID"; 0 for "nil". */
+static uint32_t id_arg(const char *s)
+{
+	const char *at = strrchr(s, '@');
+	return at ? (uint32_t)strtoul(at + 1, NULL, 10) : 0;
+}
+
+/* The arguments of a detail "iface@id.name(a, b, c)" into args (pointers
+   into copy); their count, -1 when the detail is not in that form. */
+static int split_args(const char *detail, char *copy, size_t size, char **args)
+{
+	const char *open = strchr(detail, '(');
+	size_t len = strlen(detail);
+	if (!open || len < 2 || detail[len - 1] != ')' || len >= size)
+		return -1;
+	size_t n = len - (size_t)(open - detail) - 2;
+	memcpy(copy, open + 1, n);
+	copy[n] = '\0';
+	int k = 0;
+	if (!n)
+		return 0;
+	for (char *p = copy; p && k < ARGS_MAX;) {
+		args[k++] = p;
+		char *comma = strstr(p, ", ");
+		if (comma) {
+			*comma = '\0';
+			p = comma + 2;
+		} else {
+			p = NULL;
+		}
+	}
+	return k;
+}
+
+static void note(struct wl_account *a, const struct xrec_msg *m, const char *text)
+{
+	struct xrec r = { .type = XREC_NOTE };
+	r.u.note.ts = m->ts;
+	r.u.note.conn = m->conn;
+	r.u.note.dir = m->dir;
+	r.u.note.text = text;
+	a->emit(a->ctx, &r);
+}
+
+/* The descriptors the message carried, from the queue of its direction. */
+static void take_fds(struct wl_account *a, struct conn *c, const struct xrec_msg *m, char **args,
+		     int nargs)
+{
+	int want = 0;
+	for (int i = 0; i < nargs; i++)
+		want += strcmp(args[i], "fd") == 0;
+	if (!want)
+		return;
+	struct fdq *q = &c->fds[m->dir & 1];
+	char text[XMSG_DETAIL_MAX + 512];
+	int at = snprintf(text, sizeof text, "fds %d: %s:", want, m->detail);
+	for (int i = 0; i < want; i++) {
+		if (!q->len) {
+			at += snprintf(text + at, sizeof text - (size_t)at, "%s (none came with the bytes)",
+				       i ? "," : "");
+			break;
+		}
+		char *w = q->what[q->head];
+		q->head = (q->head + 1) % q->cap;
+		q->len--;
+		if ((size_t)at < sizeof text)
+			at += snprintf(text + at, sizeof text - (size_t)at, "%s %s", i ? "," : "", w);
+		free(w);
+	}
+	a->fd_messages++;
+	note(a, m, text);
+}
+
+static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int cmp_span(const void *x, const void *y)
+{
+	const int64_t *a = x, *b = y;
+	return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/* The damaged bytes of buffer b: each row's union of the rectangles'
+   spans, counted once. */
+static uint64_t damaged_bytes(const struct obj *s, const struct obj *b)
+{
+	int64_t bpp = b->width > 0 ? b->stride / b->width : 0;
+	if (bpp < 1)
+		bpp = 1;
+	struct rect r[RECTS_MAX];
+	size_t n = 0;
+	if (s->damage_all) {
+		r[n++] = (struct rect){ 0, 0, b->width, b->height };
+	} else {
+		for (size_t i = 0; i < s->ndamage; i++) {
+			struct rect d = s->damage[i];
+			d.x0 = clamp(d.x0, 0, b->width);
+			d.x1 = clamp(d.x1, 0, b->width);
+			d.y0 = clamp(d.y0, 0, b->height);
+			d.y1 = clamp(d.y1, 0, b->height);
+			if (d.x1 > d.x0 && d.y1 > d.y0)
+				r[n++] = d;
+		}
+	}
+	if (!n)
+		return 0;
+	/* Rows between consecutive rectangle edges share one union. */
+	int64_t ys[2 * RECTS_MAX];
+	size_t ny = 0;
+	for (size_t i = 0; i < n; i++) {
+		ys[ny++] = r[i].y0;
+		ys[ny++] = r[i].y1;
+	}
+	qsort(ys, ny, sizeof *ys, cmp_span);
+	uint64_t total = 0;
+	for (size_t k = 0; k + 1 < ny; k++) {
+		int64_t y0 = ys[k], y1 = ys[k + 1];
+		if (y1 <= y0)
+			continue;
+		int64_t span[RECTS_MAX][2];
+		size_t ns = 0;
+		for (size_t i = 0; i < n; i++)
+			if (r[i].y0 <= y0 && r[i].y1 >= y1) {
+				span[ns][0] = r[i].x0;
+				span[ns][1] = r[i].x1;
+				ns++;
+			}
+		qsort(span, ns, sizeof *span, cmp_span);
+		int64_t width = 0, end = INT64_MIN;
+		for (size_t i = 0; i < ns; i++) {
+			int64_t from = span[i][0] > end ? span[i][0] : end;
+			if (span[i][1] > from)
+				width += span[i][1] - from;
+			if (span[i][1] > end)
+				end = span[i][1];
+		}
+		total += (uint64_t)(width * bpp) * (uint64_t)(y1 - y0);
+	}
+	return total;
+}
+
+static void add_damage(struct obj *s, int64_t x, int64_t y, int64_t w, int64_t h, int64_t scale)
+{
+	if (w <= 0 || h <= 0)
+		return;
+	if (s->ndamage == RECTS_MAX) {
+		s->damage_all = true;
+		return;
+	}
+	/* INT32_MAX-sized damage (the whole surface) stays huge: clipped later. */
+	s->damage[s->ndamage++] = (struct rect){ x * scale, y * scale, (x + w) * scale, (y + h) * scale };
+}
+
+static void commit(struct wl_account *a, struct conn *c, struct obj *s, const struct xrec_msg *m)
+{
+	s->scale = s->pending_scale;
+	if (s->attached && !s->buffer) {
+		s->ndamage = 0;
+		s->damage_all = false;
+	}
+	struct obj *b = s->buffer ? obj_of(c, s->buffer) : NULL;
+	char text[512];
+	if (b && b->kind == OBJ_SHM_BUFFER && (s->ndamage || s->damage_all)) {
+		struct obj *p = obj_of(c, b->pool);
+		uint64_t read = damaged_bytes(s, b);
+		uint64_t whole = (uint64_t)(b->height * b->stride);
+		snprintf(text, sizeof text,
+			 "shm read %" PRIu64 " of %" PRIu64 " bytes: wl_surface@%u.commit wl_buffer@%u "
+			 "%" PRId64 "x%" PRId64 " stride %" PRId64 " format %u pool %" PRIu64 ", %zu damage rect%s%s",
+			 read, whole, s->id, b->id, b->width, b->height, b->stride, b->format,
+			 p ? p->size : 0, s->damage_all ? (size_t)RECTS_MAX : s->ndamage,
+			 s->ndamage == 1 && !s->damage_all ? "" : "s", b->committed ? "" : ", new buffer");
+		b->committed = true;
+		a->commits++;
+		a->bytes += read;
+		note(a, m, text);
+	} else if (b && b->kind == OBJ_DMABUF_BUFFER && s->attached) {
+		snprintf(text, sizeof text, "dmabuf commit: wl_surface@%u.commit wl_buffer@%u", s->id, b->id);
+		note(a, m, text);
+	}
+	s->attached = false;
+	s->ndamage = 0;
+	s->damage_all = false;
+}
+
+void wl_account_message(struct wl_account *a, const struct xrec_msg *m)
+{
+	if (a->oom || m->kind == XMSG_SETUP)
+		return;
+	char copy[XMSG_DETAIL_MAX], *args[ARGS_MAX];
+	int n = split_args(m->detail, copy, sizeof copy, args);
+	if (n < 0)
+		return;
+	struct conn *c = NULL;
+	if (m->flags & XMSG_F_NO_BYTES) {
+		if (!(c = conn_of(a, m->conn)))
+			return;
+		take_fds(a, c, m, args, n);
+	}
+	if (m->dir != XDIR_C2S)
+		return;
+	const char *itf = m->ext, *name = m->name;
+	/* the object the request is on: "iface@ID." at the detail's start */
+	const char *dot = strchr(m->detail, '.');
+	const char *at = strchr(m->detail, '@');
+	if (!at || !dot || dot < at)
+		return;
+	uint32_t self = (uint32_t)strtoul(at + 1, NULL, 10);
+	bool pool = strcmp(itf, "wl_shm_pool") == 0, surface = strcmp(itf, "wl_surface") == 0;
+	bool shm = strcmp(itf, "wl_shm") == 0, dmabuf = strcmp(itf, "zwp_linux_buffer_params_v1") == 0;
+	if (!pool && !surface && !shm && !dmabuf && strcmp(itf, "wl_buffer") != 0)
+		return;
+	if (!c && !(c = conn_of(a, m->conn)))
+		return;
+	if (shm && strcmp(name, "create_pool") == 0 && n == 3) {
+		struct obj *p = obj_make(a, c, id_arg(args[0]), OBJ_POOL);
+		if (p)
+			p->size = strtoull(args[2], NULL, 10);
+	} else if (pool && strcmp(name, "resize") == 0 && n == 1) {
+		struct obj *p = obj_of(c, self);
+		if (p)
+			p->size = strtoull(args[0], NULL, 10);
+	} else if (pool && strcmp(name, "create_buffer") == 0 && n == 6) {
+		struct obj *b = obj_make(a, c, id_arg(args[0]), OBJ_SHM_BUFFER);
+		if (b) {
+			b->pool = self;
+			b->offset = strtoll(args[1], NULL, 10);
+			b->width = strtoll(args[2], NULL, 10);
+			b->height = strtoll(args[3], NULL, 10);
+			b->stride = strtoll(args[4], NULL, 10);
+			b->format = (uint32_t)strtoul(args[5], NULL, 10);
+		}
+	} else if (dmabuf && strncmp(name, "create", 6) == 0 && n >= 1 && strstr(args[0], "new id")) {
+		obj_make(a, c, id_arg(args[0]), OBJ_DMABUF_BUFFER);
+	} else if (surface) {
+		struct obj *s = obj_of(c, self);
+		if (!s && !(s = obj_make(a, c, self, OBJ_SURFACE)))
+			return;
+		if (strcmp(name, "attach") == 0 && n == 3) {
+			s->attached = true;
+			s->buffer = strcmp(args[0], "nil") == 0 ? 0 : id_arg(args[0]);
+		} else if (strcmp(name, "damage") == 0 && n == 4) {
+			add_damage(s, strtoll(args[0], NULL, 10), strtoll(args[1], NULL, 10),
+				   strtoll(args[2], NULL, 10), strtoll(args[3], NULL, 10), s->pending_scale);
+		} else if (strcmp(name, "damage_buffer") == 0 && n == 4) {
+			add_damage(s, strtoll(args[0], NULL, 10), strtoll(args[1], NULL, 10),
+				   strtoll(args[2], NULL, 10), strtoll(args[3], NULL, 10), 1);
+		} else if (strcmp(name, "set_buffer_scale") == 0 && n == 1) {
+			s->pending_scale = (int32_t)strtol(args[0], NULL, 10);
+			if (s->pending_scale < 1)
+				s->pending_scale = 1;
+		} else if (strcmp(name, "commit") == 0) {
+			commit(a, c, s, m);
+		} else if (strcmp(name, "destroy") == 0) {
+			obj_drop(c, self);
+		}
+	} else if (strcmp(name, "destroy") == 0 && !pool) {
+		/* a pool destroyed lives on in its buffers: kept until its id
+		   is reused */
+		obj_drop(c, self);
+	}
+}
