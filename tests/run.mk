@@ -35,3 +35,10 @@ TESTS += tests/check_sites
 dist_check_SCRIPTS += tests/sites-lines.sh
 TESTS += tests/sites-lines.sh
 EXTRA_DIST += tests/sites-client.c
+
+# xcap-run --wayland: real clients on weston headless through the relay on
+# the Wayland socket, their logs compared with and without it, and the
+# shared-memory reads counted from their own logs.
+dist_check_SCRIPTS += tests/run-wayland.sh
+TESTS += tests/run-wayland.sh
+EXTRA_DIST += tests/wayland-logs.py tests/wayland-shm.py

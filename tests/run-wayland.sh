@@ -1,0 +1,109 @@
+#!/bin/sh
+# run-wayland.sh — xcap-run --wayland: real Wayland clients on weston 10
+# (headless) through the relay on the Wayland socket, each run twice, once
+# straight on the compositor and once relayed, with WAYLAND_DEBUG=1:
+#
+#  - the two logs carry the same messages (names, object ids, arguments;
+#    the compositor's serials and clocks and descriptor numbers masked,
+#    tests/wayland-logs.py): the relay changes nothing the client sees;
+#  - the relayed run's trace has every message of that run's own log
+#    (tests/wayland-oracle.py): the relay recorded all of it;
+#  - shared-memory clients draw: the commits of wl_shm buffers, the bytes
+#    their damage made the compositor read and the requests that carried
+#    descriptors, worked out from the client's own log
+#    (tests/wayland-shm.py), are those the trace's notes say, and the
+#    compositor answered them (buffer releases, frame callbacks);
+#  - the application saw only the relay's socket (no DISPLAY), and the
+#    relay's private folder is gone after it.
+#
+# Differences the comparison of the two runs allows, each for a reason:
+# - none in the start-up, up to the client's first frame;
+# - after it, in drawing frames only (attach, damage, commit, frame
+#   callbacks, buffers made and released): how many frames a client draws
+#   before its timeout, and when its timers (a cursor's blink) redraw,
+#   differ between any two runs.
+# And between the relayed run's log and its trace: events for an object
+# the client gave no listener (wl_shm.format in weston-terminal), which
+# libwayland drops without logging; the last events of a client the
+# test stopped, on the wire but never read; and a wl_buffer.release that
+# Qt dispatches from its own event queue later than the wire had it.
+# foot finds no seat on weston's headless backend and says goodbye after
+# its first round trips: it is kept for the messages it exchanges.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+need weston xcap-run xcapanalyse /usr/bin/python3 pkg-config
+lib="$top_builddir/xcap/libxcapwait.so"
+[ -r "$lib" ] || skip "the call-site library is not built: $lib"
+XCAP_WAIT_LIB=$lib XCAP_BINDIR=$top_builddir/xcapanalyse
+export XCAP_WAIT_LIB XCAP_BINDIR
+# weston 10 runs as root here; the clients run as whoever runs the test
+mkdir -m 0700 "$workdir/comp"
+XDG_RUNTIME_DIR=$workdir/comp weston --backend=headless-backend.so --socket=wl-xcap \
+	--idle-time=0 >"$workdir/weston.log" 2>&1 &
+pids="$pids $!"
+wait_for test -S "$workdir/comp/wl-xcap" || fail "weston did not start: $(tail -3 "$workdir/weston.log")"
+XDG_RUNTIME_DIR=$workdir/comp WAYLAND_DISPLAY=wl-xcap NO_AT_BRIDGE=1 GTK_A11Y=none \
+	GDK_BACKEND=wayland QT_QPA_PLATFORM=wayland
+export XDG_RUNTIME_DIR WAYLAND_DISPLAY NO_AT_BRIDGE GTK_A11Y GDK_BACKEND QT_QPA_PLATFORM
+unset DISPLAY
+
+# client NAME SECONDS CMD...: the client straight, then through the relay
+client() {
+	c=$1 secs=$2; shift 2
+	WAYLAND_DEBUG=1 timeout "$secs" "$@" >"$workdir/$c.direct.out" 2>"$workdir/$c.direct.debug"
+	# the client's stderr (its log) apart from xcap-run's
+	XCAP_TEST_LOG="$workdir/$c.relay.debug" xcap-run --wayland -q -w "$workdir/$c.xcap" -- sh -c \
+		'env | grep -q "^DISPLAY=" && echo "DISPLAY is set" >&2
+		 WAYLAND_DEBUG=1 exec timeout "$0" "$@" 2>"$XCAP_TEST_LOG"' "$secs" "$@" \
+		>"$workdir/$c.run.out" 2>"$workdir/$c.run.err"
+	xcapanalyse --dump "$workdir/$c.xcap" >"$workdir/$c.dump" || fail "$c: cannot dump the trace"
+	grep -q '^\[.*\] *-> wl_display@1.get_registry' "$workdir/$c.relay.debug" ||
+		fail "$c: no WAYLAND_DEBUG log through the relay: $(head -3 "$workdir/$c.relay.debug") $(cat "$workdir/$c.run.err")"
+
+	check_begin "$c: the same messages straight and through the relay"
+	/usr/bin/python3 "$top_srcdir/tests/wayland-logs.py" "$workdir/$c.direct.debug" \
+		"$workdir/$c.relay.debug" >"$workdir/$c.logs" || fail "$c: $(cat "$workdir/$c.logs")"
+	say "$c: $(head -1 "$workdir/$c.logs")"
+	check_end
+
+	check_begin "$c: the trace has every message of the relayed run's own log"
+	/usr/bin/python3 "$top_srcdir/tests/wayland-oracle.py" "$workdir/$c.relay.debug" \
+		"$workdir/$c.dump" >"$workdir/$c.cmp"
+	say "$c: $(head -1 "$workdir/$c.cmp")"
+	sed 1d "$workdir/$c.cmp" | grep -v -e 'log (none), capture wl_shm@[0-9]*\.format(' \
+		-e '^  [a-z_ ]*event: [0-9]* at the end only in the capture' \
+		-e '^  [a-z_ ]*event: [0-9]* at the end only in the log' \
+		-e '^  event #[0-9]*: log (none), capture wl_buffer@[0-9]*\.release()' \
+		>"$workdir/$c.unexplained"
+	[ -s "$workdir/$c.unexplained" ] && fail "$c: $(cat "$workdir/$c.unexplained")"
+	check_end
+
+	check_begin "$c: shm commits, their bytes and the descriptors counted from its log"
+	/usr/bin/python3 "$top_srcdir/tests/wayland-shm.py" "$workdir/$c.relay.debug" \
+		"$workdir/$c.dump" >"$workdir/$c.shm" || fail "$c: $(cat "$workdir/$c.shm")"
+	say "$c: $(cat "$workdir/$c.shm")"
+	check_end
+
+	check "$c: the application saw no X display" test ! -s "$workdir/$c.run.err"
+}
+
+client shm 3 weston-simple-shm
+client terminal 4 weston-terminal
+command -v foot >/dev/null && client foot 4 foot
+command -v gtk3-demo >/dev/null && client gtk3demo 8 dbus-run-session -- gtk3-demo
+command -v gtk4-demo >/dev/null && client gtk4demo 8 dbus-run-session -- gtk4-demo
+if command -v qterminal >/dev/null && ls /usr/lib/*/qt5/plugins/platforms/libqwayland-generic.so >/dev/null 2>&1; then
+	client qterminal 6 dbus-run-session -- qterminal
+else
+	say "qterminal skipped: Qt's Wayland plugin (qtwayland5) is not installed"
+fi
+
+check_begin "a descriptor-carrying request is named in the trace with what it carried"
+grep -q 'text="fds 1: wl_shm@[0-9]*\.create_pool(new id wl_shm_pool@[0-9]*, fd, 250000): memfd 250000 bytes"' \
+	"$workdir/shm.dump" || fail "no create_pool note: $(grep '^note' "$workdir/shm.dump" | head -3)"
+check_end
+check_begin "weston-simple-shm's frames: its 210x210 damage of a 250x250 buffer, 176400 bytes each"
+grep -q 'text="shm read 176400 of 250000 bytes: wl_surface@[0-9]*\.commit wl_buffer@[0-9]* 250x250 stride 1000 format 1' \
+	"$workdir/shm.dump" || fail "no 176400-byte commit: $(grep 'shm read' "$workdir/shm.dump" | head -3)"
+check_end
+check "the relay's private folder is removed" sh -c "! ls -d '$workdir'/comp/xcap-run-* 2>/dev/null"
+say "every client's messages are the same through the relay, and recorded, but for the differences explained"
