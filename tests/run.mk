@@ -42,3 +42,4 @@ EXTRA_DIST += tests/sites-client.c
 dist_check_SCRIPTS += tests/run-wayland.sh
 TESTS += tests/run-wayland.sh
 EXTRA_DIST += tests/wayland-logs.py tests/wayland-shm.py
+EXTRA_DIST += tests/wl-sites-client.c

@@ -158,6 +158,13 @@ def compare(what, a, b, out):
     return n, tail
 
 
+def reordered(x, y):
+    """The same messages, object ids aside, in any order."""
+    def bag(p):
+        return sorted(re.sub(r'@\d+', '@', t) for r, t in p)
+    return bag(x) == bag(y)
+
+
 def split(part):
     """requests, events other than wl_display's, wl_display's events
     (libwayland dispatches those ahead of the others it read with them:
@@ -182,9 +189,17 @@ def main(argv):
     differ = 0
     for k, what in enumerate(('start-up', 'after the first frame')):
         extra = []
+        part = 0
         for kind, x, y in zip(('request', 'event', 'wl_display event'), split(a[k]), split(b[k])):
             n, t = compare('%s %s' % (what, kind), x, y, extra)
-            differ += n
+            part += n
+        if k == 0 and part and reordered(a[0], b[0]):
+            # a toolkit's threads (Qt's) may race to send their first
+            # requests: the same messages, in another order and so with
+            # other ids, is not the relay's doing
+            extra = ['  start-up: the same messages in another order (the client\'s threads raced)']
+            part = 0
+        differ += part
         if k == 1:
             redraw = [l for l in extra if not l.endswith('run') and
                       all(REDRAW.match(v) or v == '(none)' for v in
