@@ -43,3 +43,10 @@ dist_check_SCRIPTS += tests/run-wayland.sh
 TESTS += tests/run-wayland.sh
 EXTRA_DIST += tests/wayland-logs.py tests/wayland-shm.py
 EXTRA_DIST += tests/wl-sites-client.c
+
+# What the Wayland relay costs an application's start-up: figures only.
+EXTRA_DIST += tests/bench-run-wayland.sh
+bench: bench-run-wayland
+bench-run-wayland: all
+	$(SHELL) $(top_srcdir)/tests/bench-run-wayland.sh $(abs_top_builddir)
+.PHONY: bench-run-wayland
