@@ -4,6 +4,15 @@ on the compositor and one through xcap-run's relay: the messages (names,
 object ids, arguments) must be the same.
 
 usage: wayland-logs.py [--xml FILE...] DIRECT.log RELAYED.log
+       wayland-logs.py --trace RELAYED.log TRACE.dump
+
+With --trace: the relayed run's trace (xcapanalyse --dump) holds every
+message of that run's own log: its requests in the same order (the log's
+last ones may be missing, sent after the relay stopped), and every event
+the log dispatched (a client dispatches events of several queues in its
+own order, Qt's among them, and libwayland drops those of objects without
+a listener, so the events are compared as a multiset: the log's must all
+be in the trace).
 
 What two runs cannot share is masked before comparing, by the argument's
 name in the protocol XML (given with --xml, every installed XML by
@@ -175,7 +184,58 @@ def split(part):
     return req, ev, disp
 
 
+DUMP_RE = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
+
+
+def from_dump(path):
+    req, ev = [], []
+    for line in open(path, errors='replace'):
+        if not line.startswith('msg '):
+            continue
+        f = {}
+        for k, v in DUMP_RE.findall(line):
+            if v.startswith('"'):
+                v = v[1:-1].replace('\\"', '"').replace('\\\\', '\\')
+            f[k] = v
+        if f.get('kind') == 'setup':
+            continue
+        (req if f['dir'] == 'c2s' else ev).append(f.get('detail', ''))
+    return req, ev
+
+
+def trace_has(log, dump):
+    fd = re.compile(r'\bfd \d+')
+    req, ev = [], []
+    for line in open(log, errors='replace'):
+        m = LOG_RE.match(line.rstrip('\n'))
+        if m:
+            text = fd.sub('fd', '%s@%s.%s(%s)' % m.group(2, 3, 4, 5))
+            (req if m.group(1) else ev).append(text)
+    treq, tev = from_dump(dump)
+    problems = []
+    if req != treq[:len(req)]:
+        k = next(i for i in range(len(req)) if i >= len(treq) or req[i] != treq[i])
+        problems.append('request #%d: log %s, trace %s' % (k, req[k], treq[k] if k < len(treq) else '(none)'))
+    left = {}
+    for e in tev:
+        left[e] = left.get(e, 0) + 1
+    for e in ev:
+        if left.get(e, 0):
+            left[e] -= 1
+        else:
+            problems.append('event not in the trace: %s' % e)
+    print('log %d requests, %d events; trace %d requests, %d events: %d requests in order, '
+          '%d events only in the trace; %d problems'
+          % (len(req), len(ev), len(treq), len(tev), min(len(req), len(treq)),
+             sum(left.values()), len(problems)))
+    for p in problems[:20]:
+        print('  ' + p)
+    return 1 if problems else 0
+
+
 def main(argv):
+    if len(argv) == 3 and argv[0] == '--trace':
+        return trace_has(argv[1], argv[2])
     files = []
     while len(argv) > 2 and argv[0] == '--xml':
         files.append(argv[1])

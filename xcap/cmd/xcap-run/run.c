@@ -557,12 +557,15 @@ static void account_fds(struct relay *rl, struct conn *c, int dir, const int *fd
 		return;
 	char what[WLS_FDS_MAX][96];
 	const char *p[WLS_FDS_MAX];
+	int dups[WLS_FDS_MAX];
 	for (int i = 0; i < nfds; i++) {
 		uint64_t bytes;
 		wls_describe_fd(fds[i], what[i], sizeof what[i], &bytes);
 		p[i] = what[i];
+		/* a file's (a pool's) memory is read at its commits */
+		dups[i] = bytes ? fcntl(fds[i], F_DUPFD_CLOEXEC, 0) : -1;
 	}
-	if (wl_account_fds(rl->rec.acct, c->trace_id, dir, p, nfds) < 0)
+	if (wl_account_fds(rl->rec.acct, c->trace_id, dir, p, dups, nfds) < 0)
 		die(EXIT_RUNTIME, "out of memory: 'descriptors'");
 }
 
@@ -1057,9 +1060,9 @@ int main(int argc, char **argv)
 	st.u.stats.ts = rl->rec.last_ts;
 	emit(&rl->rec, &st);
 	pipeline_free(rl->rec.pipe);
-	uint64_t shm_commits = 0, shm_bytes = 0, fd_messages = 0;
+	uint64_t shm_commits = 0, shm_bytes = 0, fd_messages = 0, waypipe = 0;
 	if (rl->rec.acct) {
-		wl_account_totals(rl->rec.acct, &shm_commits, &shm_bytes, &fd_messages);
+		wl_account_totals(rl->rec.acct, &shm_commits, &shm_bytes, &fd_messages, &waypipe);
 		wl_account_free(rl->rec.acct);
 	}
 	int bad = trace_writer_free(rl->rec.w) < 0 || fclose(rl->rec.out) != 0 || rl->rec.failed;
@@ -1080,9 +1083,10 @@ int main(int argc, char **argv)
 	if (report && write_report(report, trace_path, stacks, delay_ms, rate, argc, argv) < 0)
 		complain("cannot write the report: %s: '%s'", strerror(errno), report);
 	if (wayland)
-		printf("wayland: %llu messages with descriptors; %llu shm commits made the compositor read %llu bytes\n",
+		printf("wayland: %llu messages with descriptors; %llu shm commits made the compositor read %llu bytes"
+		       " (waypipe would send %llu)\n",
 		       (unsigned long long)fd_messages, (unsigned long long)shm_commits,
-		       (unsigned long long)shm_bytes);
+		       (unsigned long long)shm_bytes, (unsigned long long)waypipe);
 	printf("trace: %s\n", trace_path);
 	if (report)
 		printf("report: %s\n", report);

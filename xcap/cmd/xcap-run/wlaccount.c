@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "wlaccount.h"
 
@@ -28,6 +30,9 @@ struct obj {
 	uint8_t kind;
 	/* pool */
 	uint64_t size;
+	int fd;			/* its memory, ours (-1 none) */
+	uint8_t *mirror;	/* what waypipe's other side holds of it */
+	uint64_t mirror_size;
 	/* shm buffer */
 	uint32_t pool;
 	int64_t offset, width, height, stride;
@@ -44,6 +49,7 @@ struct obj {
 
 struct fdq {
 	char **what;
+	int *fd;		/* a duplicate of each, or -1 */
 	size_t head, len, cap;
 };
 
@@ -59,9 +65,19 @@ struct wl_account {
 	void *ctx;
 	struct conn *conns;
 	size_t nconns;
-	uint64_t commits, bytes, fd_messages;
+	uint64_t commits, bytes, fd_messages, waypipe;
 	bool oom;
 };
+
+static void pool_release(struct obj *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	free(p->mirror);
+	p->mirror = NULL;
+	p->mirror_size = 0;
+}
 
 struct wl_account *wl_account_new(xrec_emit_fn emit, void *ctx)
 {
@@ -78,12 +94,19 @@ void wl_account_free(struct wl_account *a)
 	if (!a)
 		return;
 	for (size_t i = 0; i < a->nconns; i++) {
+		for (size_t k = 0; k < a->conns[i].nobjs; k++)
+			if (a->conns[i].objs[k].kind == OBJ_POOL)
+				pool_release(&a->conns[i].objs[k]);
 		free(a->conns[i].objs);
 		for (int d = 0; d < 2; d++) {
 			struct fdq *q = &a->conns[i].fds[d];
-			for (size_t k = 0; k < q->len; k++)
+			for (size_t k = 0; k < q->len; k++) {
 				free(q->what[(q->head + k) % q->cap]);
+				if (q->fd[(q->head + k) % q->cap] >= 0)
+					close(q->fd[(q->head + k) % q->cap]);
+			}
 			free(q->what);
+			free(q->fd);
 		}
 	}
 	free(a->conns);
@@ -91,11 +114,12 @@ void wl_account_free(struct wl_account *a)
 }
 
 void wl_account_totals(const struct wl_account *a, uint64_t *commits, uint64_t *bytes,
-		       uint64_t *fd_messages)
+		       uint64_t *fd_messages, uint64_t *waypipe)
 {
 	*commits = a->commits;
 	*bytes = a->bytes;
 	*fd_messages = a->fd_messages;
+	*waypipe = a->waypipe;
 }
 
 static struct conn *conn_of(struct wl_account *a, uint32_t id)
@@ -141,9 +165,12 @@ static struct obj *obj_make(struct wl_account *a, struct conn *c, uint32_t id, u
 		}
 		o = &c->objs[c->nobjs++];
 	}
+	if (o->kind == OBJ_POOL)
+		pool_release(o);
 	memset(o, 0, sizeof *o);
 	o->id = id;
 	o->kind = k;
+	o->fd = -1;
 	o->scale = o->pending_scale = 1;
 	return o;
 }
@@ -151,33 +178,50 @@ static struct obj *obj_make(struct wl_account *a, struct conn *c, uint32_t id, u
 static void obj_drop(struct conn *c, uint32_t id)
 {
 	struct obj *o = obj_of(c, id);
-	if (o)
+	if (o) {
+		if (o->kind == OBJ_POOL)
+			pool_release(o);
 		*o = c->objs[--c->nobjs];
+	}
 }
 
-int wl_account_fds(struct wl_account *a, uint32_t conn, int dir, const char *const *what, int n)
+int wl_account_fds(struct wl_account *a, uint32_t conn, int dir, const char *const *what,
+		   const int *fds, int n)
 {
 	struct conn *c = conn_of(a, conn);
-	if (!c)
+	if (!c) {
+		for (int i = 0; i < n; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
 		return -1;
+	}
 	struct fdq *q = &c->fds[dir & 1];
 	for (int i = 0; i < n; i++) {
 		if (q->len == q->cap) {
 			size_t cap = q->cap ? q->cap * 2 : 16;
 			char **w = malloc(cap * sizeof *w);
-			if (!w)
+			int *f = malloc(cap * sizeof *f);
+			if (!w || !f) {
+				free(w);
+				free(f);
 				return -1;
-			for (size_t k = 0; k < q->len; k++)
+			}
+			for (size_t k = 0; k < q->len; k++) {
 				w[k] = q->what[(q->head + k) % q->cap];
+				f[k] = q->fd[(q->head + k) % q->cap];
+			}
 			free(q->what);
+			free(q->fd);
 			q->what = w;
+			q->fd = f;
 			q->head = 0;
 			q->cap = cap;
 		}
 		char *s = strdup(what[i]);
 		if (!s)
 			return -1;
-		q->what[(q->head + q->len++) % q->cap] = s;
+		q->what[(q->head + q->len) % q->cap] = s;
+		q->fd[(q->head + q->len++) % q->cap] = fds[i];
 	}
 	return 0;
 }
@@ -226,15 +270,16 @@ static void note(struct wl_account *a, const struct xrec_msg *m, const char *tex
 	a->emit(a->ctx, &r);
 }
 
-/* The descriptors the message carried, from the queue of its direction. */
-static void take_fds(struct wl_account *a, struct conn *c, const struct xrec_msg *m, char **args,
-		     int nargs)
+/* The descriptors the message carried, from the queue of its direction;
+   the first one's duplicate (ours), or -1. */
+static int take_fds(struct wl_account *a, struct conn *c, const struct xrec_msg *m, char **args,
+		    int nargs)
 {
-	int want = 0;
+	int want = 0, first = -1;
 	for (int i = 0; i < nargs; i++)
 		want += strcmp(args[i], "fd") == 0;
 	if (!want)
-		return;
+		return -1;
 	struct fdq *q = &c->fds[m->dir & 1];
 	char text[XMSG_DETAIL_MAX + 512];
 	int at = snprintf(text, sizeof text, "fds %d: %s:", want, m->detail);
@@ -245,6 +290,11 @@ static void take_fds(struct wl_account *a, struct conn *c, const struct xrec_msg
 			break;
 		}
 		char *w = q->what[q->head];
+		int fd = q->fd[q->head];
+		if (i == 0)
+			first = fd;
+		else if (fd >= 0)
+			close(fd);
 		q->head = (q->head + 1) % q->cap;
 		q->len--;
 		if ((size_t)at < sizeof text)
@@ -253,6 +303,7 @@ static void take_fds(struct wl_account *a, struct conn *c, const struct xrec_msg
 	}
 	a->fd_messages++;
 	note(a, m, text);
+	return first;
 }
 
 static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
@@ -325,6 +376,132 @@ static uint64_t damaged_bytes(const struct obj *s, const struct obj *b)
 	return total;
 }
 
+/* ---- what waypipe would send: its diff of the damage ----
+ *
+ * waypipe 0.8 (src/kernel.c, src/shadow.c of its source) keeps on each
+ * side a copy of every shared-memory pool, the other side's starting as
+ * zeros.  On a commit it turns the damage into byte intervals of the pool
+ * and, in 8-byte blocks, compares each interval with its copy: a run of
+ * changed blocks goes as an 8-byte header (its first and last block) and
+ * the blocks, and a run goes on across up to 12 unchanged blocks rather
+ * than pay another header; what was sent is copied into the copy.  The
+ * BUFFER_DIFF message adds 16 bytes (its header, the buffer's id, the
+ * diff's size and its trailing bytes).  Nothing is compressed (waypipe
+ * 0.8's default); a commit with nothing changed sends nothing.  The
+ * relay keeps the same copy from the pool's own memory, read at the
+ * commit (the buffer is the compositor's then: the client may not write
+ * it before its release).
+ */
+#define WP_BLOCK 8
+#define WP_WINDOW 12
+#define WP_HEADER 16
+
+struct span {
+	uint64_t from, to;	/* bytes of the pool */
+};
+
+static int cmp_u64pair(const void *x, const void *y)
+{
+	const struct span *a = x, *b = y;
+	return a->from < b->from ? -1 : a->from > b->from;
+}
+
+/* The diff's bytes for the blocks [from, to) of pool memory now against
+   the copy, which is brought up to date. */
+static uint64_t diff_interval(const uint64_t *now, uint64_t *copy, size_t from, size_t to)
+{
+	uint64_t bytes = 0;
+	size_t i = from;
+	while (i < to) {
+		while (i < to && now[i] == copy[i])
+			i++;
+		if (i == to)
+			break;
+		size_t run = 0, quiet = 0;
+		while (i < to && quiet <= WP_WINDOW) {
+			quiet = now[i] == copy[i] ? quiet + 1 : 0;
+			copy[i] = now[i];
+			run++;
+			i++;
+		}
+		if (quiet > WP_WINDOW)
+			run -= quiet;
+		bytes += WP_BLOCK + run * WP_BLOCK;
+	}
+	return bytes;
+}
+
+/* waypipe's bytes for the commit of buffer b with surface s's damage, or
+   -1 when the pool's memory cannot be read. */
+static int64_t waypipe_diff(struct obj *p, const struct obj *s, const struct obj *b)
+{
+	if (p->fd < 0 || !p->size || p->size > (1ull << 31))
+		return -1;
+	size_t size = (size_t)p->size & ~(size_t)(WP_BLOCK - 1);
+	if (p->mirror_size != size) {
+		uint8_t *m = realloc(p->mirror, size ? size : 1);
+		if (!m)
+			return -1;
+		if (size > p->mirror_size)
+			memset(m + p->mirror_size, 0, size - p->mirror_size);
+		p->mirror = m;
+		p->mirror_size = size;
+	}
+	void *map = mmap(NULL, (size_t)p->size, PROT_READ, MAP_SHARED, p->fd, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	/* the damage as byte intervals of the pool, row by row, merged */
+	int64_t bpp = b->width > 0 ? b->stride / b->width : 1;
+	if (bpp < 1)
+		bpp = 1;
+	size_t cap = 0, n = 0;
+	struct span *v = NULL;
+	struct rect all = { 0, 0, b->width, b->height };
+	size_t nr = s->damage_all ? 1 : s->ndamage;
+	for (size_t k = 0; k < nr; k++) {
+		struct rect d = s->damage_all ? all : s->damage[k];
+		int64_t x0 = clamp(d.x0, 0, b->width), x1 = clamp(d.x1, 0, b->width);
+		int64_t y0 = clamp(d.y0, 0, b->height), y1 = clamp(d.y1, 0, b->height);
+		for (int64_t y = y0; x1 > x0 && y < y1; y++) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 256;
+				struct span *nv = realloc(v, cap * sizeof *v);
+				if (!nv) {
+					free(v);
+					munmap(map, (size_t)p->size);
+					return -1;
+				}
+				v = nv;
+			}
+			uint64_t from = (uint64_t)(b->offset + y * b->stride + x0 * bpp);
+			uint64_t to = (uint64_t)(b->offset + y * b->stride + x1 * bpp);
+			/* whole blocks, inside the pool */
+			from = from / WP_BLOCK * WP_BLOCK;
+			to = (to + WP_BLOCK - 1) / WP_BLOCK * WP_BLOCK;
+			if (to > size)
+				to = size;
+			if (from < to)
+				v[n++] = (struct span){ from, to };
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof *v, cmp_u64pair);
+	uint64_t bytes = 0;
+	for (size_t k = 0; k < n;) {
+		struct span u = v[k++];
+		while (k < n && v[k].from <= u.to) {
+			if (v[k].to > u.to)
+				u.to = v[k].to;
+			k++;
+		}
+		bytes += diff_interval(map, (uint64_t *)(void *)p->mirror, u.from / WP_BLOCK,
+				       u.to / WP_BLOCK);
+	}
+	free(v);
+	munmap(map, (size_t)p->size);
+	return bytes ? (int64_t)(bytes + WP_HEADER) : 0;
+}
+
 static void add_damage(struct obj *s, int64_t x, int64_t y, int64_t w, int64_t h, int64_t scale)
 {
 	if (w <= 0 || h <= 0)
@@ -349,13 +526,19 @@ static void commit(struct wl_account *a, struct conn *c, struct obj *s, const st
 	if (b && b->kind == OBJ_SHM_BUFFER && (s->ndamage || s->damage_all)) {
 		struct obj *p = obj_of(c, b->pool);
 		uint64_t read = damaged_bytes(s, b);
+		char wp[64] = "";
+		int64_t diff = p ? waypipe_diff(p, s, b) : -1;
+		if (diff >= 0) {
+			snprintf(wp, sizeof wp, ", waypipe %" PRId64 " bytes", diff);
+			a->waypipe += (uint64_t)diff;
+		}
 		uint64_t whole = (uint64_t)(b->height * b->stride);
 		snprintf(text, sizeof text,
 			 "shm read %" PRIu64 " of %" PRIu64 " bytes: wl_surface@%u.commit wl_buffer@%u "
-			 "%" PRId64 "x%" PRId64 " stride %" PRId64 " format %u pool %" PRIu64 ", %zu damage rect%s%s",
+			 "%" PRId64 "x%" PRId64 " stride %" PRId64 " format %u pool %" PRIu64 ", %zu damage rect%s%s%s",
 			 read, whole, s->id, b->id, b->width, b->height, b->stride, b->format,
 			 p ? p->size : 0, s->damage_all ? (size_t)RECTS_MAX : s->ndamage,
-			 s->ndamage == 1 && !s->damage_all ? "" : "s", b->committed ? "" : ", new buffer");
+			 s->ndamage == 1 && !s->damage_all ? "" : "s", b->committed ? "" : ", new buffer", wp);
 		b->committed = true;
 		a->commits++;
 		a->bytes += read;
@@ -378,10 +561,16 @@ void wl_account_message(struct wl_account *a, const struct xrec_msg *m)
 	if (n < 0)
 		return;
 	struct conn *c = NULL;
+	int fd = -1;
 	if (m->flags & XMSG_F_NO_BYTES) {
 		if (!(c = conn_of(a, m->conn)))
 			return;
-		take_fds(a, c, m, args, n);
+		fd = take_fds(a, c, m, args, n);
+	}
+	if (m->dir != XDIR_C2S || !(strcmp(m->ext, "wl_shm") == 0 && strcmp(m->name, "create_pool") == 0)) {
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
 	}
 	if (m->dir != XDIR_C2S)
 		return;
@@ -400,8 +589,12 @@ void wl_account_message(struct wl_account *a, const struct xrec_msg *m)
 		return;
 	if (shm && strcmp(name, "create_pool") == 0 && n == 3) {
 		struct obj *p = obj_make(a, c, id_arg(args[0]), OBJ_POOL);
-		if (p)
+		if (p) {
 			p->size = strtoull(args[2], NULL, 10);
+			p->fd = fd;
+		} else if (fd >= 0) {
+			close(fd);
+		}
 	} else if (pool && strcmp(name, "resize") == 0 && n == 1) {
 		struct obj *p = obj_of(c, self);
 		if (p)
