@@ -50,3 +50,11 @@ bench: bench-run-wayland
 bench-run-wayland: all
 	$(SHELL) $(top_srcdir)/tests/bench-run-wayland.sh $(abs_top_builddir)
 .PHONY: bench-run-wayland
+
+# What the Wayland relay reads of the decoded messages, fuzzed.
+check_PROGRAMS += tests/fuzz/fuzz-wlaccount
+tests_fuzz_fuzz_wlaccount_SOURCES = tests/fuzz/fuzz_wlaccount.c tests/fuzz/driver.c \
+	xcap/cmd/xcap-run/wlaccount.c
+tests_fuzz_fuzz_wlaccount_CPPFLAGS = $(INC_TESTS)
+dist_check_SCRIPTS += tests/fuzz-wlaccount.sh
+TESTS += tests/fuzz-wlaccount.sh
