@@ -20,7 +20,7 @@ _xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --format --conn --
 	--mark-span --ideal-fps --slow-motion --slow-motion-fps
 	--quiet-ms --first-ms --synthetic-inputs --no-fold-motion --fail-if-worse -j --jobs
 	--rates --latencies --mss
-	--initial-window --no-idle-restart --trace-rate --time-dilation --ssh-compression
+	--initial-window --no-idle-restart --trace-rate --time-dilation --ssh-compression --waypipe
 	--ssh-forward-time --wake-time
 	-h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -s --size
