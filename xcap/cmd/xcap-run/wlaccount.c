@@ -160,13 +160,15 @@ static struct obj *obj_make(struct wl_account *a, struct conn *c, uint32_t id, u
 				a->oom = true;
 				return NULL;
 			}
+			/* new slots zeroed: nothing is read of one before it is set */
+			memset(n + c->cap, 0, (cap - c->cap) * sizeof *n);
 			c->objs = n;
 			c->cap = cap;
 		}
 		o = &c->objs[c->nobjs++];
-	}
-	if (o->kind == OBJ_POOL)
+	} else if (o->kind == OBJ_POOL) {
 		pool_release(o);
+	}
 	memset(o, 0, sizeof *o);
 	o->id = id;
 	o->kind = k;
