@@ -58,3 +58,9 @@ tests_fuzz_fuzz_wlaccount_SOURCES = tests/fuzz/fuzz_wlaccount.c tests/fuzz/drive
 tests_fuzz_fuzz_wlaccount_CPPFLAGS = $(INC_TESTS)
 dist_check_SCRIPTS += tests/fuzz-wlaccount.sh
 TESTS += tests/fuzz-wlaccount.sh
+
+# xcapanalyse --predict --waypipe on a local relay trace against real
+# waypipe runs of the same client over xcap-link, 2 x 2 cells.
+dist_check_SCRIPTS += tests/wayland-predict.sh
+TESTS += tests/wayland-predict.sh
+EXTRA_DIST += tests/wl-frame-client.c
