@@ -20,7 +20,7 @@ _xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --sort --top --for
 	--mark-span --ideal-fps --slow-motion --slow-motion-fps
 	--quiet-ms --first-ms --synthetic-inputs --no-fold-motion --release-ms --fail-if-worse -j --jobs
 	--rates --latencies --mss
-	--initial-window --no-idle-restart --trace-rate --time-dilation --ssh-compression
+	--initial-window --no-idle-restart --trace-rate --time-dilation --ssh-compression --waypipe
 	--ssh-forward-time --wake-time
 	-h --help -V --version'
 _xcap_opts_netplot='-e --export -c --conn -d --direction -r --range -g --graph -s --size
@@ -29,7 +29,7 @@ _xcap_opts_xcap_link='--ns-a --ns-b --dev-a --dev-b --rate --latency --delay --q
 	--seed --mtu --ready --realtime --check -q --quiet -h --help -V --version'
 _xcap_opts_xcap_sweep='-o --output --rates --latencies --delays --repeat --via --link --queue
 	--display --timeout --replay --format -q --quiet -h --help -V --version'
-_xcap_opts_xcap_run='--latency --delay --rate -w --no-stacks --report -q --quiet -h --help
+_xcap_opts_xcap_run='--wayland --latency --delay --rate -w --no-stacks --report -q --quiet -h --help
 	-V --version'
 _xcap_opts_xcap_replay='-o --output --connection --no-motion --filter --pace --quiet
 	--timeout --no-expect --display --rfb --offset --capture --interface --log -q

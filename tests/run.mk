@@ -38,3 +38,32 @@ TESTS += tests/check_sites
 dist_check_SCRIPTS += tests/sites-lines.sh
 TESTS += tests/sites-lines.sh
 EXTRA_DIST += tests/sites-client.c
+
+# xcap-run --wayland: real clients on weston headless through the relay on
+# the Wayland socket, their logs compared with and without it, and the
+# shared-memory reads counted from their own logs.
+dist_check_SCRIPTS += tests/run-wayland.sh
+TESTS += tests/run-wayland.sh
+EXTRA_DIST += tests/wayland-logs.py tests/wayland-shm.py
+EXTRA_DIST += tests/wl-sites-client.c
+
+# What the Wayland relay costs an application's start-up: figures only.
+EXTRA_DIST += tests/bench-run-wayland.sh
+bench: bench-run-wayland
+bench-run-wayland: all
+	$(SHELL) $(top_srcdir)/tests/bench-run-wayland.sh $(abs_top_builddir)
+.PHONY: bench-run-wayland
+
+# What the Wayland relay reads of the decoded messages, fuzzed.
+check_PROGRAMS += tests/fuzz/fuzz-wlaccount
+tests_fuzz_fuzz_wlaccount_SOURCES = tests/fuzz/fuzz_wlaccount.c tests/fuzz/driver.c \
+	xcap/cmd/xcap-run/wlaccount.c
+tests_fuzz_fuzz_wlaccount_CPPFLAGS = $(INC_TESTS)
+dist_check_SCRIPTS += tests/fuzz-wlaccount.sh
+TESTS += tests/fuzz-wlaccount.sh
+
+# xcapanalyse --predict --waypipe on a local relay trace against real
+# waypipe runs of the same client over xcap-link, 2 x 2 cells.
+dist_check_SCRIPTS += tests/wayland-predict.sh
+TESTS += tests/wayland-predict.sh
+EXTRA_DIST += tests/wl-frame-client.c

@@ -72,6 +72,7 @@
 #include <unistd.h>
 
 #define NONE UINT32_MAX
+#define WAYPIPE_BLOCK_HEADER 4	/* a PROTOCOL block's size and type */
 #define PREDICT_WIN (4u << 20)	/* the window acknowledgements advertise */
 #define PREDICT_QUICKACKS 16	/* Linux's TCP_MAX_QUICKACKS */
 
@@ -380,19 +381,23 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 	w->len = w->olen = p->len;
 	w->dir = (uint8_t)d;
 	w->flags = p->tcp_flags;
-	if (t->opt.ssh_compression) {
-		/* The tunnel's bytes: the write's compressed size and framing,
-		   numbered on from the direction's first sequence number. */
-		if (p->len) {
-			t->with_data++;
-			if (p->has_zlen) {
-				w->zlen = p->zlen;
-			} else {
-				t->unmeasured++;
-				w->zlen = p->len;
-			}
-			w->len = predict_ssh_wire(w->olen, w->zlen);
+	if (t->opt.ssh_compression && p->len) {
+		/* The tunnel's bytes: the write's compressed size and framing. */
+		t->with_data++;
+		if (p->has_zlen) {
+			w->zlen = p->zlen;
+		} else {
+			t->unmeasured++;
+			w->zlen = p->len;
 		}
+		w->len = predict_ssh_wire(w->olen, w->zlen);
+	} else if (t->opt.waypipe && p->len) {
+		/* waypipe's PROTOCOL block around the Wayland bytes */
+		w->len = p->len + WAYPIPE_BLOCK_HEADER;
+	}
+	if (t->opt.ssh_compression || t->opt.waypipe) {
+		/* The bytes on the link, numbered on from the direction's first
+		   sequence number. */
 		if (!c->tseq_set[d]) {
 			c->tseq_set[d] = true;
 			c->tseq[d] = p->seq;
@@ -457,6 +462,24 @@ static void take_message(struct predict_trace *t, const struct xrec_msg *g)
 	m->length = g->length;
 }
 
+/* waypipe: the BUFFER_DIFF a wl_shm commit adds to the write that holds
+   it, as the relay's note right after the commit says (xcap-run(1)). */
+static void take_note(struct predict_trace *t, const struct xrec_note *n)
+{
+	const char *at = strstr(n->text, ", waypipe ");
+	unsigned long long bytes;
+	if (!t->opt.waypipe || strncmp(n->text, "shm read ", 9) != 0 || !at ||
+	    sscanf(at, ", waypipe %llu bytes", &bytes) != 1 || bytes > (1ull << 30))
+		return;
+	struct pconn *c = conn_get(t, n->conn, false);
+	int d = n->dir & 1;
+	if (!c || c->last_w[d] == NONE)
+		return;
+	struct write *w = &t->w[c->last_w[d]];
+	w->len += (uint32_t)bytes;
+	c->tseq[d] += (uint32_t)bytes;
+}
+
 /* A time of a dilated trace, as the undilated clock would have read it. */
 static uint64_t undilate(struct predict_trace *t, uint64_t ts)
 {
@@ -501,6 +524,9 @@ int predict_record(struct predict_trace *t, const struct xrec *in)
 		break;
 	case XREC_MSG:
 		take_message(t, &rec->u.msg);
+		break;
+	case XREC_NOTE:
+		take_note(t, &rec->u.note);
 		break;
 	case XREC_NAME:
 		if ((c = conn_get(t, rec->u.name.conn, false)) &&

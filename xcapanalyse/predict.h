@@ -67,6 +67,14 @@ struct predict_options {
 	   ssh -X -C to localhost (xcapanalyse(1), PREDICTION: ssh -C).
 	   Default PREDICT_SSH_FORWARD. */
 	uint64_t ssh_forward;		/* ns */
+	/* Predict a Wayland trace of xcap-run --wayland (the application on
+	   its compositor's socket) carried by waypipe 0.8 over TCP instead:
+	   each write crosses the link as a PROTOCOL block (4 bytes more),
+	   and each wl_shm commit adds the BUFFER_DIFF the relay's note says
+	   waypipe would send for it (", waypipe W bytes"), before it.
+	   waypipe's acknowledgements (8 bytes a batch) and the time it takes
+	   to pass a message on are not modelled. */
+	bool waypipe;
 	/* What a process that waited for the network at least
 	   PREDICT_WAKE_AFTER takes to act on what arrives, beyond one that
 	   waited less: its processor slept (a virtual machine's host may

@@ -83,6 +83,7 @@ struct conn_seen {
 	uint64_t *key_seq;
 	size_t nkeys, cap_keys, cap_seq;
 	bool sent_since_answer;
+	struct wl_seen *wl;	/* a Wayland connection's round trips so far */
 };
 
 struct sites {
@@ -108,6 +109,7 @@ struct sites {
 	const char *last_site, *last_via;
 	const struct stack *last_stack;
 	bool has_last, failed;
+	uint64_t cost_rtt;	/* ns: what each round trip would cost (0: 100 ms) */
 };
 
 static bool wrapper_module(const char *frame)
@@ -549,6 +551,119 @@ static bool property_key(struct conn_seen *c, const char *detail, char *key, siz
 	return n > 0 && (size_t)n < size;
 }
 
+/* ---- Wayland's avoidable round trips ----
+ *
+ * Marked as the requests come, before the model reports the wait (it
+ * does when the client's silence ends, at its next request):
+ *  - a round trip whose answer the code never used before the next: no
+ *    request between its wl_callback.done and the next round trip's
+ *    request; the next one is marked (the two could have been one);
+ *  - the registry fetched again: every global is sent again, and the
+ *    round trip that waits for them is one more;
+ *  - a sync per surface: consecutive round trips each after its own
+ *    surface's creation or commit, where one could serve them all.
+ */
+struct wl_seen {
+	uint64_t sync_seq, sync_done;	/* the last sync, and whether it was answered */
+	bool asked_since_done;		/* a request after the last sync's done */
+	bool sync_answered;
+	uint64_t registries, first_registry;
+	bool registry_again;		/* the next sync waits for a repeated registry */
+	uint32_t surface;		/* the one surface made or committed since the last sync */
+	int nsurfaces;			/* how many different ones */
+	uint32_t last_sync_surface;	/* the last sync's one surface, 0 none */
+	uint64_t last_sync_surface_seq;
+};
+
+/* A message of a Wayland connection: its detail begins "interface@". */
+static bool wayland_message(const struct xrec_msg *m)
+{
+	size_t n = strlen(m->ext);
+	return n && strncmp(m->detail, m->ext, n) == 0 && m->detail[n] == '@';
+}
+
+/* The object id in "iface@ID." at the start of a detail, 0 when none. */
+static uint32_t wayland_self(const char *detail)
+{
+	const char *at = strchr(detail, '@');
+	return at ? (uint32_t)strtoul(at + 1, NULL, 10) : 0;
+}
+
+static int wayland_record(struct sites *s, struct conn_seen *c, const struct xrec_msg *m)
+{
+	if (!c->wl && !(c->wl = calloc(1, sizeof *c->wl)))
+		goto oom;
+	struct wl_seen *w = c->wl;
+	if (m->dir == XDIR_S2C) {
+		if (m->kind == XMSG_REPLY && m->seq == w->sync_seq && strcmp(m->name, "done") == 0) {
+			w->sync_answered = true;
+			w->asked_since_done = false;
+		}
+		return 0;
+	}
+	if (m->kind != XMSG_REQUEST)
+		return 0;
+	bool sync = strcmp(m->ext, "wl_display") == 0 && strcmp(m->name, "sync") == 0;
+	bool registry = strcmp(m->ext, "wl_display") == 0 && strcmp(m->name, "get_registry") == 0;
+	char why[160];
+	if (registry) {
+		if (w->registries++ && (snprintf(why, sizeof why, "registry fetched again (first #%" PRIu64
+					 "): every global sent again", w->first_registry),
+					 mark(s, m->conn, m->seq, why) < 0))
+			goto oom;
+		if (w->registries == 1)
+			w->first_registry = m->seq;
+		else
+			w->registry_again = true;
+	}
+	if (!sync) {
+		if (w->sync_answered)
+			w->asked_since_done = true;
+		uint32_t surface = 0;
+		if (strcmp(m->ext, "wl_surface") == 0 && strcmp(m->name, "commit") == 0)
+			surface = wayland_self(m->detail);
+		else if (strcmp(m->ext, "wl_compositor") == 0 && strcmp(m->name, "create_surface") == 0) {
+			const char *at = strstr(m->detail, "wl_surface@");
+			surface = at ? (uint32_t)strtoul(at + 11, NULL, 10) : 0;
+		}
+		if (surface && surface != w->surface) {
+			w->surface = surface;
+			w->nsurfaces++;
+		}
+		return 0;
+	}
+	if (w->sync_seq && w->sync_answered && !w->asked_since_done) {
+		snprintf(why, sizeof why, "nothing asked since round trip #%" PRIu64
+			 " was answered: its answer unused, the two could be one", w->sync_seq);
+		if (mark(s, m->conn, m->seq, why) < 0)
+			goto oom;
+	}
+	if (w->registry_again) {
+		if (mark(s, m->conn, m->seq, "waits for a registry fetched again") < 0)
+			goto oom;
+		w->registry_again = false;
+	}
+	uint32_t one = w->nsurfaces == 1 ? w->surface : 0;
+	if (one && w->last_sync_surface && one != w->last_sync_surface) {
+		snprintf(why, sizeof why, "a sync per surface (wl_surface@%u, then @%u after #%" PRIu64
+			 "): one round trip could serve both", w->last_sync_surface, one,
+			 w->last_sync_surface_seq);
+		if (mark(s, m->conn, m->seq, why) < 0)
+			goto oom;
+	}
+	w->last_sync_surface = one;
+	w->last_sync_surface_seq = m->seq;
+	w->surface = 0;
+	w->nsurfaces = 0;
+	w->sync_seq = m->seq;
+	w->sync_answered = false;
+	w->asked_since_done = false;
+	return 0;
+oom:
+	s->failed = true;
+	return -1;
+}
+
 int sites_record(struct sites *s, const struct xrec *rec)
 {
 	if (s->failed)
@@ -570,6 +685,8 @@ int sites_record(struct sites *s, const struct xrec *rec)
 		return 0;
 	const struct xrec_msg *m = &rec->u.msg;
 	struct conn_seen *c = conn_of(s, m->conn);
+	if (c && wayland_message(m))
+		return wayland_record(s, c, m);
 	if (!c || m->ext[0])
 		return 0;
 	if (m->dir == XDIR_S2C) {
@@ -1070,18 +1187,24 @@ void sites_view_print(struct sites *s, FILE *out, enum out_format fmt)
 	if (s->unjoined)
 		snprintf(unjoined, sizeof unjoined, "; %" PRIu64 " round trip%s (%.3f ms) without a stack",
 			 s->unjoined, s->unjoined == 1 ? "" : "s", (double)s->unjoined_total / 1e6);
+	double rtt = s->cost_rtt ? (double)s->cost_rtt / 1e9 : 0.1;
 	out_sentence(out, fmt, "", "%" PRIu64 " round trip%s at %zu call site%s, %.3f ms waited; "
-		     "%zu avoidable (%.3f ms)%s\nAt 100 ms of round-trip time these round trips would "
-		     "add %.1f s; batching the loops above would save %.1f s of it.", count,
-		     count == 1 ? "" : "s", s->ngroups, s->ngroups == 1 ? "" : "s",
-		     (double)total / 1e6, s->navoid, (double)avoid_total / 1e6, unjoined,
-		     (double)(count + s->unjoined) * 0.1, (double)saved * 0.1);
+		     "%zu avoidable (%.3f ms)%s\nAt %g ms of round-trip time these round trips would "
+		     "add %.1f s, the avoidable ones %.3f s; batching the loops above would save %.1f s.",
+		     count, count == 1 ? "" : "s", s->ngroups, s->ngroups == 1 ? "" : "s",
+		     (double)total / 1e6, s->navoid, (double)avoid_total / 1e6, unjoined, rtt * 1e3,
+		     (double)(count + s->unjoined) * rtt, (double)s->navoid * rtt, (double)saved * rtt);
 	if (bare)
 		out_sentence(out, fmt, "Frames shown as FILE+0xOFFSET", " have no symbols: install the "
 			     "library's debug symbols (Debian: its -dbgsym package from the debug "
 			     "archive, e.g. libgtk-3-0-dbgsym) or set DEBUGINFOD_URLS "
 			     "(https://debuginfod.debian.net) before xcapanalyse --sites, which then "
 			     "fetches them and names the functions and lines.");
+}
+
+void sites_set_cost_rtt(struct sites *s, uint64_t rtt)
+{
+	s->cost_rtt = rtt;
 }
 
 void sites_free(struct sites *s)
@@ -1104,6 +1227,7 @@ void sites_free(struct sites *s)
 			free(c->keys[k]);
 		free(c->keys);
 		free(c->key_seq);
+		free(c->wl);
 	}
 	xconns_free(&s->conns);
 	free(s->marks);

@@ -66,6 +66,10 @@ int sites_view_attach(struct sites *s, struct xstate_model *m);
 void sites_wait(struct sites *s, const struct xstate_wait *w);
 void sites_view_print(struct sites *s, FILE *out, enum out_format fmt);
 
+/* The round-trip time (ns) at which the view's last sentence costs the
+   round trips and the avoidable ones; 0, the default, is 100 ms. */
+void sites_set_cost_rtt(struct sites *s, uint64_t rtt);
+
 void sites_free(struct sites *s);
 
 #endif

@@ -2,7 +2,9 @@
 # creates, its traffic recorded by the relay (run.c), its waits' stacks
 # by the preload library libxcapwait.so (xcapwait.c).
 bin_PROGRAMS += xcap/xcap-run
-xcap_xcap_run_SOURCES = xcap/cmd/xcap-run/run.c
+xcap_xcap_run_SOURCES = xcap/cmd/xcap-run/run.c \
+	xcap/cmd/xcap-run/wlsocket.c xcap/cmd/xcap-run/wlsocket.h \
+	xcap/cmd/xcap-run/wlaccount.c xcap/cmd/xcap-run/wlaccount.h
 xcap_xcap_run_CPPFLAGS = $(INC_XCAP) $(INC_CMD) -DXCAP_PKGLIBDIR='"$(pkglibdir)"' -DXCAP_BINDIR='"$(bindir)"'
 xcap_xcap_run_LDADD = xcap/cmd/libcmd.a $(XCAP_LIBS)
 dist_man_MANS += man/xcap-run.1

@@ -29,6 +29,13 @@
  * At the end: the delay table, the round trips by call site, and the
  * trace's path.
  *
+ * Wayland (--wayland, or WAYLAND_DISPLAY set and DISPLAY not): the
+ * application is given a socket of the relay's own in a private folder
+ * of $XDG_RUNTIME_DIR, relayed to the compositor's with the file
+ * descriptors passed through unchanged (wlsocket.c), recorded the same
+ * way, and what travelled beside the bytes (descriptors, shared-memory
+ * reads) said in notes of the trace (wlaccount.c).
+ *
  * Belongs to: the xcap-run command's room (xcap/cmd/xcap-run/).
  */
 #include "config.h"
@@ -61,6 +68,8 @@
 #include "report.h"
 #include "trace.h"
 #include "units.h"
+#include "wlaccount.h"
+#include "wlsocket.h"
 
 const char program_name[] = "xcap-run";
 
@@ -95,6 +104,8 @@ struct recorder {
 	struct pipeline *pipe;
 	int failed;
 	uint64_t last_ts;
+	uint32_t last_conn;	/* the trace's id of the connection seen last */
+	struct wl_account *acct;	/* Wayland: descriptors and shm reads */
 };
 
 static void emit(void *ctx, const struct xrec *rec)
@@ -102,6 +113,11 @@ static void emit(void *ctx, const struct xrec *rec)
 	struct recorder *r = ctx;
 	if (!r->failed && trace_writer_put(r->w, rec) < 0)
 		r->failed = 1;
+	if (rec->type == XREC_CONN)
+		r->last_conn = rec->u.conn.id;
+	/* its notes come back here, right after the message */
+	if (r->acct && rec->type == XREC_MSG)
+		wl_account_message(r->acct, &rec->u.msg);
 }
 
 /* One direction of a relayed connection, as TCP would number it. */
@@ -118,12 +134,15 @@ struct conn {
 	uint64_t link_free[2];	/* --rate: when the link is free again */
 	bool eof[2];		/* the sender of that direction closed */
 	bool open;
+	uint32_t trace_id;	/* the trace's id of the connection */
 };
 
 struct chunk {
 	struct chunk *next;
 	uint64_t release;
 	size_t len, off;
+	int nfds;		/* Wayland: descriptors that came with the bytes */
+	int fds[WLS_FDS_MAX];	/* sent with the chunk's first byte */
 	uint8_t data[];
 };
 
@@ -386,6 +405,15 @@ static bool copy_cookie(const char *real, unsigned num, const char *xauth_file)
 	return rc == 0;
 }
 
+/* The Wayland relay's private folder in $XDG_RUNTIME_DIR, while it is ours. */
+static char wl_listen_dir[PATH_MAX];
+static void unlisten_wayland(void)
+{
+	if (wl_listen_dir[0])
+		wls_unlisten(wl_listen_dir);
+	wl_listen_dir[0] = 0;
+}
+
 /* ---- the relay ---- */
 
 static volatile sig_atomic_t stop_requested;
@@ -416,13 +444,14 @@ struct relay {
 	size_t n;
 	uint64_t delay;		/* ns one way */
 	double rate;		/* bytes per second, 0: unlimited */
-	const char *real;
+	const char *real;	/* X11: $DISPLAY; Wayland: the compositor's socket */
 	uint16_t port;
+	bool wayland;
 	struct recorder rec;
 };
 
 static void enqueue(struct relay *rl, struct conn *c, int dir, const uint8_t *p, size_t n,
-		    uint64_t t)
+		    uint64_t t, const int *fds, int nfds)
 {
 	struct chunk *k = malloc(sizeof *k + n);
 	if (!k)
@@ -431,6 +460,9 @@ static void enqueue(struct relay *rl, struct conn *c, int dir, const uint8_t *p,
 	k->len = n;
 	k->off = 0;
 	k->next = NULL;
+	k->nfds = nfds;
+	if (nfds)
+		memcpy(k->fds, fds, sizeof *fds * (size_t)nfds);
 	uint64_t sent = t;
 	if (rl->rate > 0) {
 		/* The link serialises a direction's bytes one after another. */
@@ -458,9 +490,85 @@ static void conn_close(struct relay *rl, struct conn *c, uint64_t t)
 		while (c->q[d]) {
 			struct chunk *k = c->q[d];
 			c->q[d] = k->next;
+			for (int i = 0; i < k->nfds; i++)
+				close(k->fds[i]);
 			free(k);
 		}
 	c->open = false;
+}
+
+/* A port for the trace's client side of a Wayland connection that no
+   open connection has (the inode's fold may meet another's). */
+static uint16_t unique_port(struct relay *rl, uint16_t want)
+{
+	static uint16_t next = 1024;
+	for (;;) {
+		bool taken = !want;
+		for (size_t i = 0; i < rl->n && !taken; i++)
+			taken = rl->conns[i].open && rl->conns[i].cport == want;
+		if (!taken)
+			return want;
+		want = next++;
+		if (next < 1024)
+			next = 1024;
+	}
+}
+
+/* A client on the relay's Wayland socket: connected to the compositor,
+   numbered by its socket's inode (wlsocket.h) so that libxcapwait.so's
+   stacks join it. */
+static void accept_wayland(struct relay *rl, int lfd)
+{
+	int cfd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (cfd < 0)
+		return;
+	if (rl->n == CONN_MAX) {
+		complain("too many connections, refused one: '%s'", rl->real);
+		close(cfd);
+		return;
+	}
+	int sfd = wls_connect(rl->real);
+	if (sfd < 0) {
+		complain("cannot connect to the compositor: %s: '%s'", strerror(errno), rl->real);
+		close(cfd);
+		return;
+	}
+	struct conn *c = &rl->conns[rl->n];
+	uint16_t port = unique_port(rl, wls_client_port(cfd));
+	rl->n++;
+	memset(c, 0, sizeof *c);
+	c->cfd = cfd;
+	c->sfd = sfd;
+	c->cport = port;
+	c->sport = WLS_SERVER_PORT;
+	c->f[XDIR_C2S].seq = 1000;
+	c->f[XDIR_S2C].seq = 5000;
+	c->open = true;
+	uint64_t t = now_ns();
+	segment(&rl->rec, c, XDIR_C2S, XTCP_SYN, NULL, 0, t);
+	segment(&rl->rec, c, XDIR_S2C, XTCP_SYN, NULL, 0, t);
+	segment(&rl->rec, c, XDIR_C2S, 0, NULL, 0, t);
+	c->trace_id = rl->rec.last_conn;
+}
+
+/* Say what the descriptors that came with bytes of c in direction dir
+   are, for the messages that carried them (wlaccount.h). */
+static void account_fds(struct relay *rl, struct conn *c, int dir, const int *fds, int nfds)
+{
+	if (!rl->rec.acct || !nfds)
+		return;
+	char what[WLS_FDS_MAX][96];
+	const char *p[WLS_FDS_MAX];
+	int dups[WLS_FDS_MAX];
+	for (int i = 0; i < nfds; i++) {
+		uint64_t bytes;
+		wls_describe_fd(fds[i], what[i], sizeof what[i], &bytes);
+		p[i] = what[i];
+		/* a file's (a pool's) memory is read at its commits */
+		dups[i] = bytes ? fcntl(fds[i], F_DUPFD_CLOEXEC, 0) : -1;
+	}
+	if (wl_account_fds(rl->rec.acct, c->trace_id, dir, p, dups, nfds) < 0)
+		die(EXIT_RUNTIME, "out of memory: 'descriptors'");
 }
 
 static void accept_one(struct relay *rl, int lfd)
@@ -499,6 +607,7 @@ static void accept_one(struct relay *rl, int lfd)
 	segment(&rl->rec, c, XDIR_C2S, XTCP_SYN, NULL, 0, t);
 	segment(&rl->rec, c, XDIR_S2C, XTCP_SYN, NULL, 0, t);
 	segment(&rl->rec, c, XDIR_C2S, 0, NULL, 0, t);
+	c->trace_id = rl->rec.last_conn;
 }
 
 /* Read what fd has for direction dir of c. */
@@ -506,8 +615,11 @@ static void pull(struct relay *rl, struct conn *c, int dir)
 {
 	static uint8_t buf[256 * 1024];
 	int fd = dir == XDIR_C2S ? c->cfd : c->sfd;
-	ssize_t n = read(fd, buf, sizeof buf);
+	int fds[WLS_FDS_MAX], nfds = 0;
+	ssize_t n = rl->wayland ? wls_recv(fd, buf, sizeof buf, fds, &nfds) : read(fd, buf, sizeof buf);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		for (int i = 0; i < nfds; i++)
+			close(fds[i]);
 		c->eof[dir] = true;
 		return;
 	}
@@ -515,9 +627,11 @@ static void pull(struct relay *rl, struct conn *c, int dir)
 		return;
 	uint64_t t = now_ns();
 	/* Requests are recorded as the client sent them: beside the client. */
-	if (dir == XDIR_C2S)
+	if (dir == XDIR_C2S) {
+		account_fds(rl, c, dir, fds, nfds);
 		record_bytes(&rl->rec, c, dir, buf, (size_t)n, t);
-	enqueue(rl, c, dir, buf, (size_t)n, t);
+	}
+	enqueue(rl, c, dir, buf, (size_t)n, t, fds, nfds);
 }
 
 /* Write what is due of direction dir of c. */
@@ -526,7 +640,10 @@ static void push(struct relay *rl, struct conn *c, int dir, uint64_t t)
 	int fd = dir == XDIR_C2S ? c->sfd : c->cfd;
 	while (c->q[dir] && c->q[dir]->release <= t) {
 		struct chunk *k = c->q[dir];
-		ssize_t n = write(fd, k->data + k->off, k->len - k->off);
+		/* Descriptors go, unchanged, with the first byte they came
+		   with, and are ours to close once sent. */
+		ssize_t n = k->nfds ? wls_send(fd, k->data + k->off, k->len - k->off, k->fds, k->nfds)
+				    : write(fd, k->data + k->off, k->len - k->off);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
@@ -534,8 +651,13 @@ static void push(struct relay *rl, struct conn *c, int dir, uint64_t t)
 			return;
 		}
 		/* Answers are recorded as they reach the client. */
-		if (dir == XDIR_S2C)
+		if (dir == XDIR_S2C) {
+			account_fds(rl, c, dir, k->fds, k->nfds);
 			record_bytes(&rl->rec, c, dir, k->data + k->off, (size_t)n, now_ns());
+		}
+		for (int i = 0; i < k->nfds; i++)
+			close(k->fds[i]);
+		k->nfds = 0;
 		k->off += (size_t)n;
 		if (k->off < k->len)
 			return;
@@ -611,8 +733,12 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 		int rc = poll(pf, np, timeout > 100 ? 100 : timeout);
 		if (rc < 0 && errno != EINTR)
 			die(EXIT_RUNTIME, "poll failed: %s: '%s'", strerror(errno), rl->real);
-		if (rc > 0 && pf[0].revents & POLLIN)
-			accept_one(rl, lfd);
+		if (rc > 0 && pf[0].revents & POLLIN) {
+			if (rl->wayland)
+				accept_wayland(rl, lfd);
+			else
+				accept_one(rl, lfd);
+		}
 		if (rc > 0 && pf[1].revents & POLLIN) {
 			char drain[64];
 			while (read(child_pipe[0], drain, sizeof drain) > 0)
@@ -649,13 +775,18 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: xcap-run [--latency MS] [--rate R] [-w TRACE] [--no-stacks] -- APP [ARGS...]\n"
+"usage: xcap-run [--wayland] [--latency MS] [--rate R] [-w TRACE] [--no-stacks] -- APP [ARGS...]\n"
 "\n"
 "Run APP on a forwarding display that relays to $DISPLAY (Unix socket or\n"
 "TCP), record the relayed X11 traffic as an .xcap trace and the stack of\n"
 "each wait for a reply, and print the delay table and the round trips by\n"
-"call site.  Needs no privilege.\n"
+"call site.  Needs no privilege.  With --wayland, or when WAYLAND_DISPLAY\n"
+"is set and DISPLAY is not, APP gets a Wayland socket of the relay's own\n"
+"instead, relayed to the compositor with the file descriptors passed.\n"
 "\n"
+"  --wayland      relay Wayland: APP's WAYLAND_DISPLAY is the relay's\n"
+"                 socket (in a private folder of $XDG_RUNTIME_DIR), DISPLAY\n"
+"                 is unset for it\n"
 "  --latency MS   hold each direction's bytes back MS milliseconds, or a\n"
 "                 duration such as 40ms or 1.5s (one way); --delay is its\n"
 "                 older name\n"
@@ -677,6 +808,7 @@ static void usage(FILE *f)
 "  xcap-run -- xterm                            the round trips of xterm, by call site\n"
 "  xcap-run --latency 50 -w gtk.xcap -- gtk3-demo how it behaves 100 ms of round trip away\n"
 "  xcap-run --report slow.md -- qterminal       a page to paste into a bug report\n"
+"  xcap-run --wayland -- foot                   foot's Wayland round trips, by call site\n"
 "More in man xcap-tutorial.\n");
 }
 
@@ -770,9 +902,9 @@ int main(int argc, char **argv)
 {
 	double delay_ms = 0, rate = 0;
 	const char *out = NULL;
-	bool stacks = true, quiet = false;
+	bool stacks = true, quiet = false, want_wayland = false;
 	const char *report = NULL;
-	enum { OPT_LATENCY = 256, OPT_RATE, OPT_NO_STACKS, OPT_REPORT };
+	enum { OPT_LATENCY = 256, OPT_RATE, OPT_NO_STACKS, OPT_REPORT, OPT_WAYLAND };
 	static const struct option longopts[] = {
 		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ "delay", required_argument, NULL, OPT_LATENCY },	/* its older name */
@@ -780,6 +912,7 @@ int main(int argc, char **argv)
 		{ "write", required_argument, NULL, 'w' },
 		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
 		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "wayland", no_argument, NULL, OPT_WAYLAND },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -800,6 +933,7 @@ int main(int argc, char **argv)
 		case 'w': out = optarg; break;
 		case OPT_NO_STACKS: stacks = false; break;
 		case OPT_REPORT: report = optarg; break;
+		case OPT_WAYLAND: want_wayland = true; break;
 		case 'q': quiet = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V': printf("xcap-run %s\n", PACKAGE_VERSION); return EXIT_OK;
@@ -812,13 +946,26 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *real = getenv("DISPLAY");
-	if (!real || !*real)
-		die(EXIT_USAGE, "no display to relay to: '$DISPLAY'");
-	char err[512];
-	int probe = connect_display(real, err, sizeof err);
-	if (probe < 0)
-		die(EXIT_RUNTIME, "cannot connect to the display: %s: '%s'", err, real);
-	close(probe);
+	char err[512], wl_real[PATH_MAX];
+	bool wayland = want_wayland || ((!real || !*real) && getenv("WAYLAND_DISPLAY") &&
+					 *getenv("WAYLAND_DISPLAY"));
+	if (wayland) {
+		if (wls_real_path(wl_real, sizeof wl_real, err, sizeof err) < 0)
+			die(EXIT_USAGE, "no compositor to relay to: %s: '$WAYLAND_DISPLAY'", err);
+		int probe = wls_connect(wl_real);
+		if (probe < 0)
+			die(EXIT_RUNTIME, "cannot connect to the compositor: %s: '%s'", strerror(errno),
+			    wl_real);
+		close(probe);
+		real = wl_real;
+	} else {
+		if (!real || !*real)
+			die(EXIT_USAGE, "no display to relay to: '$DISPLAY'");
+		int probe = connect_display(real, err, sizeof err);
+		if (probe < 0)
+			die(EXIT_RUNTIME, "cannot connect to the display: %s: '%s'", err, real);
+		close(probe);
+	}
 
 	/* Everything it needs, found before a file is made or the
 	   application started: a missing part ends it here, clearly. */
@@ -845,11 +992,21 @@ int main(int argc, char **argv)
 		snprintf(trace_path, sizeof trace_path, "xcap-run-%ld.xcap", (long)getpid());
 	snprintf(sites_path, sizeof sites_path, "%s.sites", trace_path);
 
-	unsigned num;
-	int lfd = listen_display(&num);
-	if (lfd < 0)
-		die(EXIT_RUNTIME, "no free display number for the forwarding display: '127.0.0.1:10-63'");
-	atexit(unlock_display);	/* also when a failure below ends the program */
+	unsigned num = 0;
+	int lfd;
+	char wl_name[PATH_MAX];
+	if (wayland) {
+		lfd = wls_listen(wl_listen_dir, sizeof wl_listen_dir, wl_name, sizeof wl_name, err,
+				 sizeof err);
+		if (lfd < 0)
+			die(EXIT_RUNTIME, "cannot make the relay's socket: %s: '$XDG_RUNTIME_DIR'", err);
+		atexit(unlisten_wayland);
+	} else {
+		lfd = listen_display(&num);
+		if (lfd < 0)
+			die(EXIT_RUNTIME, "no free display number for the forwarding display: '127.0.0.1:10-63'");
+		atexit(unlock_display);	/* also when a failure below ends the program */
+	}
 
 	struct relay *rl = calloc(1, sizeof *rl);
 	if (!rl)
@@ -857,13 +1014,17 @@ int main(int argc, char **argv)
 	rl->delay = (uint64_t)(delay_ms * 1e6 + 0.5);
 	rl->rate = rate;
 	rl->real = real;
-	rl->port = (uint16_t)(6000 + num);
+	rl->wayland = wayland;
+	rl->port = wayland ? WLS_SERVER_PORT : (uint16_t)(6000 + num);
 	rl->rec.out = fopen(trace_path, "wb");
 	if (!rl->rec.out)
 		die(EXIT_RUNTIME, "cannot open output: %s: '%s'", strerror(errno), trace_path);
 	struct trace_info info = { .linktype = DLT_IPV4, .snaplen = 65535, .ts_precision = 9 };
 	gethostname(info.host, sizeof info.host - 1);
-	snprintf(info.iface, sizeof info.iface, "relay 127.0.0.1:%u -> %s", num, real);
+	if (wayland)
+		snprintf(info.iface, sizeof info.iface, "wayland relay %.100s -> %.130s", wl_name, real);
+	else
+		snprintf(info.iface, sizeof info.iface, "relay 127.0.0.1:%u -> %.200s", num, real);
 	snprintf(info.tool, sizeof info.tool, "xcap-run %s", PACKAGE_VERSION);
 	if (!(rl->rec.w = trace_writer_new(rl->rec.out, &info, err, sizeof err)))
 		die(EXIT_RUNTIME, "cannot start the trace: %s: '%s'", err, trace_path);
@@ -872,13 +1033,15 @@ int main(int argc, char **argv)
 	popt.snaplen = 65535;
 	if (!(rl->rec.pipe = pipeline_new(DLT_IPV4, &popt, emit, &rl->rec)))
 		die(EXIT_RUNTIME, "out of memory: 'pipeline'");
+	if (wayland && !(rl->rec.acct = wl_account_new(emit, &rl->rec)))
+		die(EXIT_RUNTIME, "out of memory: 'descriptors'");
 	unlink(sites_path);
 
 	char display[64];
 	snprintf(display, sizeof display, "127.0.0.1:%u", num);
 	snprintf(xauth_path, sizeof xauth_path, "%s/xcap-run-%ld.xauth",
 		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
-	bool cookie = copy_cookie(real, num, xauth_path);
+	bool cookie = !wayland && copy_cookie(real, num, xauth_path);
 
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
@@ -898,7 +1061,15 @@ int main(int argc, char **argv)
 		die(EXIT_RUNTIME, "cannot fork: %s: '%s'", strerror(errno), argv[optind]);
 	if (child == 0) {
 		signal(SIGPIPE, SIG_DFL);
-		setenv("DISPLAY", display, 1);
+		if (wayland) {
+			/* The relayed compositor only: a toolkit that found an X
+			   display too might go there, unrecorded. */
+			setenv("WAYLAND_DISPLAY", wl_name, 1);
+			unsetenv("WAYLAND_SOCKET");
+			unsetenv("DISPLAY");
+		} else {
+			setenv("DISPLAY", display, 1);
+		}
 		if (cookie)
 			setenv("XAUTHORITY", xauth_path, 1);
 		if (stacks) {
@@ -918,6 +1089,7 @@ int main(int argc, char **argv)
 	relay_run(rl, lfd, child, &status);
 	close(lfd);
 	unlock_display();
+	unlisten_wayland();
 	unlink(xauth_path);
 	if (pipeline_finish(rl->rec.pipe, rl->rec.last_ts) < 0 || rl->rec.failed)
 		complain("the trace is incomplete: %s: '%s'",
@@ -928,6 +1100,11 @@ int main(int argc, char **argv)
 	st.u.stats.ts = rl->rec.last_ts;
 	emit(&rl->rec, &st);
 	pipeline_free(rl->rec.pipe);
+	uint64_t shm_commits = 0, shm_bytes = 0, fd_messages = 0, waypipe = 0;
+	if (rl->rec.acct) {
+		wl_account_totals(rl->rec.acct, &shm_commits, &shm_bytes, &fd_messages, &waypipe);
+		wl_account_free(rl->rec.acct);
+	}
 	int bad = trace_writer_free(rl->rec.w) < 0 || fclose(rl->rec.out) != 0 || rl->rec.failed;
 	if (bad)
 		die(EXIT_RUNTIME, "cannot write the trace: '%s'", trace_path);
@@ -947,6 +1124,11 @@ int main(int argc, char **argv)
 	}
 	if (report && write_report(report, trace_path, stacks, delay_ms, rate, argc, argv) < 0)
 		complain("cannot write the report: %s: '%s'", strerror(errno), report);
+	if (wayland)
+		printf("wayland: %llu messages with descriptors; %llu shm commits made the compositor read %llu bytes"
+		       " (waypipe would send %llu)\n",
+		       (unsigned long long)fd_messages, (unsigned long long)shm_commits,
+		       (unsigned long long)shm_bytes, (unsigned long long)waypipe);
 	printf("trace: %s\n", trace_path);
 	if (report)
 		printf("report: %s\n", report);

@@ -28,6 +28,9 @@
  * frames are wrappers (libxcb, Xlib) is the reader's business
  * (xcapanalyse --sites), so that the rule lives in one place.
  *
+ * libwayland-client's blocking calls are written the same way (see
+ * "libwayland-client" below).
+ *
  * Nothing here may hang or end the client: a failure to log drops the
  * line.  Each line is written with one write(2) on an O_APPEND file, so
  * threads' lines do not interleave.
@@ -47,7 +50,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -327,4 +332,343 @@ void *xcb_wait_for_special_event(xcb_connection_t *c, xcb_special_event_t *se)
 	void *ev = real(c, se);
 	record(c, 0, start, now());
 	return ev;
+}
+
+/* ---- libwayland-client ----
+ *
+ * A Wayland client blocks in wl_display_roundtrip(_queue) (a
+ * wl_display.sync, then dispatching until its callback is done) and in
+ * wl_display_dispatch(_queue) when no event is queued (it polls the
+ * socket).  Each is written as a wait line like libxcb's:
+ *
+ *   wait PORT SEQ START END<TAB>FRAME...
+ *
+ * PORT is the port xcap-run's Wayland relay gives the connection in its
+ * trace, made from the inode of the client's socket (the relay finds the
+ * same inode as its peer: wlsocket.h), so the join is by port as for X11.
+ * SEQ is, for a round trip, the number of its wl_display.sync among the
+ * connection's requests (1, 2, ... as the trace's decoder counts them),
+ * found by counting the messages libwayland sends on the socket
+ * (sendmsg); for a dispatch that blocked, 0 (it waits for any event, as
+ * xcb_wait_for_special_event).  A round trip's own dispatching is not
+ * written again.
+ */
+
+struct wl_display;
+struct wl_event_queue;
+
+#define WLCONN_MAX 16
+#define WL_SYNCS 64
+
+struct wlconn {
+	int fd;
+	unsigned port;
+	uint64_t msgs;			/* messages sent */
+	uint8_t head[8];
+	size_t hlen;
+	uint32_t left;			/* bytes of the current message still to come */
+	bool lost;			/* a header made no sense: counting stopped */
+	uint64_t syncs[WL_SYNCS];	/* numbers of the last syncs sent */
+	size_t nsyncs;
+};
+static struct wlconn wlconns[WLCONN_MAX];
+static size_t n_wlconns;
+static pthread_mutex_t wl_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int wl_depth;		/* inside an interposed wait */
+static __thread bool wl_polled;		/* a dispatch polled: it blocked */
+
+/* libwayland-client's own definition of name, NULL when none.  A
+   toolkit's plugin may load it in a scope of its own (Qt's, dlopened
+   without RTLD_GLOBAL), where RTLD_NEXT does not look: then it is asked
+   of the library loaded already. */
+static void *wl_real(const char *name)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+	if (!f) {
+		void *lib = dlopen("libwayland-client.so.0", RTLD_LAZY | RTLD_NOLOAD);
+		if (lib) {
+			f = dlsym(lib, name);
+			dlclose(lib);
+		}
+	}
+	return f;
+}
+
+/* wl_real, or exit: a wait that cannot be forwarded would hang the
+   client. */
+static void *wl_next(const char *name)
+{
+	void *f = wl_real(name);
+	if (!f) {
+		fprintf(stderr, "xcapwait: cannot find the real %s\n", name);
+		_exit(127);
+	}
+	return f;
+}
+
+static int (*real_get_fd(void))(struct wl_display *)
+{
+	static int (*get_fd)(struct wl_display *);
+	if (!get_fd)
+		*(void **)&get_fd = wl_real("wl_display_get_fd");
+	return get_fd;
+}
+
+/* The relay's port for a socket: 1024 + its inode modulo 64512, the rule
+   of xcap-run's wls_port_of_inode (wlsocket.h). */
+static unsigned wl_port_of_fd(int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return 0;
+	return 1024 + (unsigned)(st.st_ino % 64512);
+}
+
+static struct wlconn *wl_find(int fd)
+{
+	for (size_t i = 0; i < n_wlconns; i++)
+		if (wlconns[i].fd == fd)
+			return &wlconns[i];
+	return NULL;
+}
+
+/* A new connection on fd: counting starts with its first message. */
+static void wl_register(struct wl_display *d)
+{
+	int (*get_fd)(struct wl_display *) = real_get_fd();
+	if (!d || !get_fd)
+		return;
+	int fd = get_fd(d);
+	pthread_mutex_lock(&wl_lock);
+	struct wlconn *c = wl_find(fd);
+	if (!c && n_wlconns < WLCONN_MAX)
+		c = &wlconns[n_wlconns++];
+	if (c) {
+		memset(c, 0, sizeof *c);
+		c->fd = fd;
+		c->port = wl_port_of_fd(fd);
+	}
+	pthread_mutex_unlock(&wl_lock);
+}
+
+/* Count the messages in n bytes sent on c (under wl_lock). */
+static void wl_count(struct wlconn *c, const uint8_t *p, size_t n)
+{
+	while (n && !c->lost) {
+		if (c->left) {
+			size_t k = n < c->left ? n : c->left;
+			c->left -= (uint32_t)k;
+			p += k;
+			n -= k;
+			continue;
+		}
+		size_t k = 8 - c->hlen < n ? 8 - c->hlen : n;
+		memcpy(c->head + c->hlen, p, k);
+		c->hlen += k;
+		p += k;
+		n -= k;
+		if (c->hlen < 8)
+			break;
+		c->hlen = 0;
+		uint32_t id, word;
+		memcpy(&id, c->head, 4);
+		memcpy(&word, c->head + 4, 4);
+		uint32_t size = word >> 16;
+		if (size < 8 || (size & 3)) {
+			c->lost = true;
+			break;
+		}
+		c->msgs++;
+		if (id == 1 && (word & 0xffff) == 0)	/* wl_display.sync */
+			c->syncs[c->nsyncs++ % WL_SYNCS] = c->msgs;
+		c->left = size - 8;
+	}
+}
+
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	static ssize_t (*real)(int, const struct msghdr *, int);
+	if (!real)
+		*(void **)&real = next("sendmsg");
+	ssize_t sent = real(fd, msg, flags);
+	if (sent <= 0 || !n_wlconns)
+		return sent;
+	pthread_mutex_lock(&wl_lock);
+	struct wlconn *c = wl_find(fd);
+	size_t left = (size_t)sent;
+	for (size_t i = 0; c && left && i < (size_t)msg->msg_iovlen; i++) {
+		size_t k = msg->msg_iov[i].iov_len < left ? msg->msg_iov[i].iov_len : left;
+		wl_count(c, msg->msg_iov[i].iov_base, k);
+		left -= k;
+	}
+	pthread_mutex_unlock(&wl_lock);
+	return sent;
+}
+
+/* The connection of d: its port, and its message count now. */
+static unsigned wl_state(struct wl_display *d, uint64_t *msgs)
+{
+	int (*get_fd)(struct wl_display *) = real_get_fd();
+	*msgs = 0;
+	if (!d || !get_fd)
+		return 0;
+	int fd = get_fd(d);
+	pthread_mutex_lock(&wl_lock);
+	struct wlconn *c = wl_find(fd);
+	unsigned port = c ? c->port : wl_port_of_fd(fd);
+	if (c)
+		*msgs = c->msgs;
+	pthread_mutex_unlock(&wl_lock);
+	return port;
+}
+
+/* The first sync d sent after its message count was before. */
+static uint64_t wl_sync_after(struct wl_display *d, uint64_t before)
+{
+	int (*get_fd)(struct wl_display *) = real_get_fd();
+	uint64_t seq = 0;
+	pthread_mutex_lock(&wl_lock);
+	struct wlconn *c = get_fd ? wl_find(get_fd(d)) : NULL;
+	for (size_t i = 0; c && !c->lost && i < c->nsyncs && i < WL_SYNCS; i++) {
+		uint64_t s = c->syncs[(c->nsyncs - 1 - i) % WL_SYNCS];
+		if (s > before)
+			seq = s;
+		else
+			break;
+	}
+	pthread_mutex_unlock(&wl_lock);
+	return seq;
+}
+
+/* record() for a Wayland wait: the same line, caller first. */
+__attribute__((noinline))
+static void record_wl(unsigned port, uint64_t seq, double start, double end)
+{
+	if (log_open() < 0)
+		return;
+	void *frames[MAX_FRAMES];
+	int n = backtrace(frames, MAX_FRAMES);
+	char buf[MAX_FRAMES * 160 + 128];
+	size_t at = (size_t)snprintf(buf, sizeof buf, "wait %u %llu %.9f %.9f", port,
+				     (unsigned long long)seq, start, end);
+	/* frames[0] is record_wl(), frames[1] the interposed call */
+	for (int i = 2; i < n; i++)
+		put_frame(buf, sizeof buf - 1, &at, frames[i]);
+	buf[at++] = '\n';
+	ssize_t w = write(log_fd, buf, at);
+	(void)w;
+}
+
+__attribute__((noinline))
+struct wl_display *wl_display_connect(const char *name)
+{
+	static struct wl_display *(*real)(const char *);
+	if (!real)
+		*(void **)&real = wl_next("wl_display_connect");
+	wl_depth++;
+	struct wl_display *d = real(name);
+	wl_depth--;
+	if (!wl_depth)
+		wl_register(d);
+	return d;
+}
+
+__attribute__((noinline))
+struct wl_display *wl_display_connect_to_fd(int fd)
+{
+	static struct wl_display *(*real)(int);
+	if (!real)
+		*(void **)&real = wl_next("wl_display_connect_to_fd");
+	wl_depth++;
+	struct wl_display *d = real(fd);
+	wl_depth--;
+	if (!wl_depth)
+		wl_register(d);
+	return d;
+}
+
+__attribute__((noinline))
+int wl_display_roundtrip_queue(struct wl_display *d, struct wl_event_queue *q)
+{
+	static int (*real)(struct wl_display *, struct wl_event_queue *);
+	if (!real)
+		*(void **)&real = wl_next("wl_display_roundtrip_queue");
+	uint64_t before;
+	unsigned port = wl_state(d, &before);
+	double start = now();
+	wl_depth++;
+	int rc = real(d, q);
+	wl_depth--;
+	if (!wl_depth)
+		record_wl(port, wl_sync_after(d, before), start, now());
+	return rc;
+}
+
+__attribute__((noinline))
+int wl_display_roundtrip(struct wl_display *d)
+{
+	static int (*real)(struct wl_display *);
+	if (!real)
+		*(void **)&real = wl_next("wl_display_roundtrip");
+	uint64_t before;
+	unsigned port = wl_state(d, &before);
+	double start = now();
+	wl_depth++;
+	int rc = real(d);
+	wl_depth--;
+	if (!wl_depth)
+		record_wl(port, wl_sync_after(d, before), start, now());
+	return rc;
+}
+
+__attribute__((noinline))
+int wl_display_dispatch_queue(struct wl_display *d, struct wl_event_queue *q)
+{
+	static int (*real)(struct wl_display *, struct wl_event_queue *);
+	if (!real)
+		*(void **)&real = wl_next("wl_display_dispatch_queue");
+	uint64_t before;
+	unsigned port = wl_state(d, &before);
+	double start = now();
+	bool outer = !wl_depth;
+	if (outer)
+		wl_polled = false;
+	wl_depth++;
+	int rc = real(d, q);
+	wl_depth--;
+	if (outer && wl_polled)
+		record_wl(port, 0, start, now());
+	return rc;
+}
+
+__attribute__((noinline))
+int wl_display_dispatch(struct wl_display *d)
+{
+	static int (*real)(struct wl_display *);
+	if (!real)
+		*(void **)&real = wl_next("wl_display_dispatch");
+	uint64_t before;
+	unsigned port = wl_state(d, &before);
+	double start = now();
+	bool outer = !wl_depth;
+	if (outer)
+		wl_polled = false;
+	wl_depth++;
+	int rc = real(d);
+	wl_depth--;
+	if (outer && wl_polled)
+		record_wl(port, 0, start, now());
+	return rc;
+}
+
+/* libwayland's dispatch waits in poll when nothing is queued: that is
+   when it blocked.  Elsewhere poll passes straight through. */
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	static int (*real)(struct pollfd *, nfds_t, int);
+	if (!real)
+		*(void **)&real = next("poll");
+	if (wl_depth)
+		wl_polled = true;
+	return real(fds, n, timeout);
 }

@@ -84,7 +84,8 @@ enum {
    any other view given one is a usage error that names the views taking it. */
 enum {
 	TAKES_GATE = 1 << 0,		/* --fail-if-worse */
-	TAKES_SSH = 1 << 1,		/* --ssh-compression, --ssh-forward-time */
+	TAKES_SSH = 1 << 1,		/* the transports: --ssh-compression,
+					   --ssh-forward-time, --waypipe */
 	TAKES_WAKE = 1 << 2,		/* --wake-time */
 	TAKES_VIDEO = 1 << 3,		/* --mark-span, --ideal-fps, --slow-motion,
 					   --slow-motion-fps */

@@ -84,6 +84,7 @@ static int sites_begin(struct view_trace *t)
 
 static int sites_finish(struct view_trace *t)
 {
+	sites_set_cost_rtt(t->sites, t->o->sopt.rtt);	/* --rtt, else 100 ms */
 	sites_view_print(t->sites, t->out, t->o->fmt);
 	return 0;
 }

@@ -84,7 +84,8 @@ static void usage(FILE *f)
 "  --top N           a ranking view's first N rows only\n"
 "  --capture-side S  auto (default: from the handshake, else client),\n"
 "                    client or server: where the capture was taken\n"
-"  --rtt MS          round trip time, instead of measuring it\n"
+"  --rtt MS          round trip time, instead of measuring it; --sites\n"
+"                    costs each round trip at it (default 100)\n"
 "  --elicit-slack MS         data within MS (default 0.2) ...\n"
 "  --elicit-fraction F       ... plus F (default 0.25) times the expected\n"
 "                    delay of the acknowledgement that released it counts\n"
@@ -138,6 +139,9 @@ static void usage(FILE *f)
 "  --ssh-compression  predict the X connections in an ssh -X -C tunnel: each\n"
 "                    write at its deflated size (recorded by xcap, or measured\n"
 "                    here when FILE is a pcap) in SSH packets\n"
+"  --waypipe        predict a Wayland trace of xcap-run's relay carried by\n"
+"                    waypipe over TCP: each write in a PROTOCOL block, each\n"
+"                    shm commit with the buffer diff the trace says\n"
 "  --ssh-forward-time MS  what ssh and sshd add to a round trip through the\n"
 "                    tunnel on this machine (default 0.6; see the man page)\n"
 "  --wake-time MS    what a process that waited 0.15 ms or more for the\n"
@@ -569,7 +573,7 @@ int main(int argc, char **argv)
 	       OPT_QUIET, OPT_FIRST, OPT_SYNTHETIC, OPT_NO_FOLD, OPT_RELEASE,
 	       OPT_FAIL_IF_WORSE, OPT_RATES, OPT_DELAYS, OPT_MSS,
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_MARK_SPAN,
-	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION,
+	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION, OPT_WAYPIPE,
 	       OPT_SSH_FORWARD, OPT_WAKE, OPT_SORT, OPT_TOP, OPT_VIEW /* + the view's place in the table */ };
 	/* The options only some views take that were given (TAKES_*), each
 	   by the name it was given under. */
@@ -628,6 +632,7 @@ int main(int argc, char **argv)
 		{ "trace-rate", required_argument, NULL, OPT_TRACE_RATE },
 		{ "time-dilation", required_argument, NULL, OPT_DILATION },
 		{ "ssh-compression", no_argument, NULL, OPT_SSH_COMPRESSION },
+		{ "waypipe", no_argument, NULL, OPT_WAYPIPE },
 		{ "ssh-forward-time", required_argument, NULL, OPT_SSH_FORWARD },
 		{ "wake-time", required_argument, NULL, OPT_WAKE },
 		{ "help", no_argument, NULL, 'h' },
@@ -747,6 +752,11 @@ int main(int argc, char **argv)
 			given |= TAKES_SSH;
 			given_as[1] = "--ssh-compression";
 			break;
+		case OPT_WAYPIPE:
+			popt.waypipe = true;
+			given |= TAKES_SSH;
+			given_as[1] = "--waypipe";
+			break;
 		case OPT_SSH_FORWARD:
 			popt.ssh_forward = parse_ms(optarg, "ssh forwarding time");
 			ssh_forward_set = true;
@@ -860,6 +870,8 @@ int main(int argc, char **argv)
 	if (uopt.reference_fps > 0 && !uopt.reference)
 		die(EXIT_USAGE, "a slow-motion frame rate wants the slow-motion run: '%s'",
 		    "--slow-motion");
+	if (popt.waypipe && popt.ssh_compression)
+		die(EXIT_USAGE, "one transport at a time, waypipe or ssh: '%s'", "--waypipe");
 	if (ssh_forward_set && !popt.ssh_compression)
 		die(EXIT_USAGE, "--ssh-forward-time is the tunnel's, it wants --ssh-compression: '%s'",
 		    argv[optind]);
