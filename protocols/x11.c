@@ -1943,15 +1943,23 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 	return count;
 }
 
+/* The search buffer emptied: nothing in it checked or searched.  (A hole
+   that left rs_scanned behind made the next chunk of the same size look
+   searched already: on a snap-length capture, every packet's.) */
+static void rs_clear(struct stream_dir *h)
+{
+	h->rs_len = 0;
+	h->rs_checked = 0;
+	h->rs_scanned = 0;
+}
+
 static void start_resync(struct stream_dir *h)
 {
 	h->state = ST_RESYNC;
 	h->have = h->need = h->got = 0;
 	h->hole_in_msg = false;
 	h->hole_at_boundary = false;
-	h->rs_len = 0;
-	h->rs_checked = 0;
-	h->rs_scanned = 0;
+	rs_clear(h);
 	if (!h->rs) {
 		/* Resyncs come in runs on a lossy capture: reuse the buffer
 		   rather than ask malloc for fresh pages every time. */
@@ -2249,8 +2257,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		   (The hole's own bytes are the gap's: lost, not undecoded.) */
 		h->rs_skipped += h->rs_len;
 		h->offset += h->rs_len + len;
-		h->rs_len = 0;
-		h->rs_checked = 0;
+		rs_clear(h);
 		return;
 	}
 	if (h->need && len < h->need - h->got) {
@@ -2340,8 +2347,8 @@ static void x11_end(struct proto_decoder *d, enum proto_dir dir)
 		     (unsigned long long)h->got, (unsigned long long)h->need);
 	}
 	h->have = h->need = h->got = 0;
-	h->rs_len = h->rs_skipped = 0;
-	h->rs_checked = 0;
+	h->rs_skipped = 0;
+	rs_clear(h);
 }
 
 static void x11_destroy(struct proto_decoder *d)
