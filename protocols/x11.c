@@ -1026,7 +1026,7 @@ static void emit(struct proto_decoder *d, struct stream_dir *h, struct proto_msg
 			    m->length == d->regular_length && m->length >= 64)
 				h->tent_regular++;
 			bool regular = h->tent_regular >= 2 && h->tent_regular * d->regular_length >= 4096;
-			if (!regular && h->offset - h->tent_start < confirm_span(d, h))
+			if (!regular && h->offset - h->tent_start - h->tent_holes < confirm_span(d, h))
 				return;	/* a guess: counted as undecoded bytes */
 			h->tentative = false;
 			h->tent_note = true;
@@ -2260,14 +2260,18 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		rs_clear(h);
 		return;
 	}
-	if (h->need && len < h->need - h->got) {
-		/* The hole is inside the current message: skip it, keep framing. */
+	if (h->need && len <= h->need - h->got) {
+		/* The hole is inside the current message, or ends with it (a
+		   packet cut by its snap length that held the message's end):
+		   skip it, keep framing. */
 		h->hole_in_msg = true;
 		h->got += len;
 		h->offset += len;
 		h->after_gap = true;
 		if (h->tentative)
 			h->tent_holes += len;
+		if (h->got == h->need)
+			dispatch(d, dir, h);
 		return;
 	}
 	if (h->tentative) {
