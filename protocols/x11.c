@@ -1026,7 +1026,7 @@ static void emit(struct proto_decoder *d, struct stream_dir *h, struct proto_msg
 			    m->length == d->regular_length && m->length >= 64)
 				h->tent_regular++;
 			bool regular = h->tent_regular >= 2 && h->tent_regular * d->regular_length >= 4096;
-			if (!regular && h->offset - h->tent_start < confirm_span(d, h))
+			if (!regular && h->offset - h->tent_start - h->tent_holes < confirm_span(d, h))
 				return;	/* a guess: counted as undecoded bytes */
 			h->tentative = false;
 			h->tent_note = true;
@@ -1943,15 +1943,23 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 	return count;
 }
 
+/* The search buffer emptied: nothing in it checked or searched.  (A hole
+   that left rs_scanned behind made the next chunk of the same size look
+   searched already: on a snap-length capture, every packet's.) */
+static void rs_clear(struct stream_dir *h)
+{
+	h->rs_len = 0;
+	h->rs_checked = 0;
+	h->rs_scanned = 0;
+}
+
 static void start_resync(struct stream_dir *h)
 {
 	h->state = ST_RESYNC;
 	h->have = h->need = h->got = 0;
 	h->hole_in_msg = false;
 	h->hole_at_boundary = false;
-	h->rs_len = 0;
-	h->rs_checked = 0;
-	h->rs_scanned = 0;
+	rs_clear(h);
 	if (!h->rs) {
 		/* Resyncs come in runs on a lossy capture: reuse the buffer
 		   rather than ask malloc for fresh pages every time. */
@@ -2249,18 +2257,21 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 		   (The hole's own bytes are the gap's: lost, not undecoded.) */
 		h->rs_skipped += h->rs_len;
 		h->offset += h->rs_len + len;
-		h->rs_len = 0;
-		h->rs_checked = 0;
+		rs_clear(h);
 		return;
 	}
-	if (h->need && len < h->need - h->got) {
-		/* The hole is inside the current message: skip it, keep framing. */
+	if (h->need && len <= h->need - h->got) {
+		/* The hole is inside the current message, or ends with it (a
+		   packet cut by its snap length that held the message's end):
+		   skip it, keep framing. */
 		h->hole_in_msg = true;
 		h->got += len;
 		h->offset += len;
 		h->after_gap = true;
 		if (h->tentative)
 			h->tent_holes += len;
+		if (h->got == h->need)
+			dispatch(d, dir, h);
 		return;
 	}
 	if (h->tentative) {
@@ -2340,8 +2351,8 @@ static void x11_end(struct proto_decoder *d, enum proto_dir dir)
 		     (unsigned long long)h->got, (unsigned long long)h->need);
 	}
 	h->have = h->need = h->got = 0;
-	h->rs_len = h->rs_skipped = 0;
-	h->rs_checked = 0;
+	h->rs_skipped = 0;
+	rs_clear(h);
 }
 
 static void x11_destroy(struct proto_decoder *d)

@@ -55,7 +55,10 @@ else
 	# capture NAME X11PERF-ARGS: one x11perf run, captured whole
 	capture() {
 		name=$1; shift
-		inns tcpdump -i lo -s 0 -B 262144 -w "$w/$name.pcap" tcp port 6005 2>"$w/$name.err" &
+		# Not through inns: a function in the background is a subshell,
+		# which ignores SIGINT, and $! would be it, not tcpdump.
+		ip netns exec $ns tcpdump -i lo -s 0 -B 262144 -w "$w/$name.pcap" tcp port 6005 \
+			2>"$w/$name.err" &
 		tp=$!
 		for i in $(seq 100); do grep -q listening "$w/$name.err" && break; sleep 0.1; done
 		inns x11perf -display 127.0.0.1:5 -repeat 1 -time 1 "$@" >/dev/null 2>&1 ||

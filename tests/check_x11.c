@@ -515,6 +515,74 @@ START_TEST(holes)
 }
 END_TEST
 
+/* On a capture cut to its snap length every packet is followed by a hole.
+   While the decoder searches, each packet's bytes are searched before the
+   next hole throws them away, whatever their length: here two packets of
+   64 bytes, the first of which frames nothing, the second an event and
+   the reply to a request the client was seen to send, which confirms the
+   server's framing.  (The search once took the second for searched
+   already, having searched as many bytes before the hole.) */
+START_TEST(snap_packets_searched)
+{
+	msb = 0;
+	handshake();
+	struct buf b = { .n = 0 };
+	req(&b, 43, 0, 1);				/* 1 GetInputFocus */
+	feed(PROTO_C2S, &b);
+	proto_x11.gap(dec, PROTO_S2C, 100);		/* lost: searching */
+	zeros(&b, 64);					/* frames nothing */
+	feed(PROTO_S2C, &b);
+	proto_x11.gap(dec, PROTO_S2C, 100);
+	event(&b, 12, 0, 1);				/* Expose */
+	reply(&b, 1, 0, NULL);				/* GetInputFocus */
+	ck_assert_uint_eq(b.n, 64);
+	feed(PROTO_S2C, &b);
+	proto_x11.gap(dec, PROTO_S2C, 100);
+	const struct seen *r = find(PROTO_REPLY, "GetInputFocus", 0);
+	ck_assert_msg(r, "notes: %s", notes);
+	ck_assert_uint_eq(r->seq, 1);
+	ck_assert_uint_eq(r->flags & PROTO_F_AFTER_GAP, PROTO_F_AFTER_GAP);
+	ck_assert_ptr_nonnull(strstr(notes, "s2c: could not decode 96 bytes; message boundaries found again"));
+}
+END_TEST
+
+/* A packet cut by its snap length whose cut ends where the message it
+   falls in ends: framing goes on at the next byte, without a search. */
+START_TEST(hole_to_message_end)
+{
+	msb = _i;
+	handshake();
+	struct buf b = { .n = 0 };
+	req(&b, 43, 0, 1);				/* 1 GetInputFocus */
+	u8(&b, 72); u8(&b, 2); u16(&b, 25); zeros(&b, 26);	/* 2 PutImage of 100, cut at 30 */
+	feed(PROTO_C2S, &b);
+	proto_x11.gap(dec, PROTO_C2S, 70);
+	req(&b, 43, 0, 1);				/* 3 */
+	feed(PROTO_C2S, &b);
+	reply(&b, 1, 0, NULL);
+	b.n = 30;					/* its last 2 bytes cut */
+	feed(PROTO_S2C, &b);
+	proto_x11.gap(dec, PROTO_S2C, 2);
+	reply(&b, 3, 0, NULL);
+	feed(PROTO_S2C, &b);
+	ck_assert_str_eq(notes, "");
+	const struct seen *p = find(PROTO_REQUEST, "PutImage", 0), *g = find(PROTO_REQUEST, "GetInputFocus", 1);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p->length, 100);
+	ck_assert_uint_eq(p->flags & PROTO_F_AFTER_GAP, PROTO_F_AFTER_GAP);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->seq, 3);
+	ck_assert_uint_eq(g->flags & (PROTO_F_AFTER_GAP | PROTO_F_UNCERTAIN), 0);
+	const struct seen *r1 = find(PROTO_REPLY, "GetInputFocus", 0), *r3 = find(PROTO_REPLY, "GetInputFocus", 1);
+	ck_assert_ptr_nonnull(r1);
+	ck_assert_uint_eq(r1->seq, 1);
+	ck_assert_uint_eq(r1->length, 32);
+	ck_assert_ptr_nonnull(r3);
+	ck_assert_uint_eq(r3->seq, 3);
+	ck_assert_uint_eq(r3->flags & (PROTO_F_AFTER_GAP | PROTO_F_UNCERTAIN), 0);
+}
+END_TEST
+
 /* After a hole, pixel data must not be taken for requests.  A white
    24-bit image reads, word by word, as requests to extension 255 of 1 KB
    each; bytes 08 00 03 00 read as MapWindow requests 12 bytes long, which
@@ -747,6 +815,8 @@ static Suite *x11_suite(void)
 	tcase_add_test(tc, byte_at_a_time);
 	tcase_add_test(tc, holes);
 	tcase_add_test(tc, image_after_hole);
+	tcase_add_test(tc, snap_packets_searched);
+	tcase_add_loop_test(tc, hole_to_message_end, 0, 2);
 	tcase_add_test(tc, skipped_inside_message);
 	tcase_add_test(tc, skipped_inside_setup);
 	tcase_add_loop_test(tc, midstream, 0, 2);

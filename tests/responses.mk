@@ -1,6 +1,7 @@
 # Responses to input (xcapanalyse --responses): the golden capture and
 # outputs, the ground truth against a server-side clock, the benchmark.
-EXTRA_DIST += tests/captures/xterm-input.pcap tests/captures/xterm-lossy.pcap
+EXTRA_DIST += tests/captures/xterm-input.pcap tests/captures/xterm-lossy.pcap \
+	tests/captures/xterm-input-snap96.pcap
 dist_check_SCRIPTS += tests/responses-truth.sh
 TESTS += tests/responses-truth.sh
 EXTRA_DIST += tests/xinput-truth.c

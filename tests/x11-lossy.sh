@@ -43,4 +43,13 @@ xcapanalyse --dump "$workdir/short.xcap" >"$workdir/short.dump" || fail "cannot 
 grep -q '^gap .*reason=snaplen' "$workdir/short.dump" || fail "no snaplen gaps in a capture cut to 96 bytes"
 grep -q '^gap .*reason=skipped' "$workdir/short.dump" && fail "a capture cut by a snaplen has skipped gaps"
 grep -q '^note ' "$workdir/short.dump" || fail "the decoder did not say what the snaplen cost"
+# What it decodes through the cuts, it decodes as the complete capture has it.
+/usr/bin/python3 "$top_srcdir/tests/snap-compare.py" "$workdir/full.dump" "$workdir/short.dump" ||
+	fail "the decode of a capture cut to 96 bytes is not the complete one's"
+# The same of xterm's session (golden xterm-snap96-*), which frames on
+# through most of its cuts.
+xcapanalyse --dump "$top_srcdir/tests/captures/xterm-input.pcap" >"$workdir/xterm.dump"
+xcapanalyse --dump "$top_srcdir/tests/captures/xterm-input-snap96.pcap" >"$workdir/xterm-snap.dump"
+/usr/bin/python3 "$top_srcdir/tests/snap-compare.py" "$workdir/xterm.dump" "$workdir/xterm-snap.dump" ||
+	fail "the decode of xterm-input-snap96.pcap is not xterm-input.pcap's"
 say "mid-connection and lossy captures decode what can be decoded; a snaplen cut is a loss"

@@ -73,9 +73,60 @@ static void crc_init(void)
 	done = 1;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* The same CRC by carry-less multiplication (PCLMULQDQ), 16 bytes a step:
+   the state, a 128-bit remainder, is folded onto the next 16 bytes by
+   multiplying its halves by x^(128+32) and x^(128-32) modulo the
+   polynomial (bit-reflected, as the table's), then brought down to 64 and
+   32 bits and reduced by Barrett's method.  A block's CRC cost the writer
+   three instructions a byte with the tables, a fifth of its work on a
+   capture cut to its snap length.  Takes and returns the inverted state;
+   n is at least 16. */
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t crc32_clmul(uint32_t state, const uint8_t *p, size_t n)
+{
+	const __m128i fold16 = _mm_set_epi64x(0x0ccaa009eLL, 0x1751997d0LL);	/* x^96, x^160 */
+	const __m128i fold32 = _mm_set_epi64x(0, 0x163cd6124LL);			/* x^64 */
+	const __m128i barrett = _mm_set_epi64x(0x1f7011641LL, 0x1db710641LL);	/* u', P' */
+	const __m128i low32 = _mm_set_epi32(0, 0, 0, -1);
+	__m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)p),
+				  _mm_cvtsi32_si128((int)state));
+	p += 16;
+	n -= 16;
+	while (n >= 16) {
+		__m128i lo = _mm_clmulepi64_si128(x, fold16, 0x00);
+		__m128i hi = _mm_clmulepi64_si128(x, fold16, 0x11);
+		x = _mm_xor_si128(_mm_xor_si128(lo, hi),
+				  _mm_loadu_si128((const __m128i *)(const void *)p));
+		p += 16;
+		n -= 16;
+	}
+	/* 128 to 64 bits (with the 32 zero bits a CRC appends), then to 32 */
+	x = _mm_xor_si128(_mm_clmulepi64_si128(x, fold16, 0x10), _mm_srli_si128(x, 8));
+	x = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(x, low32), fold32, 0x00),
+			  _mm_srli_si128(x, 4));
+	__m128i t = _mm_clmulepi64_si128(_mm_and_si128(x, low32), barrett, 0x10);
+	t = _mm_clmulepi64_si128(_mm_and_si128(t, low32), barrett, 0x00);
+	state = (uint32_t)_mm_extract_epi32(_mm_xor_si128(x, t), 1);
+	/* the bytes short of a step, by the table */
+	while (n--)
+		state = crc_table[0][(state ^ *p++) & 0xff] ^ (state >> 8);
+	return state;
+}
+#endif
+
 static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
 {
 	crc = ~crc;
+#if defined(__x86_64__) && defined(__GNUC__)
+	static int clmul = -1;
+	if (clmul < 0)
+		clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+	if (clmul && n >= 64)
+		return ~crc32_clmul(crc, p, n);
+#endif
 	while (n >= 8) {
 		uint32_t a = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 |
 				    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
@@ -124,13 +175,19 @@ struct enc {
 	uint8_t *p;
 };
 
+/* A varint.  The bytes go through a local pointer: stored through e->p,
+   each byte could be e->p itself to the compiler, which then reloaded it
+   after every store (a fifth of the writer's instructions on a capture
+   cut to its snap length, whose records are mostly 5-byte seq and ack). */
 static void enc_u(struct enc *e, uint64_t v)
 {
+	uint8_t *p = e->p;
 	while (v >= 0x80) {
-		*e->p++ = (uint8_t)(v | 0x80);
+		*p++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
-	*e->p++ = (uint8_t)v;
+	*p++ = (uint8_t)v;
+	e->p = p;
 }
 
 static void enc_str(struct enc *e, const char *s)
