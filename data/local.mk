@@ -23,9 +23,12 @@ dist_schema_DATA = \
 	data/schema/added_delay_cdf.schema.json \
 	data/schema/added_delay_responses.schema.json \
 	data/schema/avoidable.schema.json \
+	data/schema/batchable.schema.json \
 	data/schema/connections.schema.json \
 	data/schema/delays.schema.json \
+	data/schema/frames.schema.json \
 	data/schema/gate.schema.json \
+	data/schema/input_to_photon.schema.json \
 	data/schema/marks.schema.json \
 	data/schema/messages.schema.json \
 	data/schema/predicted_round_trips.schema.json \
@@ -37,6 +40,7 @@ dist_schema_DATA = \
 	data/schema/rows.schema.json \
 	data/schema/runs.schema.json \
 	data/schema/sites.schema.json \
+	data/schema/tcp_stats.schema.json \
 	data/schema/updates.schema.json
 
 # netplot on the desktop: a launcher that opens .xcap, .pcap and .pcapng

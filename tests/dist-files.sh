@@ -1,6 +1,7 @@
 #!/bin/sh
 # dist-files.sh — every capture, golden output and piece of the tests'
-# shell library the repository holds is named in a Makefile fragment, by
+# shell library the repository holds, and every NDJSON schema (installed:
+# dist_schema_DATA lists them one by one), is named in a Makefile fragment, by
 # itself or by a folder above it (EXTRA_DIST takes folders whole: all of
 # tests/golden goes), so that `make dist` (and the Debian package, built
 # from that tarball) carries what tests/golden.sh and the capture tests
@@ -20,13 +21,13 @@ named() {
 	grep -q -E -- "(^|[[:space:]=])$(echo "$1" | sed 's/[.[\*^$]/\\&/g')/?([[:space:]\\]|\$)" "$workdir/mk"
 }
 missing=0
-files=$(git ls-files tests/golden tests/captures tests/lib)
+files=$(git ls-files tests/golden tests/captures tests/lib data/schema)
 for f in $files; do
 	d=$f
 	until named "$d"; do
 		d=$(dirname "$d")
-		[ "$d" = tests ] || continue
-		echo "FAIL: $test_name: '$f' is in the repository but in no EXTRA_DIST (tests/*.mk)" >&2
+		[ "$d" = tests ] || [ "$d" = data ] || continue
+		echo "FAIL: $test_name: '$f' is in the repository but in no EXTRA_DIST or _DATA (tests/*.mk, data/local.mk)" >&2
 		missing=$((missing + 1))
 		break
 	done
@@ -34,4 +35,4 @@ done
 n=$(echo "$files" | wc -l)
 [ -n "$files" ] || fail "git lists no captures or goldens under '$top_srcdir/tests'"
 [ "$missing" = 0 ] || fail "$missing of $n files would be left out of the tarball"
-say "all $n captures, goldens and library files are named for the tarball"
+say "all $n captures, goldens, library files and schemas are named for the tarball"

@@ -1,7 +1,7 @@
 # Huge traces and many traces: xcapanalyse -j and NDJSON read by a SQL
 # engine; a long trace made from real captures for the benchmarks.
-dist_check_SCRIPTS += tests/analyse-many.sh
-TESTS += tests/analyse-many.sh
+dist_check_SCRIPTS += tests/analyse-many.sh tests/long-table.sh
+TESTS += tests/analyse-many.sh tests/long-table.sh
 
 check_PROGRAMS += tests/trace-stretch
 tests_trace_stretch_SOURCES = tests/trace-stretch.c

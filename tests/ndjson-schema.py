@@ -4,7 +4,7 @@
 # table (SCHEMADIR/TABLE.schema.json).  Prints, per table, the rows checked;
 # exits 1 naming the first bad line of each table.  Uses python3-jsonschema
 # when it is there; else a checker of its own for what the schemas use
-# (type, const, minimum, required, properties, patternProperties,
+# (type, const, enum, minimum, required, properties, patternProperties,
 # additionalProperties false).
 #
 # Belongs to: tests/ (the NDJSON schemas' test, tests/ndjson-schema.sh).
@@ -43,6 +43,8 @@ def own_check(schema, obj):
             continue
         if "const" in sub and v != sub["const"]:
             return "%r is %r, not %r" % (k, v, sub["const"])
+        if "enum" in sub and v not in sub["enum"]:
+            return "%r is %r, not one of %r" % (k, v, sub["enum"])
         t = sub.get("type")
         if t is not None:
             ts = t if isinstance(t, list) else [t]
@@ -73,7 +75,7 @@ def main():
                 cls = jsonschema.validators.validator_for(s)
                 cls.check_schema(s)
                 validators[t] = cls(s)
-    rows, bad = {}, 0
+    rows, bad, unknown = {}, 0, set()
     for path in files:
         with open(path) as fh:
             for n, line in enumerate(fh, 1):
@@ -86,7 +88,9 @@ def main():
                     continue
                 t = obj.get("table") if isinstance(obj, dict) else None
                 if t not in schemas:
-                    print("%s: no schema for table %r" % (where, t))
+                    if t not in unknown:
+                        print("%s: no schema for table %r" % (where, t))
+                    unknown.add(t)
                     bad += 1
                     continue
                 if jsonschema:

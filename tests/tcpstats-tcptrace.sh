@@ -61,7 +61,11 @@ for line in open(base + '.tt'):
 ports = {int(r['conn']): int(r['client'].rsplit(':', 1)[1]) for r in csv.DictReader(open(base + '.conns'))}
 ours = {}
 for r in csv.DictReader(open(base + '.ours')):
-    ours.setdefault(int(r['conn']), {})[r['statistic']] = (r['client_to_server'], r['server_to_client'])
+    v = (r['client_to_server'], r['server_to_client'])
+    if r['unit'] == 's' and r['statistic'].startswith('rtt'):
+        # CSV has seconds, as every duration for programs; tcptrace ms
+        v = tuple('%.3f' % (float(x) * 1000) if x else x for x in v)
+    ours.setdefault(int(r['conn']), {})[r['statistic']] = v
 # tcptrace's name, ours, tolerance (absolute)
 pairs = [('total packets', 'total_packets', 0), ('ack pkts sent', 'ack_packets', 0),
          ('pure acks sent', 'pure_acks', 0), ('unique bytes sent', 'unique_bytes', 0),

@@ -96,6 +96,10 @@ static size_t utf8_char(const char *s)
 	return n;
 }
 
+/* The room for a cell of text, CSV or TSV once cleaned: a longer cell is
+   cut, at a character's end, CELL_ROOM - 5 bytes in at most. */
+#define CELL_ROOM 1024
+
 /* s with every byte that is not part of a UTF-8 character written as the
    four characters \xNN, the one rule of every format: the text stays valid
    UTF-8 and the byte can still be told.  Returns dst. */
@@ -118,10 +122,53 @@ static const char *utf8_clean(char *dst, size_t size, const char *s)
 	return dst;
 }
 
+/* The cell s as utf8_clean into clean[CELL_ROOM] gives it, and its length
+   in *len; *ascii when it is all ASCII.  Most cells are: those are taken
+   as they are (only cut where utf8_clean would cut them), not copied. */
+static const char *cell_clean(char *clean, const char *s, size_t *len, bool *ascii)
+{
+	size_t n = 0;
+	unsigned char any = 0;
+	for (; s[n] && n + 5 < CELL_ROOM; n++)
+		any |= (unsigned char)s[n];
+	*ascii = !(any & 0x80);
+	if (*ascii) {
+		*len = n;
+		return s;
+	}
+	utf8_clean(clean, CELL_ROOM, s);
+	*len = strlen(clean);
+	return clean;
+}
+
+/* v in decimal at p (20 bytes at most); returns the bytes written. */
+static size_t put_u64(char *p, uint64_t v)
+{
+	char rev[20];
+	size_t n = 0;
+	do {
+		rev[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		p[i] = rev[n - 1 - i];
+	return n;
+}
+
 void out_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	while (*s) {
+		/* A run of printable ASCII other than the quote and backslash
+		   is written as it is, at once. */
+		size_t run = 0;
+		while (s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
+			run++;
+		if (run) {
+			fwrite(s, 1, run, f);
+			s += run;
+			continue;
+		}
 		unsigned char c = (unsigned char)*s;
 		size_t n = utf8_char(s);
 		if (c == '"' || c == '\\')
@@ -139,17 +186,22 @@ void out_json_string(FILE *f, const char *s)
 
 void out_csv_field(FILE *f, const char *s)
 {
-	char clean[1024];
-	s = utf8_clean(clean, sizeof clean, s);
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
+	char clean[CELL_ROOM];
+	size_t n;
+	bool ascii;
+	s = cell_clean(clean, s, &n, &ascii);
+	size_t plain = 0;
+	while (plain < n && s[plain] != ',' && s[plain] != '"' && s[plain] != '\n' && s[plain] != '\r')
+		plain++;
+	if (plain == n) {
+		fwrite(s, 1, n, f);
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
 			fputc('"', f);
-		fputc(*s, f);
+		fputc(s[i], f);
 	}
 	fputc('"', f);
 }
@@ -159,7 +211,7 @@ void out_csv_field(FILE *f, const char *s)
    written as \t, \n, \r or \\. */
 static void tsv_field(FILE *f, const char *s)
 {
-	char clean[1024];
+	char clean[CELL_ROOM];
 	s = utf8_clean(clean, sizeof clean, s);
 	for (; *s; s++) {
 		const char *e = *s == '\t' ? "\\t" : *s == '\n' ? "\\n" : *s == '\r' ? "\\r"
@@ -174,7 +226,7 @@ static void tsv_field(FILE *f, const char *s)
 /* A Markdown cell: a bar would end it and a newline the row. */
 static void md_field(FILE *f, const char *s, int width)
 {
-	char clean[1024];
+	char clean[CELL_ROOM];
 	s = utf8_clean(clean, sizeof clean, s);
 	int n = 0;
 	for (; *s; s++) {
@@ -202,7 +254,8 @@ static const char *cell_text(char *buf, size_t size, const struct out_column *c,
 	case OUT_COL_NUMBER:
 		return v->s ? v->s : "";
 	case OUT_COL_UINT:
-		snprintf(buf, size, "%" PRIu64, v->u);
+		/* by hand, not snprintf: the hot path of long listings */
+		buf[put_u64(buf, v->u)] = '\0';
 		return buf;
 	case OUT_COL_SECONDS:
 	case OUT_COL_MILLISECONDS:
@@ -240,10 +293,18 @@ static const char *cell_text(char *buf, size_t size, const struct out_column *c,
 		uint64_t units = (a + scale / 2) / scale, one = 1;
 		for (int i = 0; i < dec; i++)
 			one *= 10;
-		if (dec)
-			snprintf(buf, size, "%s%" PRIu64 ".%0*" PRIu64, sign, units / one, dec, units % one);
-		else
-			snprintf(buf, size, "%s%" PRIu64, sign, units);
+		char *p = buf;
+		if (*sign)
+			*p++ = '-';
+		p += put_u64(p, dec ? units / one : units);
+		if (dec) {
+			*p++ = '.';
+			uint64_t frac = units % one;
+			for (int i = dec - 1; i >= 0; i--, frac /= 10)
+				p[i] = (char)('0' + frac % 10);
+			p += dec;
+		}
+		*p = '\0';
 		return buf;
 	}
 	}
@@ -265,9 +326,11 @@ static int abs_width(int w)
 
 void out_trimmed(FILE *out, const char *line, size_t len)
 {
-	while (len && line[len - 1] == ' ')
-		len--;
-	fprintf(out, "%.*s\n", (int)len, line);
+	size_t n = strnlen(line, len);	/* as %.*s: up to a NUL */
+	while (n && line[n - 1] == ' ')
+		n--;
+	fwrite(line, 1, n, out);
+	fputc('\n', out);
 }
 
 /* Characters (not bytes) of a UTF-8 text. */
@@ -286,17 +349,30 @@ static int text_chars(const char *t)
 static void text_row(FILE *out, const struct out_column *cols, const int *widths, size_t n,
 		     const char *const *texts, int gap)
 {
-	char line[4096], clean[1024];
+	/* One buffer for the line, written at once; a line longer than it
+	   is cut at its end. */
+	char line[4096], clean[CELL_ROOM];
+	const size_t room = sizeof line - 1;
 	size_t len = 0;
-	for (size_t i = 0; i < n && len + 1 < sizeof line; i++) {
-		const char *t = utf8_clean(clean, sizeof clean, texts[i]);
-		int w = widths[i], chars = text_chars(t);
+#define PUT_SPACES(k) do { size_t k_ = (size_t)(k); if (k_ > room - len) k_ = room - len; \
+			   memset(line + len, ' ', k_); len += k_; } while (0)
+	for (size_t i = 0; i < n && len < room; i++) {
+		size_t tn;
+		bool ascii;
+		const char *t = cell_clean(clean, texts[i], &tn, &ascii);
+		int w = widths[i], chars = ascii ? (int)tn : text_chars(t);
 		int pad = chars < w ? w - chars : 0;
 		bool left = cols[i].width < 0;
-		len += (size_t)snprintf(line + len, sizeof line - len, "%*s%*s%s%*s", i ? gap : 0, "",
-					left ? 0 : pad, "", t, left ? pad : 0, "");
+		PUT_SPACES(i ? gap : 0);
+		PUT_SPACES(left ? 0 : pad);
+		if (tn > room - len)
+			tn = room - len;
+		memcpy(line + len, t, tn);
+		len += tn;
+		PUT_SPACES(left ? pad : 0);
 	}
-	out_trimmed(out, line, len < sizeof line ? len : sizeof line - 1);
+#undef PUT_SPACES
+	out_trimmed(out, line, len);
 }
 
 /* The next member of the object out_json_open began: its key, after a
@@ -390,6 +466,13 @@ struct out_held {
 	bool total;
 };
 
+/* A text table that ranks nothing holds this many rows at most to size
+   its columns (each as wide as its longest cell among them, its title,
+   and, in a longer table, the width its view gives it); the rows after
+   are written as they come, so that memory does not grow with a long
+   listing.  A ranked table (--sort, --top) holds every row: it sorts. */
+#define OUT_HOLD_ROWS 1000
+
 /* --sort and --top (out_set_ranking). */
 static struct {
 	const char *column;
@@ -425,6 +508,8 @@ void out_table_begin_gap(struct out_table *t, FILE *out, enum out_format fmt,
 	t->nnotes = 0;
 	t->ranked = false;
 	t->totals_after = false;
+	t->widths = NULL;
+	t->streaming = false;
 	/* People's table is written at its end, each column as wide as its
 	   longest cell. */
 	t->hold = fmt == OUT_TEXT;
@@ -638,22 +723,33 @@ direct:
 	}
 }
 
-void out_table_row(struct out_table *t, const struct out_cell *cells)
+static void write_held(struct out_table *t, bool more);
+
+static void any_row(struct out_table *t, const struct out_cell *cells, bool total)
 {
-	if (t->hold) {
-		hold_row(t, cells, false);
+	if (t->streaming) {
+		emit_row(t, cells, t->widths);
 		return;
 	}
-	emit_row(t, cells, NULL);
+	if (!t->hold) {
+		emit_row(t, cells, NULL);
+		return;
+	}
+	hold_row(t, cells, total && t->totals_after);
+	/* A long table for people that is not ranked: the rows held so far
+	   size its columns, and the rest follow as they come. */
+	if (!t->ranked && t->nheld >= OUT_HOLD_ROWS)
+		write_held(t, true);
+}
+
+void out_table_row(struct out_table *t, const struct out_cell *cells)
+{
+	any_row(t, cells, false);
 }
 
 void out_table_total_row(struct out_table *t, const struct out_cell *cells)
 {
-	if (t->hold) {
-		hold_row(t, cells, t->totals_after);
-		return;
-	}
-	emit_row(t, cells, NULL);
+	any_row(t, cells, true);
 }
 
 /* The column sorted by, for qsort (one table sorts at a time). */
@@ -699,74 +795,96 @@ static void held_sort(struct out_held *v, size_t n, struct out_held *tmp)
 	memcpy(v, tmp, n * sizeof *v);
 }
 
+/* The rows held, sorted and cut when the table ranks, after the title
+   of the text table; more: rows follow (OUT_HOLD_ROWS), written with the
+   widths kept in t->widths, each column at least its given width. */
+static void write_held(struct out_table *t, bool more)
+{
+	if (more && !(t->widths = malloc((t->ncols ? t->ncols : 1) * sizeof *t->widths)))
+		return;		/* held on, to the end */
+	/* The rows ranked (totals after them), then cut to --top. */
+	size_t n = 0;
+	struct out_held *tot = malloc((t->nheld ? t->nheld : 1) * sizeof *tot);
+	size_t ntot = 0;
+	for (size_t i = 0; i < t->nheld; i++)
+		if (t->held[i].total && tot)
+			tot[ntot++] = t->held[i];
+		else
+			t->held[n++] = t->held[i];
+	if (t->sort_col >= 0 && n > 1) {
+		struct out_held *tmp = malloc(n * sizeof *tmp);
+		if (tmp) {
+			sort_by = &t->cols[t->sort_col];
+			sort_index = t->sort_col;
+			held_sort(t->held, n, tmp);
+			free(tmp);
+		}
+	}
+	size_t shown = n;
+	if (t->ranked && ranking.top && ranking.top < n)
+		shown = ranking.top;
+	/* Each text column as wide as its title and its longest cell. */
+	int widths[t->ncols ? t->ncols : 1];
+	char buf[64];
+	const char *titles[t->ncols ? t->ncols : 1];
+	char tbufs[t->ncols ? t->ncols : 1][160];
+	for (size_t c = 0; c < t->ncols; c++) {
+		titles[c] = title_text(tbufs[c], sizeof tbufs[c], &t->cols[c]);
+		widths[c] = text_chars(titles[c]);
+	}
+	for (size_t pass = 0; pass < 2; pass++) {
+		size_t m = pass ? ntot : shown;
+		struct out_held *rows = pass ? tot : t->held;
+		for (size_t r = 0; r < m && t->fmt == OUT_TEXT; r++)
+			for (size_t c = 0; c < t->ncols; c++) {
+				int w = text_chars(cell_text(buf, sizeof buf, &t->cols[c], &rows[r].cells[c],
+							     t->fmt));
+				if (w > widths[c])
+					widths[c] = w;
+			}
+	}
+	if (more) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			if (widths[c] < abs_width(t->cols[c].width))
+				widths[c] = abs_width(t->cols[c].width);
+			t->widths[c] = widths[c];
+		}
+		t->streaming = true;
+		t->hold = false;
+	}
+	if (t->fmt == OUT_TEXT)
+		text_row(t->out, t->cols, widths, t->ncols, titles, t->gap);
+	for (size_t r = 0; r < shown; r++)
+		emit_row(t, t->held[r].cells, widths);
+	for (size_t r = 0; r < ntot; r++)
+		emit_row(t, tot[r].cells, widths);
+	if (!more)
+		footnotes(t, shown + ntot);
+	for (size_t r = 0; r < n; r++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			free((char *)t->held[r].cells[c].s);
+		free(t->held[r].cells);
+	}
+	for (size_t r = 0; r < ntot; r++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			free((char *)tot[r].cells[c].s);
+		free(tot[r].cells);
+	}
+	free(tot);
+	free(t->held);
+	t->held = NULL;
+	t->nheld = t->capheld = 0;
+}
+
 void out_table_end(struct out_table *t)
 {
-	if (!t->hold)
+	if (t->hold)
+		write_held(t, false);
+	else
 		footnotes(t, t->rows);
-	if (t->hold) {
-		/* The rows ranked (totals after them), then cut to --top. */
-		size_t n = 0;
-		struct out_held *tot = malloc((t->nheld ? t->nheld : 1) * sizeof *tot);
-		size_t ntot = 0;
-		for (size_t i = 0; i < t->nheld; i++)
-			if (t->held[i].total && tot)
-				tot[ntot++] = t->held[i];
-			else
-				t->held[n++] = t->held[i];
-		if (t->sort_col >= 0 && n > 1) {
-			struct out_held *tmp = malloc(n * sizeof *tmp);
-			if (tmp) {
-				sort_by = &t->cols[t->sort_col];
-				sort_index = t->sort_col;
-				held_sort(t->held, n, tmp);
-				free(tmp);
-			}
-		}
-		size_t shown = n;
-		if (t->ranked && ranking.top && ranking.top < n)
-			shown = ranking.top;
-		/* Each text column as wide as its title and its longest cell. */
-		int widths[t->ncols ? t->ncols : 1];
-		char buf[64];
-		const char *titles[t->ncols ? t->ncols : 1];
-		char tbufs[t->ncols ? t->ncols : 1][160];
-		for (size_t c = 0; c < t->ncols; c++) {
-			titles[c] = title_text(tbufs[c], sizeof tbufs[c], &t->cols[c]);
-			widths[c] = text_chars(titles[c]);
-		}
-		for (size_t pass = 0; pass < 2; pass++) {
-			size_t m = pass ? ntot : shown;
-			struct out_held *rows = pass ? tot : t->held;
-			for (size_t r = 0; r < m && t->fmt == OUT_TEXT; r++)
-				for (size_t c = 0; c < t->ncols; c++) {
-					int w = text_chars(cell_text(buf, sizeof buf, &t->cols[c], &rows[r].cells[c],
-								     t->fmt));
-					if (w > widths[c])
-						widths[c] = w;
-				}
-		}
-		if (t->fmt == OUT_TEXT)
-			text_row(t->out, t->cols, widths, t->ncols, titles, t->gap);
-		for (size_t r = 0; r < shown; r++)
-			emit_row(t, t->held[r].cells, widths);
-		for (size_t r = 0; r < ntot; r++)
-			emit_row(t, tot[r].cells, widths);
-		footnotes(t, shown + ntot);
-		for (size_t r = 0; r < n; r++) {
-			for (size_t c = 0; c < t->ncols; c++)
-				free((char *)t->held[r].cells[c].s);
-			free(t->held[r].cells);
-		}
-		for (size_t r = 0; r < ntot; r++) {
-			for (size_t c = 0; c < t->ncols; c++)
-				free((char *)tot[r].cells[c].s);
-			free(tot[r].cells);
-		}
-		free(tot);
-		free(t->held);
-		t->held = NULL;
-		t->nheld = t->capheld = 0;
-	}
+	free(t->widths);
+	t->widths = NULL;
+	t->streaming = false;
 	if (t->fmt == OUT_JSON)
 		fputs(t->rows ? "\n]" : "]", t->out);
 }

@@ -113,10 +113,14 @@ struct out_table {
 	const char *key;	/* the table's name: NDJSON's "table" */
 	int gap;		/* spaces between the text table's columns */
 	/* Rows held until the end: for people, so that each column is as
-	   wide as its longest cell; for a ranking, to sort them. */
+	   wide as its longest cell (the first thousand rows of a longer
+	   table; then the rest stream with the widths kept, streaming); for
+	   a ranking, to sort them. */
 	struct out_held *held;
 	size_t nheld, capheld;
 	bool hold;
+	bool streaming;
+	int *widths;
 	bool ranked;		/* out_table_ranks: --top cuts it */
 	int sort_col;		/* -1: in the order given */
 	bool totals_after;	/* total rows go after the ranked ones */

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tcpstats.h"
 #include "views.h"
@@ -45,15 +46,23 @@ int tcpstats_view_record(struct tcpstats_view *v, const struct xrec *rec)
 }
 
 /* One statistic's row: a value per direction, each written by fmt, or
-   empty where the direction has none; decimals after the point. */
+   empty where the direction has none; decimals after the point.  A time
+   in milliseconds (tcptrace's unit, which people read) is in seconds for
+   programs, by the one rule of units (output.h). */
 static void row(struct out_table *t, uint32_t conn, const char *name, const char *unit,
 		int decimals, const double val[2], const bool have[2])
 {
 	char a[32] = "", b[32] = "";
+	double scale = 1;
+	if (out_for_programs(t->fmt) && strcmp(unit, "ms") == 0) {
+		unit = "s";
+		scale = 1e-3;
+		decimals += 3;
+	}
 	if (have[0])
-		snprintf(a, sizeof a, "%.*f", decimals, val[0]);
+		snprintf(a, sizeof a, "%.*f", decimals, val[0] * scale);
 	if (have[1])
-		snprintf(b, sizeof b, "%.*f", decimals, val[1]);
+		snprintf(b, sizeof b, "%.*f", decimals, val[1] * scale);
 	struct out_cell cells[] = {
 		{ .u = conn }, { .s = name }, { .s = a }, { .s = b }, { .s = unit },
 	};

@@ -78,6 +78,9 @@ enum {
 	VIEW_ALL_TRACES = 1 << 5,	/* holds every trace until end: one process,
 					   and it names the traces itself */
 	VIEW_NOT_MARKDOWN = 1 << 6,	/* a listing, not a table for a report */
+	VIEW_OWN_FORMAT = 1 << 7,	/* writes a format of its own (key=value,
+					   trace-event JSON), not tables: --format
+					   is refused */
 };
 
 /* The options only some views take: a view lists those it takes, and

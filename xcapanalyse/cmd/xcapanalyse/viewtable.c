@@ -432,7 +432,7 @@ const struct view views[] = {
 	{ "trace-events",
 	  "round trips (with their stacks) and blocked intervals as\n"
 	  "Chrome trace-event JSON (Perfetto, chrome://tracing)",
-	  VIEW_MODEL | VIEW_SITES, 0, 0, 0, events_begin, NULL, events_finish, NULL },
+	  VIEW_MODEL | VIEW_SITES | VIEW_OWN_FORMAT, 0, 0, 0, events_begin, NULL, events_finish, NULL },
 	{ "responses",
 	  "one row per input (key, button, motion): the response\n"
 	  "time as the display saw it, messages and bytes each way,\n"
@@ -483,7 +483,7 @@ const struct view views[] = {
 	  0, 0, 0, 0, marks_begin, conns_record, conns_finish, NULL },
 	{ "dump",
 	  "every record as one line of key=value text",
-	  VIEW_NOT_MARKDOWN | VIEW_PRINTS_AS_READ, 0, 0, 0, dump_begin, dump_record, NULL, NULL },
+	  VIEW_OWN_FORMAT | VIEW_PRINTS_AS_READ, 0, 0, 0, dump_begin, dump_record, NULL, NULL },
 	{ "predict",
 	  "the trace replayed over each link of --rates x\n"
 	  "--latencies: span, Total Network Delay, Block Send,\n"

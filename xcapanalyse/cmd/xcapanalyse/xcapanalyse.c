@@ -847,6 +847,9 @@ int main(int argc, char **argv)
 		view = &views[0];
 	if (fmt == OUT_MARKDOWN && (view->needs & VIEW_NOT_MARKDOWN))
 		die(EXIT_USAGE, "markdown is for the tables, not this view: '--%s'", view->name);
+	if (fmt != OUT_TEXT && (view->needs & VIEW_OWN_FORMAT))
+		die(EXIT_USAGE, "--format is for the tables; this view writes a format of its own: '--%s'",
+		    view->name);
 	/* An option of other views: name them. */
 	for (int k = 0; k < TAKES_N; k++) {
 		if (!(given & ~view->takes & (1u << k)))
