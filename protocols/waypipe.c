@@ -115,7 +115,7 @@ struct wdir {
 	bool after_gap;
 	uint32_t doubt;		/* messages still to come of a chain a hunt found */
 	uint8_t *hunt;		/* ST_HUNT: the bytes not yet framed */
-	size_t hunt_len;
+	size_t hunt_len, hunt_cap;
 	size_t scanned;		/* hunt offsets before it were tried */
 	uint32_t pend[HUNT_PENDING];	/* tried, waiting for more bytes, oldest first */
 	size_t npend;
@@ -545,14 +545,25 @@ static void hunt_take(struct proto_decoder *d, enum proto_dir dir, const uint8_t
 {
 	struct wdir *w = &d->h[dir];
 	const size_t cap = HUNT_WINDOW + 8;
-	if (!w->hunt && !(w->hunt = malloc(cap))) {
-		/* no memory to hunt with: the rest is not framed */
-		w->lost += len;
-		w->pos += len;
-		return;
-	}
 	while (len) {
-		size_t n = cap - w->hunt_len < len ? cap - w->hunt_len : len;
+		/* the buffer grows as the bytes a candidate waits for do */
+		if (w->hunt_cap < cap && w->hunt_cap - w->hunt_len < len) {
+			size_t want = w->hunt_cap ? w->hunt_cap : 4096;
+			while (want < cap && want - w->hunt_len < len)
+				want *= 2;
+			want = want < cap ? want : cap;
+			uint8_t *v = realloc(w->hunt, want);
+			if (!v) {
+				/* no memory to hunt with: the rest is not framed */
+				w->lost += w->hunt_len + len;
+				w->pos += len;
+				w->hunt_len = w->scanned = w->npend = 0;
+				return;
+			}
+			w->hunt = v;
+			w->hunt_cap = want;
+		}
+		size_t n = w->hunt_cap - w->hunt_len < len ? w->hunt_cap - w->hunt_len : len;
 		memcpy(w->hunt + w->hunt_len, data, n);
 		w->hunt_len += n;
 		w->pos += n;
