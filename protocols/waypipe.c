@@ -80,6 +80,8 @@ static const char *const type_names[WP_NTYPES] = {
 /* every flag bit waypipe 0.8 defines in the low half */
 #define TOKEN_FLAGS 0x3f87u
 #define HEAD_MAX 16u
+/* INJECT_RIDS is read whole up to this many ids */
+#define RIDS_READ 64u
 /* How far a hunt looks ahead of a candidate header for the chain that
    confirms it: the candidate's messages up to the confirming header must
    fit (a larger buffer transfer is passed over, not taken as the first). */
@@ -106,7 +108,7 @@ struct rid_stat {
 
 struct wdir {
 	enum stage stage;
-	uint8_t head[HEAD_MAX];
+	uint8_t head[4 + 4 * RIDS_READ];
 	uint32_t hlen, hwant;
 	uint32_t size, type;	/* the current message: unpadded size, type */
 	uint64_t left;		/* bytes of it still to come after the head */
@@ -239,7 +241,8 @@ static void head_done(struct proto_decoder *d, enum proto_dir dir)
 			wl_engine_boundary(d->e, is_app(d, dir));
 			return;
 		}
-		w->hwant = w->size < HEAD_MAX ? w->size : HEAD_MAX;
+		uint32_t most = w->type == WP_INJECT_RIDS ? 4 + 4 * RIDS_READ : HEAD_MAX;
+		w->hwant = w->size < most ? w->size : most;
 		if (w->hwant > 4)
 			return;	/* collect the rest of the head */
 	}
@@ -283,6 +286,8 @@ static void message_done(struct proto_decoder *d, enum proto_dir dir)
 		uint32_t sent = w->size > 16 ? w->size - 16 : 0;
 		snprintf(detail, sizeof detail, "rid %d, bytes [%u, %u) as %u on the wire",
 			 (int32_t)a, b, e, sent);
+		if (!w->replay && is_app(d, dir))
+			wl_engine_buffer_bytes(d->e, (int32_t)a, padded);
 		struct rid_stat *r = rid_stat(w, (int32_t)a);
 		if (r) {
 			r->fills++;
@@ -295,6 +300,8 @@ static void message_done(struct proto_decoder *d, enum proto_dir dir)
 		uint32_t sent = w->size > 16 ? w->size - 16 : 0;
 		snprintf(detail, sizeof detail, "rid %d, diff of %u bytes + %u trailing as %u on the wire",
 			 (int32_t)a, b, e, sent);
+		if (!w->replay && is_app(d, dir))
+			wl_engine_buffer_bytes(d->e, (int32_t)a, padded);
 		struct rid_stat *r = rid_stat(w, (int32_t)a);
 		if (r) {
 			r->diffs++;
@@ -303,12 +310,24 @@ static void message_done(struct proto_decoder *d, enum proto_dir dir)
 		}
 		break;
 	}
-	case WP_INJECT_RIDS:
-		snprintf(detail, sizeof detail, "%u fds", (w->size - 4) / 4);
-		if (w->size >= 8)
-			snprintf(detail + strlen(detail), sizeof detail - strlen(detail), ": rid %d%s",
-				 (int32_t)a, w->size > 8 ? ", ..." : "");
+	case WP_INJECT_RIDS: {
+		uint32_t n = (w->size - 4) / 4;
+		snprintf(detail, sizeof detail, "%u fds:", n);
+		int32_t rids[RIDS_READ];
+		uint32_t got = (hlen - 4) / 4;
+		for (uint32_t i = 0; i < got; i++) {
+			struct cursor r = cursor_init(w->head + 4 + 4 * i, 4);
+			rids[i] = (int32_t)cursor_le32(&r);
+			if (strlen(detail) + 16 < sizeof detail)
+				snprintf(detail + strlen(detail), sizeof detail - strlen(detail),
+					 "%s rid %d", i ? "," : "", rids[i]);
+		}
+		if (got < n)
+			snprintf(detail + strlen(detail), sizeof detail - strlen(detail), ", ...");
+		if (!w->replay)
+			wl_engine_fd_rids(d->e, is_app(d, dir), rids, got);
 		break;
+	}
 	case WP_ACK_NBLOCKS:
 		snprintf(detail, sizeof detail, "%u messages received", a);
 		break;
@@ -320,6 +339,13 @@ static void message_done(struct proto_decoder *d, enum proto_dir dir)
 		break;
 	case WP_CLOSE:
 		snprintf(detail, sizeof detail, "code %d", (int32_t)a);
+		break;
+	case WP_SEND_DMAVID_PACKET:
+		snprintf(detail, sizeof detail, "rid %d, %u bytes", (int32_t)a,
+			 w->size > 8 ? w->size - 8 : 0);
+		/* a video frame of a dmabuf: the buffer's contents too */
+		if (!w->replay && is_app(d, dir))
+			wl_engine_buffer_bytes(d->e, (int32_t)a, padded);
 		break;
 	default:
 		snprintf(detail, sizeof detail, "rid %d, %u bytes", (int32_t)a,

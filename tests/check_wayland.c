@@ -384,6 +384,75 @@ START_TEST(first_configure)
 END_TEST
 
 
+/* waypipe's transfers charged to the commit that shows their buffer:
+   INJECT_RIDS names create_pool's fd, the buffer inherits the pool's id,
+   attach and commit show it; a commit without a new attach shows it
+   still; a second id's transfers are not this surface's. */
+START_TEST(waypipe_buffer_bytes)
+{
+	struct buf c = { .n = 0 }, wc = { .n = 0 };
+	size_t m = msg_begin(&c, 1, 1);	/* get_registry */
+	w32(&c, 2);
+	msg_end(&c, m);
+	m = msg_begin(&c, 2, 0);
+	w32(&c, 1), wstr(&c, "wl_compositor"), w32(&c, 4), w32(&c, 4);
+	msg_end(&c, m);
+	m = msg_begin(&c, 2, 0);
+	w32(&c, 2), wstr(&c, "wl_shm"), w32(&c, 1), w32(&c, 5);
+	msg_end(&c, m);
+	m = msg_begin(&c, 4, 0);	/* create_surface 6 */
+	w32(&c, 6);
+	msg_end(&c, m);
+	size_t setup = c.n;
+	m = msg_begin(&c, 5, 0 | 1u << 11);	/* create_pool 7, fd, 4096 */
+	w32(&c, 7), w32(&c, 4096);
+	msg_end(&c, m);
+	m = msg_begin(&c, 7, 0);	/* create_buffer 8 */
+	w32(&c, 8), w32(&c, 0), w32(&c, 16), w32(&c, 16), w32(&c, 64), w32(&c, 0);
+	msg_end(&c, m);
+	m = msg_begin(&c, 6, 1);	/* attach(8, 0, 0) */
+	w32(&c, 8), w32(&c, 0), w32(&c, 0);
+	msg_end(&c, m);
+	m = msg_begin(&c, 6, 6);	/* commit */
+	msg_end(&c, m);
+	size_t again = c.n;
+	m = msg_begin(&c, 6, 6);	/* commit, the buffer still attached */
+	msg_end(&c, m);
+
+	w32(&wc, 1u << 16 | 0x80 | 0x100 | 0x800);
+	w32(&wc, 1), w32(&wc, 2), w32(&wc, 3);
+	w32(&wc, (uint32_t)(4 + setup) << 5 | 0);
+	memcpy(wc.b + wc.n, c.b, setup), wc.n += setup;
+	w32(&wc, (16 + 5) << 5 | 5);	/* BUFFER_FILL rid 9: 24 bytes on the wire */
+	w32(&wc, 9), w32(&wc, 0), w32(&wc, 4096), w32(&wc, 0), w32(&wc, 0);
+	w32(&wc, (16 + 8) << 5 | 6);	/* BUFFER_DIFF rid 12: another buffer's */
+	w32(&wc, 12), w32(&wc, 8), w32(&wc, 0), w32(&wc, 0), w32(&wc, 0);
+	w32(&wc, 12 << 5 | 1);		/* INJECT_RIDS: 9, then 12 for a later fd */
+	w32(&wc, 9), w32(&wc, 12);
+	w32(&wc, (uint32_t)(4 + again - setup) << 5 | 0);
+	memcpy(wc.b + wc.n, c.b + setup, again - setup), wc.n += again - setup;
+	w32(&wc, (16 + 8) << 5 | 6);	/* BUFFER_DIFF rid 9: 24 bytes */
+	w32(&wc, 9), w32(&wc, 8), w32(&wc, 0), w32(&wc, 0), w32(&wc, 0);
+	w32(&wc, (16 + 8) << 5 | 6);	/* ... and again: 48 in all */
+	w32(&wc, 9), w32(&wc, 8), w32(&wc, 0), w32(&wc, 0), w32(&wc, 0);
+	w32(&wc, (uint32_t)(4 + c.n - again) << 5 | 0);
+	memcpy(wc.b + wc.n, c.b + again, c.n - again), wc.n += c.n - again;
+
+	n_msgs = 0;
+	struct proto_decoder *d = proto_waypipe.create(&sink);
+	proto_waypipe.feed(d, PROTO_C2S, wc.b, wc.n);
+	proto_waypipe.destroy(d);
+	const char *commits[2] = { NULL, NULL };
+	size_t k = 0;
+	for (size_t i = 0; i < n_msgs; i++)
+		if (strcmp(msgs[i].name, "commit") == 0 && k < 2)
+			commits[k++] = msgs[i].detail;
+	ck_assert_uint_eq(k, 2);
+	ck_assert_str_eq(commits[0], "wl_surface@6.commit() + rid 9: 24 bytes in 1 transfer");
+	ck_assert_str_eq(commits[1], "wl_surface@6.commit() + rid 9: 48 bytes in 2 transfers");
+}
+END_TEST
+
 /* ---- finding waypipe's framing again in a real stream ---- */
 
 /* One direction of a capture's TCP stream, with its packets' boundaries. */
@@ -590,6 +659,7 @@ int main(void)
 	tcase_add_test(tc, mid_connection);
 	tcase_add_test(tc, first_configure);
 	tcase_add_test(tc, waypipe_resync_real);
+	tcase_add_test(tc, waypipe_buffer_bytes);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
