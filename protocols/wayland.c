@@ -566,6 +566,8 @@ static void message(struct wl_engine *e, bool to_server, const uint8_t *bytes, u
 	} else {
 		dappend(m.detail, ")");
 	}
+	/* what the message created may have moved the map */
+	o = obj_at(e, id, false);
 	buffer_ties(e, o, opcode, to_server, have_rid, rid, created, ncreated, bytes, size,
 		    m.detail);
 
