@@ -30,8 +30,10 @@
  * such headers, within HUNT_WINDOW bytes, that holds a PROTOCOL block
  * whose content frames as Wayland (object ids in their ranges, sizes that
  * tile the block, opcodes some interface has, fd counts libwayland
- * allows); the chain's messages are decoded then, flagged uncertain, and
- * the bytes before it counted as not framed.  The same direction's next
+ * allows).  Its messages that ended in earlier packets are not reported
+ * (they would carry the confirming packet's time, as the X11 decoder's
+ * guesses are undecoded until confirmed); those in the confirming packet
+ * are, flagged uncertain; the bytes before them are counted as not framed.  The same direction's next
  * bytes, when the other direction sent the token, begin at a boundary.
  *
  * Nothing is decompressed: buffer transfers are counted as the bytes
