@@ -14,7 +14,7 @@ _xcap_views_xcapanalyse='--delays --requests --round-trips --sites --trace-event
 	--responses --responses-summary --updates --frames --input-to-photon --connections --messages --marks --dump
 	--predict --predict-round-trips --added-delay --added-delay-responses
 	--added-delay-cdf --compare'
-_xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --sort --top --format --conn --range
+_xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --sort --top --format --conn --range --decode
 	--capture-side --rtt --elicit-slack --elicit-fraction --elicit-min-flight --no-backlog
 	--wait-on --split-fraction --split-min --split-max --sites-file
 	--mark-span --ideal-fps --slow-motion --slow-motion-fps
@@ -98,6 +98,7 @@ _xcap_xcapanalyse() {
 	case $prev in
 	--format) COMPREPLY=($(compgen -W 'text csv json ndjson markdown tsv' -- "$cur")); return ;;
 	--conn) _xcap_conn_ids; return ;;
+	--decode) COMPREPLY=($(compgen -W 'x11: rfb: wayland: waypipe:' -- "$cur")); compopt -o nospace; return ;;
 	--capture-side) COMPREPLY=($(compgen -W 'auto client server' -- "$cur")); return ;;
 	--wait-on) COMPREPLY=($(compgen -W 'earliest latest last' -- "$cur")); return ;;
 	--sites-file) _filedir sites; return ;;

@@ -26,6 +26,22 @@
  * and one on an object created before a loss keeps its interface's name;
  * both are flagged PROTO_F_UNCERTAIN, never given as fact.
  *
+ * Buffer bytes (waypipe): waypipe names the file descriptors its next
+ * Wayland messages carry by remote id (INJECT_RIDS, wl_engine_fd_rids)
+ * and sends a buffer's contents as fills and diffs of that id
+ * (wl_engine_buffer_bytes).  The tie, as far as the wire shows it: a
+ * message that carries fds takes the next ids in order, the first for the
+ * object it creates (wl_shm.create_pool's pool), else for its own object
+ * (zwp_linux_buffer_params_v1.add); an object created on an object with
+ * an id inherits it (wl_shm_pool.create_buffer's buffer, the params'
+ * buffer); wl_surface.attach names the buffer the next commit shows.  A
+ * commit whose buffer has an id is charged the bytes that id's transfers
+ * took on the wire since the id was last charged (waypipe sends them
+ * just before the commit), said after the message's closing parenthesis:
+ * `wl_surface@3.commit() + rid 1: 12843 bytes in 1 transfer`.  A pool holds
+ * every buffer made from it, so buffers of one pool shown by two surfaces
+ * share one count: the commit that comes first takes it.
+ *
  * How Wayland maps onto the trace's kinds:
  *   PROTO_REQUEST  every message from the application, numbered 1, 2, ...;
  *                  those a PROTO_REPLY answers carry PROTO_F_WANTS_REPLY
@@ -70,6 +86,8 @@
 #define OBJ_LIVE 0x01
 #define OBJ_BEFORE_LOSS 0x02	/* created before bytes were lost: may be stale */
 #define OBJ_UNCONFIGURED 0x04	/* an xdg_surface whose first configure has not been asked for */
+#define OBJ_RID 0x08		/* obj.rid holds waypipe's remote id */
+#define OBJ_ATTACHED 0x10	/* a wl_surface attached a buffer (or nil) since its commit */
 
 enum answers { ANS_NONE = 0, ANS_SYNC, ANS_REGISTRY, ANS_CONFIGURE };
 
@@ -81,6 +99,9 @@ struct obj {
 	uint32_t foreign;	/* +1 index in e->names: bind's name for an interface not in the XML */
 	uint64_t seq;		/* the request it answers (ANS_*) */
 	uint32_t role;		/* a wl_surface's xdg_surface, 0 none */
+	int32_t rid;		/* waypipe's remote id of its fd's contents (OBJ_RID) */
+	uint32_t attached;	/* a wl_surface's buffer: attached, then committed */
+	uint32_t shown;
 };
 
 struct idmap {
@@ -97,8 +118,23 @@ struct role {
 	uint64_t lost_bytes;
 };
 
+/* A remote id's transfers not yet charged to a commit. */
+struct rid_bytes {
+	int32_t rid;
+	uint32_t transfers;
+	uint64_t wire;
+};
+
+#define RIDS_QUEUED 256
+#define RIDS_KEPT 1024
+
 struct wl_engine {
 	struct proto_sink sink;
+	/* waypipe: remote ids for the next fds of each role ([1] requests) */
+	int32_t fd_rids[2][RIDS_QUEUED];
+	size_t nfd_rids[2];
+	struct rid_bytes *rb;	/* the application's transfers per remote id */
+	size_t nrb;
 	struct idmap ids[2];	/* client ids, server ids (- SERVER_ID_FIRST) */
 	struct role r[2];	/* [1] requests, [0] events */
 	bool fd_tags;		/* opcodes carry waypipe's count of fds */
@@ -106,7 +142,7 @@ struct wl_engine {
 	bool map_partial;	/* objects may exist that were never seen created */
 	uint64_t seq;		/* requests counted */
 	int16_t display, callback, registry, surface, xdg_wm_base, xdg_surface;
-	int commit, get_xdg_surface, configure;	/* opcodes, -1 not in the XML */
+	int commit, get_xdg_surface, configure, attach;	/* opcodes, -1 not in the XML */
 	uint32_t burst_id;	/* the registry whose first globals are coming, 0 none */
 	char **names;
 	size_t nnames;
@@ -243,6 +279,97 @@ static const char *obj_iface_name(struct wl_engine *e, const struct obj *o)
 	return "[unknown]";
 }
 
+/* ---- buffer bytes (waypipe) ---- */
+
+void wl_engine_fd_rids(struct wl_engine *e, bool to_server, const int32_t *rids, size_t n)
+{
+	size_t *q = &e->nfd_rids[to_server];
+	for (size_t i = 0; i < n; i++) {
+		if (*q == RIDS_QUEUED) {
+			/* ids no message took: the oldest goes */
+			memmove(e->fd_rids[to_server], e->fd_rids[to_server] + 1,
+				(RIDS_QUEUED - 1) * sizeof e->fd_rids[0][0]);
+			--*q;
+		}
+		e->fd_rids[to_server][(*q)++] = rids[i];
+	}
+}
+
+static struct rid_bytes *rid_bytes(struct wl_engine *e, int32_t rid, bool make)
+{
+	for (size_t i = 0; i < e->nrb; i++)
+		if (e->rb[i].rid == rid)
+			return &e->rb[i];
+	if (!make || e->nrb == RIDS_KEPT)
+		return NULL;
+	struct rid_bytes *v = realloc(e->rb, (e->nrb + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	e->rb = v;
+	v[e->nrb] = (struct rid_bytes){ .rid = rid };
+	return &v[e->nrb++];
+}
+
+void wl_engine_buffer_bytes(struct wl_engine *e, int32_t rid, uint64_t wire)
+{
+	struct rid_bytes *b = rid_bytes(e, rid, true);
+	if (b) {
+		b->transfers++;
+		b->wire += wire;
+	}
+}
+
+/* The tie of waypipe's remote ids to buffers and surfaces (the comment
+   at the top): an fd's id to the object the message made or is on, an
+   object made on one with an id inherits it, attach and commit name the
+   buffer a commit shows, and the commit says what its buffer's transfers
+   took on the wire. */
+static void buffer_ties(struct wl_engine *e, struct obj *self, uint16_t opcode,
+			bool to_server, bool have_rid, int32_t rid, const uint32_t *created,
+			size_t ncreated, const uint8_t *bytes, uint32_t size, char *detail)
+{
+	if (!self || !(self->flags & OBJ_LIVE))
+		return;
+	for (size_t i = 0; i < ncreated; i++) {
+		struct obj *made = obj_at(e, created[i], false);
+		if (made && (self->flags & OBJ_RID)) {
+			made->rid = self->rid;
+			made->flags |= OBJ_RID;
+		}
+	}
+	if (have_rid) {
+		struct obj *t = ncreated ? obj_at(e, created[0], false) : self;
+		if (t) {
+			t->rid = rid;
+			t->flags |= OBJ_RID;
+		}
+	}
+	if (!to_server || self->iface != e->surface || self->iface < 0)
+		return;
+	if (opcode == e->attach) {
+		struct cursor c = cursor_init(bytes, size);
+		cursor_skip(&c, 8);
+		uint32_t buffer = cursor_le32(&c);
+		if (!c.overrun) {
+			self->attached = buffer;
+			self->flags |= OBJ_ATTACHED;
+		}
+	} else if (opcode == e->commit) {
+		if (self->flags & OBJ_ATTACHED)
+			self->shown = self->attached;
+		self->flags &= (uint8_t)~OBJ_ATTACHED;
+		struct obj *b = obj_at(e, self->shown, false);
+		if (!self->shown || !b || !(b->flags & OBJ_LIVE) || !(b->flags & OBJ_RID))
+			return;
+		struct rid_bytes *t = rid_bytes(e, b->rid, false);
+		dappend(detail, " + rid %d: %llu bytes in %u transfer%s", b->rid,
+			(unsigned long long)(t ? t->wire : 0), t ? t->transfers : 0,
+			t && t->transfers == 1 ? "" : "s");
+		if (t)
+			t->transfers = 0, t->wire = 0;
+	}
+}
+
 /* ---- one message ---- */
 
 /* Reads the arguments, printing them into detail and acting on those
@@ -364,6 +491,17 @@ static void message(struct wl_engine *e, bool to_server, const uint8_t *bytes, u
 		opcode &= 0x7ff;
 	}
 	struct role *r = &e->r[to_server];
+	/* the remote ids of the fds it carries, taken in order whatever the
+	   message turns out to be */
+	bool have_rid = false;
+	int32_t rid = 0;
+	for (unsigned i = 0; i < nfds && e->nfd_rids[to_server]; i++) {
+		if (!have_rid)
+			rid = e->fd_rids[to_server][0];
+		have_rid = true;
+		memmove(e->fd_rids[to_server], e->fd_rids[to_server] + 1,
+			--e->nfd_rids[to_server] * sizeof e->fd_rids[0][0]);
+	}
 
 	if (to_server && !e->started) {
 		e->started = true;
@@ -428,6 +566,10 @@ static void message(struct wl_engine *e, bool to_server, const uint8_t *bytes, u
 	} else {
 		dappend(m.detail, ")");
 	}
+	/* what the message created may have moved the map */
+	o = obj_at(e, id, false);
+	buffer_ties(e, o, opcode, to_server, have_rid, rid, created, ncreated, bytes, size,
+		    m.detail);
 
 	int16_t self = itf ? (int16_t)(itf - wlt_interfaces) : -1;
 	if (to_server) {
@@ -584,6 +726,7 @@ void wl_engine_feed(struct wl_engine *e, bool to_server, const uint8_t *data, si
 void wl_engine_gap(struct wl_engine *e, bool to_server)
 {
 	struct role *r = &e->r[to_server];
+	e->nfd_rids[to_server] = 0;	/* which message takes which id is lost */
 	if (!r->lost)
 		lose(r, 0);
 	r->after_gap = true;
@@ -650,6 +793,7 @@ struct wl_engine *wl_engine_new(const struct proto_sink *sink, bool fd_tags)
 	e->commit = msg_find(e->surface, true, "commit");
 	e->get_xdg_surface = msg_find(e->xdg_wm_base, true, "get_xdg_surface");
 	e->configure = msg_find(e->xdg_surface, false, "configure");
+	e->attach = msg_find(e->surface, true, "attach");
 	obj_create(e, 1, e->display, 1, 0);
 	return e;
 }
@@ -665,6 +809,7 @@ void wl_engine_free(struct wl_engine *e)
 	for (size_t i = 0; i < e->nnames; i++)
 		free(e->names[i]);
 	free(e->names);
+	free(e->rb);
 	free(e);
 }
 

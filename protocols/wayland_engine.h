@@ -39,6 +39,12 @@ void wl_engine_gap(struct wl_engine *e, bool to_server);
    hold whole messages): a direction lost after a gap finds its framing
    again here. */
 void wl_engine_boundary(struct wl_engine *e, bool to_server);
+/* waypipe: the remote ids of the next file descriptors the role's
+   messages carry, in order (INJECT_RIDS). */
+void wl_engine_fd_rids(struct wl_engine *e, bool to_server, const int32_t *rids, size_t n);
+/* waypipe: a fill or diff of the application's buffer with remote id rid
+   took `wire` bytes on the wire; the next commit that shows it says so. */
+void wl_engine_buffer_bytes(struct wl_engine *e, int32_t rid, uint64_t wire);
 /* The role's stream ended; bytes of an unfinished message are said. */
 void wl_engine_end(struct wl_engine *e, bool to_server);
 /* The sequence number the next outer message of the request direction

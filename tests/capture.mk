@@ -51,6 +51,7 @@ bench: all tests/ring-floor$(EXEEXT)
 	$(SHELL) $(top_srcdir)/tests/bench-capture.sh $(abs_top_builddir)
 	$(SHELL) $(top_srcdir)/tests/bench-read.sh $(abs_top_builddir)
 	$(SHELL) $(top_srcdir)/tests/bench-x11.sh $(abs_top_builddir)
+	$(SHELL) $(top_srcdir)/tests/bench-wayland.sh $(abs_top_builddir)
 	$(SHELL) $(top_srcdir)/tests/bench-analyse.sh $(abs_top_builddir)
 .PHONY: bench
 

@@ -5,7 +5,9 @@
 need xcap
 mkdir -p "$workdir/seeds"
 for c in "$top_srcdir"/tests/captures/*.pcap; do
-	xcap -q -r "$c" -w "$workdir/seeds/$(basename "$c" .pcap).xcap" || fail "xcap -r $c failed"
+	# (Status 1 with nothing decoded still writes a trace: a seed too.)
+	xcap -q -r "$c" -w "$workdir/seeds/$(basename "$c" .pcap).xcap" 2>"$workdir/err" ||
+		grep -q 'no X11, RFB or Wayland connection' "$workdir/err" || fail "xcap -r $c failed: $(cat "$workdir/err")"
 done
 . "$top_srcdir/tests/fuzz/libfuzzer.sh"
 if lf_build trace xcapanalyse/libanalyse.a xcap/libxcap.a protocols/libprotocols.a; then

@@ -3,7 +3,8 @@
 # and waypipe's framing, seeded with a hand-built start of a client (the
 # registry, a round trip, a bind, a request with an fd), bare and inside
 # waypipe's token, PROTOCOL blocks, a buffer fill and acknowledgements,
-# whole and with a hole punched in them.
+# whole and with a hole punched in them; and waypipe's begun mid-message
+# (no token, the first block cut), for the hunt for its framing.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need /usr/bin/python3
 mkdir -p "$workdir/seeds"
@@ -38,6 +39,10 @@ for name, c, sv in (('bare', client, server),
         for i, (d, b) in enumerate(conv):
             out += struct.pack('<BH', d | 2, 7) if holes and i == len(conv) - 3 else chunk(d, b)
         open('%s-%s%s' % (sys.argv[1], name, '-holes' if holes else ''), 'wb').write(out)
+    if name == 'waypipe':
+        cut = [(d, b) for d, b in conv[1:]]
+        cut[0] = (cut[0][0], cut[0][1][3:])
+        open('%s-waypipe-midstream' % sys.argv[1], 'wb').write(b''.join(chunk(d, b) for d, b in cut))
 PY
 mkdir -p "$workdir/corpus"
 . "$top_srcdir/tests/fuzz/libfuzzer.sh"

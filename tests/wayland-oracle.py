@@ -57,7 +57,9 @@ def from_dump(path, conn):
             continue
         if f.get('ext') == 'waypipe' or f.get('kind') == 'setup':
             continue
-        (req if f['dir'] == 'c2s' else ev).append(f.get('detail', ''))
+        # a commit's buffer bytes (waypipe) are the decoder's, not the log's
+        detail = re.sub(r'\) \+ rid -?[0-9]+: .*$', ')', f.get('detail', ''))
+        (req if f['dir'] == 'c2s' else ev).append(detail)
     return req, ev
 
 

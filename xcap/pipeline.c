@@ -138,6 +138,30 @@ void pipeline_default_options(struct pipeline_options *opt)
 	opt->decode = true;
 }
 
+int pipeline_add_decode(struct pipeline_options *opt, const char *arg, char *err, size_t errlen)
+{
+	char name[16];
+	unsigned port;
+	char extra;
+	if (sscanf(arg, "%15[a-z0-9]:%u%c", name, &port, &extra) != 2 || !port || port > 65535) {
+		snprintf(err, errlen, "bad --decode, want NAME:PORT: '%s'", arg);
+		return -1;
+	}
+	const struct proto_ops *ops = proto_by_name(name);
+	if (!ops) {
+		snprintf(err, errlen, "no decoder of that name (x11, rfb, wayland, waypipe): '%s'",
+			 name);
+		return -1;
+	}
+	if (opt->nports == sizeof opt->ports / sizeof opt->ports[0]) {
+		snprintf(err, errlen, "too many --decode, at most %zu: '%s'",
+			 sizeof opt->ports / sizeof opt->ports[0], arg);
+		return -1;
+	}
+	opt->ports[opt->nports++] = (struct pipeline_port){ (uint16_t)port, ops };
+	return 0;
+}
+
 /* Library code does not end the program: a failure is kept for the
    caller (pipeline_error), which decides what to say and whether to go on. */
 static void fail(struct pipeline *p, const char *what)

@@ -73,6 +73,9 @@ struct pipeline_options {
 };
 
 void pipeline_default_options(struct pipeline_options *opt);
+/* Adds a user's choice NAME:PORT to opt->ports (xcap and xcapanalyse
+   --decode).  0, or -1 with the reason in err. */
+int pipeline_add_decode(struct pipeline_options *opt, const char *arg, char *err, size_t errlen);
 
 /* dlt is the capture's link type (DLT_*).  emit receives every record.
    NULL when out of memory.

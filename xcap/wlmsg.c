@@ -80,3 +80,13 @@ bool wlmsg_i64(const struct wlmsg *m, unsigned n, int64_t *v)
 	*v = strtoll(s, &end, 10);
 	return *end == ',' || *end == ')';
 }
+
+bool wlmsg_buffer_bytes(const char *detail, uint64_t *bytes)
+{
+	const char *p = strstr(detail, ") + rid ");
+	if (!p || !(p = strchr(p + 8, ':')) || p[1] != ' ' || p[2] < '0' || p[2] > '9')
+		return false;
+	char *end;
+	*bytes = strtoull(p + 2, &end, 10);
+	return strncmp(end, " bytes", 6) == 0;
+}

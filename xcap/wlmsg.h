@@ -41,4 +41,11 @@ bool wlmsg_parse(const char *detail, struct wlmsg *m);
 bool wlmsg_u64(const struct wlmsg *m, unsigned n, uint64_t *v);
 bool wlmsg_i64(const struct wlmsg *m, unsigned n, int64_t *v);
 
+/* A wl_surface.commit's buffer bytes, which the decoder writes after the
+   closing parenthesis when waypipe's transfers are tied to the buffer the
+   commit shows: ` + rid R: N bytes in K transfers` (the bytes its fills
+   and diffs took on the wire since the last commit charged).  False when
+   the detail has none. */
+bool wlmsg_buffer_bytes(const char *detail, uint64_t *bytes);
+
 #endif

@@ -906,8 +906,8 @@ int main(int argc, char **argv)
 	int compressed_sizes = 0;
 	enum { OPT_RING = 256, OPT_BEFORE, OPT_AFTER, OPT_TRIGGER, OPT_COMPRESSED_SIZES, OPT_NO_INDEX,
 	       OPT_DECODE };
-	struct pipeline_port ports[8];
-	size_t nports = 0;
+	struct pipeline_options decode_opt;	/* the --decode choices */
+	pipeline_default_options(&decode_opt);
 	bool no_index = false;
 	static const struct option longopts[] = {
 		{ "compressed-sizes", no_argument, NULL, OPT_COMPRESSED_SIZES },
@@ -964,19 +964,9 @@ int main(int argc, char **argv)
 		case OPT_COMPRESSED_SIZES: compressed_sizes = 1; whole = 1; break;
 		case OPT_NO_INDEX: no_index = true; break;
 		case OPT_DECODE: {
-			char name[16];
-			unsigned port;
-			char extra;
-			if (sscanf(optarg, "%15[a-z0-9]:%u%c", name, &port, &extra) != 2 || !port ||
-			    port > 65535)
-				die(EXIT_USAGE, "bad --decode, want NAME:PORT: '%s'", optarg);
-			const struct proto_ops *ops = proto_by_name(name);
-			if (!ops)
-				die(EXIT_USAGE, "no decoder of that name (x11, rfb, wayland, waypipe): '%s'",
-				    name);
-			if (nports == sizeof ports / sizeof ports[0])
-				die(EXIT_USAGE, "too many --decode, at most 8: '%s'", optarg);
-			ports[nports++] = (struct pipeline_port){ (uint16_t)port, ops };
+			char err[160];
+			if (pipeline_add_decode(&decode_opt, optarg, err, sizeof err) < 0)
+				die(EXIT_USAGE, "%s", err);
 			break;
 		}
 		case 'i': iface = optarg; break;
@@ -1134,8 +1124,8 @@ int main(int argc, char **argv)
 		popt.cutter = &cap.cut_hook;
 	}
 	popt.compressed_sizes = compressed_sizes;
-	memcpy(popt.ports, ports, nports * sizeof ports[0]);
-	popt.nports = nports;
+	memcpy(popt.ports, decode_opt.ports, sizeof popt.ports);
+	popt.nports = decode_opt.nports;
 	cap.pipe = pipeline_new(cap.dlt, &popt, emit, &cap);
 	if (!cap.pipe)
 		die(EXIT_RUNTIME, "out of memory: 'pipeline'");

@@ -25,6 +25,14 @@
  * fps counts the paced intervals only.  Wait: from a frame request to its
  * answer, as captured.
  *
+ * Over waypipe, the buffer bytes each commit cost on the wire, as the
+ * decoder ties waypipe's fills and diffs to the buffer a commit shows
+ * (protocols/wayland.c: through the fds' remote ids, the pool, the
+ * buffer and attach): Commits counts the surface's commits, Tied those
+ * whose buffer the tie reached, Bytes/commit their mean; a surface the
+ * capture saw created before its buffer's pool (or begun mid-channel) has
+ * none tied.
+ *
  * Memory: per surface a histogram of the intervals (1 ms buckets up to
  * 2 s), so that the period can be chosen at the end.
  *
@@ -58,6 +66,7 @@ struct surface {
 	uint32_t shortest, longest;
 	uint32_t hist[HIST_MS + 1];	/* paced intervals by ms; the last: longer */
 	uint64_t long_ms;		/* their total beyond the histogram */
+	uint64_t commits, tied, buffer_bytes;
 };
 
 struct output_period {
@@ -239,7 +248,19 @@ int frames_view_record(struct frames_view *v, const struct xrec *rec)
 		return 0;
 	const struct xrec_msg *g = &rec->u.msg;
 	struct wlmsg m;
-	if (g->dir == XDIR_C2S && wlmsg_is(g, "wl_surface", "frame")) {
+	if (g->dir == XDIR_C2S && wlmsg_is(g, "wl_surface", "commit")) {
+		if (!wlmsg_parse(g->detail, &m))
+			return 0;
+		struct surface *s = surface_of(v, g->conn, m.id);
+		if (!s)
+			return -1;
+		uint64_t bytes;
+		s->commits++;
+		if (wlmsg_buffer_bytes(g->detail, &bytes)) {
+			s->tied++;
+			s->buffer_bytes += bytes;
+		}
+	} else if (g->dir == XDIR_C2S && wlmsg_is(g, "wl_surface", "frame")) {
 		if (wlmsg_parse(g->detail, &m))
 			return on_frame(v, g, &m);
 	} else if (g->dir == XDIR_S2C && wlmsg_is(g, "wl_callback", "done")) {
@@ -270,6 +291,9 @@ static const struct out_column frame_cols[] = {
 	{ "missed", "Missed", OUT_COL_UINT, 7, 0 },
 	{ "idle", "Idle", OUT_COL_UINT, 6, 0 },
 	{ "wait", "Wait", OUT_COL_MILLISECONDS, 9, 3 },
+	{ "commits", "Commits", OUT_COL_UINT, 8, 0 },
+	{ "tied", "Tied", OUT_COL_UINT, 6, 0 },
+	{ "bytes_per_commit", "Bytes/commit", OUT_COL_UINT, 13, 0 },
 };
 
 void frames_view_finish(struct frames_view *v)
@@ -322,6 +346,8 @@ void frames_view_finish(struct frames_view *v)
 			{ .ns = (int64_t)s->longest * 1000000, .empty = !paced },
 			{ .u = late }, { .u = missed }, { .u = s->idle },
 			{ .ns = s->waits ? (int64_t)(s->wait_sum / s->waits) : 0, .empty = !s->waits },
+			{ .u = s->commits }, { .u = s->tied },
+			{ .u = s->tied ? s->buffer_bytes / s->tied : 0, .empty = !s->tied },
 		};
 		out_table_row(&t, cells);
 	}

@@ -454,7 +454,8 @@ const struct view views[] = {
 	  "Wayland's frame pacing per surface: frames answered,\n"
 	  "frames per second, the refresh period, late and missed\n"
 	  "frames, idle gaps (longer than --quiet-ms), the wait\n"
-	  "from wl_surface.frame to its wl_callback.done",
+	  "from wl_surface.frame to its wl_callback.done; over\n"
+	  "waypipe, the buffer bytes on the wire per commit",
 	  VIEW_EVERY_RECORD, 0, 0, 0, frames_begin, frames_record, frames_finish, NULL },
 	{ "input-to-photon",
 	  "Wayland: per input, the wire's time to the first commit\n"

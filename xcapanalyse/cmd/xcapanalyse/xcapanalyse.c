@@ -80,6 +80,9 @@ static void usage(FILE *f)
 "  --conn N,...      only these connections\n"
 "  --range T0:T1     only time between T0 and T1 seconds after the first\n"
 "                    packet (either may be left out)\n"
+"  --decode NAME:PORT  in a capture (not a trace), decode connections to\n"
+"                    server PORT as NAME (x11, rfb, wayland, waypipe), as\n"
+"                    xcap --decode does; repeatable\n"
 "  --sort COLUMN     a ranking view's rows by COLUMN, largest first\n"
 "  --top N           a ranking view's first N rows only\n"
 "  --capture-side S  auto (default: from the handshake, else client),\n"
@@ -246,6 +249,7 @@ struct run {
 	struct view_options o;
 	size_t ninputs;
 	bool quiet;		/* no progress meter: several traces at once */
+	struct pipeline_options decode;	/* --decode: decoders by port for captures */
 };
 
 /* A hook's failure ends the command; a trace it found wrong is damaged. */
@@ -346,6 +350,8 @@ static int analyse(const struct run *r, const char *path, size_t index)
 	struct pipeline_options pipe;
 	pipeline_default_options(&pipe);
 	pipe.compressed_sizes = (v->takes & TAKES_SSH) && r->o.popt.ssh_compression;
+	memcpy(pipe.ports, r->decode.ports, sizeof pipe.ports);
+	pipe.nports = r->decode.nports;
 	struct xsource *src = xsource_open(path, NULL, &pipe, err, sizeof err);
 	if (!src) {
 		/* A comparison without one of its runs would name the others wrongly. */
@@ -574,7 +580,7 @@ int main(int argc, char **argv)
 	       OPT_FAIL_IF_WORSE, OPT_RATES, OPT_DELAYS, OPT_MSS,
 	       OPT_IW, OPT_NO_IDLE, OPT_TRACE_RATE, OPT_DILATION, OPT_MARK_SPAN,
 	       OPT_IDEAL_FPS, OPT_SLOW_MOTION, OPT_SLOW_MOTION_FPS, OPT_SSH_COMPRESSION, OPT_WAYPIPE,
-	       OPT_SSH_FORWARD, OPT_WAKE, OPT_SORT, OPT_TOP, OPT_VIEW /* + the view's place in the table */ };
+	       OPT_SSH_FORWARD, OPT_WAKE, OPT_SORT, OPT_TOP, OPT_DECODE, OPT_VIEW /* + the view's place in the table */ };
 	/* The options only some views take that were given (TAKES_*), each
 	   by the name it was given under. */
 	unsigned given = 0;
@@ -590,6 +596,8 @@ int main(int argc, char **argv)
 	const char *sites_file = NULL;
 	size_t njobs = 1;
 	struct predict_options popt;
+	struct pipeline_options decode;
+	pipeline_default_options(&decode);
 	bool ssh_forward_set = false;
 	predict_options_default(&popt);
 	uint64_t rates[64], delays[64], trace_rate = 0;
@@ -612,6 +620,7 @@ int main(int argc, char **argv)
 		{ "release-ms", required_argument, NULL, OPT_RELEASE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "conn", required_argument, NULL, OPT_CONN },
+		{ "decode", required_argument, NULL, OPT_DECODE },
 		{ "range", required_argument, NULL, OPT_RANGE },
 		{ "capture-side", required_argument, NULL, OPT_SIDE },
 		{ "rtt", required_argument, NULL, OPT_RTT },
@@ -782,6 +791,12 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_CONN: parse_conns(&conns, optarg); break;
+		case OPT_DECODE: {
+			char err[160];
+			if (pipeline_add_decode(&decode, optarg, err, sizeof err) < 0)
+				die(EXIT_USAGE, "%s", err);
+			break;
+		}
 		case OPT_PER_CONN: per_conn = true; break;
 		case OPT_RANGE: parse_range(&sopt, optarg); break;
 		case OPT_SIDE:
@@ -894,6 +909,7 @@ int main(int argc, char **argv)
 			.gates = gates, .ngates = n_gates,
 		},
 		.ninputs = ninputs,
+		.decode = decode,
 		/* A view of every trace holds them until it prints: one process. */
 		.quiet = njobs > 1 && ninputs > 1 && !(view->needs & VIEW_ALL_TRACES),
 	};
