@@ -1435,7 +1435,7 @@ START_TEST(not_a_capture)
 	put_bytes(&c, "hello, this is text\n", 20);
 	not_opened(&c, c.len, "not a pcap");
 	/* Empty, or shorter than any magic. */
-	not_opened(&c, 0, "not a pcap");
+	not_opened(&c, 0, "empty file");	/* as every reader says it */
 	buf_free(&c);
 	pcap_header(&c, 0, 0, 65535, 1);
 	not_opened(&c, 3, "not a pcap");

@@ -1,6 +1,6 @@
 #!/bin/sh
 # wayland-decode.sh — xcap --decode NAME:PORT: a waypipe capture begun
-# after the connection's first bytes (tests/captures/waypipe-trips-midstream.pcap,
+# after the connection's first bytes (tests/captures/decode/waypipe-trips-midstream.pcap,
 # waypipe-trips.pcap without its first eleven packets: the handshake, the
 # token and the first round trip) has no token to be known by; given its
 # port, its messages are decoded and its round trips paired: 4 of its 5,
@@ -9,7 +9,7 @@
 # not reported at a later packet's time).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need xcap xcapanalyse
-cap=$top_srcdir/tests/captures/waypipe-trips-midstream.pcap
+cap=$top_srcdir/tests/captures/decode/waypipe-trips-midstream.pcap
 
 check_begin "without --decode the connection is not decoded, and xcap says so (status 1)"
 st=0
