@@ -13,6 +13,10 @@
 # lost state: its guesses must be confirmed and its image data cut too.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need root x11perf xdpyinfo
+# The cutter's own bookkeeping (how often the kernel lost track, its
+# guesses confirmed and refuted) is printed only when asked for.
+XCAP_CUT_LOG=1
+export XCAP_CUT_LOG
 start_xvfb
 port=$((6000 + display))
 filter="tcp port $port"
