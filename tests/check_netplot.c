@@ -18,6 +18,8 @@
 #include "render.h"
 #include "series.h"
 #include "sites.h"
+#include "source.h"
+#include "tcpstats.h"
 
 static uint64_t rng_state = 88172645463325252ull;
 static uint64_t rnd(void)	/* xorshift: the same data on every run */
@@ -859,6 +861,64 @@ START_TEST(graph_series_known)
 }
 END_TEST
 
+/* netplot's ack round trips are --tcp-stats's, sample for sample, on a
+   capture with retransmissions and holes filled late (taken at the
+   client's end of a link losing 5 %): one rule, xcapanalyse/rtt.h. */
+START_TEST(graph_rtt_as_tcpstats)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/tests/captures/xdpyinfo-xlogo-rexmt.pcap", top ? top : "..");
+	struct np_model *m = np_model_load(path, err, sizeof err);
+	ck_assert_msg(m != NULL, "%s", err);
+	struct xsource *src = xsource_open(path, NULL, NULL, err, sizeof err);
+	ck_assert_msg(src != NULL, "%s", err);
+	struct tcpstats ts;
+	tcpstats_init(&ts);
+	struct xrec rec;
+	int r;
+	while ((r = xsource_next(src, &rec)) > 0)
+		ck_assert_int_eq(tcpstats_record(&ts, &rec), 0);
+	ck_assert_int_eq(r, 0);
+	xsource_close(src);
+	uint64_t rexmt = 0, samples = 0;
+	for (size_t i = 0; i < m->nconn; i++) {
+		const struct np_conn *c = &m->conn[i];
+		const struct tcps_conn *t = NULL;
+		for (size_t k = 0; k < ts.conns.n && !t; k++) {
+			const struct tcps_conn *q = xconns_at(&ts.conns, k);
+			if (q->id == c->id)
+				t = q;
+		}
+		ck_assert_msg(t != NULL, "connection %u not in --tcp-stats", (unsigned)c->id);
+		for (int dir = 0; dir < 2; dir++) {
+			const struct tcps_dir *d = &t->dir[dir];
+			size_t n;
+			const struct np_series *s = np_graph_series(c, dir, NP_GRAPH_RTT, &n);
+			ck_assert_ptr_nonnull(s);
+			ck_assert_uint_eq(s[0].n, d->rtt_n);
+			double sum = 0, lo = INFINITY, hi = -INFINITY;
+			for (size_t k = 0; k < s[0].n; k++) {
+				sum += s[0].y[k];
+				lo = fmin(lo, s[0].y[k]);
+				hi = fmax(hi, s[0].y[k]);
+			}
+			if (d->rtt_n) {
+				ck_assert_double_eq_tol(sum, d->rtt_sum, 1e-6);
+				ck_assert_double_eq_tol(lo, d->rtt_min, 1e-9);
+				ck_assert_double_eq_tol(hi, d->rtt_max, 1e-9);
+			}
+			rexmt += d->rexmt_pkts;
+			samples += d->rtt_n;
+		}
+	}
+	ck_assert_uint_ge(rexmt, 8);	/* what the capture is for */
+	ck_assert_uint_ge(samples, 100);
+	tcpstats_free(&ts);
+	np_model_free(m);
+}
+END_TEST
+
 /* Each graph of the family on a real capture: something drawn, a sample
    or a message under the pointer where one is, and the pyramid's
    extremes those of a pass over the samples. */
@@ -1177,6 +1237,7 @@ static Suite *netplot_suite(void)
 	tcase_add_test(tc, labels_never_pile_up);
 	tcase_add_test(tc, runs_collapse_and_open);
 	tcase_add_test(tc, graph_series_known);
+	tcase_add_test(tc, graph_rtt_as_tcpstats);
 	tcase_add_test(tc, graph_family_draws);
 	suite_add_tcase(s, tc);
 	return s;
