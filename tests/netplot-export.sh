@@ -44,6 +44,10 @@ grep -q '>BIG-REQUESTS:Enable<' "$workdir/narrow.svg" || fail "--range lost a la
 # scale: it is cut at the top, its value written there.
 netplot "$cap" --conn 2 --direction reply --export "$workdir/c2r.svg" || fail "SVG export failed"
 grep -q '>window ↑ 65537<' "$workdir/c2r.svg" || fail "the window's value is not written where it leaves"
+# So does owin's advertised window (64 kB) over outstanding data of 9.5 kB.
+netplot "$cap" --conn 2 --direction reply --graph owin --export "$workdir/c2r-owin.svg" ||
+	fail "owin SVG export failed"
+grep -q '>window ↑ 65536<' "$workdir/c2r-owin.svg" || fail "owin: the window's value is not written where it leaves"
 
 # PNG: the replies of xlogo.
 need convert
