@@ -192,6 +192,38 @@ uint64_t np_conn_data_end(const struct np_conn *c)
 	return end;
 }
 
+/* The handshake and the setup are a few packets: a pause after them is
+   looked for among the first of the connection's packets only. */
+#define NP_START_PACKETS 24
+
+uint64_t np_conn_data_start(const struct np_conn *c)
+{
+	uint64_t end = np_conn_data_end(c), prev = c->first, gap = 0, after = c->first, most = 0;
+	const struct np_dir *a = &c->dir[0], *b = &c->dir[1];
+	size_t i = 0, j = 0, npk = a->npkt + b->npkt;
+	size_t look = npk / 20 > NP_START_PACKETS ? npk / 20 : NP_START_PACKETS;
+	/* both directions merged by time; a pause comes after a few packets
+	   (a handshake at least) and dwarfs every gap before it, so that
+	   steady traffic has none.  Either side may end it: a client that
+	   waits before its first request, or a server slow to answer the
+	   setup (xlogo's Xvfb, 53 ms): the note says which. */
+	for (size_t k = 0; k < look && (i < a->npkt || j < b->npkt); k++) {
+		uint64_t t = j >= b->npkt || (i < a->npkt && a->pkt[i].t <= b->pkt[j].t) ?
+				     a->pkt[i++].t : b->pkt[j++].t;
+		if (t >= end)
+			break;
+		uint64_t d = k ? t - prev : 0;
+		if (k >= 3 && d > gap && d > 4 * most) {
+			gap = d;
+			after = t;
+		}
+		if (d > most)
+			most = d;
+		prev = t;
+	}
+	return end > c->first && (double)gap > 0.1 * (double)(end - c->first) ? after : c->first;
+}
+
 void np_view_fit(struct np_view *v)
 {
 	const struct np_conn *c = np_view_conn(v);
@@ -202,7 +234,7 @@ void np_view_fit(struct np_view *v)
 		   idle tail (a client that waits a second before closing) would
 		   take most of the width; the picture says it is there
 		   (draw_tail). */
-		double t0 = (double)c->first, t1 = (double)np_conn_data_end(c);
+		double t0 = (double)np_conn_data_start(c), t1 = (double)np_conn_data_end(c);
 		/* a short tail (the close just after the last data) is shown */
 		if (t1 <= t0 || (double)c->last - t1 <= 0.1 * (t1 - t0))
 			t1 = (double)c->last;
@@ -544,7 +576,7 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
    axis, so that a picture ending with the data does not pass for the
    connection's end. */
 static void draw_tail(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
-		      const struct np_conn *c)
+		      const struct np_conn *c, double x)
 {
 	uint64_t end = np_conn_data_end(c);
 	if ((double)c->last <= v->t1 || (double)end > v->t1)
@@ -559,8 +591,40 @@ static void draw_tail(cairo_t *cr, const struct np_view *v, const struct np_rend
 		 (double)(c->last - end) / 1e9, fin ? "close" : "last packet", when);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_ITALIC, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 11);
-	np_show_text(cr, o, v->px, v->py + v->ph + 34, buf, (struct np_rgb){ 0.35, 0.35, 0.35 });
+	np_show_text(cr, o, x, v->py + v->ph + 34, buf, (struct np_rgb){ 0.35, 0.35, 0.35 });
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+/* The connection began before the view and waited: say so under the
+   time axis, as the tail is said (after it then).  Returns where the
+   tail's note may begin. */
+static double draw_head(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
+		      const struct np_conn *c)
+{
+	uint64_t start = np_conn_data_start(c);
+	if ((double)c->first >= v->t0 || start == c->first || (double)start < v->t0)
+		return v->px;
+	/* the pause ends at start, with the side that sent then; it began
+	   at the packet before it */
+	uint64_t before = c->first;
+	for (int k = 0; k < 2; k++) {
+		size_t i = np_pkt_lower(&c->dir[k], start);
+		if (i > 0 && c->dir[k].pkt[i - 1].t > before)
+			before = c->dir[k].pkt[i - 1].t;
+	}
+	size_t i = np_pkt_lower(&c->dir[XDIR_C2S], start);
+	bool client = i < c->dir[XDIR_C2S].npkt && c->dir[XDIR_C2S].pkt[i].t == start;
+	char when[64], buf[200];
+	np_format_time((double)c->first, 1e6, when, sizeof when);
+	snprintf(buf, sizeof buf, "← opened at %s, then %s %.3f s (zoom out to see it)", when,
+		 client ? "the client idle" : "waiting on the server", (double)(start - before) / 1e9);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_ITALIC, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 11);
+	np_show_text(cr, o, v->px, v->py + v->ph + 34, buf, (struct np_rgb){ 0.35, 0.35, 0.35 });
+	cairo_text_extents_t te;
+	cairo_text_extents(cr, buf, &te);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	return v->px + te.x_advance + 24;
 }
 
 /* ---- labels ---- */
@@ -850,7 +914,7 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		return;
 	}
 	draw_axes(cr, v);
-	draw_tail(cr, v, o, c);
+	draw_tail(cr, v, o, c, draw_head(cr, v, o, c));	/* on one line */
 	cairo_save(cr);
 	cairo_rectangle(cr, v->px, v->py, v->pw, v->ph);
 	cairo_clip(cr);

@@ -44,9 +44,15 @@ void np_view_set_size(struct np_view *v, int w, int h);
 /* The time of the connection's last segment with payload, last message or
    last gap (its first packet's when none). */
 uint64_t np_conn_data_end(const struct np_conn *c);
+/* Where the connection's activity begins after an idle start: the first
+   packet after a pause longer than a tenth of the connection (first
+   packet to last data) among its first packets (the handshake, the setup,
+   then a client that waits before its first request); its first packet's
+   time when there is none. */
+uint64_t np_conn_data_start(const struct np_conn *c);
 /* Show all of the connection's graph in this direction: from its first
-   packet to its last data; an idle tail longer than a tenth of that is
-   left out, and marked under the time axis. */
+   packet to its last data; an idle start or tail longer than a tenth of
+   that is left out, and marked under the time axis. */
 void np_view_fit(struct np_view *v);
 /* Keep the time span, fit the vertical axis to what is in it (the
    sequence numbers, or the graph's values). */
