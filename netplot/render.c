@@ -651,7 +651,8 @@ static int cmp_label(const void *a, const void *b)
 #define ANCHOR_R 3.0
 #define ANCHOR_BIT (((size_t)-1 >> 1) + 1)	/* entry is an anchor, not a label */
 #define LEADER_BIT (ANCHOR_BIT >> 1)		/* entry is a placed label's leader line */
-#define ENTRY_KIND (ANCHOR_BIT | LEADER_BIT)
+#define BRACKET_BIT (LEADER_BIT >> 1)		/* entry is a run's bracket */
+#define ENTRY_KIND (ANCHOR_BIT | LEADER_BIT | BRACKET_BIT)
 
 struct grid {
 	double x0, y0;
@@ -675,10 +676,47 @@ static void leader_rect(const struct np_label *l, double bx, double by, double r
 	r[3] = fmax(y1 - y0, 0.5);
 }
 
+/* Whether the segment from (x0, y0) to (x1, y1) meets the box: the part
+   of it inside each slab (Liang-Barsky) is not empty. */
+static bool segment_meets(double x0, double y0, double x1, double y1, double bx, double by, double bw,
+			  double bh)
+{
+	double t0 = 0, t1 = 1, dx = x1 - x0, dy = y1 - y0;
+	const double p[4] = { -dx, dx, -dy, dy };
+	const double q[4] = { x0 - bx, bx + bw - x0, y0 - by, by + bh - y0 };
+	for (int i = 0; i < 4; i++) {
+		if (p[i] == 0) {
+			if (q[i] < 0)
+				return false;	/* parallel, outside */
+			continue;
+		}
+		double t = q[i] / p[i];
+		if (p[i] < 0)
+			t0 = fmax(t0, t);
+		else
+			t1 = fmin(t1, t);
+		if (t0 > t1)
+			return false;
+	}
+	return true;
+}
+
+bool np_bracket_crosses(const struct np_label *l, double x, double y, double w, double h)
+{
+	return l->bracket && (segment_meets(l->xa, l->ya - 3, l->xa, l->ya - 6, x, y, w, h) ||
+			      segment_meets(l->xa, l->ya - 6, l->xb, l->yb - 6, x, y, w, h) ||
+			      segment_meets(l->xb, l->yb - 6, l->xb, l->yb - 3, x, y, w, h));
+}
+
 static void entry_rect(const struct grid *g, size_t e, double r[4])
 {
 	const struct np_label *l = &g->c[e & ~ENTRY_KIND];
-	if ((e & ANCHOR_BIT) && l->sw > 0) {
+	if (e & BRACKET_BIT) {
+		r[0] = fmin(l->xa, l->xb);
+		r[1] = fmin(l->ya, l->yb) - 6;
+		r[2] = fabs(l->xb - l->xa);
+		r[3] = fabs(l->yb - l->ya) + 3;
+	} else if ((e & ANCHOR_BIT) && l->sw > 0) {
 		r[0] = l->sx;
 		r[1] = l->sy;
 		r[2] = l->sw;
@@ -704,8 +742,9 @@ static size_t cell_of(double v, double origin, size_t n)
 }
 
 /* Whether r overlaps an entry of a kind in `kinds` (0: labels,
-   LEADER_BIT: and leaders, ANCHOR_BIT: and anchors), other than those of
-   label `self`. */
+   LEADER_BIT: and leaders, ANCHOR_BIT: and anchors, BRACKET_BIT: and
+   the runs' brackets, crossed by r's box), other than those of label
+   `self`. */
 static bool grid_clash(const struct grid *g, const double r[4], size_t kinds, size_t self)
 {
 	size_t cx0 = cell_of(r[0], g->x0, g->gw), cx1 = cell_of(r[0] + r[2], g->x0, g->gw);
@@ -718,6 +757,12 @@ static bool grid_clash(const struct grid *g, const double r[4], size_t kinds, si
 				size_t e = g->cell[k][j];
 				if ((e & ENTRY_KIND) & ~kinds || (e & ~ENTRY_KIND) == self)
 					continue;
+				if (e & BRACKET_BIT) {
+					if (np_bracket_crosses(&g->c[e & ~ENTRY_KIND], r[0], r[1], r[2],
+							       r[3]))
+						return true;
+					continue;
+				}
 				entry_rect(g, e, o);
 				if (overlaps(r[0], r[1], r[2], r[3], o[0], o[1], o[2], o[3]))
 					return true;
@@ -763,7 +808,8 @@ void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double 
 		goto out;	/* no labels rather than overlapping ones */
 	for (size_t i = 0; i < n; i++) {
 		ord[i] = &c[i];
-		if (grid_add(&g, i | ANCHOR_BIT) < 0)
+		if (grid_add(&g, i | ANCHOR_BIT) < 0 ||
+		    (c[i].bracket && grid_add(&g, i | BRACKET_BIT) < 0))
 			goto out;
 	}
 	qsort(ord, n, sizeof *ord, cmp_label);
@@ -782,13 +828,16 @@ void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double 
 			{ l->ax - 18 - l->w, l->ay + 26 },
 		};
 		/* first keeping off other messages' points, then not; never
-		   on another label, and the leader line across none either */
+		   on another label or across a run's bracket (its own too: a
+		   bracket is drawn when its label is placed, and runs come
+		   first), and the leader line across no label either */
 		size_t self = (size_t)(l - c);
 		for (int p = 0; p < 16 && !l->placed; p++) {
 			double r[4] = { pos[p % 8][0], pos[p % 8][1], l->w, l->h }, lr[4];
 			leader_rect(l, r[0], r[1], lr);
 			if (r[0] < x0 || r[1] < y0 || r[0] + r[2] > x1 || r[1] + r[3] > y1 ||
-			    grid_clash(&g, r, LEADER_BIT | (p < 8 ? ANCHOR_BIT : 0), (size_t)-1) ||
+			    grid_clash(&g, r, LEADER_BIT | BRACKET_BIT | (p < 8 ? ANCHOR_BIT : 0),
+				       (size_t)-1) ||
 			    grid_clash(&g, lr, 0, self))
 				continue;
 			l->bx = r[0];

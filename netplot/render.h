@@ -120,6 +120,11 @@ struct np_label {
 	   another place: a point (sw = 0) or, for a run of messages under
 	   one label, its bracket's box. */
 	double sx, sy, sw, sh;
+	/* A run's bracket, drawn along the run 6 px above its ends (xa, ya)
+	   and (xb, yb) with ticks 3 px down to them: no label's text may
+	   cross it, its own neither. */
+	bool bracket;
+	double xa, ya, xb, yb;
 	uint8_t prio;
 	uint32_t order;		/* tie-break: lower first (time order) */
 	/* out */
@@ -127,6 +132,8 @@ struct np_label {
 	double bx, by;		/* top-left corner of the placed box */
 };
 void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double x1, double y1);
+/* Whether label l's bracket crosses the box (x, y, w, h). */
+bool np_bracket_crosses(const struct np_label *l, double x, double y, double w, double h);
 
 struct np_rgb { double r, g, b; };
 

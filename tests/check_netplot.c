@@ -713,15 +713,18 @@ START_TEST(first_picture_shows_the_data)
 }
 END_TEST
 
-/* No two labels overlap at any zoom: real traces, both directions, six
-   zoom levels (1x to 100000x) about the middle of the busiest run of one
-   request (xterm's 212 AllocColors) or of the connection; the renderer
-   counts its drawn label boxes pairwise.  A run shows as one label. */
+/* No two labels overlap at any zoom, and no run's bracket crosses a
+   label's text: real traces, both directions, six zoom levels (1x to
+   100000x) about the middle of the busiest run of one request (xterm's
+   212 AllocColors) or of the connection; the renderer counts its drawn
+   label boxes pairwise and each drawn bracket against every text (15
+   crossings in 10 of these pictures before brackets kept text off).  A
+   run shows as one label. */
 START_TEST(labels_never_pile_up)
 {
 	const char *top = getenv("top_srcdir");
 	const char *names[] = { "xterm-input.pcap", "xdpyinfo-xlogo.pcap", "x11perf-two-conns.pcap",
-				"xterm-lossy.pcap", "rfb-xvnc.pcap" };
+				"xterm-lossy.pcap", "rfb-xvnc.pcap", "xdpyinfo-xlogo-rexmt.pcap" };
 	size_t runs = 0, labels = 0;
 	cairo_surface_t *sf = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1200, 700);
 	cairo_t *cr = cairo_create(sf);
@@ -764,6 +767,7 @@ START_TEST(labels_never_pile_up)
 	}
 	cairo_destroy(cr);
 	cairo_surface_destroy(sf);
+	fprintf(stderr, "labels: %zu drawn, %zu of them runs, none overlapping\n", labels, runs);
 	ck_assert_uint_gt(runs, 0);
 	ck_assert_uint_gt(labels, 100);
 }
