@@ -932,6 +932,32 @@ static void draw_selection(cairo_t *cr, const struct np_view *v, const struct np
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
 
+void np_render_needs_packets(cairo_t *cr, const struct np_view *v, double cost_bytes)
+{
+	cairo_save(cr);
+	cairo_rectangle(cr, v->px + 1, v->py + 1, v->pw - 2, v->ph - 2);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_fill(cr);
+	char line[3][200];
+	snprintf(line[0], sizeof line[0], "The %s graph is drawn from the trace's packets:",
+		 np_graph_name(v->graph));
+	snprintf(line[1], sizeof line[1],
+		 "this span would read %.0f MB of the trace for one picture (its index holds",
+		 cost_bytes / 1e6);
+	snprintf(line[2], sizeof line[2],
+		 "the time-sequence graph only).  Zoom in, or press 1 for the time-sequence graph.");
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 13);
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	for (int i = 0; i < 3; i++) {
+		cairo_text_extents_t te;
+		cairo_text_extents(cr, line[i], &te);
+		cairo_move_to(cr, v->px + (v->pw - te.x_advance) / 2, v->py + v->ph / 2 + (i - 1) * 20);
+		cairo_show_text(cr, line[i]);
+	}
+	cairo_restore(cr);
+}
+
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st)
 {

@@ -179,6 +179,12 @@ struct np_render_stats {
 	size_t label_overlaps;
 };
 
+/* The family's graphs other than the time-sequence graph are drawn from
+   the packets: a span of a huge trace too long to read for a picture
+   (drawn from TRACE.idx's buckets, which hold what the time-sequence
+   graph needs only) gets this note over the plot instead, the span's
+   cost (bytes of the trace) in it. */
+void np_render_needs_packets(cairo_t *cr, const struct np_view *v, double cost_bytes);
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st);
 /* Have the renderer's text ready for cr's kind of surface: the font found
