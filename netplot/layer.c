@@ -97,3 +97,40 @@ void np_show_text(cairo_t *cr, const struct np_render_opts *o, double x, double 
 	cairo_move_to(cr, x, y);
 	cairo_show_text(cr, text);
 }
+
+void np_edge_note(struct np_edge_notes *w, const struct np_view *v, double x, double value)
+{
+	bool above = value > v->y1;
+	if (above && (!w->have || !w->above) && w->n < NP_EDGE_NOTES_MAX &&
+	    (w->n == 0 || x - w->last_x >= 160)) {
+		w->x[w->n] = fmax(x, v->px);
+		w->value[w->n++] = value;
+		w->last_x = x;
+	}
+	w->above = above;
+	w->have = true;
+}
+
+void np_edge_notes_draw(struct np_frame *f, const struct np_edge_notes *w, const char *what)
+{
+	const struct np_view *v = f->v;
+	cairo_t *cr = f->cr;
+	if (!w->n)
+		return;
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 10);
+	double y = v->py + NP_INPUT_STRIP + 11;
+	for (size_t i = 0; i < w->n; i++) {
+		char buf[96];
+		snprintf(buf, sizeof buf, "%s ↑ %.0f", what, w->value[i]);
+		cairo_text_extents_t te;
+		cairo_text_extents(cr, buf, &te);
+		double x = fmin(w->x[i] + 3, v->px + v->pw - te.x_advance - 3);
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+		cairo_rectangle(cr, x - 1, y - 10, te.x_advance + 2, 13);
+		cairo_fill(cr);
+		/* the window's colour, darker */
+		np_show_text(cr, f->o, x, y, buf, (struct np_rgb){ 0.55, 0.45, 0.0 });
+	}
+	f->label_top = fmax(f->label_top, y + 4);
+}

@@ -122,6 +122,20 @@ static inline bool np_probe_beats(const struct np_probe *p, const struct np_hit 
 {
 	return dd + (h->kind == NP_HIT_MSG ? 2.25 : 0) < p->best;
 }
+/* A line that does not set the vertical scale (the window's edge; owin's
+   advertised window) where it leaves the plot upwards: cut at the top and
+   its value written there, one note per 160 pixels.  np_edge_note for
+   each point drawn, left to right; np_edge_notes_draw after the line. */
+#define NP_EDGE_NOTES_MAX 16
+struct np_edge_notes {
+	bool above, have;
+	double last_x;
+	double x[NP_EDGE_NOTES_MAX], value[NP_EDGE_NOTES_MAX];
+	size_t n;
+};
+void np_edge_note(struct np_edge_notes *w, const struct np_view *v, double x, double value);
+/* "WHAT ↑ value" at each note, in the window's colour, darker. */
+void np_edge_notes_draw(struct np_frame *f, const struct np_edge_notes *w, const char *what);
 /* Text of the picture at (x, y), its baseline: as glyphs, or handed to
    o->label_fn (the SVG export's <text>, searchable). */
 void np_show_text(cairo_t *cr, const struct np_render_opts *o, double x, double y,

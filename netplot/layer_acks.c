@@ -12,53 +12,6 @@
 
 #include "layer.h"
 
-/* The window's edge where it leaves the plot upwards: the view's scale
-   is the data's (np_view_fit_y), so the window, often far above, is cut
-   at the top and its value written there, one note per 160 pixels. */
-struct win_notes {
-	bool above, have;
-	double last_x;
-	double x[16], value[16];
-	size_t n;
-};
-
-static void win_note(struct win_notes *w, const struct np_view *v, double x, double value)
-{
-	bool above = value > v->y1;
-	if (above && (!w->have || !w->above) && w->n < 16 &&
-	    (w->n == 0 || x - w->last_x >= 160)) {
-		w->x[w->n] = fmax(x, v->px);
-		w->value[w->n++] = value;
-		w->last_x = x;
-	}
-	w->above = above;
-	w->have = true;
-}
-
-static void win_notes_draw(struct np_frame *f, const struct win_notes *w)
-{
-	const struct np_view *v = f->v;
-	cairo_t *cr = f->cr;
-	if (!w->n)
-		return;
-	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, 10);
-	double y = v->py + NP_INPUT_STRIP + 11;
-	for (size_t i = 0; i < w->n; i++) {
-		char buf[64];
-		snprintf(buf, sizeof buf, "window ↑ %.0f", w->value[i]);
-		cairo_text_extents_t te;
-		cairo_text_extents(cr, buf, &te);
-		double x = fmin(w->x[i] + 3, v->px + v->pw - te.x_advance - 3);
-		cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-		cairo_rectangle(cr, x - 1, y - 10, te.x_advance + 2, 13);
-		cairo_fill(cr);
-		/* the window's colour, darker */
-		np_show_text(cr, f->o, x, y, buf, (struct np_rgb){ 0.55, 0.45, 0.0 });
-	}
-	f->label_top = fmax(f->label_top, y + 4);
-}
-
 static void draw(struct np_frame *f)
 {
 	const struct np_view *v = f->v;
@@ -81,7 +34,7 @@ static void draw(struct np_frame *f)
 				np_pkt_range(peer, f->col[i].i0, f->col[i].i1, &agg[i]);
 	}
 	const struct px_column *col = f->col;
-	struct win_notes notes = { .n = 0 };
+	struct np_edge_notes notes = { .n = 0 };
 	for (int win = 1; win >= 0; win--) {
 		cairo_new_path(cr);
 		if (one_by_one) {
@@ -112,7 +65,7 @@ static void draw(struct np_frame *f)
 				if (win == 0)
 					f->st->items++;
 				else
-					win_note(&notes, v, x, (double)p->ack + (double)p->win);
+					np_edge_note(&notes, v, x, (double)p->ack + (double)p->win);
 				have = true;
 				px = x;
 				py = y;
@@ -143,7 +96,7 @@ static void draw(struct np_frame *f)
 				double hi = win ? (double)g->whi : (double)g->ahi;
 				double x = col[i].x + 0.5, ylo = np_cy(np_y(v, lo)), yhi = np_cy(np_y(v, hi));
 				if (win)
-					win_note(&notes, v, x, hi);
+					np_edge_note(&notes, v, x, hi);
 				if (have) {
 					cairo_move_to(cr, pxl, py);
 					cairo_line_to(cr, x, py);
@@ -165,7 +118,7 @@ static void draw(struct np_frame *f)
 	}
 	cairo_set_line_width(cr, 1);
 	free(agg);
-	win_notes_draw(f, &notes);
+	np_edge_notes_draw(f, &notes, "window");
 }
 
 /* The ack nearest the pointer, on the green line (not the window's). */

@@ -179,6 +179,11 @@ static void draw(struct np_frame *f)
 			lab[q].sy = fmin(ya, yb);
 			lab[q].sw = fmax(fabs(xb - xa), 1);
 			lab[q].sh = fmax(fabs(yb - ya), 1) + 4;
+			lab[q].bracket = true;
+			lab[q].xa = xa;
+			lab[q].ya = ya + 6;
+			lab[q].xb = xb;
+			lab[q].yb = yb + 6;
 			lab[q].prio = 255;	/* a run says more than any one request */
 		}
 	}
@@ -241,13 +246,19 @@ static void draw(struct np_frame *f)
 		np_show_text(cr, o, l->bx + 1, l->by + 9.5, title, colour);
 		f->st->labels++;
 	}
-	/* What was drawn, counted box by box: the placing promises none. */
-	for (size_t a = 0; a < nrun; a++)
+	/* What was drawn, counted box by box, and each drawn bracket against
+	   every text (its own too): the placing promises none. */
+	for (size_t a = 0; a < nrun; a++) {
 		for (size_t b = a + 1; b < nrun && lab[a].placed; b++)
 			f->st->label_overlaps += lab[b].placed && lab[a].bx < lab[b].bx + lab[b].w &&
 						 lab[b].bx < lab[a].bx + lab[a].w &&
 						 lab[a].by < lab[b].by + lab[b].h &&
 						 lab[b].by < lab[a].by + lab[a].h;
+		for (size_t b = 0; b < nrun && lab[a].placed && lab[a].bracket; b++)
+			f->st->label_overlaps +=
+				lab[b].placed && np_bracket_crosses(&lab[a], lab[b].bx, lab[b].by,
+								    lab[b].w, lab[b].h);
+	}
 	free(run);
 	free(idx);
 	free(lab);

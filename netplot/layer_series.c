@@ -1,8 +1,10 @@
 /*
  * layer_series.c — the family's graphs drawn from their series
  * (series.h): each series as dots or as joined steps, one by one while
- * few, else its extremes per pixel column from the series' pyramid; the
- * sample under the pointer and its description.
+ * few, else its extremes per pixel column from the series' pyramid; a
+ * series that does not set the scale (owin's window) cut at the top, its
+ * value written where it leaves; the sample under the pointer and its
+ * description.
  *
  * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
@@ -27,7 +29,8 @@ struct np_rgb np_series_colour(int i)
 	return c[i >= 0 && i < (int)(sizeof c / sizeof *c) ? i : 0];
 }
 
-static void draw_one(struct np_frame *f, const struct np_series *s)
+/* notes: where a series that does not set the scale leaves the plot */
+static void draw_one(struct np_frame *f, const struct np_series *s, struct np_edge_notes *notes)
 {
 	const struct np_view *v = f->v;
 	cairo_t *cr = f->cr;
@@ -43,6 +46,8 @@ static void draw_one(struct np_frame *f, const struct np_series *s)
 		double px = 0, py = 0;
 		for (size_t i = j0; i < j1; i++) {
 			double x = np_cx(np_x(v, (double)s->t[i])), y = np_cy(np_y(v, s->y[i]));
+			if (notes)
+				np_edge_note(notes, v, x, s->y[i]);
 			if (s->line) {
 				if (have) {
 					cairo_move_to(cr, px, py);
@@ -77,6 +82,8 @@ static void draw_one(struct np_frame *f, const struct np_series *s)
 		double lo, hi;
 		if (e > from && np_series_range(s, from, e, &lo, &hi)) {
 			double ylo = np_cy(np_y(v, lo)), yhi = np_cy(np_y(v, hi));
+			if (notes)
+				np_edge_note(notes, v, x, hi);
 			if (s->line && !isnan(prev)) {
 				ylo = fmax(ylo, prev);
 				yhi = fmin(yhi, prev);
@@ -98,13 +105,16 @@ static void draw(struct np_frame *f)
 {
 	size_t n;
 	const struct np_series *s = np_graph_series(f->c, f->v->dir, f->v->graph, &n);
+	struct np_edge_notes notes = { .n = 0 };
 	for (size_t i = 0; i < n; i++)	/* the scale's series last: on top */
 		if (s[i].no_scale)
-			draw_one(f, &s[i]);
+			draw_one(f, &s[i], &notes);
 	for (size_t i = 0; i < n; i++)
 		if (!s[i].no_scale)
-			draw_one(f, &s[i]);
+			draw_one(f, &s[i], NULL);
 	cairo_set_line_width(f->cr, 1);
+	/* the only series that does not set the scale is owin's window */
+	np_edge_notes_draw(f, &notes, "window");
 }
 
 static bool hit(const struct np_view *v, struct np_probe *p, struct np_hit *h)

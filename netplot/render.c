@@ -192,6 +192,38 @@ uint64_t np_conn_data_end(const struct np_conn *c)
 	return end;
 }
 
+/* The handshake and the setup are a few packets: a pause after them is
+   looked for among the first of the connection's packets only. */
+#define NP_START_PACKETS 24
+
+uint64_t np_conn_data_start(const struct np_conn *c)
+{
+	uint64_t end = np_conn_data_end(c), prev = c->first, gap = 0, after = c->first, most = 0;
+	const struct np_dir *a = &c->dir[0], *b = &c->dir[1];
+	size_t i = 0, j = 0, npk = a->npkt + b->npkt;
+	size_t look = npk / 20 > NP_START_PACKETS ? npk / 20 : NP_START_PACKETS;
+	/* both directions merged by time; a pause comes after a few packets
+	   (a handshake at least) and dwarfs every gap before it, so that
+	   steady traffic has none.  Either side may end it: a client that
+	   waits before its first request, or a server slow to answer the
+	   setup (xlogo's Xvfb, 53 ms): the note says which. */
+	for (size_t k = 0; k < look && (i < a->npkt || j < b->npkt); k++) {
+		uint64_t t = j >= b->npkt || (i < a->npkt && a->pkt[i].t <= b->pkt[j].t) ?
+				     a->pkt[i++].t : b->pkt[j++].t;
+		if (t >= end)
+			break;
+		uint64_t d = k ? t - prev : 0;
+		if (k >= 3 && d > gap && d > 4 * most) {
+			gap = d;
+			after = t;
+		}
+		if (d > most)
+			most = d;
+		prev = t;
+	}
+	return end > c->first && (double)gap > 0.1 * (double)(end - c->first) ? after : c->first;
+}
+
 void np_view_fit(struct np_view *v)
 {
 	const struct np_conn *c = np_view_conn(v);
@@ -202,7 +234,7 @@ void np_view_fit(struct np_view *v)
 		   idle tail (a client that waits a second before closing) would
 		   take most of the width; the picture says it is there
 		   (draw_tail). */
-		double t0 = (double)c->first, t1 = (double)np_conn_data_end(c);
+		double t0 = (double)np_conn_data_start(c), t1 = (double)np_conn_data_end(c);
 		/* a short tail (the close just after the last data) is shown */
 		if (t1 <= t0 || (double)c->last - t1 <= 0.1 * (t1 - t0))
 			t1 = (double)c->last;
@@ -544,7 +576,7 @@ static void draw_axes(cairo_t *cr, const struct np_view *v)
    axis, so that a picture ending with the data does not pass for the
    connection's end. */
 static void draw_tail(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
-		      const struct np_conn *c)
+		      const struct np_conn *c, double x)
 {
 	uint64_t end = np_conn_data_end(c);
 	if ((double)c->last <= v->t1 || (double)end > v->t1)
@@ -559,8 +591,40 @@ static void draw_tail(cairo_t *cr, const struct np_view *v, const struct np_rend
 		 (double)(c->last - end) / 1e9, fin ? "close" : "last packet", when);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_ITALIC, CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, 11);
-	np_show_text(cr, o, v->px, v->py + v->ph + 34, buf, (struct np_rgb){ 0.35, 0.35, 0.35 });
+	np_show_text(cr, o, x, v->py + v->ph + 34, buf, (struct np_rgb){ 0.35, 0.35, 0.35 });
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+}
+
+/* The connection began before the view and waited: say so under the
+   time axis, as the tail is said (after it then).  Returns where the
+   tail's note may begin. */
+static double draw_head(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
+		      const struct np_conn *c)
+{
+	uint64_t start = np_conn_data_start(c);
+	if ((double)c->first >= v->t0 || start == c->first || (double)start < v->t0)
+		return v->px;
+	/* the pause ends at start, with the side that sent then; it began
+	   at the packet before it */
+	uint64_t before = c->first;
+	for (int k = 0; k < 2; k++) {
+		size_t i = np_pkt_lower(&c->dir[k], start);
+		if (i > 0 && c->dir[k].pkt[i - 1].t > before)
+			before = c->dir[k].pkt[i - 1].t;
+	}
+	size_t i = np_pkt_lower(&c->dir[XDIR_C2S], start);
+	bool client = i < c->dir[XDIR_C2S].npkt && c->dir[XDIR_C2S].pkt[i].t == start;
+	char when[64], buf[200];
+	np_format_time((double)c->first, 1e6, when, sizeof when);
+	snprintf(buf, sizeof buf, "← opened at %s, then %s %.3f s (zoom out to see it)", when,
+		 client ? "the client idle" : "waiting on the server", (double)(start - before) / 1e9);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_ITALIC, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 11);
+	np_show_text(cr, o, v->px, v->py + v->ph + 34, buf, (struct np_rgb){ 0.35, 0.35, 0.35 });
+	cairo_text_extents_t te;
+	cairo_text_extents(cr, buf, &te);
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	return v->px + te.x_advance + 24;
 }
 
 /* ---- labels ---- */
@@ -587,7 +651,8 @@ static int cmp_label(const void *a, const void *b)
 #define ANCHOR_R 3.0
 #define ANCHOR_BIT (((size_t)-1 >> 1) + 1)	/* entry is an anchor, not a label */
 #define LEADER_BIT (ANCHOR_BIT >> 1)		/* entry is a placed label's leader line */
-#define ENTRY_KIND (ANCHOR_BIT | LEADER_BIT)
+#define BRACKET_BIT (LEADER_BIT >> 1)		/* entry is a run's bracket */
+#define ENTRY_KIND (ANCHOR_BIT | LEADER_BIT | BRACKET_BIT)
 
 struct grid {
 	double x0, y0;
@@ -611,10 +676,47 @@ static void leader_rect(const struct np_label *l, double bx, double by, double r
 	r[3] = fmax(y1 - y0, 0.5);
 }
 
+/* Whether the segment from (x0, y0) to (x1, y1) meets the box: the part
+   of it inside each slab (Liang-Barsky) is not empty. */
+static bool segment_meets(double x0, double y0, double x1, double y1, double bx, double by, double bw,
+			  double bh)
+{
+	double t0 = 0, t1 = 1, dx = x1 - x0, dy = y1 - y0;
+	const double p[4] = { -dx, dx, -dy, dy };
+	const double q[4] = { x0 - bx, bx + bw - x0, y0 - by, by + bh - y0 };
+	for (int i = 0; i < 4; i++) {
+		if (p[i] == 0) {
+			if (q[i] < 0)
+				return false;	/* parallel, outside */
+			continue;
+		}
+		double t = q[i] / p[i];
+		if (p[i] < 0)
+			t0 = fmax(t0, t);
+		else
+			t1 = fmin(t1, t);
+		if (t0 > t1)
+			return false;
+	}
+	return true;
+}
+
+bool np_bracket_crosses(const struct np_label *l, double x, double y, double w, double h)
+{
+	return l->bracket && (segment_meets(l->xa, l->ya - 3, l->xa, l->ya - 6, x, y, w, h) ||
+			      segment_meets(l->xa, l->ya - 6, l->xb, l->yb - 6, x, y, w, h) ||
+			      segment_meets(l->xb, l->yb - 6, l->xb, l->yb - 3, x, y, w, h));
+}
+
 static void entry_rect(const struct grid *g, size_t e, double r[4])
 {
 	const struct np_label *l = &g->c[e & ~ENTRY_KIND];
-	if ((e & ANCHOR_BIT) && l->sw > 0) {
+	if (e & BRACKET_BIT) {
+		r[0] = fmin(l->xa, l->xb);
+		r[1] = fmin(l->ya, l->yb) - 6;
+		r[2] = fabs(l->xb - l->xa);
+		r[3] = fabs(l->yb - l->ya) + 3;
+	} else if ((e & ANCHOR_BIT) && l->sw > 0) {
 		r[0] = l->sx;
 		r[1] = l->sy;
 		r[2] = l->sw;
@@ -640,8 +742,9 @@ static size_t cell_of(double v, double origin, size_t n)
 }
 
 /* Whether r overlaps an entry of a kind in `kinds` (0: labels,
-   LEADER_BIT: and leaders, ANCHOR_BIT: and anchors), other than those of
-   label `self`. */
+   LEADER_BIT: and leaders, ANCHOR_BIT: and anchors, BRACKET_BIT: and
+   the runs' brackets, crossed by r's box), other than those of label
+   `self`. */
 static bool grid_clash(const struct grid *g, const double r[4], size_t kinds, size_t self)
 {
 	size_t cx0 = cell_of(r[0], g->x0, g->gw), cx1 = cell_of(r[0] + r[2], g->x0, g->gw);
@@ -654,6 +757,12 @@ static bool grid_clash(const struct grid *g, const double r[4], size_t kinds, si
 				size_t e = g->cell[k][j];
 				if ((e & ENTRY_KIND) & ~kinds || (e & ~ENTRY_KIND) == self)
 					continue;
+				if (e & BRACKET_BIT) {
+					if (np_bracket_crosses(&g->c[e & ~ENTRY_KIND], r[0], r[1], r[2],
+							       r[3]))
+						return true;
+					continue;
+				}
 				entry_rect(g, e, o);
 				if (overlaps(r[0], r[1], r[2], r[3], o[0], o[1], o[2], o[3]))
 					return true;
@@ -699,7 +808,8 @@ void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double 
 		goto out;	/* no labels rather than overlapping ones */
 	for (size_t i = 0; i < n; i++) {
 		ord[i] = &c[i];
-		if (grid_add(&g, i | ANCHOR_BIT) < 0)
+		if (grid_add(&g, i | ANCHOR_BIT) < 0 ||
+		    (c[i].bracket && grid_add(&g, i | BRACKET_BIT) < 0))
 			goto out;
 	}
 	qsort(ord, n, sizeof *ord, cmp_label);
@@ -718,13 +828,16 @@ void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double 
 			{ l->ax - 18 - l->w, l->ay + 26 },
 		};
 		/* first keeping off other messages' points, then not; never
-		   on another label, and the leader line across none either */
+		   on another label or across a run's bracket (its own too: a
+		   bracket is drawn when its label is placed, and runs come
+		   first), and the leader line across no label either */
 		size_t self = (size_t)(l - c);
 		for (int p = 0; p < 16 && !l->placed; p++) {
 			double r[4] = { pos[p % 8][0], pos[p % 8][1], l->w, l->h }, lr[4];
 			leader_rect(l, r[0], r[1], lr);
 			if (r[0] < x0 || r[1] < y0 || r[0] + r[2] > x1 || r[1] + r[3] > y1 ||
-			    grid_clash(&g, r, LEADER_BIT | (p < 8 ? ANCHOR_BIT : 0), (size_t)-1) ||
+			    grid_clash(&g, r, LEADER_BIT | BRACKET_BIT | (p < 8 ? ANCHOR_BIT : 0),
+				       (size_t)-1) ||
 			    grid_clash(&g, lr, 0, self))
 				continue;
 			l->bx = r[0];
@@ -819,6 +932,32 @@ static void draw_selection(cairo_t *cr, const struct np_view *v, const struct np
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 }
 
+void np_render_needs_packets(cairo_t *cr, const struct np_view *v, double cost_bytes)
+{
+	cairo_save(cr);
+	cairo_rectangle(cr, v->px + 1, v->py + 1, v->pw - 2, v->ph - 2);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_fill(cr);
+	char line[3][200];
+	snprintf(line[0], sizeof line[0], "The %s graph is drawn from the trace's packets:",
+		 np_graph_name(v->graph));
+	snprintf(line[1], sizeof line[1],
+		 "this span would read %.0f MB of the trace for one picture (its index holds",
+		 cost_bytes / 1e6);
+	snprintf(line[2], sizeof line[2],
+		 "the time-sequence graph only).  Zoom in, or press 1 for the time-sequence graph.");
+	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, 13);
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	for (int i = 0; i < 3; i++) {
+		cairo_text_extents_t te;
+		cairo_text_extents(cr, line[i], &te);
+		cairo_move_to(cr, v->px + (v->pw - te.x_advance) / 2, v->py + v->ph / 2 + (i - 1) * 20);
+		cairo_show_text(cr, line[i]);
+	}
+	cairo_restore(cr);
+}
+
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st)
 {
@@ -850,7 +989,7 @@ void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts
 		return;
 	}
 	draw_axes(cr, v);
-	draw_tail(cr, v, o, c);
+	draw_tail(cr, v, o, c, draw_head(cr, v, o, c));	/* on one line */
 	cairo_save(cr);
 	cairo_rectangle(cr, v->px, v->py, v->pw, v->ph);
 	cairo_clip(cr);

@@ -44,9 +44,15 @@ void np_view_set_size(struct np_view *v, int w, int h);
 /* The time of the connection's last segment with payload, last message or
    last gap (its first packet's when none). */
 uint64_t np_conn_data_end(const struct np_conn *c);
+/* Where the connection's activity begins after an idle start: the first
+   packet after a pause longer than a tenth of the connection (first
+   packet to last data) among its first packets (the handshake, the setup,
+   then a client that waits before its first request); its first packet's
+   time when there is none. */
+uint64_t np_conn_data_start(const struct np_conn *c);
 /* Show all of the connection's graph in this direction: from its first
-   packet to its last data; an idle tail longer than a tenth of that is
-   left out, and marked under the time axis. */
+   packet to its last data; an idle start or tail longer than a tenth of
+   that is left out, and marked under the time axis. */
 void np_view_fit(struct np_view *v);
 /* Keep the time span, fit the vertical axis to what is in it (the
    sequence numbers, or the graph's values). */
@@ -114,6 +120,11 @@ struct np_label {
 	   another place: a point (sw = 0) or, for a run of messages under
 	   one label, its bracket's box. */
 	double sx, sy, sw, sh;
+	/* A run's bracket, drawn along the run 6 px above its ends (xa, ya)
+	   and (xb, yb) with ticks 3 px down to them: no label's text may
+	   cross it, its own neither. */
+	bool bracket;
+	double xa, ya, xb, yb;
 	uint8_t prio;
 	uint32_t order;		/* tie-break: lower first (time order) */
 	/* out */
@@ -121,6 +132,8 @@ struct np_label {
 	double bx, by;		/* top-left corner of the placed box */
 };
 void np_place_labels(struct np_label *c, size_t n, double x0, double y0, double x1, double y1);
+/* Whether label l's bracket crosses the box (x, y, w, h). */
+bool np_bracket_crosses(const struct np_label *l, double x, double y, double w, double h);
 
 struct np_rgb { double r, g, b; };
 
@@ -166,6 +179,12 @@ struct np_render_stats {
 	size_t label_overlaps;
 };
 
+/* The family's graphs other than the time-sequence graph are drawn from
+   the packets: a span of a huge trace too long to read for a picture
+   (drawn from TRACE.idx's buckets, which hold what the time-sequence
+   graph needs only) gets this note over the plot instead, the span's
+   cost (bytes of the trace) in it. */
+void np_render_needs_packets(cairo_t *cr, const struct np_view *v, double cost_bytes);
 void np_render(cairo_t *cr, const struct np_view *v, const struct np_render_opts *o,
 	       struct np_render_stats *st);
 /* Have the renderer's text ready for cr's kind of surface: the font found

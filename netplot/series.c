@@ -2,10 +2,9 @@
  * series.c — deriving the family's graphs from a direction's packets and
  * messages (see series.h), each in one pass, as tcptrace derives them:
  *
- *   rtt    an ack that acknowledges new data gives one sample, from the
- *          newest segment it covers whole, unless a retransmission went
- *          out meanwhile (Karn's rule, tcptrace's "ambiguous" samples);
- *          the SYN counts, so the handshake's is the first.  Beside them
+ *   rtt    the acks' samples by tcptrace's rule with Karn's, as
+ *          xcapanalyse --tcp-stats counts them (xcapanalyse/rtt.h); the
+ *          SYN counts, so the handshake's is the first.  Beside them
  *          each request's wait for its answer (the protocol's own round
  *          trip), at the time the answer came.
  *   tput   per data segment, the bytes of the last ten segments over the
@@ -29,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rtt.h"
 #include "series.h"
 
 static const char *const graph_names[NP_GRAPH_N] = { "tsg", "rtt", "tput", "owin", "ssize",
@@ -186,35 +186,28 @@ static int cmp_sample(const void *a, const void *b)
 
 static int build_rtt(const struct np_dir *d, const struct np_dir *peer, struct np_series *s)
 {
-	size_t cap = 0, k = 0;
-	int64_t last_ack = INT64_MIN;
+	/* the acks' samples by the one rule (xcapanalyse/rtt.h), fed the
+	   direction's segments and the peer's acks in time order; an ack at
+	   the very time of a segment comes first, as it cannot answer it */
+	size_t cap = 0, k = 0, j = 0;
+	struct rtt_flight fl = { 0 };
 	s[0] = (struct np_series){ .name = "ack round trip", .unit = "ms", .colour = 0 };
-	for (size_t j = 0; j < peer->npkt; j++) {
-		const struct np_pkt *a = &peer->pkt[j];
-		if (!(a->flags & XTCP_ACK) || a->ack <= last_ack)
+	while (j < peer->npkt) {
+		if (k < d->npkt && d->pkt[k].t < peer->pkt[j].t) {
+			const struct np_pkt *p = &d->pkt[k++];
+			if (extent(p) &&
+			    rtt_sent(&fl, (uint32_t)p->seq, extent(p), p->t,
+				     p->events & (XPKT_RETRANS | XPKT_OVERLAP)) < 0)
+				goto oom;
 			continue;
-		/* the segments sent before this ack and covered by it */
-		size_t newest = SIZE_MAX;
-		bool retrans = false;
-		while (k < d->npkt && d->pkt[k].t < a->t &&
-		       d->pkt[k].seq + (int64_t)extent(&d->pkt[k]) <= a->ack) {
-			if (extent(&d->pkt[k])) {
-				newest = k;
-				retrans |= (d->pkt[k].events & (XPKT_RETRANS | XPKT_OVERLAP)) != 0;
-			}
-			k++;
 		}
-		/* a retransmission of what this ack covers, sent before it
-		   (it may still be ahead of k, later in sequence) */
-		for (size_t q = k; q < d->npkt && d->pkt[q].t < a->t && !retrans; q++)
-			retrans = (d->pkt[q].events & (XPKT_RETRANS | XPKT_OVERLAP)) &&
-				  d->pkt[q].seq < a->ack;
-		if (newest != SIZE_MAX && !retrans &&
-		    d->pkt[newest].seq + (int64_t)extent(&d->pkt[newest]) > last_ack &&
-		    push(&s[0], &cap, a->t, (double)(a->t - d->pkt[newest].t) / 1e6) < 0)
-			return -1;
-		last_ack = a->ack;
+		const struct np_pkt *a = &peer->pkt[j++];
+		uint64_t ns;
+		if ((a->flags & XTCP_ACK) && rtt_acked(&fl, (uint32_t)a->ack, a->t, &ns) &&
+		    push(&s[0], &cap, a->t, (double)ns / 1e6) < 0)
+			goto oom;
 	}
+	rtt_free(&fl);
 	/* the protocol's own: each request answered, at its answer */
 	s[1] = (struct np_series){ .name = "request → answer", .unit = "ms", .colour = 1 };
 	cap = 0;
@@ -241,6 +234,9 @@ static int build_rtt(const struct np_dir *d, const struct np_dir *peer, struct n
 		free(pair);
 	}
 	return 2;
+oom:
+	rtt_free(&fl);
+	return -1;
 }
 
 #define THRU_INTERVAL 10	/* tcptrace's default -T interval, in segments */

@@ -30,6 +30,14 @@ echo "netplot --benchmark --index, first time (builds huge.xcap.idx):"
 echo "  index: $(($(wc -c <"$dir/huge.xcap.idx") / 1000000)) MB"
 echo "netplot --benchmark --index, again (the cached index):"
 "$top_builddir/netplot/netplot" --benchmark "$dir/huge.xcap" --index | sed 's/^/  /'
+# The family's other graphs from the index: drawn from the packets, so
+# only where the view's span can be read (the window says so elsewhere,
+# and offers the time-sequence graph); each in a process of its own.
+for g in ${NETPLOT_BENCH_GRAPHS:-rtt tput owin ssize lanes}; do
+	echo "netplot --benchmark --index --graph $g:"
+	"$top_builddir/netplot/netplot" --benchmark "$dir/huge.xcap" --index --graph $g |
+		grep -v '^open\|^text\|^index' | sed 's/^/  /'
+done
 rm -f "$dir/huge.xcap" "$dir/huge.xcap.idx"
 echo
 "$stretch" "$xplot_packets" "$dir/xplot.xcap" "$top_srcdir"/tests/captures/*.pcap || exit 1

@@ -149,6 +149,13 @@ until check "$v0" "$(view)" "a['t0'] == b['t0'] and a['t1'] == b['t1'] and a['co
 	sleep 0.2
 done
 v6=$(view)
+# The first picture (12 ms) begins after Xvfb's 53 ms wait for xlogo's
+# setup, and says so: zoomed out 16 times, the connection is all in view.
+for i in 1 2 3 4; do
+	xdotool key minus
+	wait_view "$v6" || fail "- did nothing"
+	v6=$(view)
+done
 
 # Hover over the connection's SetupRequest: the tooltip names it.
 conn=$(echo "$v6" | sed 's/.* conn=\([0-9]*\) .*/\1/')

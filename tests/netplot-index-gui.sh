@@ -9,7 +9,8 @@
 # with '+' read a span of the trace into the window's model (logged): a
 # middle zoom's span, too dear for one frame, in steps between frames
 # while the buckets are drawn (logged as refining, then refined in N
-# steps), and draw it (the screen changes).
+# steps), and draw it (the screen changes).  Another graph of the family
+# over the whole trace says it needs the trace's packets.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need netplot xcapanalyse xdotool import convert
 stretch="$top_builddir/tests/trace-stretch"
@@ -31,6 +32,14 @@ shot() { import -window root "$workdir/$1.png" && convert "$workdir/$1.png" -cro
 shot coarse
 [ "$(cat "$workdir/coarse.colours")" -gt 3 ] || fail "the plot drawn from the index is blank"
 grep -q '^netplot: window ' "$log" && fail "a span was read for a view of millions of packets"
+# The round-trip graph (key 2) is drawn from packets: over millions the
+# window says it needs them and offers the time-sequence graph (key 1).
+xdotool key 2
+wait_for grep -q '^netplot: needs packets graph=rtt ' "$log" ||
+	fail "the rtt graph over the whole trace did not say it needs the packets: $(tail -2 "$log")"
+xdotool key 1
+wait_for sh -c "tail -1 '$log' | grep -q 'graph=tsg'" || fail "key 1 did not bring back the time-sequence graph"
+sleep 0.5
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
 	grep -q '^netplot: window ' "$log" && break
 	xdotool key plus

@@ -17,15 +17,17 @@
 # - "outoforder pkts": tcptrace counts the segment that fills a hole, we
 #   the one that came ahead of it: compared only where there is no hole.
 # - RTTs: tcptrace writes tenths of a millisecond; ours within 0.05 ms.
-# - A capture begun mid-connection (xterm-lossy): tcptrace takes one
-#   round-trip sample fewer than we do on the server's side (71 and 72),
-#   so their deviations differ by 0.09 ms; allowed there, not explained.
+# - Round trips where a hole was filled late or a segment sent again
+#   (xterm-lossy, and xdpyinfo-xlogo-rexmt: the client's end of a link
+#   that lost 5 %, its retransmissions captured beside the originals):
+#   the sample is the segment's that ends where the ack points, none when
+#   another segment the ack covers left later; compared as any other.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need tcptrace xcapanalyse
 py=/usr/bin/python3
 [ -x $py ] || py=python3
 need $py
-for c in xdpyinfo-xlogo xdpyinfo-xlogo-lossy xterm-lossy rfb-xvnc-hole x11perf-two-conns \
+for c in xdpyinfo-xlogo xdpyinfo-xlogo-lossy xdpyinfo-xlogo-rexmt xterm-lossy rfb-xvnc-hole x11perf-two-conns \
 	 xterm-input rfb-xvnc; do
 	cap=$top_srcdir/tests/captures/$c.pcap
 	tcptrace -l -r -n "$cap" >"$workdir/$c.tt" 2>/dev/null || fail "tcptrace failed on $c"
@@ -105,10 +107,6 @@ for ci, port in sorted(ports.items()):
                 if not (b == '' and float(a or 0) == 0):
                     bad.append('%s #%d %s %s: tcptrace %s, ours %s' % (name, ci, tname, k, a, b))
                 continue
-            if oname == 'rtt_samples' and not t.get('complete', True):
-                tol = 1     # begun mid-connection: tcptrace takes one fewer at times
-            if oname == 'rtt_stdev' and not t.get('complete', True):
-                tol = 0.15
             try:
                 if abs(float(a) - float(b)) > tol + 1e-9:
                     bad.append('%s #%d %s %s: tcptrace %s, ours %s' % (name, ci, tname,

@@ -15,6 +15,7 @@ xcapanalyse_libanalyse_a_SOURCES = xcapanalyse/state.c xcapanalyse/state.h \
 	xcapanalyse/output.c xcapanalyse/output.h \
 	xcapanalyse/predict.c xcapanalyse/predict.h \
 	xcapanalyse/added_delay.c xcapanalyse/added_delay.h \
+	xcapanalyse/rtt.c xcapanalyse/rtt.h \
 	xcapanalyse/tcpstats.c xcapanalyse/tcpstats.h
 xcapanalyse_libanalyse_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(LIBDW_CFLAGS)
 

@@ -21,8 +21,8 @@ void tcpstats_free(struct tcpstats *s)
 {
 	for (size_t i = 0; i < s->conns.n; i++) {
 		struct tcps_conn *c = xconns_at(&s->conns, i);
-		free(c->dir[0].fl);
-		free(c->dir[1].fl);
+		rtt_free(&c->dir[0].flight);
+		rtt_free(&c->dir[1].flight);
 	}
 	xconns_free(&s->conns);
 }
@@ -32,53 +32,13 @@ static bool seq_lt(uint32_t a, uint32_t b)
 	return (int32_t)(a - b) < 0;
 }
 
-static int flight_push(struct tcps_dir *d, uint32_t end, uint64_t ts, bool again)
-{
-	if (d->fl_n == d->fl_cap) {
-		size_t cap = d->fl_cap ? d->fl_cap * 2 : 64;
-		struct tcps_flight *f = malloc(cap * sizeof *f);
-		if (!f)
-			return -1;
-		for (size_t i = 0; i < d->fl_n; i++)
-			f[i] = d->fl[(d->fl_head + i) % d->fl_cap];
-		free(d->fl);
-		d->fl = f;
-		d->fl_head = 0;
-		d->fl_cap = cap;
-	}
-	d->fl[(d->fl_head + d->fl_n++) % d->fl_cap] = (struct tcps_flight){ end, ts, again };
-	return 0;
-}
-
 /* An ack from the peer of direction d's data. */
 static void acked(struct tcps_dir *d, uint32_t ack, uint64_t ts)
 {
-	if (d->have_ack && !seq_lt(d->last_ack, ack))
-		return;	/* nothing new */
-	d->have_ack = true;
-	d->last_ack = ack;
-	bool have = false, again = false;
-	struct tcps_flight newest = { 0 };
-	while (d->fl_n) {
-		struct tcps_flight *f = &d->fl[d->fl_head];
-		if (seq_lt(ack, f->end))
-			break;
-		again |= f->again;
-		if (!have || !seq_lt(f->end, newest.end))
-			newest = *f;
-		have = true;
-		d->fl_head = (d->fl_head + 1) % d->fl_cap;
-		d->fl_n--;
-	}
-	/* segments sent again after those covered: what they carry was
-	   outstanding too (a retransmission ahead in the ring) */
-	for (size_t i = 0; i < d->fl_n && !again; i++) {
-		const struct tcps_flight *f = &d->fl[(d->fl_head + i) % d->fl_cap];
-		again = f->again && f->ts < ts && !seq_lt(ack, f->end);
-	}
-	if (!have || again || ts < newest.ts)
+	uint64_t ns;
+	if (!rtt_acked(&d->flight, ack, ts, &ns))
 		return;
-	double ms = (double)(ts - newest.ts) / 1e6;
+	double ms = (double)ns / 1e6;
 	if (d->rtt_n == 0 || ms < d->rtt_min)
 		d->rtt_min = ms;
 	if (d->rtt_n == 0 || ms > d->rtt_max)
@@ -88,7 +48,8 @@ static void acked(struct tcps_dir *d, uint32_t ack, uint64_t ts)
 	d->rtt_sq += ms * ms;
 }
 
-static void packet(struct tcps_conn *c, const struct xrec_pkt *p)
+/* -1 when out of memory */
+static int packet(struct tcps_conn *c, const struct xrec_pkt *p)
 {
 	struct tcps_dir *d = &c->dir[p->dir & 1], *peer = &c->dir[!(p->dir & 1)];
 	if (c->first == 0 || p->ts < c->first)
@@ -111,9 +72,10 @@ static void packet(struct tcps_conn *c, const struct xrec_pkt *p)
 			d->pure_acks++;
 		/* the 3WHS: the SYN answered by the SYN/ACK, the SYN/ACK by the
 		   first ack of it */
-		if (peer->saw_syn && peer->rtt_3whs < 0 && peer->rtt_n == 0 && peer->fl_n &&
-		    !seq_lt(p->ack, peer->fl[peer->fl_head].end))
-			peer->rtt_3whs = (double)(p->ts - peer->fl[peer->fl_head].ts) / 1e6;
+		const struct rtt_seg *syn_seg = rtt_oldest(&peer->flight);
+		if (peer->saw_syn && peer->rtt_3whs < 0 && peer->rtt_n == 0 && syn_seg &&
+		    !seq_lt(p->ack, syn_seg->end))
+			peer->rtt_3whs = (double)(p->ts - syn_seg->ts) / 1e6;
 		if (peer->have_seq)
 			acked(peer, p->ack, p->ts);
 	}
@@ -135,20 +97,24 @@ static void packet(struct tcps_conn *c, const struct xrec_pkt *p)
 	}
 	if (!d->have_seq && (ext || syn)) {
 		d->have_seq = true;
-		d->isn = p->seq + syn;	/* data begins after the SYN */
 		d->high = p->seq;
 		d->high_w = 0;
 		if (!d->saw_syn)
 			d->rtt_3whs = -1;
 	}
 	if (p->len && d->have_seq) {
-		/* bytes beyond any sent before: the unique ones */
+		/* bytes not sent before: the unique ones */
 		uint32_t a = p->seq + syn, b = a + p->len;
-		if (d->unique_bytes == 0 && !d->data_pkts)
-			d->isn = a;
-		uint32_t dhigh = d->isn + (uint32_t)d->unique_bytes;
-		if (seq_lt(dhigh, b))
+		uint32_t dhigh = d->have_data ? d->high_data : a;
+		/* below the highest: a hole's filling, seen first now, unless
+		   reassembly saw its bytes before */
+		if (seq_lt(a, dhigh) && !(p->events & (XPKT_RETRANS | XPKT_OVERLAP)))
+			d->unique_bytes += (uint32_t)((seq_lt(dhigh, b) ? dhigh : b) - a);
+		if (seq_lt(dhigh, b)) {
 			d->unique_bytes += seq_lt(a, dhigh) ? (uint32_t)(b - dhigh) : p->len;
+			d->high_data = b;
+		}
+		d->have_data = true;
 	}
 	if (p->len) {
 		d->data_pkts++;
@@ -175,15 +141,10 @@ static void packet(struct tcps_conn *c, const struct xrec_pkt *p)
 			d->high_w += (uint32_t)(end - d->high);
 			d->high = end;
 		}
-		/* a copy of what is in flight marks it sent again */
-		if (again)
-			for (size_t i = 0; i < d->fl_n; i++) {
-				struct tcps_flight *f = &d->fl[(d->fl_head + i) % d->fl_cap];
-				if (seq_lt(p->seq, f->end) && !seq_lt(end, f->end))
-					f->again = true;
-			}
-		flight_push(d, end, p->ts, again);
+		if (rtt_sent(&d->flight, p->seq, ext, p->ts, again) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 int tcpstats_record(struct tcpstats *s, const struct xrec *rec)
@@ -213,10 +174,9 @@ int tcpstats_record(struct tcpstats *s, const struct xrec *rec)
 		c->dir[0].wscale = c->dir[1].wscale = -1;
 		c->dir[0].rtt_3whs = c->dir[1].rtt_3whs = -1;
 	}
-	packet(c, &rec->u.pkt);
+	if (packet(c, &rec->u.pkt) < 0)
+		return -1;	/* the flight could not grow */
 	struct tcps_dir *d = &c->dir[rec->u.pkt.dir & 1];
-	if (d->fl_n && !d->fl)
-		return -1;	/* the flight ring could not grow */
 	/* a window scale learnt from the packets when the connection record
 	   came before the SYN/ACK said it (raw and scaled windows) */
 	if (d->wscale < 0 && rec->u.pkt.raw_win && rec->u.pkt.win > rec->u.pkt.raw_win &&

@@ -6,10 +6,9 @@
  * trace's records in order; one pass, memory per connection bounded by
  * the data in flight.
  *
- * The round-trip rule is tcptrace's: an ack of new data gives one sample,
- * from the newest segment it covers whole (SYN and FIN count a byte), and
- * none when a segment it covers was sent again (Karn's rule); the first
- * sample of a direction that opened with a SYN is the handshake's.
+ * The round-trip samples are rtt.h's (tcptrace's rule, Karn's with it);
+ * the first sample of a direction that opened with a SYN is the
+ * handshake's.
  *
  * Belongs to: libanalyse, the analysis layer's library (xcapanalyse/).
  */
@@ -22,13 +21,7 @@
 
 #include "conns.h"
 #include "record.h"
-
-/* A segment sent and not yet acknowledged. */
-struct tcps_flight {
-	uint32_t end;		/* raw sequence just past it */
-	uint64_t ts;
-	bool again;		/* it or a copy of it was sent more than once */
-};
+#include "rtt.h"
 
 struct tcps_dir {
 	uint64_t packets, acks, pure_acks, data_pkts, data_bytes, rexmt_pkts, rexmt_bytes;
@@ -40,17 +33,16 @@ struct tcps_dir {
 	int wscale;		/* -1 unknown */
 	/* sequence bookkeeping */
 	bool have_seq;
-	uint32_t isn, high;	/* first and highest (end) raw sequence */
-	uint64_t high_w;	/* highest end, unwrapped, relative to isn */
+	uint32_t high;		/* highest (end) raw sequence */
+	uint64_t high_w;	/* highest end, unwrapped, relative to the first */
+	bool have_data;
+	uint32_t high_data;	/* just past the highest payload byte */
 	/* round trips of this direction's data (acks from the peer) */
 	uint64_t rtt_n;
 	double rtt_min, rtt_max, rtt_sum, rtt_sq;	/* ms */
 	double rtt_3whs;	/* ms; < 0 none */
 	bool saw_syn;
-	struct tcps_flight *fl;
-	size_t fl_head, fl_n, fl_cap;	/* a ring */
-	bool have_ack;
-	uint32_t last_ack;	/* highest ack this direction's peer sent */
+	struct rtt_flight flight;	/* its segments not yet acknowledged */
 };
 
 struct tcps_conn {

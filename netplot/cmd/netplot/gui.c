@@ -847,10 +847,21 @@ static gboolean on_draw(GtkWidget *area, cairo_t *cr, gpointer data)
 		/* The view's span not read (too dear for a frame): the index's
 		   columns. */
 		double a = w->v.t0 < 0 ? 0 : w->v.t0;
-		if (ix_conn_of(w, w->v.conn) != w->ix_conn || a < (double)w->win_t0 ||
-		    w->v.t1 > (double)w->win_t1 || w->win_t0 == w->win_t1)
-			np_index_draw(fc, w->ix, ix_conn_of(w, w->v.conn), w->v.dir, w->v.t0, w->v.t1,
-				      w->v.y0, w->v.y1, w->v.px, w->v.py, w->v.pw, w->v.ph);
+		size_t i = ix_conn_of(w, w->v.conn);
+		if (i != w->ix_conn || a < (double)w->win_t0 || w->v.t1 > (double)w->win_t1 ||
+		    w->win_t0 == w->win_t1) {
+			if (w->v.graph == NP_GRAPH_TSG)
+				np_index_draw(fc, w->ix, i, w->v.dir, w->v.t0, w->v.t1, w->v.y0,
+					      w->v.y1, w->v.px, w->v.py, w->v.pw, w->v.ph);
+			else {	/* the other graphs need the packets: say so */
+				double cost = (double)np_index_window_cost(
+					w->ix, i, (uint64_t)a, (uint64_t)fmax(w->v.t1, a));
+				np_render_needs_packets(fc, &w->v, cost);
+				if (log_on)
+					fprintf(stderr, "netplot: needs packets graph=%s cost=%.0f\n",
+						np_graph_name(w->v.graph), cost);
+			}
+		}
 	}
 	cairo_destroy(fc);
 	cairo_surface_flush(w->frame);

@@ -39,7 +39,7 @@ static void usage(FILE *f)
 		"       netplot --cdf METRIC --export OUT.{png,svg,pdf} [--size WxH] FILE...\n"
 		"       netplot --cdf added-delay[-response] --rates LIST [--trace-rate RATE]\n"
 		"               [--range T0:T1] --export OUT.{png,svg,pdf} FILE...\n"
-		"       netplot --benchmark FILE [--index | --graph NAME] [--size WxH]\n"
+		"       netplot --benchmark FILE [--index] [--graph NAME] [--size WxH]\n"
 		"\n"
 		"Sequence/time graphs of X11 connections from .xcap, .pcap and .pcapng files.\n"
 		"\n"
@@ -250,7 +250,7 @@ static void window_view(struct np_view *v, const struct np_model *wm, uint32_t i
    (NP_INDEX_WINDOW_BYTES) a step, then drawn packet by packet. */
 static void bench_refine(const struct np_index *ix, const char *path, size_t i, uint32_t id,
 			 double t0, double t1, double y0, double y1, cairo_t *cr,
-			 cairo_surface_t *s, int w, int h)
+			 cairo_surface_t *s, int w, int h, int graph)
 {
 	char err[512];
 	double a = now_ms(), longest = 0;
@@ -271,6 +271,10 @@ static void bench_refine(const struct np_index *ix, const char *path, size_t i, 
 	double total = now_ms() - a;
 	struct np_view v;
 	window_view(&v, wm, id, t0, t1, y0, y1, w, h);
+	if (graph != NP_GRAPH_TSG) {
+		v.graph = graph;
+		np_view_fit_y(&v);
+	}
 	struct np_render_stats st2;
 	double b = now_ms();
 	np_render(cr, &v, NULL, &st2);
@@ -287,7 +291,7 @@ static void bench_refine(const struct np_index *ix, const char *path, size_t i, 
 	np_model_free(wm);
 }
 
-static int benchmark_index(const char *path, int w, int h)
+static int benchmark_index(const char *path, int w, int h, int graph)
 {
 	char err[512];
 	bool built;
@@ -331,6 +335,27 @@ static int benchmark_index(const char *path, int w, int h)
 		double fastest = INFINITY;
 		size_t reads = 0;
 		size_t cost = np_index_window_cost(ix, best, t0 < 0 ? 0 : (uint64_t)t0, (uint64_t)t1);
+		if (cost > NP_INDEX_WINDOW_BYTES && graph != NP_GRAPH_TSG) {
+			/* the buckets hold the time-sequence graph only: the
+			   window says so (np_render_needs_packets) */
+			struct np_model *empty = np_model_new();
+			struct np_view v;
+			np_view_init(&v, empty, 0, 0, w, h);
+			v.graph = graph;
+			for (int rep = 0; rep < 3; rep++) {
+				double a = now_ms();
+				np_render_needs_packets(cr, &v, (double)cost);
+				cairo_surface_flush(s);
+				fastest = fmin(fastest, now_ms() - a);
+			}
+			np_model_free(empty);
+			printf("redraw %.0fx: the %s graph needs the packets, its span would read %.1f MB:"
+			       " the note drawn instead in %.1f ms (%" PRIu64 " packets in view)\n",
+			       zoom, np_graph_name(graph), cost / 1e6, fastest, (uint64_t)k.npkt);
+			if (cost <= NP_INDEX_REFINE_BYTES)
+				bench_refine(ix, path, best, id, t0, t1, y0, y1, cr, s, w, h, graph);
+			continue;
+		}
 		if (cost > NP_INDEX_WINDOW_BYTES) {
 			for (int rep = 0; rep < 3; rep++) {
 				double a = now_ms();
@@ -342,7 +367,7 @@ static int benchmark_index(const char *path, int w, int h)
 			       " its span would read %.1f MB of the trace)\n",
 			       zoom, fastest, (uint64_t)k.npkt, reads, cost / 1e6);
 			if (cost <= NP_INDEX_REFINE_BYTES)
-				bench_refine(ix, path, best, id, t0, t1, y0, y1, cr, s, w, h);
+				bench_refine(ix, path, best, id, t0, t1, y0, y1, cr, s, w, h, graph);
 			continue;
 		}
 		/* Fine enough to draw packets: read the span's blocks of the
@@ -355,6 +380,16 @@ static int benchmark_index(const char *path, int w, int h)
 		double load_ms = now_ms() - a;
 		struct np_view v;
 		window_view(&v, wm, id, t0, t1, y0, y1, w, h);
+		double derive_ms = 0;
+		if (graph != NP_GRAPH_TSG) {
+			/* the graph's series derived from the window's packets,
+			   once a window: part of the first picture */
+			v.graph = graph;
+			double b = now_ms();
+			np_view_fit_y(&v);
+			derive_ms = now_ms() - b;
+		}
+		load_ms += derive_ms;
 		struct np_render_stats st;
 		for (int rep = 0; rep < 3; rep++) {
 			double b = now_ms();
@@ -637,7 +672,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (s.bench)
-		return s.use_index ? benchmark_index(s.bench, s.at.w, s.at.h) :
+		return s.use_index ? benchmark_index(s.bench, s.at.w, s.at.h, s.at.at.graph) :
 				     benchmark(s.bench, s.at.w, s.at.h, s.at.at.graph);
 	if (s.rates_given && s.cdf < NP_CDF_N)
 		die(2, "--rates and --trace-rate are for --cdf added-delay[-response]",
