@@ -84,15 +84,26 @@ measured() {
 	shift
 	if [ "$observed$seen_on_lo" = yesyes ]; then
 		# The child names its display, then waits until the capture
-		# listens before it becomes the client.
+		# listens before it runs the client; when the client has
+		# ended it waits again, until the capture has stopped.  The
+		# relay lives as long as its child, and its display number with
+		# it: once the relay is gone, the next xcap-run (which counts
+		# down from 63 as this one did) takes the same number, and a
+		# capture still running would see that relay's client too
+		# (sites-lines.sh's, 11 round trips, beside this test).
 		set -- sh -c 'echo "$DISPLAY" >"$0.display"
-			while [ ! -e "$0.go" ]; do sleep 0.05; done; exec "$@"' "$runs/$_name" "$@"
+			while [ ! -e "$0.go" ]; do sleep 0.05; done
+			"$@"; rc=$?
+			touch "$0.ended"
+			while [ ! -e "$0.stopped" ] && [ -d "${0%/*}" ]; do sleep 0.05; done
+			exit $rc' "$runs/$_name" "$@"
 	fi
 	# shellcheck disable=SC2086
 	$as_user env PATH="$PATH" DISPLAY="$DISPLAY" HOME="$workdir/home" NO_AT_BRIDGE=1 \
 		XCAP_WAIT_LIB="$XCAP_WAIT_LIB" XCAP_BINDIR="$XCAP_BINDIR" ${XAUTHORITY:+XAUTHORITY="$XAUTHORITY"} \
 		xcap-run -w "$runs/$_name.xcap" $_opts -- "$@" >"$workdir/$_name.out" 2>&1 &
 	_rp=$!
+	pids="$pids $_rp"	# a failure below leaves the relay waiting
 	if [ "$observed$seen_on_lo" = yesyes ]; then
 		wait_for test -s "$runs/$_name.display" || fail "$_name: the client never started"
 		_d=$(cat "$runs/$_name.display")
@@ -103,9 +114,30 @@ measured() {
 		start_capture "lo_$_name" xcap -i lo -w "$workdir/${_name}_lo.xcap" \
 			"host 127.0.0.1 and tcp port $((6000 + ${_d##*:}))"
 		touch "$runs/$_name.go"
+		while [ ! -e "$runs/$_name.ended" ] && kill -0 "$_rp" 2>/dev/null; do sleep 0.1; done
+		# The client's connections closed (the relay may still write
+		# to one as it closes), then the capture stops, while the
+		# display is still the relay's.
+		wait_for port_idle $((6000 + ${_d##*:})) ||
+			say "$_name: connections to :${_d##*:} still open after the client ended"
+		# What once failed this test, made to happen every time: another
+		# xcap-run (another test's) starting now takes another number,
+		# and its client (xdpyinfo) stays out of this capture.
+		if [ -n "$neighbour" ]; then
+			xcap-run -q --no-stacks -w "$workdir/neighbour.xcap" -- sh -c 'echo "$DISPLAY" >"$0"
+				exec xdpyinfo' "$workdir/neighbour.display" >"$workdir/neighbour.out" 2>&1 ||
+				fail "the neighbouring xcap-run failed: $(tail -3 "$workdir/neighbour.out")"
+			[ "$(cat "$workdir/neighbour.display")" != "$_d" ] ||
+				fail "the neighbouring xcap-run took $_d, still the relay's"
+			say "$_name: an xcap-run started as the client ended took $(cat "$workdir/neighbour.display"), not $_d"
+		fi
+		stop_capture "lo_$_name"
+		owns_display "$_rp" "${_d##*:}" ||
+			fail "$_name: the capture on lo ended after the relay had left :${_d##*:}" \
+				"(lock: $(tr -d ' \n' <"/tmp/.X${_d##*:}-lock" 2>/dev/null))"
+		touch "$runs/$_name.stopped"
 	fi
 	wait "$_rp" || fail "$_name: xcap-run failed: $(tail -5 "$workdir/$_name.out")"
-	[ "$observed$seen_on_lo" = yesyes ] && stop_capture "lo_$_name"
 	[ -s "$runs/$_name.xcap" ] || fail "$_name: no trace"
 	[ -s "$runs/$_name.xcap.sites" ] || fail "$_name: no call sites recorded"
 	grep -q "^trace: $runs/$_name.xcap" "$workdir/$_name.out" || fail "$_name: the report's path is not printed"
@@ -138,6 +170,7 @@ has_sites() {
 
 clients=
 observed=yes
+neighbour=yes
 if command -v xterm >/dev/null; then
 	measured xterm -- xterm -e true
 	# Xt and Xlib are folded: the site is xterm's own code or Xt's.
@@ -174,7 +207,7 @@ else
 	say "qterminal or dbus-run-session not installed: not tried"
 fi
 [ -n "$clients" ] || skip "no GUI client installed (xterm, gtk3-demo, qterminal)"
-observed=
+observed= neighbour=
 
 # ---- a property fetched again is one, by the trace's own messages ----
 # Each GetProperty --sites calls fetched again is checked against the
@@ -249,6 +282,10 @@ EOF
 # gdb_sites NAME WINDOW-PATTERN PROGRAM: PROGRAM under gdb until a window
 # matching WINDOW-PATTERN (xwininfo -tree) is up, then NAME's sites.
 gdb_sites() {
+	# The server resets as its last client leaves (it is fresh for the
+	# program, as in its run), but not under the program's start-up: it
+	# would drop the program connecting as one of the polls below left.
+	hold_display "$n"
 	# gdb follows the exec, so the shell's pid is the program's.
 	NO_AT_BRIDGE=1 HOME="$workdir/home" timeout 90 dbus-run-session -- \
 		gdb -batch -x "$workdir/gdb.cmd" --args \
@@ -261,6 +298,7 @@ gdb_sites() {
 	sleep 2
 	[ -s "$workdir/gdb-$1.pid" ] && kill -INT "$(cat "$workdir/gdb-$1.pid")" 2>/dev/null
 	wait "$gpid"
+	release_display
 	grep -q '^#0 ' "$workdir/gdb-$1.out" ||
 		fail "$1: gdb broke in no libxcb wait: $(tail -5 "$workdir/gdb-$1.out")"
 	sed -n 's/^"\{0,1\}[^,:]*:\([A-Za-z_][A-Za-z0-9_:]*\)+0x.*/\1/p' "$workdir/$1.sites.csv" |

@@ -61,6 +61,38 @@ else:
 # xvfb_noreset: -noreset, unless the test set xvfb_reset=yes (start_xvfb).
 xvfb_noreset() { [ "${xvfb_reset:-}" = yes ] || echo -noreset; }
 
+# hold_display N: a client of the test's own, connected to display N's
+# Unix socket and idle, until release_display: a server that resets when
+# its last client leaves then does not reset while the test's polls come
+# and go, and drop a client connecting as one leaves (tests/x-reset.sh).
+# A connection dropped by a reset under way is made again.
+hold_display() {
+	rm -f "$workdir/held-$1"
+	/usr/bin/python3 - "$1" "$workdir/held-$1" <<-'EOF' &
+	import socket, struct, sys, time
+	for _ in range(100):
+	    s = socket.socket(socket.AF_UNIX)
+	    try:
+	        s.connect("/tmp/.X11-unix/X" + sys.argv[1])
+	        s.sendall(struct.pack("<BxHHHHxx", 0x6c, 11, 0, 0, 0))
+	        if s.recv(8)[:1] == b"\x01":
+	            break
+	    except OSError:
+	        pass
+	    s.close()
+	    time.sleep(0.1)
+	else:
+	    sys.exit("no setup on display :" + sys.argv[1])
+	open(sys.argv[2], "w").close()
+	while s.recv(65536):
+	    pass
+	EOF
+	held_pid=$!
+	pids="$pids $held_pid"
+	wait_for test -e "$workdir/held-$1" || fail "could not hold display :$1"
+}
+release_display() { kill "$held_pid" 2>/dev/null; wait "$held_pid" 2>/dev/null; }
+
 # owns_display PID N: the X server PID holds display N's lock.  Another X
 # server, or an xcap-run forwarding display, that took N between the look
 # at the lock and the start would answer the readiness probe on N's port
@@ -72,6 +104,13 @@ owns_display() { [ "$(tr -d ' \n' <"/tmp/.X$2-lock" 2>/dev/null)" = "$1" ]; }
 listen_inodes() {
 	awk -v p="$(printf ':%04X' "$1")" 'substr($2, length($2) - 4) == p && $4 == "0A" { print $10 }' \
 		/proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# port_idle PORT: no TCP connection to or from PORT is open here (only
+# listeners, and connections closed and in TIME_WAIT).
+port_idle() {
+	awk -v p="$(printf ':%04X' "$1")" '(substr($2, length($2) - 4) == p || substr($3, length($3) - 4) == p) &&
+		$4 != "0A" && $4 != "06" { busy = 1 } END { exit busy }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
 # port_listeners PORT: the pids of the processes listening on TCP PORT,
