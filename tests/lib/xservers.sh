@@ -7,7 +7,7 @@
 # display_pid N: the pid of display N's X server, from its lock file (for
 # a server a wrapper such as faketime started, which killing the wrapper
 # would leave running).
-display_pid() { tr -dc 0-9 <"/tmp/.X$1-lock" 2>/dev/null; }
+display_pid() { tr -dc 0-9 2>/dev/null <"/tmp/.X$1-lock"; }
 
 # start_xvnc DESKTOP LOG-NAME: an Xvnc (TigerVNC) on a free even display N
 # of 20-58, its RFB port 5900 + N + ${xvnc_port_offset:-0} (N + 1 is left for
@@ -37,6 +37,7 @@ else:
 				-desktop "$1" -nolisten tcp >"$workdir/$2.log" 2>&1 &
 			_xpid=$!
 			_i=0
+			takes_display $_xpid $_n || _i=100
 			while [ $_i -lt 100 ] && kill -0 $_xpid 2>/dev/null; do
 				if /usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1', $_port), 0.2)" \
 					2>/dev/null; then
@@ -97,7 +98,22 @@ release_display() { kill "$held_pid" 2>/dev/null; wait "$held_pid" 2>/dev/null; 
 # server, or an xcap-run forwarding display, that took N between the look
 # at the lock and the start would answer the readiness probe on N's port
 # in the place of one that exited at once.
-owns_display() { [ "$(tr -d ' \n' <"/tmp/.X$2-lock" 2>/dev/null)" = "$1" ]; }
+owns_display() { [ "$(tr -d ' \n' 2>/dev/null <"/tmp/.X$2-lock")" = "$1" ]; }
+
+# takes_display PID N: wait until the X server PID holds display N's lock
+# (up to 10 s); false at once when it exits first, as one does that found
+# N taken.  Its port is probed only then: a probe that went first could
+# reach the server or xcap-run relay that had N, as another test's client,
+# and land in that test's capture or trace.
+takes_display() {
+	_i=0
+	until owns_display "$1" "$2"; do
+		kill -0 "$1" 2>/dev/null || return 1
+		_i=$((_i + 1))
+		[ $_i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
 
 # listen_inodes PORT: the socket inodes listening on TCP PORT in this
 # network namespace (IPv4 or IPv6), one a line.
@@ -166,7 +182,7 @@ start_xvfb() {
 			Xvfb ":$n" -listen tcp $(xvfb_noreset) -screen 0 1024x768x24 -nolisten unix "$@" \
 				>"$workdir/xvfb-$n.log" 2>&1 &
 			xpid=$!
-			if wait_for xdpyinfo -display "127.0.0.1:$n" && owns_display "$xpid" "$n" &&
+			if takes_display "$xpid" "$n" && wait_for xdpyinfo -display "127.0.0.1:$n" &&
 			   serves_alone "$xpid" $((6000 + n)); then
 				pids="$pids $xpid"
 				display=$n
