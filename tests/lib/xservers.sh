@@ -7,7 +7,7 @@
 # display_pid N: the pid of display N's X server, from its lock file (for
 # a server a wrapper such as faketime started, which killing the wrapper
 # would leave running).
-display_pid() { tr -dc 0-9 <"/tmp/.X$1-lock" 2>/dev/null; }
+display_pid() { tr -dc 0-9 2>/dev/null <"/tmp/.X$1-lock"; }
 
 # start_xvnc DESKTOP LOG-NAME: an Xvnc (TigerVNC) on a free even display N
 # of 20-58, its RFB port 5900 + N + ${xvnc_port_offset:-0} (N + 1 is left for
@@ -37,6 +37,7 @@ else:
 				-desktop "$1" -nolisten tcp >"$workdir/$2.log" 2>&1 &
 			_xpid=$!
 			_i=0
+			takes_display $_xpid $_n || _i=100
 			while [ $_i -lt 100 ] && kill -0 $_xpid 2>/dev/null; do
 				if /usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1', $_port), 0.2)" \
 					2>/dev/null; then
@@ -61,17 +62,71 @@ else:
 # xvfb_noreset: -noreset, unless the test set xvfb_reset=yes (start_xvfb).
 xvfb_noreset() { [ "${xvfb_reset:-}" = yes ] || echo -noreset; }
 
+# hold_display N: a client of the test's own, connected to display N's
+# Unix socket and idle, until release_display: a server that resets when
+# its last client leaves then does not reset while the test's polls come
+# and go, and drop a client connecting as one leaves (tests/x-reset.sh).
+# A connection dropped by a reset under way is made again.
+hold_display() {
+	rm -f "$workdir/held-$1"
+	/usr/bin/python3 - "$1" "$workdir/held-$1" <<-'EOF' &
+	import socket, struct, sys, time
+	for _ in range(100):
+	    s = socket.socket(socket.AF_UNIX)
+	    try:
+	        s.connect("/tmp/.X11-unix/X" + sys.argv[1])
+	        s.sendall(struct.pack("<BxHHHHxx", 0x6c, 11, 0, 0, 0))
+	        if s.recv(8)[:1] == b"\x01":
+	            break
+	    except OSError:
+	        pass
+	    s.close()
+	    time.sleep(0.1)
+	else:
+	    sys.exit("no setup on display :" + sys.argv[1])
+	open(sys.argv[2], "w").close()
+	while s.recv(65536):
+	    pass
+	EOF
+	held_pid=$!
+	pids="$pids $held_pid"
+	wait_for test -e "$workdir/held-$1" || fail "could not hold display :$1"
+}
+release_display() { kill "$held_pid" 2>/dev/null; wait "$held_pid" 2>/dev/null; }
+
 # owns_display PID N: the X server PID holds display N's lock.  Another X
 # server, or an xcap-run forwarding display, that took N between the look
 # at the lock and the start would answer the readiness probe on N's port
 # in the place of one that exited at once.
-owns_display() { [ "$(tr -d ' \n' <"/tmp/.X$2-lock" 2>/dev/null)" = "$1" ]; }
+owns_display() { [ "$(tr -d ' \n' 2>/dev/null <"/tmp/.X$2-lock")" = "$1" ]; }
+
+# takes_display PID N: wait until the X server PID holds display N's lock
+# (up to 10 s); false at once when it exits first, as one does that found
+# N taken.  Its port is probed only then: a probe that went first could
+# reach the server or xcap-run relay that had N, as another test's client,
+# and land in that test's capture or trace.
+takes_display() {
+	_i=0
+	until owns_display "$1" "$2"; do
+		kill -0 "$1" 2>/dev/null || return 1
+		_i=$((_i + 1))
+		[ $_i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
 
 # listen_inodes PORT: the socket inodes listening on TCP PORT in this
 # network namespace (IPv4 or IPv6), one a line.
 listen_inodes() {
 	awk -v p="$(printf ':%04X' "$1")" 'substr($2, length($2) - 4) == p && $4 == "0A" { print $10 }' \
 		/proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# port_idle PORT: no TCP connection to or from PORT is open here (only
+# listeners, and connections closed and in TIME_WAIT).
+port_idle() {
+	awk -v p="$(printf ':%04X' "$1")" '(substr($2, length($2) - 4) == p || substr($3, length($3) - 4) == p) &&
+		$4 != "0A" && $4 != "06" { busy = 1 } END { exit busy }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
 # port_listeners PORT: the pids of the processes listening on TCP PORT,
@@ -127,7 +182,7 @@ start_xvfb() {
 			Xvfb ":$n" -listen tcp $(xvfb_noreset) -screen 0 1024x768x24 -nolisten unix "$@" \
 				>"$workdir/xvfb-$n.log" 2>&1 &
 			xpid=$!
-			if wait_for xdpyinfo -display "127.0.0.1:$n" && owns_display "$xpid" "$n" &&
+			if takes_display "$xpid" "$n" && wait_for xdpyinfo -display "127.0.0.1:$n" &&
 			   serves_alone "$xpid" $((6000 + n)); then
 				pids="$pids $xpid"
 				display=$n
