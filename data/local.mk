@@ -11,7 +11,7 @@ dist_demotests_SCRIPTS = tests/demo.sh
 dist_demotests_DATA = tests/lib.sh
 demotestslibdir = $(pkgdatadir)/tests/lib
 dist_demotestslib_DATA = tests/lib/capture.sh tests/lib/prereqs.sh tests/lib/timing.sh \
-	tests/lib/verdicts.sh tests/lib/workdir.sh tests/lib/xservers.sh
+	tests/lib/verdicts.sh tests/lib/wayland.sh tests/lib/workdir.sh tests/lib/xservers.sh
 
 # One JSON Schema a table of xcapanalyse --format ndjson, with each
 # column's unit (tests/ndjson-schema.sh checks real output against them).

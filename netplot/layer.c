@@ -1,7 +1,7 @@
 /*
  * layer.c — what netplot's layers share: pixel columns over an array of
- * items, the visible range, arrows, and a packet's description (data
- * segments and acks both describe packets).
+ * items, the visible range, arrows, and a packet's hit test and
+ * description (data segments and acks both draw and describe packets).
  *
  * Belongs to: libnetplot, the renderer, usable headless (netplot/).
  */
@@ -53,6 +53,36 @@ void np_arrow(cairo_t *cr, double x, double y, double fx, double fy)
 	cairo_line_to(cr, x - 7 * dx - 3 * dy, y - 7 * dy + 3 * dx);
 	cairo_close_path(cr);
 	cairo_fill(cr);
+}
+
+void np_hit_packets(const struct np_view *v, struct np_probe *p, struct np_hit *h, int dir,
+		    enum np_hit_kind kind, np_pkt_place_fn *place)
+{
+	const struct np_dir *d = &np_view_conn(v)->dir[dir];
+	size_t i0 = np_pkt_lower(d, p->a), i1 = np_pkt_lower(d, p->b);
+	p->total += i1 - i0;
+	/* too many to look at one by one: none is a candidate */
+	size_t j1 = i1 - i0 > NP_HIT_MAX_ITEMS ? i0 : i1;
+	for (size_t i = i0; i < j1; i++) {
+		const struct np_pkt *k = &d->pkt[i];
+		double lo, hi;
+		if (!place(k, &lo, &hi))
+			continue;
+		double dd = np_probe_dist2(p, np_x(v, (double)k->t), np_y(v, hi), np_y(v, lo));
+		if (np_probe_beats(p, h, dd)) {
+			p->best = dd;
+			*h = (struct np_hit){ .kind = kind, .dir = dir, .index = i,
+					      .t = (double)k->t, .seq = lo };
+		}
+	}
+	if (h->kind == NP_HIT_NONE && !p->on_extent && i1 > i0) {
+		struct np_pagg g;
+		np_pkt_range(d, i0, i1, &g);
+		int64_t elo = kind == NP_HIT_ACK ? g.alo : g.dlo;
+		int64_t ehi = kind == NP_HIT_ACK ? g.ahi : g.dhi;
+		p->on_extent = elo <= ehi && p->seq >= (double)elo - p->reach &&
+			       p->seq <= (double)ehi + p->reach;
+	}
 }
 
 const char *np_dir_name(int dir)

@@ -140,6 +140,16 @@ void np_edge_notes_draw(struct np_frame *f, const struct np_edge_notes *w, const
    o->label_fn (the SVG export's <text>, searchable). */
 void np_show_text(cairo_t *cr, const struct np_render_opts *o, double x, double y,
 		  const char *text, struct np_rgb colour);
+/* Where a layer drawing a segment per packet (data, acks) draws packet k:
+   from sequence number lo up to hi (equal: a point).  False when it draws
+   none for k. */
+typedef bool np_pkt_place_fn(const struct np_pkt *k, double *lo, double *hi);
+/* Such a layer's hit test over direction dir's packets: the one nearest the
+   pointer becomes a hit of `kind` (its seq: lo).  While there is no hit,
+   whether the pointer is on the packets' extent: their ack numbers' for
+   NP_HIT_ACK, their data's for any other kind. */
+void np_hit_packets(const struct np_view *v, struct np_probe *p, struct np_hit *h, int dir,
+		    enum np_hit_kind kind, np_pkt_place_fn *place);
 /* "client → server" or "server → client". */
 const char *np_dir_name(int dir);
 /* A packet of direction h->dir, index h->index, as text; `what` names

@@ -121,33 +121,20 @@ static void draw(struct np_frame *f)
 	np_edge_notes_draw(f, &notes, "window");
 }
 
-/* The ack nearest the pointer, on the green line (not the window's). */
+/* An ack is a point at its number (the green line; not the window's). */
+static bool place(const struct np_pkt *k, double *lo, double *hi)
+{
+	if (!(k->flags & XTCP_ACK))
+		return false;
+	*lo = *hi = (double)k->ack;
+	return true;
+}
+
+/* The ack nearest the pointer: the view's data is acked by the other
+   direction. */
 static bool hit(const struct np_view *v, struct np_probe *p, struct np_hit *h)
 {
-	int dir = !v->dir;
-	const struct np_dir *d = &np_view_conn(v)->dir[dir];
-	size_t i0 = np_pkt_lower(d, p->a), i1 = np_pkt_lower(d, p->b);
-	p->total += i1 - i0;
-	/* too many to look at one by one: none is a candidate */
-	size_t j1 = i1 - i0 > NP_HIT_MAX_ITEMS ? i0 : i1;
-	for (size_t i = i0; i < j1; i++) {
-		const struct np_pkt *k = &d->pkt[i];
-		if (!(k->flags & XTCP_ACK))
-			continue;
-		double y = np_y(v, (double)k->ack);
-		double dd = np_probe_dist2(p, np_x(v, (double)k->t), y, y);
-		if (np_probe_beats(p, h, dd)) {
-			p->best = dd;
-			*h = (struct np_hit){ .kind = NP_HIT_ACK, .dir = dir, .index = i,
-					      .t = (double)k->t, .seq = (double)k->ack };
-		}
-	}
-	if (h->kind == NP_HIT_NONE && !p->on_extent && i1 > i0) {
-		struct np_pagg g;
-		np_pkt_range(d, i0, i1, &g);
-		p->on_extent = g.alo <= g.ahi && p->seq >= (double)g.alo - p->reach &&
-			       p->seq <= (double)g.ahi + p->reach;
-	}
+	np_hit_packets(v, p, h, !v->dir, NP_HIT_ACK, place);
 	return false;
 }
 

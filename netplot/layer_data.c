@@ -146,35 +146,21 @@ static void draw(struct np_frame *f)
 	cairo_set_line_width(f->cr, 1);
 }
 
+/* A segment stands along its bytes. */
+static bool place(const struct np_pkt *k, double *lo, double *hi)
+{
+	uint32_t ext = extent(k);
+	if (!ext)
+		return false;
+	*lo = (double)k->seq;
+	*hi = (double)k->seq + ext;
+	return true;
+}
+
 /* The segment nearest the pointer: anywhere along its bytes. */
 static bool hit(const struct np_view *v, struct np_probe *p, struct np_hit *h)
 {
-	int dir = v->dir;
-	const struct np_dir *d = &np_view_conn(v)->dir[dir];
-	size_t i0 = np_pkt_lower(d, p->a), i1 = np_pkt_lower(d, p->b);
-	p->total += i1 - i0;
-	/* too many to look at one by one: none is a candidate */
-	size_t j1 = i1 - i0 > NP_HIT_MAX_ITEMS ? i0 : i1;
-
-	for (size_t i = i0; i < j1; i++) {
-		const struct np_pkt *k = &d->pkt[i];
-		uint32_t ext = extent(k);
-		if (!ext)
-			continue;
-		double dd = np_probe_dist2(p, np_x(v, (double)k->t), np_y(v, (double)k->seq + ext),
-					   np_y(v, (double)k->seq));
-		if (np_probe_beats(p, h, dd)) {
-			p->best = dd;
-			*h = (struct np_hit){ .kind = NP_HIT_PKT, .dir = dir, .index = i,
-					      .t = (double)k->t, .seq = (double)k->seq };
-		}
-	}
-	if (h->kind == NP_HIT_NONE && !p->on_extent && i1 > i0) {
-		struct np_pagg g;
-		np_pkt_range(d, i0, i1, &g);
-		p->on_extent = g.dlo <= g.dhi && p->seq >= (double)g.dlo - p->reach &&
-			       p->seq <= (double)g.dhi + p->reach;
-	}
+	np_hit_packets(v, p, h, v->dir, NP_HIT_PKT, place);
 	return false;
 }
 

@@ -4,7 +4,7 @@
 # as automake's test driver expects.  The helpers live by concern in
 # tests/lib/: verdicts (skip, fail, say), prerequisites (need...), timing
 # (the lock, real-time priority), the work directory and exit cleanup, X
-# servers, and captures.
+# servers, captures, and sway as a user with waypipe over a link.
 #
 # Belongs to: the tests' shell library (every tests/*.sh and the demo).
 
@@ -15,6 +15,6 @@ export PATH
 
 test_name=$(basename "$0" .sh)
 
-for _lib in verdicts prereqs timing workdir xservers capture; do
+for _lib in verdicts prereqs timing workdir xservers capture wayland; do
 	. "$top_srcdir/tests/lib/$_lib.sh"
 done

@@ -50,38 +50,19 @@ cc -shared -fPIC -o "$workdir/wl-keytime.so" "$top_srcdir/tests/wl-keytime.c" \
 	$(pkg-config --cflags --libs wayland-client) -ldl 2>"$workdir/cc.err" ||
 	fail "cannot build wl-keytime.so: $(cat "$workdir/cc.err")"
 
-user=xcapwl
-id "$user" >/dev/null 2>&1 || useradd -M -d /nonexistent -s /usr/sbin/nologin "$user" ||
-	skip "cannot create the user sway runs as"
+sway_user 'output WL-1 mode 640x480'
+chmod 644 "$workdir/wl-keytime.so"
 port=$((7500 + $$ % 90))
-mkdir -m 0700 "$workdir/sway" "$workdir/app"
-chown "$user" "$workdir/sway"
-chmod 755 "$workdir"
-printf 'output WL-1 mode 640x480\n' >"$workdir/sway.conf"
-chmod 644 "$workdir/sway.conf" "$workdir/wl-keytime.so"
 
 make_link wp 100M 100M 30
-as_user() {
-	ip netns exec "$link_ns_s" setpriv --reuid="$user" --regid="$(id -g "$user")" --clear-groups \
-		env -i PATH=/usr/bin:/bin XDG_RUNTIME_DIR="$workdir/sway" "$@"
-}
-as_user weston --backend=headless-backend.so --socket=wl-base --idle-time=0 >"$workdir/weston.log" 2>&1 &
+as_sway_user weston --backend=headless-backend.so --socket=wl-base --idle-time=0 >"$workdir/weston.log" 2>&1 &
 pids="$pids $!"
 wait_for test -S "$workdir/sway/wl-base" || fail "weston did not start: $(tail -3 "$workdir/weston.log")"
-as_user WAYLAND_DISPLAY=wl-base WLR_BACKENDS=wayland WLR_LIBINPUT_NO_DEVICES=1 WLR_RENDERER=pixman \
+as_sway_user WAYLAND_DISPLAY=wl-base WLR_BACKENDS=wayland WLR_LIBINPUT_NO_DEVICES=1 WLR_RENDERER=pixman \
 	sway -c "$workdir/sway.conf" >"$workdir/sway.log" 2>&1 &
 pids="$pids $!"
 wait_for test -S "$workdir/sway/wayland-1" || fail "sway did not start: $(tail -3 "$workdir/sway.log")"
-XDG_RUNTIME_DIR=$workdir/sway WAYLAND_DISPLAY=wayland-1 $rt ip netns exec "$link_ns_s" \
-	waypipe --socket "$workdir/client.sock" client >"$workdir/waypipe-client.log" 2>&1 &
-pids="$pids $!"
-wait_for test -S "$workdir/client.sock" || fail "waypipe client did not start"
-$rt ip netns exec "$link_ns_s" socat TCP-LISTEN:$port,bind=$link_addr_s,reuseaddr,fork,nodelay \
-	UNIX-CONNECT:"$workdir/client.sock" &
-pids="$pids $!"
-$rt ip netns exec "$link_ns_c" socat UNIX-LISTEN:"$workdir/app.sock",fork TCP:$link_addr_s:$port,nodelay &
-pids="$pids $!"
-wait_for test -S "$workdir/app.sock" || fail "socat did not listen"
+waypipe_over_link "$port"
 
 start_capture cap ip netns exec "$link_ns_c" xcap -i "$link_dev_c" -w "$workdir/photon.xcap" tcp port $port
 sleep 0.5	# see wayland-physics.sh: a capture on a new link's device

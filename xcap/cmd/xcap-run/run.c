@@ -497,6 +497,26 @@ static void conn_close(struct relay *rl, struct conn *c, uint64_t t)
 	c->open = false;
 }
 
+/* The relay's next connection, client cfd to server sfd, recorded from
+   its handshake on (so the pipeline knows which side is the client). */
+static void open_conn(struct relay *rl, int cfd, int sfd, uint16_t cport, uint16_t sport)
+{
+	struct conn *c = &rl->conns[rl->n++];
+	memset(c, 0, sizeof *c);
+	c->cfd = cfd;
+	c->sfd = sfd;
+	c->cport = cport;
+	c->sport = sport;
+	c->f[XDIR_C2S].seq = 1000;
+	c->f[XDIR_S2C].seq = 5000;
+	c->open = true;
+	uint64_t t = now_ns();
+	segment(&rl->rec, c, XDIR_C2S, XTCP_SYN, NULL, 0, t);
+	segment(&rl->rec, c, XDIR_S2C, XTCP_SYN, NULL, 0, t);
+	segment(&rl->rec, c, XDIR_C2S, 0, NULL, 0, t);
+	c->trace_id = rl->rec.last_conn;
+}
+
 /* A port for the trace's client side of a Wayland connection that no
    open connection has (the inode's fold may meet another's). */
 static uint16_t unique_port(struct relay *rl, uint16_t want)
@@ -533,22 +553,7 @@ static void accept_wayland(struct relay *rl, int lfd)
 		close(cfd);
 		return;
 	}
-	struct conn *c = &rl->conns[rl->n];
-	uint16_t port = unique_port(rl, wls_client_port(cfd));
-	rl->n++;
-	memset(c, 0, sizeof *c);
-	c->cfd = cfd;
-	c->sfd = sfd;
-	c->cport = port;
-	c->sport = WLS_SERVER_PORT;
-	c->f[XDIR_C2S].seq = 1000;
-	c->f[XDIR_S2C].seq = 5000;
-	c->open = true;
-	uint64_t t = now_ns();
-	segment(&rl->rec, c, XDIR_C2S, XTCP_SYN, NULL, 0, t);
-	segment(&rl->rec, c, XDIR_S2C, XTCP_SYN, NULL, 0, t);
-	segment(&rl->rec, c, XDIR_C2S, 0, NULL, 0, t);
-	c->trace_id = rl->rec.last_conn;
+	open_conn(rl, cfd, sfd, unique_port(rl, wls_client_port(cfd)), WLS_SERVER_PORT);
 }
 
 /* Say what the descriptors that came with bytes of c in direction dir
@@ -593,21 +598,7 @@ static void accept_one(struct relay *rl, int lfd)
 	fcntl(sfd, F_SETFL, fcntl(sfd, F_GETFL) | O_NONBLOCK);
 	int one = 1;
 	setsockopt(cfd, IPPROTO_TCP, 1 /* TCP_NODELAY */, &one, sizeof one);
-	struct conn *c = &rl->conns[rl->n++];
-	memset(c, 0, sizeof *c);
-	c->cfd = cfd;
-	c->sfd = sfd;
-	c->cport = ntohs(peer.sin_port);
-	c->sport = rl->port;
-	c->f[XDIR_C2S].seq = 1000;
-	c->f[XDIR_S2C].seq = 5000;
-	c->open = true;
-	uint64_t t = now_ns();
-	/* The handshake, so the pipeline knows which side is the client. */
-	segment(&rl->rec, c, XDIR_C2S, XTCP_SYN, NULL, 0, t);
-	segment(&rl->rec, c, XDIR_S2C, XTCP_SYN, NULL, 0, t);
-	segment(&rl->rec, c, XDIR_C2S, 0, NULL, 0, t);
-	c->trace_id = rl->rec.last_conn;
+	open_conn(rl, cfd, sfd, ntohs(peer.sin_port), rl->port);
 }
 
 /* Read what fd has for direction dir of c. */

@@ -587,21 +587,33 @@ struct wl_display *wl_display_connect_to_fd(int fd)
 	return d;
 }
 
+/* A round trip through real_q (with q) or real, the other NULL: timed, and
+   recorded with the sync it waited for unless it is inside another call
+   of ours (libwayland's roundtrip calls roundtrip_queue).  Always inlined:
+   record_wl's backtrace takes the frame below it for the interposer. */
+static inline __attribute__((always_inline)) int
+roundtrip(struct wl_display *d, struct wl_event_queue *q,
+	  int (*real_q)(struct wl_display *, struct wl_event_queue *),
+	  int (*real)(struct wl_display *))
+{
+	uint64_t before;
+	unsigned port = wl_state(d, &before);
+	double start = now();
+	wl_depth++;
+	int rc = real_q ? real_q(d, q) : real(d);
+	wl_depth--;
+	if (!wl_depth)
+		record_wl(port, wl_sync_after(d, before), start, now());
+	return rc;
+}
+
 __attribute__((noinline))
 int wl_display_roundtrip_queue(struct wl_display *d, struct wl_event_queue *q)
 {
 	static int (*real)(struct wl_display *, struct wl_event_queue *);
 	if (!real)
 		*(void **)&real = wl_next("wl_display_roundtrip_queue");
-	uint64_t before;
-	unsigned port = wl_state(d, &before);
-	double start = now();
-	wl_depth++;
-	int rc = real(d, q);
-	wl_depth--;
-	if (!wl_depth)
-		record_wl(port, wl_sync_after(d, before), start, now());
-	return rc;
+	return roundtrip(d, q, real, NULL);
 }
 
 __attribute__((noinline))
@@ -610,14 +622,28 @@ int wl_display_roundtrip(struct wl_display *d)
 	static int (*real)(struct wl_display *);
 	if (!real)
 		*(void **)&real = wl_next("wl_display_roundtrip");
+	return roundtrip(d, NULL, NULL, real);
+}
+
+/* A dispatch through real_q (with q) or real, the other NULL: recorded
+   when the outermost call waited in poll (below).  Always inlined, as
+   roundtrip(). */
+static inline __attribute__((always_inline)) int
+dispatch(struct wl_display *d, struct wl_event_queue *q,
+	 int (*real_q)(struct wl_display *, struct wl_event_queue *),
+	 int (*real)(struct wl_display *))
+{
 	uint64_t before;
 	unsigned port = wl_state(d, &before);
 	double start = now();
+	bool outer = !wl_depth;
+	if (outer)
+		wl_polled = false;
 	wl_depth++;
-	int rc = real(d);
+	int rc = real_q ? real_q(d, q) : real(d);
 	wl_depth--;
-	if (!wl_depth)
-		record_wl(port, wl_sync_after(d, before), start, now());
+	if (outer && wl_polled)
+		record_wl(port, 0, start, now());
 	return rc;
 }
 
@@ -627,18 +653,7 @@ int wl_display_dispatch_queue(struct wl_display *d, struct wl_event_queue *q)
 	static int (*real)(struct wl_display *, struct wl_event_queue *);
 	if (!real)
 		*(void **)&real = wl_next("wl_display_dispatch_queue");
-	uint64_t before;
-	unsigned port = wl_state(d, &before);
-	double start = now();
-	bool outer = !wl_depth;
-	if (outer)
-		wl_polled = false;
-	wl_depth++;
-	int rc = real(d, q);
-	wl_depth--;
-	if (outer && wl_polled)
-		record_wl(port, 0, start, now());
-	return rc;
+	return dispatch(d, q, real, NULL);
 }
 
 __attribute__((noinline))
@@ -647,18 +662,7 @@ int wl_display_dispatch(struct wl_display *d)
 	static int (*real)(struct wl_display *);
 	if (!real)
 		*(void **)&real = wl_next("wl_display_dispatch");
-	uint64_t before;
-	unsigned port = wl_state(d, &before);
-	double start = now();
-	bool outer = !wl_depth;
-	if (outer)
-		wl_polled = false;
-	wl_depth++;
-	int rc = real(d);
-	wl_depth--;
-	if (outer && wl_polled)
-		record_wl(port, 0, start, now());
-	return rc;
+	return dispatch(d, NULL, NULL, real);
 }
 
 /* libwayland's dispatch waits in poll when nothing is queued: that is
