@@ -49,7 +49,11 @@ def main():
             continue
         both += 1
         worst = max(worst, abs(wire - own))
-        ok = abs(wire - own) <= 1.0
+        # The wire's figure is the client's less the offset estimate's
+        # error: up to 1 ms from the key times' whole milliseconds, plus
+        # the difference of the two shortest paths from the compositor
+        # to the capture (xcap/response_model.c), 1 ms at most here.
+        ok = abs(wire - own) <= 2.0
         print('input %d (%s %s): input to photon %.3f ms in the capture (%s), %.3f ms in the client%s'
               % (i + 1, r['kind'], r['what'], wire, r['clock'], own, '' if ok else '  <- disagrees'))
         if not ok:

@@ -20,10 +20,11 @@
 #  - every key the client read is an input of --input-to-photon, the
 #    same in number and order, each answered by a presented frame;
 #  - every one of them with a time has the compositor's figure, equal to
-#    the client's own within 1 ms (the event's time is in whole ms, and
-#    waypipe carries presented times in CLOCK_REALTIME: the view brings
-#    them back by an offset estimated from the wire; see
-#    xcap/response_model.c).
+#    the client's own within 2 ms (waypipe carries presented times in
+#    CLOCK_REALTIME and the view brings them back by an offset estimated
+#    from the wire, xcap/response_model.c: its error is up to 1 ms from
+#    the event's whole-ms time, plus the difference of the shortest
+#    paths of two kinds of event to the capture; 0.1 to 1.1 ms seen).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need root ip xcap-link xcap xcapanalyse waypipe socat weston sway wtype setpriv useradd cc wayland-scanner \
 	pkg-config:wayland-client pkg-config:wayland-protocols /usr/bin/python3
@@ -97,7 +98,7 @@ xcapanalyse --input-to-photon --format csv "$workdir/photon.xcap" >"$workdir/pho
 xcapanalyse --input-to-photon "$workdir/photon.xcap" >"$workdir/photon.txt"
 say "$(head -1 "$workdir/client.log")"
 
-check_begin "each key wl-photon read is an input, and the compositor's figure is the client's own within 1 ms"
+check_begin "each key wl-photon read is an input, and the compositor's figure is the client's own within 2 ms"
 if /usr/bin/python3 "$top_srcdir/tests/wayland-photon.py" "$workdir/client.log" "$workdir/photon.csv" \
 	>"$workdir/cmp.txt" 2>&1; then
 	say "$(tail -1 "$workdir/cmp.txt")"
