@@ -13,6 +13,12 @@
 #    where its title does.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 need xcapanalyse
+# ASan reserves terabytes of address space for its shadow: under the
+# sanitizers the table writer runs without the bound (the rows and their
+# alignment are still checked), which the plain build holds it to.
+mem_bound="ulimit -v 65536"
+bound="within 64 MB"
+sanitized && { mem_bound=true; bound="(unbounded under the sanitizers)"; }
 stretch=$top_builddir/tests/trace-stretch
 [ -x "$stretch" ] || skip "tests/trace-stretch is not built"
 TRACE_STRETCH_LANES=4 "$stretch" 1000000 "$workdir/long.xcap" "$top_srcdir/tests/captures/xterm-input.pcap" \
@@ -20,9 +26,9 @@ TRACE_STRETCH_LANES=4 "$stretch" 1000000 "$workdir/long.xcap" "$top_srcdir/tests
 
 for view in --messages --round-trips; do
 	name=${view#--}
-	check_begin "$view as text, a table of $name, within 64 MB"
-	( ulimit -v 65536 && xcapanalyse $view "$workdir/long.xcap" ) >"$workdir/$name.txt" 2>"$workdir/$name.err" ||
-		fail "xcapanalyse $view failed within 64 MB: $(tail -2 "$workdir/$name.err")"
+	check_begin "$view as text, a table of $name, $bound"
+	( $mem_bound && xcapanalyse $view "$workdir/long.xcap" ) >"$workdir/$name.txt" 2>"$workdir/$name.err" ||
+		fail "xcapanalyse $view failed $bound: $(tail -2 "$workdir/$name.err")"
 	check_end
 	check_begin "$view as text: the rows of the TSV, one for one"
 	xcapanalyse $view --format tsv "$workdir/long.xcap" >"$workdir/$name.tsv" 2>/dev/null ||

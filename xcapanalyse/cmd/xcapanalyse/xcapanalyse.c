@@ -848,14 +848,15 @@ int main(int argc, char **argv)
 			njobs = v;
 			break;
 		}
-		case 'h': usage(stdout); return EXIT_OK;
-		case 'V': printf("xcapanalyse %s\n", PACKAGE_VERSION); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		case 'h': usage(stdout); free(longopts); return EXIT_OK;
+		case 'V': printf("xcapanalyse %s\n", PACKAGE_VERSION); free(longopts); return EXIT_OK;
+		default: usage(stderr); free(longopts); return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
 		complain("no input given: 'FILE...'");
 		usage(stderr);
+		free(longopts);
 		return EXIT_USAGE;
 	}
 	if (!view)
