@@ -853,10 +853,10 @@ int main(int argc, char **argv)
 		default: usage(stderr); free(longopts); return EXIT_USAGE;
 		}
 	}
+	free(longopts);	/* getopt's alone: every return below is free of it */
 	if (optind >= argc) {
 		complain("no input given: 'FILE...'");
 		usage(stderr);
-		free(longopts);
 		return EXIT_USAGE;
 	}
 	if (!view)
@@ -926,7 +926,6 @@ int main(int argc, char **argv)
 		status = view->end(&run.o, status);
 	if (out_ranking_problem())
 		die(EXIT_USAGE, "bad --sort: %s: '%s'", out_ranking_problem(), sort);
-	free(longopts);
 	free(conns.ids);
 	free(mark_span);
 	if (fflush(stdout) != 0)
