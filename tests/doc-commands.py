@@ -47,6 +47,10 @@ SKIPS = [
     (r'^xcap-run --wayland -w foot\.xcap', 'foot wants a seat, which no headless compositor here gives it (it exits 230): '
      'tests/run-wayland.sh runs xcap-run --wayland on six real clients'),
     (r'^xcapanalyse --dump foot\.xcap', 'reads the trace of the line above, not run here'),
+    (r'^(mkdir -p -m 0700 comp app|XDG_RUNTIME_DIR=\$PWD/(comp|app) |socat (TCP-LISTEN:7400|UNIX-LISTEN:\$PWD/app\.sock)|'
+     r'xcap -i lo -w wl\.xcap|kill %2$)',
+     'the Wayland walk\'s chain (weston, waypipe at both ends, socat, the capture): tests/wayland-waypipe.sh '
+     'runs the same chain; the views below read a stand-in wl.xcap made by tests/wayland-input.sh'),
 ]
 
 APPS = r'(xterm|gtk3-demo|qterminal)'

@@ -110,6 +110,9 @@ standins() {
 	cp "$top_srcdir/tests/captures/xdpyinfo-xlogo.pcapng" "$1/session.pcapng"
 	cp "$top_srcdir/tests/captures/rfb-xvnc.pcap" "$1/vnc.pcap"
 	cp "$workdir/typing.pcap" "$1/typing.pcap"
+	# The tutorial's Wayland walk: weston-terminal typed into over waypipe
+	# (tests/wayland-input.sh made it), for the views the walk runs.
+	cp "$top_srcdir/tests/captures/waypipe-terminal-keys.xcap" "$1/wl.xcap"
 	xcap-replay record "$top_srcdir/tests/captures/rfb-xvnc.pcap" -o "$1/viewer.session" \
 		>/dev/null 2>&1 || fail "cannot record the stand-in viewer.session"
 }
