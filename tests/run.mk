@@ -45,7 +45,7 @@ EXTRA_DIST += tests/sites-client.c
 dist_check_SCRIPTS += tests/run-wayland.sh
 TESTS += tests/run-wayland.sh
 EXTRA_DIST += tests/wayland-logs.py tests/wayland-shm.py
-EXTRA_DIST += tests/wl-sites-client.c
+EXTRA_DIST += tests/wl-sites-client.c tests/wl-bare-relay.c
 
 # What the Wayland relay costs an application's start-up: figures only.
 EXTRA_DIST += tests/bench-run-wayland.sh

@@ -601,7 +601,31 @@ static void accept_one(struct relay *rl, int lfd)
 	open_conn(rl, cfd, sfd, ntohs(peer.sin_port), rl->port);
 }
 
-/* Read what fd has for direction dir of c. */
+/* Write what can go now of len bytes with nfds descriptors (sent with
+   the first byte) to fd: the bytes written, or -1 with errno set. */
+static ssize_t send_now(struct relay *rl, int fd, const uint8_t *p, size_t len, const int *fds,
+			int nfds)
+{
+	return rl->wayland ? wls_send(fd, p, len, fds, nfds) : write(fd, p, len);
+}
+
+/* Record n bytes of direction dir of c that went with nfds descriptors:
+   requests as the client sent them (at t, their read: beside the
+   client), answers as they reached it (now).  Called once they are
+   forwarded, so that decoding them never holds them back; and before
+   the relay reads anything more, so that a commit's pool memory is read
+   before the compositor's release of the buffer can reach the client. */
+static void record_sent(struct relay *rl, struct conn *c, int dir, const uint8_t *p, size_t n,
+			uint64_t t, const int *fds, int nfds)
+{
+	account_fds(rl, c, dir, fds, nfds);
+	record_bytes(&rl->rec, c, dir, p, n, dir == XDIR_C2S ? t : now_ns());
+}
+
+/* Read what fd has for direction dir of c.  With nothing to hold back
+   (no --latency, no --rate, nothing queued before it) the bytes go on at
+   once, straight from the read: a burst costs one recvmsg and one
+   sendmsg, and is recorded after it has gone. */
 static void pull(struct relay *rl, struct conn *c, int dir)
 {
 	static uint8_t buf[256 * 1024];
@@ -617,12 +641,34 @@ static void pull(struct relay *rl, struct conn *c, int dir)
 	if (n < 0)
 		return;
 	uint64_t t = now_ns();
-	/* Requests are recorded as the client sent them: beside the client. */
-	if (dir == XDIR_C2S) {
-		account_fds(rl, c, dir, fds, nfds);
-		record_bytes(&rl->rec, c, dir, buf, (size_t)n, t);
+	size_t sent = 0;
+	if (!rl->delay && !rl->rate && !c->q[dir]) {
+		ssize_t w = send_now(rl, dir == XDIR_C2S ? c->sfd : c->cfd, buf, (size_t)n, fds, nfds);
+		if (w < 0 && errno != EAGAIN && errno != EINTR) {
+			for (int i = 0; i < nfds; i++)
+				close(fds[i]);
+			c->eof[!dir] = c->eof[dir] = true;
+			return;
+		}
+		if (w > 0) {
+			sent = (size_t)w;
+			record_sent(rl, c, dir, buf, sent, t, fds, nfds);
+			/* sent with the first byte; ours to close */
+			for (int i = 0; i < nfds; i++)
+				close(fds[i]);
+			nfds = 0;
+		}
 	}
-	enqueue(rl, c, dir, buf, (size_t)n, t, fds, nfds);
+	if (sent < (size_t)n) {
+		/* Requests are recorded as the client sent them: now, when held
+		   back (their descriptors said now too, while they are open);
+		   answers when they reach the client (push). */
+		if (dir == XDIR_C2S) {
+			account_fds(rl, c, dir, fds, nfds);
+			record_bytes(&rl->rec, c, dir, buf + sent, (size_t)n - sent, t);
+		}
+		enqueue(rl, c, dir, buf + sent, (size_t)n - sent, t, fds, nfds);
+	}
 }
 
 /* Write what is due of direction dir of c. */
@@ -633,8 +679,7 @@ static void push(struct relay *rl, struct conn *c, int dir, uint64_t t)
 		struct chunk *k = c->q[dir];
 		/* Descriptors go, unchanged, with the first byte they came
 		   with, and are ours to close once sent. */
-		ssize_t n = k->nfds ? wls_send(fd, k->data + k->off, k->len - k->off, k->fds, k->nfds)
-				    : write(fd, k->data + k->off, k->len - k->off);
+		ssize_t n = send_now(rl, fd, k->data + k->off, k->len - k->off, k->fds, k->nfds);
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				return;
@@ -642,10 +687,8 @@ static void push(struct relay *rl, struct conn *c, int dir, uint64_t t)
 			return;
 		}
 		/* Answers are recorded as they reach the client. */
-		if (dir == XDIR_S2C) {
-			account_fds(rl, c, dir, k->fds, k->nfds);
-			record_bytes(&rl->rec, c, dir, k->data + k->off, (size_t)n, now_ns());
-		}
+		if (dir == XDIR_S2C)
+			record_sent(rl, c, dir, k->data + k->off, (size_t)n, t, k->fds, k->nfds);
 		for (int i = 0; i < k->nfds; i++)
 			close(k->fds[i]);
 		k->nfds = 0;
@@ -661,10 +704,13 @@ static void push(struct relay *rl, struct conn *c, int dir, uint64_t t)
 
 static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 {
-	bool child_done = false;
+	bool child_done = false, child_signalled = true;
 	uint64_t done_at = 0;
 	for (;;) {
-		if (!child_done) {
+		/* Asked only when SIGCHLD said so (and once at the start): not a
+		   system call per burst. */
+		if (!child_done && child_signalled) {
+			child_signalled = false;
 			pid_t w = waitpid(child, child_status, WNOHANG);
 			if (w == child) {
 				child_done = true;
@@ -731,6 +777,7 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 				accept_one(rl, lfd);
 		}
 		if (rc > 0 && pf[1].revents & POLLIN) {
+			child_signalled = true;
 			char drain[64];
 			while (read(child_pipe[0], drain, sizeof drain) > 0)
 				continue;
