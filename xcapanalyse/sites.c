@@ -1,7 +1,9 @@
 /*
  * sites.c — round trips by call site, and the avoidable ones (sites.h).
  *
- * Frames of libxcb, Xlib and the recording library itself are folded: a
+ * Frames of libxcb, Xlib, libwayland-client (a request's marshalling,
+ * where the stack of a Wayland request is taken) and the recording
+ * library itself are folded: a
  * wait's site is the first frame of the code that asked, a toolkit's
  * helper (GDK's atom and property helpers, Qt's xcb plugin) or the
  * application; "via" is the first frame after it in another module (the
@@ -31,6 +33,8 @@ struct stack {
 	uint16_t port;
 	uint32_t seq;
 	uint64_t start, end;	/* ns */
+	bool asked;		/* an "ask" line: where the request was made, the
+				   client not blocked in a call of libwayland's */
 	const char *site, *via;	/* into frames */
 	char *frames;		/* the line's frames, each ended by a NUL */
 	size_t nframes;
@@ -114,7 +118,7 @@ struct sites {
 
 static bool wrapper_module(const char *frame)
 {
-	static const char *const folded[] = { "libxcb", "libX11", "libxcapwait" };
+	static const char *const folded[] = { "libxcb", "libX11", "libxcapwait", "libwayland-client" };
 	for (size_t i = 0; i < sizeof folded / sizeof folded[0]; i++)
 		if (strncmp(frame, folded[i], strlen(folded[i])) == 0)
 			return true;
@@ -303,7 +307,9 @@ struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t err
 		unsigned long long seq;
 		double start, end;
 		int used = 0;
-		if (sscanf(line, "wait %u %llu %lf %lf%n", &port, &seq, &start, &end, &used) != 4 ||
+		bool asked = strncmp(line, "ask ", 4) == 0, waited = strncmp(line, "wait ", 5) == 0;
+		if ((!asked && !waited) ||
+		    sscanf(line + (asked ? 4 : 5), "%u %llu %lf %lf%n", &port, &seq, &start, &end, &used) != 4 ||
 		    port > 65535 || !(end >= start) || !(start >= 0) || end > 1e11) {
 			s->bad++;
 			continue;
@@ -318,9 +324,10 @@ struct sites *sites_load_stream(FILE *f, const char *path, char *err, size_t err
 		memset(k, 0, sizeof *k);
 		k->port = (uint16_t)port;
 		k->seq = (uint32_t)seq;
+		k->asked = asked;
 		k->start = (uint64_t)(start * 1e9);
 		k->end = (uint64_t)(end * 1e9);
-		const char *rest = line + used;
+		const char *rest = line + (asked ? 4 : 5) + used;
 		if (*rest == '\t')
 			rest++;
 		if (!(k->frames = strdup(rest))) {
@@ -767,10 +774,16 @@ static struct stack *best_stack(const struct sites *s, uint16_t port, uint64_t s
 		uint64_t o0 = k->start > w0 ? k->start : w0, o1 = k->end < w1 ? k->end : w1;
 		uint64_t overlap = o1 > o0 ? o1 - o0 : 0;
 		bool exact = k->seq >= lo;
-		/* The call that blocked through most of the wait; without any
-		   overlap (a wait the trace's clock cannot place), the
-		   longest call on a request answered at its end. */
+		/* The call that blocked through most of the wait; of two
+		   through all of it, one on a request answered at its end
+		   (a round trip a listener made inside another's), and a
+		   call that blocked before the place a request was made
+		   (ask); without any overlap (a wait the trace's clock
+		   cannot place), the longest call on a request answered at
+		   its end. */
 		if (overlap > best_overlap ||
+		    (overlap && overlap == best_overlap &&
+		     ((exact && !best_exact) || (exact == best_exact && best->asked && !k->asked))) ||
 		    (!best_overlap && exact &&
 		     (!best_exact || k->end - k->start > best->end - best->start))) {
 			best = k;

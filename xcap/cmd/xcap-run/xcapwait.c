@@ -352,6 +352,29 @@ void *xcb_wait_for_special_event(xcb_connection_t *c, xcb_special_event_t *se)
  * (sendmsg); for a dispatch that blocked, 0 (it waits for any event, as
  * xcb_wait_for_special_event).  A round trip's own dispatching is not
  * written again.
+ *
+ * A client may also wait in a main loop of its own (GTK 4's, Qt's): it
+ * sends a wl_display.sync or get_registry, or the first wl_surface.commit
+ * of an xdg_surface, and polls the socket itself (wl_display_prepare_read,
+ * wl_display_read_events, wl_display_dispatch_queue_pending) until the
+ * callback's done, the registry's first global, or the xdg_surface's
+ * first configure, comes.  No call
+ * of libwayland's blocks then, so the stack is taken where the request
+ * is made (wl_proxy_marshal_array_flags, which every marshalling call of
+ * libwayland 1.20 and later goes through), its message found on the wire
+ * (sendmsg: the sync by its callback's id, get_registry by its
+ * registry's, the commit by its surface's)
+ * for SEQ, and a line written when its answer is read (recvmsg):
+ *
+ *   ask PORT SEQ START END<TAB>FRAME...
+ *
+ * START when the request was made, END when the answer came; the reader
+ * prefers a wait line where both cover a round trip.  A request whose
+ * message or answer is not seen writes nothing, and a wait with no such
+ * request behind it gets no line.  The frames begin in libwayland-client
+ * (the reader folds them).  The sync wl_display_roundtrip makes is its
+ * own line already; those its listeners make while it dispatches (a
+ * sync, or a round trip of their own) are the code's.
  */
 
 struct wl_display;
@@ -370,12 +393,48 @@ struct wlconn {
 	bool lost;			/* a header made no sense: counting stopped */
 	uint64_t syncs[WL_SYNCS];	/* numbers of the last syncs sent */
 	size_t nsyncs;
+	struct wl_display *display;
+	/* the events read, framed as the sent messages are */
+	uint8_t rhead[8];
+	size_t rhlen;
+	uint32_t rleft;
+	bool rlost;
 };
+
+/* A request that asks for an answer, made outside wl_display_roundtrip:
+   its stack, until its message is sent (seq) and its answer read. */
+#define WL_ASKS 32
+struct wlask {
+	struct wlconn *conn;
+	uint32_t req_id, req_opcode;		/* its message: object, opcode */
+	uint32_t ans_id, ans_opcode;		/* the event that answers it */
+	uint64_t seq;				/* its number on the wire, 0 not sent yet */
+	uint32_t wire_arg;			/* the first argument of that message */
+	uint64_t serial;			/* which ask this slot holds */
+	double start;
+	int nframes;
+	void *frames[MAX_FRAMES];
+	bool live;
+};
+static struct wlask wlasks[WL_ASKS];
+static uint64_t next_ask;
+
+/* An xdg_surface made for a wl_surface whose first commit asks for its
+   first configure. */
+#define WL_UNCONFIGURED 16
+static struct unconfigured {
+	void *surface;		/* the wl_surface's proxy */
+	struct wlconn *conn;
+	uint32_t xdg_id;
+} unconfigured[WL_UNCONFIGURED];
 static struct wlconn wlconns[WLCONN_MAX];
 static size_t n_wlconns;
 static pthread_mutex_t wl_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int wl_depth;		/* inside an interposed wait */
 static __thread bool wl_polled;		/* a dispatch polled: it blocked */
+/* An interposed round trip is about to send its own sync (which its own
+   line says); syncs its dispatching makes (listeners') are the code's. */
+static __thread bool wl_roundtrip_sync;
 
 /* libwayland-client's own definition of name, NULL when none.  A
    toolkit's plugin may load it in a scope of its own (Qt's, dlopened
@@ -444,9 +503,16 @@ static void wl_register(struct wl_display *d)
 	if (!c && n_wlconns < WLCONN_MAX)
 		c = &wlconns[n_wlconns++];
 	if (c) {
+		for (size_t i = 0; i < WL_ASKS; i++)
+			if (wlasks[i].conn == c)
+				wlasks[i].live = false;
+		for (size_t i = 0; i < WL_UNCONFIGURED; i++)
+			if (unconfigured[i].conn == c)
+				unconfigured[i].surface = NULL;
 		memset(c, 0, sizeof *c);
 		c->fd = fd;
 		c->port = wl_port_of_fd(fd);
+		c->display = d;
 	}
 	pthread_mutex_unlock(&wl_lock);
 }
@@ -482,7 +548,71 @@ static void wl_count(struct wlconn *c, const uint8_t *p, size_t n)
 		if (id == 1 && (word & 0xffff) == 0)	/* wl_display.sync */
 			c->syncs[c->nsyncs++ % WL_SYNCS] = c->msgs;
 		c->left = size - 8;
+		/* A request of ours: the first of its object and opcode sent
+		   since it was made (a sync: the one making its callback, the
+		   argument that follows). */
+		uint32_t arg = 0;
+		if (n >= 4 && size >= 12)
+			memcpy(&arg, p, 4);
+		struct wlask *first = NULL;
+		for (size_t i = 0; i < WL_ASKS; i++) {
+			struct wlask *a = &wlasks[i];
+			if (!a->live || a->seq || a->conn != c || a->req_id != id ||
+			    a->req_opcode != (word & 0xffff))
+				continue;
+			if (a->ans_id && id == 1 && arg != a->ans_id)
+				continue;	/* the one making its callback (registry) */
+			if (!first || a->serial < first->serial)
+				first = a;
+		}
+		if (first) {
+			first->seq = c->msgs;
+			first->wire_arg = arg;
+		}
 	}
+}
+
+/* The answers among n bytes read on c (under wl_lock): each ask it
+   answers is copied to done (up to max) and let go.  The count. */
+static size_t wl_answers(struct wlconn *c, const uint8_t *p, size_t n, struct wlask *done, size_t max)
+{
+	size_t nd = 0;
+	while (n && !c->rlost) {
+		if (c->rleft) {
+			size_t k = n < c->rleft ? n : c->rleft;
+			c->rleft -= (uint32_t)k;
+			p += k;
+			n -= k;
+			continue;
+		}
+		size_t k = 8 - c->rhlen < n ? 8 - c->rhlen : n;
+		memcpy(c->rhead + c->rhlen, p, k);
+		c->rhlen += k;
+		p += k;
+		n -= k;
+		if (c->rhlen < 8)
+			break;
+		c->rhlen = 0;
+		uint32_t id, word;
+		memcpy(&id, c->rhead, 4);
+		memcpy(&word, c->rhead + 4, 4);
+		uint32_t size = word >> 16;
+		if (size < 8 || (size & 3)) {
+			c->rlost = true;
+			break;
+		}
+		c->rleft = size - 8;
+		for (size_t i = 0; i < WL_ASKS; i++) {
+			struct wlask *a = &wlasks[i];
+			if (!a->live || a->conn != c || a->ans_id != id || a->ans_opcode != (word & 0xffff))
+				continue;
+			/* an answer to a request never seen sent is no one's */
+			if (a->seq && !c->lost && nd < max)
+				done[nd++] = *a;
+			a->live = false;
+		}
+	}
+	return nd;
 }
 
 ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
@@ -503,6 +633,166 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	}
 	pthread_mutex_unlock(&wl_lock);
 	return sent;
+}
+
+static void record_ask(const struct wlask *a, double end);
+
+ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	static ssize_t (*real)(int, struct msghdr *, int);
+	if (!real)
+		*(void **)&real = next("recvmsg");
+	ssize_t got = real(fd, msg, flags);
+	if (got <= 0 || !n_wlconns || (flags & MSG_PEEK))
+		return got;
+	struct wlask done[4];
+	size_t nd = 0;
+	pthread_mutex_lock(&wl_lock);
+	struct wlconn *c = wl_find(fd);
+	size_t left = (size_t)got;
+	for (size_t i = 0; c && left && i < (size_t)msg->msg_iovlen; i++) {
+		size_t k = msg->msg_iov[i].iov_len < left ? msg->msg_iov[i].iov_len : left;
+		nd += wl_answers(c, msg->msg_iov[i].iov_base, k, done + nd, 4 - nd);
+		left -= k;
+	}
+	pthread_mutex_unlock(&wl_lock);
+	double end = now();
+	for (size_t i = 0; i < nd; i++)
+		record_ask(&done[i], end);
+	return got;
+}
+
+/* libwayland's own proxy functions, asked once. */
+static uint32_t proxy_id(void *proxy)
+{
+	static uint32_t (*get_id)(void *);
+	if (!get_id)
+		*(void **)&get_id = wl_real("wl_proxy_get_id");
+	return get_id && proxy ? get_id(proxy) : 0;
+}
+static const char *proxy_class(void *proxy)
+{
+	static const char *(*get_class)(void *);
+	if (!get_class)
+		*(void **)&get_class = wl_real("wl_proxy_get_class");
+	const char *name = get_class && proxy ? get_class(proxy) : NULL;
+	return name ? name : "";
+}
+
+/* The connection a proxy belongs to (under wl_lock): the only one, or
+   the one whose display the proxy names (struct wl_proxy begins with its
+   struct wl_object, three words, then its display: libwayland's layout
+   since 1.0, checked against the displays known). */
+static struct wlconn *wl_conn_of_proxy(void *proxy)
+{
+	if (n_wlconns == 1)
+		return &wlconns[0];
+	struct wl_display *d;
+	memcpy(&d, (char *)proxy + 3 * sizeof(void *), sizeof d);
+	for (size_t i = 0; i < n_wlconns; i++)
+		if (wlconns[i].display == d)
+			return &wlconns[i];
+	return NULL;
+}
+
+/* A request that asks, about to be made with this stack: kept until it
+   is sent and answered (under wl_lock).  Its serial. */
+static uint64_t wl_ask(struct wlconn *c, uint32_t req_id, uint32_t req_opcode, uint32_t ans_id,
+		       uint32_t ans_opcode, void *const *frames, int nframes)
+{
+	uint64_t serial = ++next_ask;
+	struct wlask *a = &wlasks[serial % WL_ASKS];
+	*a = (struct wlask){ .conn = c, .req_id = req_id, .req_opcode = req_opcode,
+			     .ans_id = ans_id, .ans_opcode = ans_opcode, .serial = serial,
+			     .start = now(), .live = true };
+	a->nframes = nframes < 0 ? 0 : nframes > MAX_FRAMES ? MAX_FRAMES : nframes;
+	memcpy(a->frames, frames, sizeof *frames * (size_t)a->nframes);
+	return serial;
+}
+
+union wl_argument_opaque {
+	int32_t i;
+	uint32_t u;
+	const char *s;
+	void *o;
+	uint32_t n;
+	void *a;
+	int32_t h;
+};
+
+/* The opcodes this needs, fixed by the protocols' XML: wl_display.sync
+   and get_registry, wl_surface.commit, xdg_wm_base.get_xdg_surface (its surface the second
+   argument), and the events wl_callback.done, wl_registry.global and
+   xdg_surface.configure. */
+enum { OP_SYNC = 0, OP_GET_REGISTRY = 1, OP_COMMIT = 6, OP_GET_XDG_SURFACE = 2, EV_DONE = 0,
+       EV_GLOBAL = 0, EV_CONFIGURE = 0 };
+
+__attribute__((noinline))
+void *wl_proxy_marshal_array_flags(void *proxy, uint32_t opcode, const void *interface,
+				   uint32_t version, uint32_t flags, union wl_argument_opaque *args)
+{
+	static void *(*real)(void *, uint32_t, const void *, uint32_t, uint32_t,
+			     union wl_argument_opaque *);
+	if (!real)
+		*(void **)&real = wl_next("wl_proxy_marshal_array_flags");
+	if (!n_wlconns || log_open() < 0)
+		return real(proxy, opcode, interface, version, flags, args);
+	const char *cls = proxy_class(proxy);
+	bool sync = opcode == OP_SYNC && strcmp(cls, "wl_display") == 0;
+	if (sync && wl_roundtrip_sync) {
+		wl_roundtrip_sync = false;
+		return real(proxy, opcode, interface, version, flags, args);
+	}
+	bool registry = opcode == OP_GET_REGISTRY && strcmp(cls, "wl_display") == 0;
+	bool get_xdg = opcode == OP_GET_XDG_SURFACE && strcmp(cls, "xdg_wm_base") == 0;
+	bool commit = opcode == OP_COMMIT && strcmp(cls, "wl_surface") == 0;
+	if (!sync && !registry && !get_xdg && !commit)
+		return real(proxy, opcode, interface, version, flags, args);
+	/* the surface argument of get_xdg_surface, read before the call */
+	void *surface = get_xdg && args ? args[1].o : NULL;
+	void *frames[MAX_FRAMES];
+	int nframes = sync || registry || commit ? backtrace(frames, MAX_FRAMES) : 0;
+	/* The ask is made before the call, which may send the message
+	   (libwayland flushes a full buffer): frames[0] is this function,
+	   libwayland's marshalling and then the code that asked follow. */
+	uint64_t serial = 0;
+	pthread_mutex_lock(&wl_lock);
+	struct wlconn *c = wl_conn_of_proxy(proxy);
+	if (c && (sync || registry)) {
+		/* the id of its callback (registry) is known after the call */
+		serial = wl_ask(c, 1, opcode, 0, sync ? EV_DONE : EV_GLOBAL, frames + 1, nframes - 1);
+	} else if (c && commit) {
+		for (size_t i = 0; i < WL_UNCONFIGURED; i++)
+			if (unconfigured[i].surface == proxy && unconfigured[i].conn == c) {
+				wl_ask(c, proxy_id(proxy), OP_COMMIT, unconfigured[i].xdg_id, EV_CONFIGURE,
+				       frames + 1, nframes - 1);
+				unconfigured[i].surface = NULL;
+				break;
+			}
+	}
+	pthread_mutex_unlock(&wl_lock);
+	void *made = real(proxy, opcode, interface, version, flags, args);
+	if (!c || (!serial && !get_xdg))
+		return made;
+	pthread_mutex_lock(&wl_lock);
+	if (serial) {
+		struct wlask *a = &wlasks[serial % WL_ASKS];
+		uint32_t cb = made ? proxy_id(made) : 0;
+		if (a->serial == serial && a->live) {
+			a->ans_id = cb;
+			/* another thread's request went first: not ours */
+			if (!cb || (a->seq && a->wire_arg != cb))
+				a->live = false;
+		}
+	} else if (made && surface) {
+		for (size_t i = 0; i < WL_UNCONFIGURED; i++)
+			if (!unconfigured[i].surface) {
+				unconfigured[i] = (struct unconfigured){ surface, c, proxy_id(made) };
+				break;
+			}
+	}
+	pthread_mutex_unlock(&wl_lock);
+	return made;
 }
 
 /* The connection of d: its port, and its message count now. */
@@ -559,6 +849,22 @@ static void record_wl(unsigned port, uint64_t seq, double start, double end)
 	(void)w;
 }
 
+/* The line of an answered ask: its request's stack, from when it was
+   made to when its answer was read. */
+static void record_ask(const struct wlask *a, double end)
+{
+	if (log_open() < 0)
+		return;
+	char buf[MAX_FRAMES * 160 + 128];
+	size_t at = (size_t)snprintf(buf, sizeof buf, "ask %u %llu %.9f %.9f", a->conn->port,
+				     (unsigned long long)a->seq, a->start, end);
+	for (int i = 0; i < a->nframes; i++)
+		put_frame(buf, sizeof buf - 1, &at, a->frames[i]);
+	buf[at++] = '\n';
+	ssize_t w = write(log_fd, buf, at);
+	(void)w;
+}
+
 __attribute__((noinline))
 struct wl_display *wl_display_connect(const char *name)
 {
@@ -600,7 +906,14 @@ roundtrip(struct wl_display *d, struct wl_event_queue *q,
 	unsigned port = wl_state(d, &before);
 	double start = now();
 	wl_depth++;
+	/* A round trip a listener makes inside another's dispatching is
+	   not written as a wait (the outer one is): its sync is an ask. */
+	bool outer = wl_depth == 1;
+	if (outer)
+		wl_roundtrip_sync = true;
 	int rc = real_q ? real_q(d, q) : real(d);
+	if (outer)
+		wl_roundtrip_sync = false;
 	wl_depth--;
 	if (!wl_depth)
 		record_wl(port, wl_sync_after(d, before), start, now());
