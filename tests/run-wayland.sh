@@ -134,6 +134,20 @@ if cc -g -O0 -o "$workdir/wl-sites-client" "$src" $(pkg-config --cflags --libs w
 		grep -q 'At 50 ms of round-trip time these round trips would add 0.4 s, the avoidable ones 0.200 s' \
 		"$workdir/sites.txt"
 	say "$(tail -1 "$workdir/sites.txt")"
+	# The same client waiting in a loop of its own (prepare_read, poll,
+	# read_events, dispatch_pending): the sync's stack is taken where it
+	# was made; a poll with nothing asked before it writes nothing.
+	check_begin "a sync waited for in the client's own loop: its stack, where it was made"
+	xcap-run --wayland -q -w "$workdir/loop.xcap" -- "$workdir/wl-sites-client" --loop >/dev/null 2>&1 ||
+		fail "the test's client failed through the relay (--loop)"
+	xcapanalyse --sites --format markdown "$workdir/loop.xcap" >"$workdir/loop.txt" 2>&1 ||
+		fail "--sites failed: $(cat "$workdir/loop.txt")"
+	grep -q "(wl-sites-client.c:$(line loop)) *|  *1 |" "$workdir/loop.txt" ||
+		fail "no site via wl-sites-client.c:$(line loop): $(cat "$workdir/loop.txt")"
+	grep -q 'without a stack' "$workdir/loop.txt" && fail "a round trip without a stack: $(tail -2 "$workdir/loop.txt")"
+	[ "$(grep -c '^\(wait\|ask\) ' "$workdir/loop.xcap.sites")" = 1 ] ||
+		fail "not one stack (the poll with nothing asked has none): $(grep -v '^module' "$workdir/loop.xcap.sites")"
+	check_end
 else
 	check_skip "the test's client's call sites" "cannot build it: $(head -2 "$workdir/cc.err")"
 fi
@@ -143,8 +157,8 @@ if command -v gtk4-demo >/dev/null; then
 	# (The first xdg_surface.configure, answering the first commit, is a
 	# round trip too; GTK 4 waits for it in its own main loop, which reads
 	# the socket through wl_display_read_events, not in a blocking call
-	# of libwayland's: it has no stack, and says so.)
-	check_begin "gtk4-demo's start-up: every wl_display round trip joined to a stack in GTK or Mesa"
+	# of libwayland's: its stack is the commit's, where GTK made it.)
+	check_begin "gtk4-demo's start-up: every round trip joined to a stack in GTK or Mesa"
 	xcap-run --wayland -q -w "$workdir/gtk4sites.xcap" -- dbus-run-session -- timeout 6 gtk4-demo \
 		>/dev/null 2>&1
 	xcapanalyse --sites --rtt 50 "$workdir/gtk4sites.xcap" >"$workdir/gtk4sites.txt" 2>&1 ||
@@ -152,9 +166,25 @@ if command -v gtk4-demo >/dev/null; then
 	grep -q '^libgtk-4\.so' "$workdir/gtk4sites.txt" || fail "no site in GTK: $(cat "$workdir/gtk4sites.txt")"
 	xcapanalyse --round-trips --format csv "$workdir/gtk4sites.xcap" >"$workdir/gtk4trips.csv" ||
 		fail "--round-trips failed"
-	nostack=$(awk -F, 'NR > 1 && $12 == "" && $4 == "wl_display"' "$workdir/gtk4trips.csv")
-	[ -z "$nostack" ] || fail "a wl_display round trip without a stack: $nostack"
+	nostack=$(awk -F, 'NR > 1 && $12 == ""' "$workdir/gtk4trips.csv")
+	[ -z "$nostack" ] || fail "a round trip without a stack: $nostack"
+	grep -q ',wl_surface,commit,reply,.*,libgtk-4\.so' "$workdir/gtk4trips.csv" ||
+		fail "the first configure's round trip not in GTK: $(grep commit "$workdir/gtk4trips.csv")"
 	sed -n '/^Avoidable/,$p' "$workdir/gtk4sites.txt" | cut -c1-160 | while read -r l; do say "gtk4-demo: $l"; done
+	check_end
+fi
+# qterminal's start-up: Qt's own syncs (a round trip its registry
+# listener makes inside another's) and its first configure have stacks.
+if command -v qterminal >/dev/null && ls /usr/lib/*/qt5/plugins/platforms/libqwayland-generic.so >/dev/null 2>&1; then
+	check_begin "qterminal's start-up: every round trip joined to a stack in Qt or Mesa"
+	QT_QPA_PLATFORM=wayland xcap-run --wayland -q -w "$workdir/qtsites.xcap" -- \
+		dbus-run-session -- timeout 6 qterminal >/dev/null 2>&1
+	xcapanalyse --round-trips --format csv "$workdir/qtsites.xcap" >"$workdir/qttrips.csv" ||
+		fail "--round-trips failed"
+	nostack=$(awk -F, 'NR > 1 && $12 == ""' "$workdir/qttrips.csv")
+	[ -z "$nostack" ] || fail "a round trip without a stack: $nostack"
+	grep -q ',wl_display,sync,reply,.*,libQt5WaylandClient' "$workdir/qttrips.csv" ||
+		fail "no sync of Qt's own: $(cat "$workdir/qttrips.csv")"
 	check_end
 fi
 # waypipe's buffer transfers, as the relay's notes predict them (the
