@@ -134,7 +134,7 @@ instructions() {
 			-w /dev/null --no-index 2>"$w/cg" >/dev/null || true
 		ir=$(sed -n 's/.*refs: *//p' "$w/cg" | tr -d ,)
 		echo "$1 $input $pk ${ir:-0}" | awk '{
-			printf "%-34s %-5s %9d %14d %10.0f\n", $1, $2, $3, $4, $4 / $3 }' | sed 's/_/ /g'
+			printf "%-34s %-5s %9d %14.0f %10.0f\n", $1, $2, $3, $4, $4 / $3 }' | sed 's/_/ /g'
 	done
 }
 if command -v valgrind >/dev/null && [ -z "${BENCH_NO_CALLGRIND:-}" ]; then
