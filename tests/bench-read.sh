@@ -15,8 +15,11 @@
 #   tshark -Y x11 -T fields              the peer that decodes X11 (once:
 #                                        it takes minutes)
 # Printed: wall seconds and CPU seconds (user + system: on a shared
-# machine the steadier figure), packets/s, and the time over cat's.
-# Figures only; nothing passes or fails.
+# machine the steadier figure), packets/s, and the time over cat's; then,
+# when valgrind is installed (and BENCH_NO_CALLGRIND is unset), the
+# instructions xcap executes on each input, old and new, in total and a
+# packet, by callgrind: the same from run to run, however busy the
+# machine.  Figures only; nothing passes or fails.
 #
 #   tests/bench-read.sh [BUILD-DIR]   (as root unless BENCH_CAPTURE is given;
 #                                      BENCH_KEEP=1 keeps the captures)
@@ -122,3 +125,21 @@ for input in full snap; do
 			-e x11.event-sequencenumber -e x11.errorcode)"
 	fi
 done
+# instructions LABEL XCAP: callgrind's count of one run on each input
+instructions() {
+	for input in full snap; do
+		f=$w/$input.pcap
+		pk=$(capinfos -M -c -T -r "$f" | cut -f2)
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$2" -q -r "$f" \
+			-w /dev/null --no-index 2>"$w/cg" >/dev/null || true
+		ir=$(sed -n 's/.*refs: *//p' "$w/cg" | tr -d ,)
+		echo "$1 $input $pk ${ir:-0}" | awk '{
+			printf "%-34s %-5s %9d %14.0f %10.0f\n", $1, $2, $3, $4, $4 / $3 }' | sed 's/_/ /g'
+	done
+}
+if command -v valgrind >/dev/null && [ -z "${BENCH_NO_CALLGRIND:-}" ]; then
+	echo
+	printf '%-34s %-5s %9s %14s %10s\n' "instructions (callgrind)" input packets total "a packet"
+	instructions "xcap_-r_-w_/dev/null_--no-index" "$xcap"
+	[ -z "${BENCH_OLD:-}" ] || instructions "(old)_xcap_-r" "$BENCH_OLD"
+fi

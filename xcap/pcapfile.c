@@ -330,11 +330,9 @@ static int need_from_reader(struct pcapfile *p, size_t n)
 	}
 }
 
-/* Make n bytes from pos available.  0: the input ends first. */
-static int need(struct pcapfile *p, size_t n)
+/* need() when the bytes are not in the buffer yet. */
+static int need_more(struct pcapfile *p, size_t n)
 {
-	if (p->len - p->pos >= n)
-		return 1;
 	if (p->rd)
 		return need_from_reader(p, n);
 	if (p->eof)
@@ -358,6 +356,13 @@ static int need(struct pcapfile *p, size_t n)
 		}
 	}
 	return 1;
+}
+
+/* Make n bytes from pos available.  0: the input ends first.  Inline:
+   the bytes are there for all but one packet in thousands. */
+static inline int need(struct pcapfile *p, size_t n)
+{
+	return p->len - p->pos >= n ? 1 : need_more(p, n);
 }
 
 /* A cursor over the n bytes at pos, which need() has made present (else
@@ -461,15 +466,16 @@ static uint64_t ticks_to_ns(uint64_t ticks, uint8_t tsresol)
 			return 0;
 		return (uint64_t)(((unsigned __int128)ticks * 1000000000u) >> n);
 	}
-	uint64_t scale = 1;
-	if (n <= 9) {
-		for (unsigned i = n; i < 9; i++)
-			scale *= 10;
-		return ticks * scale;
-	}
-	for (unsigned i = 9; i < n && i < 28; i++)
-		scale *= 10;
-	return n >= 28 ? 0 : ticks / scale;
+	/* A table, not a loop: this runs for every packet. */
+	static const uint64_t pow10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+		10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
+		100000000000000u, 1000000000000000u, 10000000000000000u,
+		100000000000000000u, 1000000000000000000u,
+	};
+	if (n <= 9)
+		return ticks * pow10[9 - n];
+	return n >= 28 ? 0 : ticks / pow10[n - 9];	/* n - 9 <= 18 */
 }
 
 /* An interface description: link type, snaplen, and the options that say

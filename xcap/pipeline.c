@@ -204,7 +204,11 @@ static void emit_conn(struct conn *c)
 
 static void emit_gap(struct conn *c, int dir, int reason, uint32_t seq, uint64_t len)
 {
-	struct xrec r = { .type = XREC_GAP };
+	/* Only the member used is cleared: an initializer of the whole
+	   record cleared its largest member, the message, for every packet. */
+	struct xrec r;
+	r.type = XREC_GAP;
+	r.u.gap = (struct xrec_gap){ 0 };
 	r.u.gap.ts = c->p->ts;
 	r.u.gap.conn = c->id;
 	r.u.gap.dir = (uint8_t)dir;
@@ -362,8 +366,12 @@ static void sink_mark(void *ctx, enum proto_mark how, const char *text)
 
 static int addr_eq(const struct xaddr *a, const struct xaddr *b)
 {
-	return a->port == b->port && a->family == b->family &&
-	       memcmp(a->addr, b->addr, a->family == 4 ? 4 : 16) == 0;
+	/* Each memcmp of a constant size is a compare or two inline: with
+	   the size chosen at run time it was a call into libc, made twice
+	   for every packet. */
+	if (a->port != b->port || a->family != b->family)
+		return 0;
+	return a->family == 4 ? memcmp(a->addr, b->addr, 4) == 0 : memcmp(a->addr, b->addr, 16) == 0;
 }
 
 static uint32_t addr_hash(const struct xaddr *a)
@@ -902,7 +910,9 @@ static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t 
 	   open ones. */
 	if (c->told_in != c->p->file_no)
 		emit_conn(c);
-	struct xrec r = { .type = XREC_PKT };
+	struct xrec r;	/* the member used cleared, as in emit_gap */
+	r.type = XREC_PKT;
+	r.u.pkt = (struct xrec_pkt){ 0 };
 	r.u.pkt.ts = c->p->ts;
 	r.u.pkt.conn = c->id;
 	r.u.pkt.dir = (uint8_t)dir;
