@@ -524,20 +524,37 @@ static bool walk_args(struct wl_engine *e, const struct wlt_message *m, const st
 				const uint8_t *s = n ? cursor_span(c, ((size_t)n + 3) & ~(size_t)3) : NULL;
 				if (c->overrun)
 					return false;
-				char name[128] = "";
-				if (s)
-					snprintf(name, sizeof name, "%.*s", (int)(n - 1), (const char *)s);
+				/* the name as %.*s would have it, cut to 127 bytes */
+				char name[128];
+				size_t k = s ? strnlen((const char *)s, n - 1) : 0;
+				if (k >= sizeof name)
+					k = sizeof name - 1;
+				memcpy(name, s ? (const char *)s : "", k);
+				name[k] = '\0';
 				version = cursor_le32(c);
 				uint32_t id = cursor_le32(c);
-				if (s)
-					dappend(detail, "\"%s\", ", name);
-				else
-					dappend(detail, "nil, ");
-				dappend(detail, "%u, new id [unknown]@", version);
+				if (s) {
+					pc_str(&pc, "\"", 1);
+					pc_str(&pc, name, k);
+					pc_str(&pc, "\", ", 3);
+					pc_put(detail, &pc);
+				} else {
+					dput(detail, "nil, ", 5);
+				}
+				pc.len = 0;
+				pc_uint(&pc, version, 0);
+				pc_str(&pc, ", new id [unknown]@", 19);
+				pc_put(detail, &pc);
 				iface = iface_find(name);
 				if (iface < 0 && name[0])
 					foreign = name_keep(e, name);
-				dappend(detail, id ? "%u" : "nil", id);
+				if (id) {
+					pc.len = 0;
+					pc_uint(&pc, id, 0);
+					pc_put(detail, &pc);
+				} else {
+					dput(detail, "nil", 3);
+				}
 				if (id && nmade < 4)
 					made[nmade++] = (struct pending){ id, iface, version, foreign };
 				break;
