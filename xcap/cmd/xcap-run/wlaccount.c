@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,9 +43,11 @@ struct obj {
 	bool attached;		/* an attach since the last commit */
 	uint32_t buffer;	/* the attached buffer, 0 none */
 	int32_t scale, pending_scale;
-	struct rect damage[RECTS_MAX];
 	size_t ndamage;
 	bool damage_all;	/* more rectangles than kept: the whole buffer */
+	/* last: only its first ndamage are read, so a new object clears
+	   what comes before it (2 KB a surface, on the relay's path) */
+	struct rect damage[RECTS_MAX];
 };
 
 struct fdq {
@@ -160,8 +163,7 @@ static struct obj *obj_make(struct wl_account *a, struct conn *c, uint32_t id, u
 				a->oom = true;
 				return NULL;
 			}
-			/* new slots zeroed: nothing is read of one before it is set */
-			memset(n + c->cap, 0, (cap - c->cap) * sizeof *n);
+			/* nothing is read of a new slot before it is set below */
 			c->objs = n;
 			c->cap = cap;
 		}
@@ -169,7 +171,7 @@ static struct obj *obj_make(struct wl_account *a, struct conn *c, uint32_t id, u
 	} else if (o->kind == OBJ_POOL) {
 		pool_release(o);
 	}
-	memset(o, 0, sizeof *o);
+	memset(o, 0, offsetof(struct obj, damage));
 	o->id = id;
 	o->kind = k;
 	o->fd = -1;
@@ -554,9 +556,22 @@ static void commit(struct wl_account *a, struct conn *c, struct obj *s, const st
 	s->damage_all = false;
 }
 
+/* The interfaces whose requests the account follows (below). */
+static bool followed(const char *itf)
+{
+	return strcmp(itf, "wl_surface") == 0 || strcmp(itf, "wl_shm_pool") == 0 ||
+	       strcmp(itf, "wl_buffer") == 0 || strcmp(itf, "wl_shm") == 0 ||
+	       strcmp(itf, "zwp_linux_buffer_params_v1") == 0;
+}
+
 void wl_account_message(struct wl_account *a, const struct xrec_msg *m)
 {
 	if (a->oom || m->kind == XMSG_SETUP)
+		return;
+	/* Most messages neither carry descriptors nor are requests on an
+	   object the account follows: they are left before their detail is
+	   read (this runs on the relay's path). */
+	if (!(m->flags & XMSG_F_NO_BYTES) && (m->dir != XDIR_C2S || !followed(m->ext)))
 		return;
 	char copy[XMSG_DETAIL_MAX], *args[ARGS_MAX];
 	int n = split_args(m->detail, copy, sizeof copy, args);
