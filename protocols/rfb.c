@@ -13,8 +13,9 @@
  *   PROTO_SETUP    the handshake, each direction (ProtocolVersion, security,
  *                  ClientInit/ServerInit)
  *   PROTO_REQUEST  every client message, numbered 1, 2, ... after ClientInit
- *                  as X11 numbers requests; FramebufferUpdateRequest carries
- *                  PROTO_F_WANTS_REPLY
+ *                  as X11 numbers requests (afresh from the next thousand
+ *                  after bytes lost: see renumber()); FramebufferUpdateRequest
+ *                  carries PROTO_F_WANTS_REPLY
  *   PROTO_REPLY    a FramebufferUpdate that begins while update requests are
  *                  outstanding.  It answers all of them (TigerVNC and
  *                  libvncserver merge pending requests into one region and
