@@ -103,7 +103,7 @@ live() {
 # run (a drop in one run is a drop), as "packets|drops|cpu|ns|setup|work"
 median_row() {
 	grep -F "$1|" "$w/live" | awk -F'|' -v name="$1" '$1 == name' |
-		sort -t'|' -g -k5,5 | awk -F'|' '{ r[NR] = $0; if ($3 + 0 > d) d = $3 + 0 }
+		sort -t'|' -g -k5,5 | awk -F'|' 'BEGIN { d = 0 } { r[NR] = $0; if ($3 + 0 > d) d = $3 + 0 }
 		END { split(r[int((NR + 1) / 2)], f, "|");
 		      printf "%s|%s|%s|%s|%s|%s\n", f[2], d, f[4], f[5], f[6], f[7] }'
 }
