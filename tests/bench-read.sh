@@ -126,9 +126,9 @@ for input in full snap; do
 			-e x11.event-sequencenumber -e x11.errorcode)
 		row "tshark_-Y_x11_-T_fields_(once)" "$tshark"
 		echo "${new%% *} ${tshark%% *}" | awk '{ printf "goal (X11 decoding >= 200 x tshark): %.0f x: %s\n",
-			$2 / $1, $2 / $1 >= 200 ? "met" : "not met" }'
+			$2 / $1, ($2 / $1 >= 200) ? "met" : "not met" }'
 	fi
 	# The issue's goal for reading a file of full-size packets.
 	[ "$input" != full ] || echo "${new%% *} ${floor%% *}" | awk '{
-		printf "goal (full-size read <= 1.1 x cat, wall): %.2f x: %s\n", $1 / $2, $1 <= 1.1 * $2 ? "met" : "not met" }'
+		printf "goal (full-size read <= 1.1 x cat, wall): %.2f x: %s\n", $1 / $2, ($1 <= 1.1 * $2) ? "met" : "not met" }'
 done

@@ -106,6 +106,6 @@ for name in images session; do
 	# The issue's goal beside the figures.  Where reading the file alone
 	# is less than 200 times tshark's time, no decoder can meet the first.
 	echo "$tx $tt $tc" | awk '{ printf "goal (>= 200 x tshark, <= 1.5 x cat): %.0f x tshark: %s; %.2f x cat: %s\n",
-		$2 / $1, $2 / $1 >= 200 ? "met" : ($2 / $3 < 200 ? "not met (cat itself is " sprintf("%.0f", $2 / $3) " x)" : "not met"),
-		$1 / $3, $1 / $3 <= 1.5 ? "met" : "not met" }'
+		$2 / $1, ($2 / $1 >= 200) ? "met" : (($2 / $3 < 200) ? "not met (cat itself is " sprintf("%.0f", $2 / $3) " x)" : "not met"),
+		$1 / $3, ($1 / $3 <= 1.5) ? "met" : "not met" }'
 done
