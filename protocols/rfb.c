@@ -13,8 +13,9 @@
  *   PROTO_SETUP    the handshake, each direction (ProtocolVersion, security,
  *                  ClientInit/ServerInit)
  *   PROTO_REQUEST  every client message, numbered 1, 2, ... after ClientInit
- *                  as X11 numbers requests; FramebufferUpdateRequest carries
- *                  PROTO_F_WANTS_REPLY
+ *                  as X11 numbers requests (afresh from the next thousand
+ *                  after bytes lost: see renumber()); FramebufferUpdateRequest
+ *                  carries PROTO_F_WANTS_REPLY
  *   PROTO_REPLY    a FramebufferUpdate that begins while update requests are
  *                  outstanding.  It answers all of them (TigerVNC and
  *                  libvncserver merge pending requests into one region and
@@ -168,6 +169,10 @@ struct proto_decoder {
 	   so which request an update answers is not sure until an update
 	   answers one that was seen (the server answers in order). */
 	bool requests_unknown;
+	/* The client direction lost bytes after its numbering began: how
+	   many messages they held is not known, so the next message found
+	   is numbered afresh, from the next thousand (see renumber()). */
+	bool renumber;
 	bool continuous;	/* the client enabled ContinuousUpdates */
 	struct update up;
 };
@@ -747,6 +752,20 @@ static enum step step_client_handshake(struct proto_decoder *d, struct cursor *c
 
 /* ---- client messages ---- */
 
+/* Client messages are numbered by counting them; bytes lost in the client
+   direction may have held any number of messages, so after a loss the
+   count is not a fact.  Counting on would show it as one: the numbering
+   restarts instead, visibly, at the thousand after the last number given
+   (12 then 1001; 1500 then 2001), said in a note.  Numbers still grow,
+   so the updates that answer requests pair with them as before. */
+static void renumber(struct proto_decoder *d)
+{
+	d->renumber = false;
+	d->client_seq = (d->client_seq / 1000 + 1) * 1000;
+	note(d, PROTO_C2S, "client messages numbered afresh from %llu: how many the lost bytes held "
+			   "is not known", (unsigned long long)d->client_seq + 1);
+}
+
 static void fbur_push(struct proto_decoder *d, uint64_t seq)
 {
 	if (d->nfbur == d->fbur_cap) {
@@ -911,6 +930,8 @@ static enum step step_layout_message(struct proto_decoder *d, enum proto_dir dir
 		h->m.minor = (uint16_t)(m->op >= 0 ? m->sub << 8 | m->op : m->sub);
 	struct cursor part = cursor_init(h->buf, (size_t)want);
 	if (dir == PROTO_C2S) {
+		if (d->renumber)
+			renumber(d);
 		h->m.seq = ++d->client_seq;
 		if (m->flags & RFB_MSG_WANTS_REPLY) {
 			h->m.flags |= PROTO_F_WANTS_REPLY;
@@ -1642,6 +1663,10 @@ static bool server_resync(struct proto_decoder *d)
 static void lose(struct proto_decoder *d, enum proto_dir dir)
 {
 	struct stream_dir *h = &d->h[dir];
+	/* Lost at the very start (ST_VERSION: a capture begun mid-connection)
+	   the numbering has not begun: it starts from 1, the note saying so. */
+	if (dir == PROTO_C2S && h->stage != ST_LOST && h->stage != ST_VERSION)
+		d->renumber = true;
 	if (h->in_msg) {
 		note(d, dir, "%s not framed to its end", h->m.name ? h->m.name : "a message");
 		/* its bytes already consumed are in no message: count them */

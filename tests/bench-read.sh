@@ -15,11 +15,13 @@
 #   tshark -Y x11 -T fields              the peer that decodes X11 (once:
 #                                        it takes minutes)
 # Printed: wall seconds and CPU seconds (user + system: on a shared
-# machine the steadier figure), packets/s, and the time over cat's; then,
-# when valgrind is installed (and BENCH_NO_CALLGRIND is unset), the
-# instructions xcap executes on each input, old and new, in total and a
-# packet, by callgrind: the same from run to run, however busy the
-# machine.  Figures only; nothing passes or fails.
+# machine the steadier figure), packets/s, the time over cat's, the load
+# average, and the issue's goals (full-size read within 1.1 x cat, X11
+# decoding 200 x tshark's rate) said met or not; then, when valgrind is
+# installed (and BENCH_NO_CALLGRIND is unset), the instructions xcap
+# executes on each input, old and new, in total and a packet, by
+# callgrind: the same from run to run, however busy the machine.
+# Figures only; nothing passes or fails.
 #
 #   tests/bench-read.sh [BUILD-DIR]   (as root unless BENCH_CAPTURE is given;
 #                                      BENCH_KEEP=1 keeps the captures)
@@ -113,17 +115,25 @@ for input in full snap; do
 			printf "%-34s %-5s %9d %8.4f %8.4f %12.0f %8.2f\n",
 			       $1, $2, $3, $4, $5, $3 / $4, $4 / $6 }' | sed 's/_/ /g'
 	}
+	echo "($input: load $(cut -d' ' -f1-3 /proc/loadavg))"
 	row "cat_>_/dev/null_(floor)" "$floor"
-	row "xcap_-r_-w_/dev/null_--no-index" "$(median "$runs" "$xcap" -q -r "$f" -w /dev/null --no-index)"
+	new=$(median "$runs" "$xcap" -q -r "$f" -w /dev/null --no-index)
+	row "xcap_-r_-w_/dev/null_--no-index" "$new"
 	if [ -n "${BENCH_OLD:-}" ]; then
 		row "(old)_xcap_-r" "$(median "$runs" "$BENCH_OLD" -q -r "$f" -w /dev/null --no-index)"
 	fi
 	row "tcpdump_-r_-w_/dev/null" "$(median "$runs" tcpdump -r "$f" -w /dev/null)"
 	if command -v tshark >/dev/null && [ -z "${BENCH_NO_TSHARK:-}" ]; then
-		row "tshark_-Y_x11_-T_fields_(once)" "$(median 1 tshark -r "$f" -Y x11 -T fields \
+		tshark=$(median 1 tshark -r "$f" -Y x11 -T fields \
 			-e frame.number -e x11.opcode -e x11.reply-sequencenumber -e x11.eventcode \
-			-e x11.event-sequencenumber -e x11.errorcode)"
+			-e x11.event-sequencenumber -e x11.errorcode)
+		row "tshark_-Y_x11_-T_fields_(once)" "$tshark"
+		echo "${new%% *} ${tshark%% *}" | awk '{ printf "goal (X11 decoding >= 200 x tshark): %.0f x: %s\n",
+			$2 / $1, ($2 / $1 >= 200) ? "met" : "not met" }'
 	fi
+	# The issue's goal for reading a file of full-size packets.
+	[ "$input" != full ] || echo "${new%% *} ${floor%% *}" | awk '{
+		printf "goal (full-size read <= 1.1 x cat, wall): %.2f x: %s\n", $1 / $2, ($1 <= 1.1 * $2) ? "met" : "not met" }'
 done
 # instructions LABEL XCAP: callgrind's count of one run on each input
 instructions() {

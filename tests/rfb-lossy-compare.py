@@ -9,6 +9,10 @@ tests/rfbclient.py: "DIR NAME LENGTH ...", in order per direction).
   - Nothing invented: every message of the damaged decode is a message of
     the clean one, at the same place in the stream, of the same length;
     its name and kind are the same unless it is flagged uncertain.
+  - Numbers not shown as fact: a client message carries the clean decode's
+    number unless it is flagged uncertain or the decode said the numbering
+    restarted ("numbered afresh from N", or from 1 where a capture begun
+    mid-connection is said) and its number is N or more.
   - Everything accounted for: per direction, the bytes the damaged capture
     spans are the bytes of its messages, plus the bytes it says it could
     not frame ("N bytes not framed"), plus the holes (gap records).
@@ -30,6 +34,7 @@ M32 = 1 << 32
 
 def load(path):
     msgs, pkts, gaps, unframed = {}, {}, {}, {}
+    afresh = []
     for kind, f in dumpfile.records(path):
         if kind == 'msg':
             msgs.setdefault(f['dir'], []).append(f)
@@ -41,7 +46,12 @@ def load(path):
             m = re.match(r'(\d+) bytes not framed$', f.get('text', ''))
             if m:
                 unframed[f['dir']] = unframed.get(f['dir'], 0) + int(m.group(1))
-    return msgs, pkts, gaps, unframed
+            m = re.match(r'client messages numbered afresh from (\d+):', f.get('text', ''))
+            if m:
+                afresh.append(int(m.group(1)))
+            if f['dir'] == 'c2s' and 'mid-connection' in f.get('text', ''):
+                afresh.append(1)    # counted from the capture's start, as said
+    return msgs, pkts, gaps, unframed, afresh
 
 
 def extent(segs):
@@ -56,7 +66,7 @@ def main():
     log, clean, damaged = sys.argv[1:4]
     holds = '--holds' in sys.argv[4:]
     bad = []
-    cm, _, _, cun = load(clean)
+    cm, _, _, cun, _ = load(clean)
     want = {}
     for line in open(log):
         w = line.split()
@@ -67,7 +77,7 @@ def main():
             bad.append('clean %s: %d messages differ from the client log' % (d, len(got)))
     if cun:
         bad.append('the clean decode has unframed bytes: %s' % cun)
-    dm, dp, dg, dun = load(damaged)
+    dm, dp, dg, dun, afresh = load(damaged)
     for d in ('c2s', 's2c'):
         by_end = {m['end']: m for m in cm.get(d, [])}
         for m in dm.get(d, []):
@@ -78,6 +88,10 @@ def main():
             if 'uncertain' not in m['flags'] and (c['name'], c['kind']) != (m['name'], m['kind']):
                 bad.append('%s end=%s: %s %s, clean %s %s, not flagged uncertain'
                            % (d, m['end'], m['kind'], m['name'], c['kind'], c['name']))
+            if (d == 'c2s' and m['seq'] != c['seq'] and 'uncertain' not in m['flags']
+                    and not any(int(m['seq']) >= n for n in afresh)):
+                bad.append('c2s end=%s: %s numbered %s, clean %s, shown as fact'
+                           % (m['end'], m['name'], m['seq'], c['seq']))
         framed = sum(int(m['length']) for m in dm.get(d, []))
         span = extent(dp[d]) if d in dp else 0
         # A hole at the very start of a direction lies before its first

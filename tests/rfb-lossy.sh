@@ -44,7 +44,7 @@ done
 # Raw pixels and a client segment holding its input and both requests (the
 # update answering them must be flagged: the hole shows only with the
 # client's next segment); 46: a whole Hextile update; 35: across two Raw
-# rectangles' boundary; 58 and 60: input and a Tight update.
+# rectangles' boundary; 58 and 60: input and a Tight update; 49 (below).
 editcap "$cap" "$workdir/del19.pcap" 19 || fail "editcap failed"
 check del19 --holds
 grep -q '^gap .*reason=lost' "$workdir/del19.dump" || fail "del19: the lost segment is not a gap"
@@ -57,6 +57,12 @@ editcap "$cap" "$workdir/del35.pcap" 35 || fail "editcap failed"
 check del35 --holds
 editcap "$cap" "$workdir/del58-60.pcap" 58 60 || fail "editcap failed"
 check del58-60 --holds
+# 49: a client segment alone (SetEncodings and a request): the numbers
+# after it are not a count, and the numbering restarts where it says so.
+editcap "$cap" "$workdir/del49.pcap" 49 || fail "editcap failed"
+check del49 --holds
+grep -q '^note .*dir=c2s text="client messages numbered afresh from 1001' "$workdir/del49.dump" ||
+	fail "del49: the client numbering did not restart"
 # The delay table says what went undecoded, besides the hole.
 xcapanalyse "$workdir/del35.pcap" >"$workdir/del35.delays" || fail "del35: no delay table"
 grep -q 'conn 1: [0-9]* bytes of its streams are not in the capture (1 hole); [1-9][0-9]* more were not decoded' \

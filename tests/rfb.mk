@@ -17,7 +17,7 @@ EXTRA_DIST += tests/bench-rfb.sh tests/rfbclient.py tests/rfb-session.sh tests/r
 	tests/captures/rfb-xvnc.pcap tests/captures/rfb-xvnc.msgs \
 	tests/captures/rfb-banners.pcap tests/rfb-banners.py \
 	tests/captures/rfb-regress.pcap tests/rfb-regress.py \
-	tests/captures/rfb-xvnc-hole.pcap
+	tests/captures/rfb-xvnc-hole.pcap tests/captures/rfb-xvnc-client-hole.pcap
 
 # The RFB benchmark (not a test; as root): make bench-rfb
 bench-rfb: all
