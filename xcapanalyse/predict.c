@@ -72,7 +72,40 @@
 #include <unistd.h>
 
 #define NONE UINT32_MAX
+/* waypipe 0.8 over TCP (--waypipe).  What the replay adds to the
+   Wayland bytes of a local trace, each from waypipe's source (mainloop.c,
+   waypipe.c) and checked against captures of it (tests/wayland-predict.sh):
+   - framing: each write of the application or the compositor crosses as
+     a PROTOCOL block, 4 bytes of size and type before it;
+   - buffers: each wl_shm commit adds the BUFFER_DIFF the relay's note
+     gives (xcap-run's wlaccount.c: waypipe's 8-byte-block diff of the
+     damage against its copy, uncompressed, waypipe 0.8's default);
+   - set-up: the application's side opens the TCP connection (the trace's
+     own handshake) and writes its 16-byte connection token before the
+     first block, with it: no round trip of its own;
+   - acknowledgements: each side acknowledges the blocks it received
+     (ACK_NBLOCKS, 8 bytes) with its next write, which is its program's
+     answer; waypipe writes the acknowledgement first and the answer
+     with its next pass, a few microseconds later.  About half the time
+     the two leave as one segment; otherwise the acknowledgement leaves
+     alone, and the answer, if shorter than a segment, waits in the
+     socket (Nagle's algorithm: socat, the documented TCP transport,
+     leaves it on) until the peer's TCP acknowledges those 8 bytes: a
+     round trip, and the peer's delayed-ACK timer once the peer has
+     answered data (Linux's interactive mode; before, it acknowledges at
+     once).  That wait, 2 x 25 + 40 ms at 25 ms one way, is waypipe's
+     dearest cost on a short session; the replay adds its expectation
+     (WAYPIPE_ACK_ALONE of it) to every answer, the captures telling
+     which turns it fell on (half of 40 in five runs);
+   - closing: the CLOSE blocks after the application's end are past the
+     session's span, not counted.
+   Left out: waypipe's own processing (copying a pool to its shadow, a
+   few ms for a new 480 KB pool), and a big diff split among its threads
+   (12 bytes a piece). */
 #define WAYPIPE_BLOCK_HEADER 4	/* a PROTOCOL block's size and type */
+#define WAYPIPE_TOKEN 16	/* the connection token, before the first block */
+#define WAYPIPE_ACK 8		/* ACK_NBLOCKS: its header and a count */
+#define WAYPIPE_ACK_ALONE 0.5	/* of the answers, the share held behind it */
 #define PREDICT_WIN (4u << 20)	/* the window acknowledgements advertise */
 #define PREDICT_QUICKACKS 16	/* Linux's TCP_MAX_QUICKACKS */
 
@@ -88,6 +121,7 @@ struct write {
 	uint32_t prev;			/* previous write of its side */
 	uint32_t cause;			/* write of the other side it waited for */
 	uint8_t dir, flags;
+	bool wp_ack;			/* waypipe: an ACK_NBLOCKS goes before it */
 };
 
 /* A message, at the write holding its last byte. */
@@ -130,6 +164,9 @@ struct pconn {
 	uint32_t pending_cause;		/* while loading: the reply write it ended at */
 	uint32_t tseq[2];		/* while loading: the tunnel's sequence numbers */
 	bool tseq_set[2];
+	/* while loading, waypipe: its token is sent; a side owes an
+	   acknowledgement of the other's blocks */
+	bool wp_token, wp_owed[2];
 	/* Captured beside the server: the gap between a server write and
 	   the client's write it caused holds the trace's round trip, which
 	   is the link's, not the client's think time (ns; 0 beside the
@@ -392,8 +429,20 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 		}
 		w->len = predict_ssh_wire(w->olen, w->zlen);
 	} else if (t->opt.waypipe && p->len) {
-		/* waypipe's PROTOCOL block around the Wayland bytes */
+		/* waypipe's PROTOCOL block around the Wayland bytes, the
+		   token before the first, an acknowledgement before an
+		   answer (see WAYPIPE_ACK_ALONE) */
 		w->len = p->len + WAYPIPE_BLOCK_HEADER;
+		if (d == XDIR_C2S && !c->wp_token) {
+			c->wp_token = true;
+			w->len += WAYPIPE_TOKEN;
+		}
+		if (c->wp_owed[d]) {
+			c->wp_owed[d] = false;
+			w->wp_ack = true;
+			w->len += WAYPIPE_ACK;
+		}
+		c->wp_owed[!d] = true;
 	}
 	if (t->opt.ssh_compression || t->opt.waypipe) {
 		/* The bytes on the link, numbered on from the direction's first
@@ -727,6 +776,8 @@ struct sender {
 	unsigned quick;			/* segments the peer still acknowledges
 					   at once (its quick-ACK mode) */
 	uint64_t last_arrival;		/* of its latest segment at the peer */
+	bool answered;			/* waypipe: it has answered the peer's
+					   data (the peer then delays its ACKs) */
 	uint64_t gate;			/* ssh -C: nothing leaves before (the
 					   channel's confirmation is back) */
 	/* ssh -C: the channel's flow control, in X bytes.  The sender may
@@ -822,6 +873,7 @@ struct replay {
 	} pend;
 	uint64_t max_queue;
 	uint64_t segments;
+	uint64_t wp_held, wp_wait;	/* waypipe: predict_result's */
 	/* The records form streams whose times never go back (see
 	   STREAM_*): each a list through next[], merged at the end instead of
 	   sorted. */
@@ -1145,11 +1197,29 @@ static void replay_write(struct replay *r, uint32_t i)
 		uint64_t qt = q->dir == XDIR_C2S ? r->ready[i - 1] : r->arrive[i - 1];
 		ready = qt + (w->ts - q->ts);
 	}
-	r->ready[i] = ready;
-
 	int d = w->dir;
 	struct sender *s = &r->s[2 * w->conn + d];
 	uint32_t mss = t->opt.mss;
+	if (w->wp_ack) {
+		/* waypipe's acknowledgement alone before the answer, which
+		   Nagle's algorithm holds until the peer's TCP acknowledges it
+		   (WAYPIPE_ACK_ALONE): the expected wait.  The peer delays its
+		   ACK once it has itself answered data. */
+		if (w->len - WAYPIPE_ACK < mss) {
+			const struct predict_link *l = r->link;
+			double wait = 2.0 * (double)l->delay + ser(l, WAYPIPE_ACK + t->opt.overhead) +
+				      ser(l, t->opt.overhead);
+			if (r->s[2 * w->conn + !d].answered)
+				wait += (double)t->opt.delack;
+			uint64_t expected = (uint64_t)round_ns(WAYPIPE_ACK_ALONE * wait);
+			ready += expected;
+			r->wp_held++;
+			r->wp_wait += expected;
+		}
+		s->answered = true;
+	}
+	r->ready[i] = ready;
+
 	bool syn = w->flags & XTCP_SYN;
 	uint32_t base = w->seq + (syn ? 1 : 0);
 	bool tunnel = t->opt.ssh_compression;
@@ -1487,6 +1557,8 @@ static int run_with(const struct predict_trace *t, struct scratch *sc,
 	result_of(m, res);
 	res->segments = r.segments;
 	res->max_queue = r.max_queue;
+	res->wp_held = r.wp_held;
+	res->wp_wait = r.wp_wait;
 	rc = 0;
 out:
 	xstate_free(m);

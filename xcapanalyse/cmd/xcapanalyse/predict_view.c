@@ -136,7 +136,7 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 			}
 		}
 	}
-	const char *notes[4] = {
+	const char *notes[5] = {
 		"predicted: the trace's dependencies replayed over a modelled link "
 		"(xcapanalyse(1), PREDICTION: what the model leaves out)",
 	};
@@ -161,6 +161,19 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 			 "(--wake-time; xcapanalyse(1), PREDICTION: Waking)",
 			 PREDICT_WAKE_AFTER / 1e6, (double)predict_options_of(t)->wake / 1e6);
 		notes[nnotes++] = wnote;
+	}
+	/* waypipe's wait behind its acknowledgements is a race's
+	   expectation: say how much of the prediction it is. */
+	char wpnote[320];
+	if (predict_options_of(t)->waypipe && n && res[n - 1].wp_held) {
+		predict_format_rate(rate, sizeof rate, rates[(n - 1) / ndelays]);
+		snprintf(wpnote, sizeof wpnote,
+			 "waypipe: %llu answers may wait behind its acknowledgement (Nagle's "
+			 "algorithm on socat's TCP), counted half: %.1f ms at %s, %g ms "
+			 "(xcapanalyse(1), PREDICTION: waypipe)",
+			 (unsigned long long)res[n - 1].wp_held, (double)res[n - 1].wp_wait / 1e6,
+			 rate, (double)delays[(n - 1) % ndelays] / 1e6);
+		notes[nnotes++] = wpnote;
 	}
 	/* The replay never drops; say where a real link's queue would have. */
 	char qnote[256];
