@@ -54,6 +54,15 @@ port=$((7300 + $$ % 400)) ncell=0
 cell() {
 	rate=$1 delay=$2 name=wp$ncell$$
 	ncell=$((ncell + 1))
+	predicted=$(xcapanalyse --predict --waypipe --rates "$rate" --latencies "$delay" --format csv \
+		"$workdir/local.xcap" 2>"$workdir/predict.err" | awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ print $col["span_s"], $col["total_network_delay_s"] }')
+	# the prediction's expected wait behind waypipe's acknowledgements
+	expected=$(sed -n 's/.*counted half: \([0-9.]*\) ms.*/\1/p' "$workdir/predict.err")
+	[ -n "$expected" ] || fail "no waypipe note from the prediction: $(cat "$workdir/predict.err")"
+	# the run's limit: three times the predicted span, and half a minute
+	limit=$(echo "$predicted" | awk '{ printf "%d", 30 + 3 * $1 }')
 	# a queue that holds the whole buffer: the model has no drops
 	make_link "$name" "$rate" "$rate" "$delay" 2000000
 	port=$((port + 1))
@@ -73,7 +82,7 @@ cell() {
 	wait_for test -S "$workdir/wps-$rate-$delay.sock" || fail "socat did not listen"
 	start_capture "cap_n$ncell" ip netns exec "$link_ns_c" xcap -i "$link_dev_c" -B 65536 \
 		-w "$workdir/wp-$rate-$delay.xcap" tcp port $port
-	in_ns "$link_ns_c" env XDG_RUNTIME_DIR="$workdir/app" timeout 30 \
+	in_ns "$link_ns_c" env XDG_RUNTIME_DIR="$workdir/app" timeout "$limit" \
 		waypipe --oneshot --socket "$workdir/wps-$rate-$delay.sock" server -- "$workdir/wl-frame-client" \
 		>"$workdir/wps.log" 2>&1 || fail "waypipe server: $(tail -3 "$workdir/wps.log")"
 	sleep 1
@@ -85,13 +94,6 @@ cell() {
 		$col["direction"] == "request" && $col["conn"] != "all" {
 			print $col["idle"] + $col["block_send"] + $col["block_recv"] + $col["block_reply"],
 			      $col["total_network_delay"]; exit }')
-	predicted=$(xcapanalyse --predict --waypipe --rates "$rate" --latencies "$delay" --format csv \
-		"$workdir/local.xcap" 2>"$workdir/predict.err" | awk -F, '
-		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		{ print $col["span_s"], $col["total_network_delay_s"] }')
-	# the prediction's expected wait behind waypipe's acknowledgements
-	expected=$(sed -n 's/.*counted half: \([0-9.]*\) ms.*/\1/p' "$workdir/predict.err")
-	[ -n "$expected" ] || fail "no waypipe note from the prediction: $(cat "$workdir/predict.err")"
 	# the capture's: from each segment holding only an ACK_NBLOCKS to
 	# the next data of its side
 	seen=$(xcapanalyse --dump "$workdir/wp-$rate-$delay.xcap" | awk '
@@ -113,10 +115,21 @@ cell() {
 		"waits behind a lone acknowledgement: expected $expected ms, seen $seen (ms, how many)"
 	echo "$rate $delay $measured $predicted $expected $seen" >>"$workdir/cells"
 }
-cell 10M 5
-cell 10M 25
-cell 2M 5
-cell 2M 25
+# WLPREDICT_MATRIX=paper: the paper's 5 x 4 (xcap-sweep's defaults), some
+# half an hour, nearly all of it the 10 kbit/s row (make
+# long-wayland-predict-matrix); otherwise 2 x 2.
+if [ "${WLPREDICT_MATRIX:-}" = paper ]; then
+	for rate in 100M 10M 1M 100k 10k; do
+		for delay in 0.1 1 10 100; do
+			cell "$rate" "$delay"
+		done
+	done
+else
+	cell 10M 5
+	cell 10M 25
+	cell 2M 5
+	cell 2M 25
+fi
 check_begin "the prediction within 15 % of waypipe's span and network delay at every cell, or its miss explained by the waits behind waypipe's acknowledgements"
 while read -r rate delay mspan mdelay pspan pdelay expected seen _nlone; do
 	for what in span delay; do

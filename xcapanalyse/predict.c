@@ -95,8 +95,13 @@
      answered data (Linux's interactive mode; before, it acknowledges at
      once).  That wait, 2 x 25 + 40 ms at 25 ms one way, is waypipe's
      dearest cost on a short session; the replay adds its expectation
-     (WAYPIPE_ACK_ALONE of it) to every answer, the captures telling
-     which turns it fell on (half of 40 in five runs);
+     (WAYPIPE_ACK_ALONE of it) to every answer that fits a segment.
+     The waits the captures show are the model's to a few ms (2 x 5 ms
+     and 2 x 25 ms, first turn, the peer not yet interactive; 53 to 58
+     and 91 to 99 ms after); how many turns they fall on is a race in the
+     sending machine, which load moves: 16 of 35 turns on a machine at
+     load 2 to 4, 9 of 56 at 4 to 5 (tests/wayland-predict.sh, which
+     explains a cell's miss by the capture's own count);
    - closing: the CLOSE blocks after the application's end are past the
      session's span, not counted.
    Left out: waypipe's own processing (copying a pool to its shadow, a
