@@ -95,7 +95,9 @@
      answered data (Linux's interactive mode; before, it acknowledges at
      once).  That wait, 2 x 25 + 40 ms at 25 ms one way, is waypipe's
      dearest cost on a short session; the replay adds its expectation
-     (WAYPIPE_ACK_ALONE of it) to every answer that fits a segment.
+     (WAYPIPE_ACK_ALONE of it) to every answer that fits a segment, and
+     to the short end of a longer one a round trip's (the peer's TCP
+     acknowledges at once there).
      The waits the captures show are the model's to a few ms (2 x 5 ms
      and 2 x 25 ms, first turn, the peer not yet interactive; 53 to 58
      and 91 to 99 ms after); how many turns they fall on is a race in the
@@ -395,6 +397,40 @@ static bool tunnel_merge(struct predict_trace *t, struct pconn *c, const struct 
 	return true;
 }
 
+/* waypipe: the ACK_NBLOCKS it writes just before the answer of packet p
+   (WAYPIPE_ACK_ALONE), a write of its own: 8 bytes of no Wayland
+   message, a nanosecond before it (so that a wait of the client ends at
+   the answer, not here).  0, or -1 when out of memory. */
+static int wp_ack_write(struct predict_trace *t, struct pconn *c, const struct xrec_pkt *p, int d)
+{
+	if (GROW(t->w, t->capw, t->nw + 2) < 0) {
+		t->oom = true;
+		return -1;
+	}
+	struct write *a = &t->w[t->nw];
+	memset(a, 0, sizeof *a);
+	a->ts = p->ts ? p->ts - 1 : 0;
+	if (c->last_w[d] != NONE && a->ts < t->w[c->last_w[d]].ts)
+		a->ts = t->w[c->last_w[d]].ts;
+	a->conn = p->conn;
+	a->oseq = p->seq;		/* olen 0: no message ends in it */
+	a->len = WAYPIPE_ACK;
+	a->dir = (uint8_t)d;
+	a->flags = p->tcp_flags & (uint8_t)~(XTCP_SYN | XTCP_FIN);
+	if (!c->tseq_set[d]) {
+		c->tseq_set[d] = true;
+		c->tseq[d] = p->seq;
+	}
+	a->seq = c->tseq[d];
+	a->ack = c->tseq[!d];
+	c->tseq[d] += WAYPIPE_ACK;
+	a->prev = c->last_w[d];
+	a->cause = NONE;
+	c->last_w[d] = (uint32_t)t->nw++;
+	c->wp_owed[d] = false;
+	return 0;
+}
+
 static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 {
 	if (GROW(t->p, t->capp, t->np + 1) < 0) {
@@ -413,6 +449,9 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 	}
 	int d = p->dir & 1;
 	if (t->opt.ssh_compression && p->len && tunnel_merge(t, c, p, d))
+		return;
+	bool wp_answer = t->opt.waypipe && p->len && c->wp_owed[d];
+	if (wp_answer && wp_ack_write(t, c, p, d) < 0)
 		return;
 	struct write *w = &t->w[t->nw];
 	memset(w, 0, sizeof *w);
@@ -435,18 +474,14 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 		w->len = predict_ssh_wire(w->olen, w->zlen);
 	} else if (t->opt.waypipe && p->len) {
 		/* waypipe's PROTOCOL block around the Wayland bytes, the
-		   token before the first, an acknowledgement before an
-		   answer (see WAYPIPE_ACK_ALONE) */
+		   token before the first (an answer's acknowledgement is a
+		   write of its own before it, wp_ack_write) */
 		w->len = p->len + WAYPIPE_BLOCK_HEADER;
 		if (d == XDIR_C2S && !c->wp_token) {
 			c->wp_token = true;
 			w->len += WAYPIPE_TOKEN;
 		}
-		if (c->wp_owed[d]) {
-			c->wp_owed[d] = false;
-			w->wp_ack = true;
-			w->len += WAYPIPE_ACK;
-		}
+		w->wp_ack = wp_answer;
 		c->wp_owed[!d] = true;
 	}
 	if (t->opt.ssh_compression || t->opt.waypipe) {
@@ -1206,11 +1241,11 @@ static void replay_write(struct replay *r, uint32_t i)
 	struct sender *s = &r->s[2 * w->conn + d];
 	uint32_t mss = t->opt.mss;
 	if (w->wp_ack) {
-		/* waypipe's acknowledgement alone before the answer, which
-		   Nagle's algorithm holds until the peer's TCP acknowledges it
-		   (WAYPIPE_ACK_ALONE): the expected wait.  The peer delays its
-		   ACK once it has itself answered data. */
-		if (w->len - WAYPIPE_ACK < mss) {
+		/* waypipe's acknowledgement (the write before) alone before
+		   the answer, which Nagle's algorithm holds until the peer's
+		   TCP acknowledges it (WAYPIPE_ACK_ALONE): the expected wait.
+		   The peer delays its ACK once it has itself answered data. */
+		if (w->len < mss) {
 			const struct predict_link *l = r->link;
 			double wait = 2.0 * (double)l->delay + ser(l, WAYPIPE_ACK + t->opt.overhead) +
 				      ser(l, t->opt.overhead);
@@ -1245,6 +1280,7 @@ static void replay_write(struct replay *r, uint32_t i)
 	uint32_t nseg = w->len > first ? 1 + (w->len - first + mss - 1) / mss : 1;
 	uint64_t ts = ready, arrival = ready;
 	bool held_back = false;		/* its last segment is r->pend */
+	uint64_t tail_ready = ready;	/* when its last segment may leave */
 	/* Through an ssh tunnel the capture is between the client and the
 	   local sshd: the client's bytes are seen, and acknowledged, as it
 	   writes them, and cross the link when sshd may send them.  The
@@ -1280,6 +1316,20 @@ static void replay_write(struct replay *r, uint32_t i)
 			flags &= (uint8_t)~XTCP_SYN;
 		if (k + 1 < nseg)
 			flags &= (uint8_t)~(XTCP_FIN | XTCP_PSH);
+		if (w->wp_ack && k > 0 && k + 1 == nseg && size < mss) {
+			/* waypipe: the short end of a long answer waits as a
+			   short answer does for the lone acknowledgement's ACK,
+			   which the peer sends at once (the full segments after
+			   those 8 bytes fill its segment): a round trip after it
+			   left, WAYPIPE_ACK_ALONE of the time. */
+			const struct predict_link *l = r->link;
+			uint64_t acked = ready + 2 * l->delay +
+					 (uint64_t)round_ns(ser(l, WAYPIPE_ACK + t->opt.overhead) +
+							    ser(l, t->opt.overhead));
+			if (acked > ts)
+				ts += (uint64_t)round_ns(WAYPIPE_ACK_ALONE * (double)(acked - ts));
+			tail_ready = ts;
+		}
 		if (!tunnel && k + 1 == nseg && size && size < mss &&
 		    !(flags & (XTCP_SYN | XTCP_FIN | XTCP_RST)) && sender_free(s, ts) > ready) {
 			/* Short, and the window kept it in the socket since it
@@ -1290,7 +1340,7 @@ static void replay_write(struct replay *r, uint32_t i)
 			r->pend.seq = k ? base + off : carry ? carry_seq : w->seq;
 			r->pend.n = size;
 			r->pend.flags = flags;
-			r->pend.ready = ready;
+			r->pend.ready = tail_ready;
 			held_back = true;
 			break;
 		}
