@@ -1200,6 +1200,13 @@ static void flush_pending(struct replay *r)
 		r->arrive[x] = arrival;
 }
 
+/* waypipe: the share of answers the replay holds behind a lone
+   acknowledgement. */
+static double wp_alone(const struct replay *r)
+{
+	return r->link->wp_none ? 0 : WAYPIPE_ACK_ALONE;
+}
+
 static void replay_write(struct replay *r, uint32_t i)
 {
 	const struct predict_trace *t = r->t;
@@ -1254,7 +1261,7 @@ static void replay_write(struct replay *r, uint32_t i)
 				      ser(l, t->opt.overhead);
 			if (r->s[2 * w->conn + !d].answered)
 				wait += (double)t->opt.delack;
-			uint64_t expected = (uint64_t)round_ns(WAYPIPE_ACK_ALONE * wait);
+			uint64_t expected = (uint64_t)round_ns(wp_alone(r) * wait);
 			ready += expected;
 			r->wp_held++;
 			r->wp_wait += expected;
@@ -1330,7 +1337,7 @@ static void replay_write(struct replay *r, uint32_t i)
 					 (uint64_t)round_ns(ser(l, WAYPIPE_ACK + t->opt.overhead) +
 							    ser(l, t->opt.overhead));
 			if (acked > ts)
-				ts += (uint64_t)round_ns(WAYPIPE_ACK_ALONE * (double)(acked - ts));
+				ts += (uint64_t)round_ns(wp_alone(r) * (double)(acked - ts));
 			tail_ready = ts;
 		}
 		if (!tunnel && k + 1 == nseg && size && size < mss &&

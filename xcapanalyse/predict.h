@@ -104,6 +104,10 @@ void predict_options_default(struct predict_options *opt);
 struct predict_link {
 	uint64_t rate;
 	uint64_t delay;			/* ns */
+	/* waypipe: replayed as though no answer waited behind a lone
+	   acknowledgement (its best case; the prediction counts
+	   WAYPIPE_ACK_ALONE of each such wait, predict.c) */
+	bool wp_none;
 };
 
 /* What the replay over one link gives, as the state model measures it. */
