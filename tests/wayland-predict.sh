@@ -33,6 +33,7 @@
 . "$top_srcdir/tests/netns.sh"
 need root tun netns weston waypipe socat xcap-link xcap-run cc pkg-config
 measures_physics
+# WLPREDICT_KEEP=1 keeps the captures and the local trace for a look
 keep_workdir=${WLPREDICT_KEEP:-}
 mkdir -m 0700 "$workdir/comp" "$workdir/app"
 cc -O2 -o "$workdir/wl-frame-client" "$top_srcdir/tests/wl-frame-client.c" \
