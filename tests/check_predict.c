@@ -340,7 +340,7 @@ START_TEST(test_round_trips_replayed)
 
 	/* 8 Mbit/s (1 us a byte), 10 ms each way: a wait is the request's
 	   56 bytes, 10 ms, the server's 50 us, the reply's 84 bytes, 10 ms. */
-	struct predict_link link = { 8000000, 10 * MS };
+	struct predict_link link = { .rate = 8000000, .delay = 10 * MS };
 	struct predict_result r;
 	waits_heard = 0;
 	ck_assert_int_eq(predict_run(t, &link, &r, count_wait, NULL), 0);
@@ -393,7 +393,7 @@ START_TEST(test_ssh_round_trips)
 	size_t with_data;
 	ck_assert_uint_eq(predict_unmeasured(t, &with_data), 0);
 	ck_assert_uint_eq(with_data, 2 * N);
-	struct predict_link link = { 8000000, 10 * MS };
+	struct predict_link link = { .rate = 8000000, .delay = 10 * MS };
 	struct predict_result r;
 	ck_assert_int_eq(predict_run(t, &link, &r, NULL, NULL), 0);
 	ck_assert_uint_eq(r.waits, N);
@@ -430,7 +430,7 @@ START_TEST(test_wake)
 {
 	enum { N = 5 };
 	const uint64_t W = 70 * US;
-	struct predict_link link = { 8000000, 10 * MS };
+	struct predict_link link = { .rate = 8000000, .delay = 10 * MS };
 	struct predict_result r0, r1;
 	for (int ssh = 0; ssh <= 1; ssh++) {
 		struct predict_trace *t0 = round_trip_trace_via(N, ssh, ssh, 0);
@@ -465,7 +465,7 @@ START_TEST(test_wake)
 	}
 	rt_think = 1 * MS;
 	/* Over a link as fast as loopback nobody waits long: nothing added. */
-	struct predict_link lo = { 0, 1 * US };
+	struct predict_link lo = { .rate = 0, .delay = 1 * US };
 	struct predict_trace *t0 = round_trip_trace_via(N, false, false, 0);
 	struct predict_trace *t1 = round_trip_trace_via(N, false, false, W);
 	ck_assert_int_eq(predict_run(t0, &lo, &r0, NULL, NULL), 0);
@@ -508,7 +508,8 @@ START_TEST(test_delack_timer)
 	predict_options_default(&o);
 	struct predict_trace *t = bulk_reply_trace(&o);
 	struct predict_result r;
-	struct predict_link fast_delay = { 100000, 100 * US }, long_delay = { 100000, 100 * MS };
+	struct predict_link fast_delay = { .rate = 100000, .delay = 100 * US },
+			    long_delay = { .rate = 100000, .delay = 100 * MS };
 	ck_assert_int_eq(predict_run(t, &fast_delay, &r, NULL, NULL), 0);
 	ck_assert_uint_eq(r.waits, 1);
 	ck_assert_uint_eq(r.block_send, 0);
@@ -555,7 +556,7 @@ START_TEST(test_coalescing)
 {
 	struct predict_options o;
 	predict_options_default(&o);
-	struct predict_link l = { 8000000, 100 * US };
+	struct predict_link l = { .rate = 8000000, .delay = 100 * US };
 	struct predict_result r;
 	/* The first ten pieces go alone (the initial window of 10).  The
 	   first acknowledgement is back 656 us after the reply began (404 +
@@ -599,8 +600,10 @@ START_TEST(test_run_all_threads)
 {
 	struct predict_trace *t = round_trip_trace(40);
 	static const struct predict_link links[] = {
-		{ 100000000, 100000 }, { 10000000, 1 * MS }, { 1000000, 10 * MS },
-		{ 100000, 100 * MS }, { 10000, 0 }, { 0, 5 * MS }, { 64000, 1 * MS },
+		{ .rate = 100000000, .delay = 100000 }, { .rate = 10000000, .delay = 1 * MS },
+		{ .rate = 1000000, .delay = 10 * MS }, { .rate = 100000, .delay = 100 * MS },
+		{ .rate = 10000, .delay = 0 }, { .rate = 0, .delay = 5 * MS },
+		{ .rate = 64000, .delay = 1 * MS },
 	};
 	enum { NL = sizeof links / sizeof links[0] };
 	struct predict_result one[NL], all[NL];

@@ -14,20 +14,27 @@
 # to last packet) and total network delay against the capture's: within 15 %, or
 # the figures printed and the claim failed.
 #
-# What the model leaves out shows as a difference that grows with the
-# round trips: waypipe's own time to pass each message on (both ends),
-# its acknowledgements, and its connection set-up before the client's
-# first message (the token).  That time is this machine's, not the
-# link's, and it grows with the machine's load (-4 to -15 % quiet, -20 to
-# -30 % beside a loaded make check), so it is measured as ssh's forwarding
-# time is (tests/predict-ssh.sh): a cell on a link that costs next to
-# nothing (1 Gbit/s, 0.1 ms), where whatever the capture shows beyond the
-# prediction is waypipe's own.  Each cell's claim adds that time to the
-# prediction; the bare prediction is printed beside it.
+# The model (xcapanalyse/predict.c, above WAYPIPE_BLOCK_HEADER) holds
+# waypipe's framing, diffs, token and acknowledgements.  Each side's
+# acknowledgement (ACK_NBLOCKS, 8 bytes) goes with its program's next
+# answer, and in about half of the turns alone just before it: the
+# answer then waits in socat's socket (Nagle's algorithm) for the peer's
+# TCP to acknowledge those 8 bytes, a round trip and its delayed-ACK
+# timer (40 ms).  Which turns is a race inside the sending machine, so
+# the prediction counts half of each such wait (its note says how much);
+# a run that falls on more or fewer of them misses by that much.  So per
+# cell the capture's own waits behind a lone acknowledgement are summed
+# (the gap from such a segment to its side's next data), and a cell
+# outside 15 % passes only when its prediction with that sum in place of
+# the expectation is within 15 %: the miss explained, and printed.  (The
+# prediction is linear in that sum: from its best case, no answer held,
+# which its note gives beside the expectation.)
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 . "$top_srcdir/tests/netns.sh"
 need root tun netns weston waypipe socat xcap-link xcap-run cc pkg-config
 measures_physics
+# WLPREDICT_KEEP=1 keeps the captures and the local trace for a look
+keep_workdir=${WLPREDICT_KEEP:-}
 mkdir -m 0700 "$workdir/comp" "$workdir/app"
 cc -O2 -o "$workdir/wl-frame-client" "$top_srcdir/tests/wl-frame-client.c" \
 	$(pkg-config --cflags --libs wayland-client) 2>"$workdir/cc.err" ||
@@ -50,6 +57,19 @@ port=$((7300 + $$ % 400)) ncell=0
 cell() {
 	rate=$1 delay=$2 name=wp$ncell$$
 	ncell=$((ncell + 1))
+	predicted=$(xcapanalyse --predict --waypipe --rates "$rate" --latencies "$delay" --format csv \
+		"$workdir/local.xcap" 2>"$workdir/predict.err" | awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ print $col["span_s"], $col["total_network_delay_s"] }')
+	# the prediction's expected wait behind waypipe's acknowledgements
+	# and its best case (no answer held), span and network delay
+	expected=$(sed -n 's/.*counted half: \([0-9.]*\) ms.*/\1/p' "$workdir/predict.err")
+	best=$(sed -n 's/.*none held: span \([0-9.]*\) s, network delay \([0-9.]*\) s.*/\1 \2/p' \
+		"$workdir/predict.err")
+	[ -n "$expected" ] && [ -n "$best" ] ||
+		fail "no waypipe note from the prediction: $(cat "$workdir/predict.err")"
+	# the run's limit: three times the predicted span, and half a minute
+	limit=$(echo "$predicted" | awk '{ printf "%d", 30 + 3 * $1 }')
 	# a queue that holds the whole buffer: the model has no drops
 	make_link "$name" "$rate" "$rate" "$delay" 2000000
 	port=$((port + 1))
@@ -69,7 +89,7 @@ cell() {
 	wait_for test -S "$workdir/wps-$rate-$delay.sock" || fail "socat did not listen"
 	start_capture "cap_n$ncell" ip netns exec "$link_ns_c" xcap -i "$link_dev_c" -B 65536 \
 		-w "$workdir/wp-$rate-$delay.xcap" tcp port $port
-	in_ns "$link_ns_c" env XDG_RUNTIME_DIR="$workdir/app" timeout 30 \
+	in_ns "$link_ns_c" env XDG_RUNTIME_DIR="$workdir/app" timeout "$limit" \
 		waypipe --oneshot --socket "$workdir/wps-$rate-$delay.sock" server -- "$workdir/wl-frame-client" \
 		>"$workdir/wps.log" 2>&1 || fail "waypipe server: $(tail -3 "$workdir/wps.log")"
 	sleep 1
@@ -81,31 +101,60 @@ cell() {
 		$col["direction"] == "request" && $col["conn"] != "all" {
 			print $col["idle"] + $col["block_send"] + $col["block_recv"] + $col["block_reply"],
 			      $col["total_network_delay"]; exit }')
-	predicted=$(xcapanalyse --predict --waypipe --rates "$rate" --latencies "$delay" --format csv \
-		"$workdir/local.xcap" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		{ print $col["span_s"], $col["total_network_delay_s"] }')
-	say "$rate $delay ms: measured span, network delay $measured; predicted $predicted"
-	echo "$rate $delay $measured $predicted" >>"$workdir/cells"
+	# the capture's: from each segment holding only an ACK_NBLOCKS to
+	# the next data of its side
+	seen=$(xcapanalyse --dump "$workdir/wp-$rate-$delay.xcap" | awk '
+		function close_pkt() {
+			if (plen == 8 && nmsg == 1 && acks == 1) { lone[pdir] = pts; nlone++ }
+			plen = 0
+		}
+		/^pkt/ {
+			close_pkt()
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+			if (f["len"] == 0) next
+			if (f["dir"] in lone) { wait += f["t"] - lone[f["dir"]]; delete lone[f["dir"]] }
+			pts = f["t"]; pdir = f["dir"]; plen = f["len"]; nmsg = 0; acks = 0
+			next
+		}
+		/^msg/ && plen { nmsg++; if ($0 ~ / name=ACK_NBLOCKS /) acks++ }
+		END { close_pkt(); printf "%.1f %d\n", wait * 1000, nlone }')
+	say "$rate $delay ms: measured span, network delay $measured; predicted $predicted;" \
+		"waits behind a lone acknowledgement: expected $expected ms, seen $seen (ms, how many)"
+	echo "$rate $delay $measured $predicted $best $expected $seen" >>"$workdir/cells"
 }
-cell 1G 0.1
-cell 10M 5
-cell 10M 25
-cell 2M 5
-cell 2M 25
-# waypipe's own time: the near-free cell's measured less its predicted
-read -r _r _d own_mspan own_mdelay own_pspan own_pdelay <"$workdir/cells"
-own_span=$(echo "$own_mspan $own_pspan" | awk '{ d = $1 - $2; printf "%.6f", (d > 0 ? d : 0) }')
-own_delay=$(echo "$own_mdelay $own_pdelay" | awk '{ d = $1 - $2; printf "%.6f", (d > 0 ? d : 0) }')
-[ -n "$own_span" ] && [ -n "$own_delay" ] || fail "no figure for waypipe's own time: $(head -1 "$workdir/cells")"
-say "waypipe's own time on this machine (1G, 0.1 ms cell): span $own_span s, network delay $own_delay s"
-check_begin "the prediction (plus waypipe's own time) within 15 % of waypipe's span and network delay at every cell"
-tail -n +2 "$workdir/cells" | while read -r rate delay mspan mdelay pspan pdelay; do
-	for what in span delay; do
-		eval "m=\$m$what p=\$p$what own=\$own_$what"
-		bare=$(echo "$p $m" | awk '{ printf "%+.1f", ($2 > 0 ? ($1 / $2 - 1) * 100 : 0) }')
-		off=$(echo "$p $own $m" | awk '{ printf "%+.1f", ($3 > 0 ? (($1 + $2) / $3 - 1) * 100 : 0) }')
-		say "  $rate $delay ms $what: measured $m s, predicted $p s ($bare %), with waypipe's own time $off %"
-		echo "$off" | awk '{ exit !($1 > 15 || $1 < -15) }' && fail "$rate $delay ms: $what off by $off % (bare prediction $bare %)"
+# WLPREDICT_MATRIX=paper: the paper's 5 x 4 (xcap-sweep's defaults), some
+# half an hour, nearly all of it the 10 kbit/s row (make
+# long-wayland-predict-matrix); otherwise 2 x 2.
+if [ "${WLPREDICT_MATRIX:-}" = paper ]; then
+	for rate in 100M 10M 1M 100k 10k; do
+		for delay in 0.1 1 10 100; do
+			cell "$rate" "$delay"
+		done
 	done
-done
+else
+	cell 10M 5
+	cell 10M 25
+	cell 2M 5
+	cell 2M 25
+fi
+check_begin "the prediction within 15 % of waypipe's span and network delay at every cell, or its miss explained by the waits behind waypipe's acknowledgements"
+while read -r rate delay mspan mdelay pspan pdelay bspan bdelay expected seen _nlone; do
+	for what in span delay; do
+		eval "m=\$m$what p=\$p$what b=\$b$what"
+		off=$(echo "$p $m" | awk '{ printf "%+.1f", ($2 > 0 ? ($1 / $2 - 1) * 100 : 0) }')
+		# the same prediction with the capture's waits for the
+		# expectation: the model is linear in them, from its best case
+		# (none) through its expectation
+		alt=$(echo "$b $p $expected $seen $m" | awk '{
+			q = $3 > 0 ? $1 + ($2 - $1) * $4 / $3 : $2
+			printf "%+.1f", ($5 > 0 ? (q / $5 - 1) * 100 : 0) }')
+		say "  $rate $delay ms $what: measured $m s, predicted $p s ($off %); with the capture's own waits behind the acknowledgement $alt %"
+		echo "$off" | awk '{ exit !($1 > 15 || $1 < -15) }' || continue
+		if echo "$alt" | awk '{ exit !($1 > 15 || $1 < -15) }'; then
+			fail "$rate $delay ms: $what off by $off %, and by $alt % with the capture's waits behind waypipe's acknowledgements"
+		else
+			say "  $rate $delay ms $what: the miss explained (the run's answers waited $seen ms behind a lone acknowledgement, the prediction expects $expected ms)"
+		fi
+	done
+done <"$workdir/cells"
 check_end

@@ -18,4 +18,5 @@ EXTRA_DIST += tests/bench-wayland.sh
 EXTRA_DIST += tests/wayland-oracle.py tests/wayland-waits.py tests/wayland-input.py tests/wayland-photon.py tests/wl-photon.c tests/wl-keytime.c tests/wl-trips.c tests/wl-waits.c
 EXTRA_DIST += tests/captures/waypipe-trips.pcap tests/captures/decode/waypipe-trips-midstream.pcap \
 	tests/captures/waypipe-terminal-keys.xcap
-EXTRA_DIST += tests/captures/waypipe-shm.pcap tests/captures/decode/waypipe-shm-midstream.pcap
+EXTRA_DIST += tests/captures/waypipe-shm.pcap tests/captures/decode/waypipe-shm-midstream.pcap \
+	tests/captures/wl-frame-relay.xcap

@@ -72,7 +72,50 @@
 #include <unistd.h>
 
 #define NONE UINT32_MAX
+/* waypipe 0.8 over TCP (--waypipe).  What the replay adds to the
+   Wayland bytes of a local trace, each from waypipe's source (mainloop.c,
+   waypipe.c) and checked against captures of it (tests/wayland-predict.sh):
+   - framing: each write of the application or the compositor crosses as
+     a PROTOCOL block, 4 bytes of size and type before it;
+   - buffers: each wl_shm commit adds the BUFFER_DIFF the relay's note
+     gives (xcap-run's wlaccount.c: waypipe's 8-byte-block diff of the
+     damage against its copy, uncompressed, waypipe 0.8's default);
+   - set-up: the application's side opens the TCP connection (the trace's
+     own handshake) and writes its 16-byte connection token before the
+     first block, with it: no round trip of its own;
+   - acknowledgements: each side acknowledges the blocks it received
+     (ACK_NBLOCKS, 8 bytes) with its next write, which is its program's
+     answer (never on a timer); waypipe writes the acknowledgement first
+     and the answer with its next pass, a few microseconds later (the
+     replay: a write of its own, wp_ack_write).  Often the two still
+     leave as one segment; otherwise the acknowledgement leaves
+     alone, and the answer, if shorter than a segment, waits in the
+     socket (Nagle's algorithm: socat, the documented TCP transport,
+     leaves it on) until the peer's TCP acknowledges those 8 bytes: a
+     round trip, and the peer's delayed-ACK timer once the peer has
+     answered data (Linux's interactive mode; before, it acknowledges at
+     once).  That wait, 2 x 25 + 40 ms at 25 ms one way, is waypipe's
+     dearest cost on a short session; the replay adds its expectation
+     (WAYPIPE_ACK_ALONE of it) to every answer that fits a segment, and
+     to the short end of a longer one a round trip's (the peer's TCP
+     acknowledges at once there).
+     The waits the captures show are the model's to a few ms (2 x 5 ms
+     and 2 x 25 ms, first turn, the peer not yet interactive; 53 to 58
+     and 91 to 99 ms after); how many turns they fall on is a race in the
+     sending machine, which load moves: 16 of 35 turns on a machine at
+     load 2 to 4, 9 of 56 at 4 to 5 (tests/wayland-predict.sh, which
+     explains a cell's miss by the capture's own count);
+   - closing: the CLOSE blocks after the application's end are past the
+     session's span, not counted.
+   Left out: waypipe's own processing (copying a pool to its shadow, a
+   few ms for a new 480 KB pool), a big diff split among its threads
+   (12 bytes a piece), and, as for any connection here, the receiver's
+   window, which on a 200 ms round trip holds a 480 KB buffer's upload
+   to some 1 s where the replay takes 0.7. */
 #define WAYPIPE_BLOCK_HEADER 4	/* a PROTOCOL block's size and type */
+#define WAYPIPE_TOKEN 16	/* the connection token, before the first block */
+#define WAYPIPE_ACK 8		/* ACK_NBLOCKS: its header and a count */
+#define WAYPIPE_ACK_ALONE 0.5	/* of the answers, the share held behind it */
 #define PREDICT_WIN (4u << 20)	/* the window acknowledgements advertise */
 #define PREDICT_QUICKACKS 16	/* Linux's TCP_MAX_QUICKACKS */
 
@@ -88,6 +131,7 @@ struct write {
 	uint32_t prev;			/* previous write of its side */
 	uint32_t cause;			/* write of the other side it waited for */
 	uint8_t dir, flags;
+	bool wp_ack;			/* waypipe: an ACK_NBLOCKS goes before it */
 };
 
 /* A message, at the write holding its last byte. */
@@ -130,6 +174,9 @@ struct pconn {
 	uint32_t pending_cause;		/* while loading: the reply write it ended at */
 	uint32_t tseq[2];		/* while loading: the tunnel's sequence numbers */
 	bool tseq_set[2];
+	/* while loading, waypipe: its token is sent; a side owes an
+	   acknowledgement of the other's blocks */
+	bool wp_token, wp_owed[2];
 	/* Captured beside the server: the gap between a server write and
 	   the client's write it caused holds the trace's round trip, which
 	   is the link's, not the client's think time (ns; 0 beside the
@@ -353,6 +400,40 @@ static bool tunnel_merge(struct predict_trace *t, struct pconn *c, const struct 
 	return true;
 }
 
+/* waypipe: the ACK_NBLOCKS it writes just before the answer of packet p
+   (WAYPIPE_ACK_ALONE), a write of its own: 8 bytes of no Wayland
+   message, a nanosecond before it (so that a wait of the client ends at
+   the answer, not here).  0, or -1 when out of memory. */
+static int wp_ack_write(struct predict_trace *t, struct pconn *c, const struct xrec_pkt *p, int d)
+{
+	if (GROW(t->w, t->capw, t->nw + 2) < 0) {
+		t->oom = true;
+		return -1;
+	}
+	struct write *a = &t->w[t->nw];
+	memset(a, 0, sizeof *a);
+	a->ts = p->ts ? p->ts - 1 : 0;
+	if (c->last_w[d] != NONE && a->ts < t->w[c->last_w[d]].ts)
+		a->ts = t->w[c->last_w[d]].ts;
+	a->conn = p->conn;
+	a->oseq = p->seq;		/* olen 0: no message ends in it */
+	a->len = WAYPIPE_ACK;
+	a->dir = (uint8_t)d;
+	a->flags = p->tcp_flags & (uint8_t)~(XTCP_SYN | XTCP_FIN);
+	if (!c->tseq_set[d]) {
+		c->tseq_set[d] = true;
+		c->tseq[d] = p->seq;
+	}
+	a->seq = c->tseq[d];
+	a->ack = c->tseq[!d];
+	c->tseq[d] += WAYPIPE_ACK;
+	a->prev = c->last_w[d];
+	a->cause = NONE;
+	c->last_w[d] = (uint32_t)t->nw++;
+	c->wp_owed[d] = false;
+	return 0;
+}
+
 static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 {
 	if (GROW(t->p, t->capp, t->np + 1) < 0) {
@@ -371,6 +452,9 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 	}
 	int d = p->dir & 1;
 	if (t->opt.ssh_compression && p->len && tunnel_merge(t, c, p, d))
+		return;
+	bool wp_answer = t->opt.waypipe && p->len && c->wp_owed[d];
+	if (wp_answer && wp_ack_write(t, c, p, d) < 0)
 		return;
 	struct write *w = &t->w[t->nw];
 	memset(w, 0, sizeof *w);
@@ -392,8 +476,16 @@ static void take_packet(struct predict_trace *t, const struct xrec_pkt *p)
 		}
 		w->len = predict_ssh_wire(w->olen, w->zlen);
 	} else if (t->opt.waypipe && p->len) {
-		/* waypipe's PROTOCOL block around the Wayland bytes */
+		/* waypipe's PROTOCOL block around the Wayland bytes, the
+		   token before the first (an answer's acknowledgement is a
+		   write of its own before it, wp_ack_write) */
 		w->len = p->len + WAYPIPE_BLOCK_HEADER;
+		if (d == XDIR_C2S && !c->wp_token) {
+			c->wp_token = true;
+			w->len += WAYPIPE_TOKEN;
+		}
+		w->wp_ack = wp_answer;
+		c->wp_owed[!d] = true;
 	}
 	if (t->opt.ssh_compression || t->opt.waypipe) {
 		/* The bytes on the link, numbered on from the direction's first
@@ -727,6 +819,8 @@ struct sender {
 	unsigned quick;			/* segments the peer still acknowledges
 					   at once (its quick-ACK mode) */
 	uint64_t last_arrival;		/* of its latest segment at the peer */
+	bool answered;			/* waypipe: it has answered the peer's
+					   data (the peer then delays its ACKs) */
 	uint64_t gate;			/* ssh -C: nothing leaves before (the
 					   channel's confirmation is back) */
 	/* ssh -C: the channel's flow control, in X bytes.  The sender may
@@ -822,6 +916,7 @@ struct replay {
 	} pend;
 	uint64_t max_queue;
 	uint64_t segments;
+	uint64_t wp_held, wp_wait;	/* waypipe: predict_result's */
 	/* The records form streams whose times never go back (see
 	   STREAM_*): each a list through next[], merged at the end instead of
 	   sorted. */
@@ -1105,6 +1200,13 @@ static void flush_pending(struct replay *r)
 		r->arrive[x] = arrival;
 }
 
+/* waypipe: the share of answers the replay holds behind a lone
+   acknowledgement. */
+static double wp_alone(const struct replay *r)
+{
+	return r->link->wp_none ? 0 : WAYPIPE_ACK_ALONE;
+}
+
 static void replay_write(struct replay *r, uint32_t i)
 {
 	const struct predict_trace *t = r->t;
@@ -1145,11 +1247,29 @@ static void replay_write(struct replay *r, uint32_t i)
 		uint64_t qt = q->dir == XDIR_C2S ? r->ready[i - 1] : r->arrive[i - 1];
 		ready = qt + (w->ts - q->ts);
 	}
-	r->ready[i] = ready;
-
 	int d = w->dir;
 	struct sender *s = &r->s[2 * w->conn + d];
 	uint32_t mss = t->opt.mss;
+	if (w->wp_ack) {
+		/* waypipe's acknowledgement (the write before) alone before
+		   the answer, which Nagle's algorithm holds until the peer's
+		   TCP acknowledges it (WAYPIPE_ACK_ALONE): the expected wait.
+		   The peer delays its ACK once it has itself answered data. */
+		if (w->len < mss) {
+			const struct predict_link *l = r->link;
+			double wait = 2.0 * (double)l->delay + ser(l, WAYPIPE_ACK + t->opt.overhead) +
+				      ser(l, t->opt.overhead);
+			if (r->s[2 * w->conn + !d].answered)
+				wait += (double)t->opt.delack;
+			uint64_t expected = (uint64_t)round_ns(wp_alone(r) * wait);
+			ready += expected;
+			r->wp_held++;
+			r->wp_wait += expected;
+		}
+		s->answered = true;
+	}
+	r->ready[i] = ready;
+
 	bool syn = w->flags & XTCP_SYN;
 	uint32_t base = w->seq + (syn ? 1 : 0);
 	bool tunnel = t->opt.ssh_compression;
@@ -1170,6 +1290,7 @@ static void replay_write(struct replay *r, uint32_t i)
 	uint32_t nseg = w->len > first ? 1 + (w->len - first + mss - 1) / mss : 1;
 	uint64_t ts = ready, arrival = ready;
 	bool held_back = false;		/* its last segment is r->pend */
+	uint64_t tail_ready = ready;	/* when its last segment may leave */
 	/* Through an ssh tunnel the capture is between the client and the
 	   local sshd: the client's bytes are seen, and acknowledged, as it
 	   writes them, and cross the link when sshd may send them.  The
@@ -1205,6 +1326,20 @@ static void replay_write(struct replay *r, uint32_t i)
 			flags &= (uint8_t)~XTCP_SYN;
 		if (k + 1 < nseg)
 			flags &= (uint8_t)~(XTCP_FIN | XTCP_PSH);
+		if (w->wp_ack && k > 0 && k + 1 == nseg && size < mss) {
+			/* waypipe: the short end of a long answer waits as a
+			   short answer does for the lone acknowledgement's ACK,
+			   which the peer sends at once (the full segments after
+			   those 8 bytes fill its segment): a round trip after it
+			   left, WAYPIPE_ACK_ALONE of the time. */
+			const struct predict_link *l = r->link;
+			uint64_t acked = ready + 2 * l->delay +
+					 (uint64_t)round_ns(ser(l, WAYPIPE_ACK + t->opt.overhead) +
+							    ser(l, t->opt.overhead));
+			if (acked > ts)
+				ts += (uint64_t)round_ns(wp_alone(r) * (double)(acked - ts));
+			tail_ready = ts;
+		}
 		if (!tunnel && k + 1 == nseg && size && size < mss &&
 		    !(flags & (XTCP_SYN | XTCP_FIN | XTCP_RST)) && sender_free(s, ts) > ready) {
 			/* Short, and the window kept it in the socket since it
@@ -1215,7 +1350,7 @@ static void replay_write(struct replay *r, uint32_t i)
 			r->pend.seq = k ? base + off : carry ? carry_seq : w->seq;
 			r->pend.n = size;
 			r->pend.flags = flags;
-			r->pend.ready = ready;
+			r->pend.ready = tail_ready;
 			held_back = true;
 			break;
 		}
@@ -1487,6 +1622,8 @@ static int run_with(const struct predict_trace *t, struct scratch *sc,
 	result_of(m, res);
 	res->segments = r.segments;
 	res->max_queue = r.max_queue;
+	res->wp_held = r.wp_held;
+	res->wp_wait = r.wp_wait;
 	rc = 0;
 out:
 	xstate_free(m);

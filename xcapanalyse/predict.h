@@ -68,12 +68,12 @@ struct predict_options {
 	   Default PREDICT_SSH_FORWARD. */
 	uint64_t ssh_forward;		/* ns */
 	/* Predict a Wayland trace of xcap-run --wayland (the application on
-	   its compositor's socket) carried by waypipe 0.8 over TCP instead:
-	   each write crosses the link as a PROTOCOL block (4 bytes more),
-	   and each wl_shm commit adds the BUFFER_DIFF the relay's note says
-	   waypipe would send for it (", waypipe W bytes"), before it.
-	   waypipe's acknowledgements (8 bytes a batch) and the time it takes
-	   to pass a message on are not modelled. */
+	   its compositor's socket) carried by waypipe 0.8 over TCP (socat)
+	   instead: its framing, the BUFFER_DIFF the relay's note gives for
+	   each wl_shm commit, its connection token, and its acknowledgements
+	   with the wait behind them that Nagle's algorithm makes, counted at
+	   its expectation (predict.c, WAYPIPE_ACK_ALONE).  The time waypipe
+	   takes to pass a message on is not modelled. */
 	bool waypipe;
 	/* What a process that waited for the network at least
 	   PREDICT_WAKE_AFTER takes to act on what arrives, beyond one that
@@ -104,6 +104,10 @@ void predict_options_default(struct predict_options *opt);
 struct predict_link {
 	uint64_t rate;
 	uint64_t delay;			/* ns */
+	/* waypipe: replayed as though no answer waited behind a lone
+	   acknowledgement (its best case; the prediction counts
+	   WAYPIPE_ACK_ALONE of each such wait, predict.c) */
+	bool wp_none;
 };
 
 /* What the replay over one link gives, as the state model measures it. */
@@ -115,6 +119,9 @@ struct predict_result {
 	uint64_t waits;			/* blocking round trips */
 	uint64_t segments;		/* data segments the replay sent */
 	uint64_t max_queue;		/* most bytes waiting at the link, either way */
+	/* waypipe: the answers that may wait behind its acknowledgement,
+	   and the expected wait added for them (ns) */
+	uint64_t wp_held, wp_wait;
 };
 
 struct predict_trace;
