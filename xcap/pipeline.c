@@ -218,7 +218,7 @@ static void emit_gap(struct conn *c, int dir, int reason, uint32_t seq, uint64_t
 	c->p->emit(c->p->emit_ctx, &r);
 }
 
-static void flush_skipped(struct conn *c, int dir)
+static inline void flush_skipped(struct conn *c, int dir)
 {
 	struct reassembly *h = &c->h[dir];
 	if (!h->skipped_len)
