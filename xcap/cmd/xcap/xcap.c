@@ -244,23 +244,36 @@ struct capture {
 };
 
 /* A record to the trace file open now. */
-static void write_record(struct capture *cap, const struct xrec *rec)
+static __attribute__((noinline)) void write_stopped(struct capture *cap)
 {
-	if (cap->write_failed || !cap->w)
-		return;
-	if (trace_writer_put(cap->w, rec) < 0) {
-		cap->write_failed = 1;
-		if (cap->pcap)
-			pcap_breakloop(cap->pcap);
-		return;
-	}
+	cap->write_failed = 1;
+	if (cap->pcap)
+		pcap_breakloop(cap->pcap);
+}
+
+static __attribute__((noinline)) void index_record(struct capture *cap, const struct xrec *rec)
+{
 	/* Out of memory for the index: the trace goes on without one
 	   (netplot builds it when it needs it). */
-	if (cap->ix && xidx_record(cap->ix, rec, trace_writer_block_offset(cap->w)) < 0) {
+	if (xidx_record(cap->ix, rec, trace_writer_block_offset(cap->w)) < 0) {
 		complain("out of memory, no index written: '%s.idx'", cap->out_name);
 		xidx_free(cap->ix);
 		cap->ix = NULL;
 	}
+}
+
+/* Inline, its rare paths out of line: it runs twice a packet on a
+   capture cut to its snap length. */
+static inline void write_record(struct capture *cap, const struct xrec *rec)
+{
+	if (cap->write_failed || !cap->w)
+		return;
+	if (trace_writer_put(cap->w, rec) < 0) {
+		write_stopped(cap);
+		return;
+	}
+	if (cap->ix)
+		index_record(cap, rec);
 }
 
 static void flight_failed(struct capture *cap)
