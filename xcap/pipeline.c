@@ -364,7 +364,7 @@ static void sink_mark(void *ctx, enum proto_mark how, const char *text)
 
 /* ---- the connection table ---- */
 
-static int addr_eq(const struct xaddr *a, const struct xaddr *b)
+static inline __attribute__((always_inline)) int addr_eq(const struct xaddr *a, const struct xaddr *b)
 {
 	/* Each memcmp of a constant size is a compare or two inline: with
 	   the size chosen at run time it was a call into libc, made twice
