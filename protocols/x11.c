@@ -1468,7 +1468,7 @@ static struct proto_x11_at framing_at(const struct proto_decoder *d, enum proto_
 
 /* A request's length from its first bytes: 0 while they cannot tell, -1
    when no request is that long (x11_frame.c states the rules). */
-static int64_t request_length(const struct proto_decoder *d, const struct cursor *b)
+static inline __attribute__((always_inline)) int64_t request_length(const struct proto_decoder *d, const struct cursor *b)
 {
 	struct proto_x11_at at = { .big_endian = d->order == 'B' };
 	return proto_x11_length(at, b);
