@@ -2148,7 +2148,7 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 
 /* Search what came since the last search, whatever its size: before a
    hole or the end throws the buffer away. */
-static void resync_flush(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
+static inline void resync_flush(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	if (h->state != ST_RESYNC || !h->rs || h->rs_len == h->rs_scanned)
 		return;

@@ -716,7 +716,7 @@ static void check_fin(struct conn *c, int dir)
 }
 
 /* Deliver buffered segments that the stream has reached. */
-static void drain(struct conn *c, int dir)
+static void drain_ooo(struct conn *c, int dir)
 {
 	struct reassembly *h = &c->h[dir];
 	while (h->ooo && !seq_lt(h->next, h->ooo->seq)) {
@@ -727,6 +727,14 @@ static void drain(struct conn *c, int dir)
 		seg_put(c->p, s);
 	}
 	check_fin(c, dir);
+}
+
+/* Nothing to do for nearly every segment, which comes in order before
+   any FIN: that test in line, once a packet. */
+static inline void drain(struct conn *c, int dir)
+{
+	if (c->h[dir].ooo || c->h[dir].fin_seen)
+		drain_ooo(c, dir);
 }
 
 /* Give up on the bytes between next and target that no segment covers:
