@@ -376,8 +376,10 @@ static void learn_label(struct capture *cap, const struct xrec_name *n)
 	snprintf(l->text, sizeof l->text, "%s", n->text);
 }
 
-/* Triggers a record fires: after the record, so that a window holds it. */
-static void check_triggers(struct capture *cap, const struct xrec *rec)
+/* Triggers a record fires: after the record, so that a window holds it.
+   Out of line: emit asks only for marks, names and, with triggers,
+   messages. */
+static __attribute__((noinline)) void check_triggers(struct capture *cap, const struct xrec *rec)
 {
 	if (rec->type == XREC_MARK) {
 		if (rec->u.mark.source == XMARK_ATOM || rec->u.mark.source == XMARK_PROPERTY)
@@ -427,7 +429,9 @@ static void emit(void *ctx, const struct xrec *rec)
 	if (cap->write_failed)
 		return;
 	record(cap, rec);
-	check_triggers(cap, rec);
+	if (rec->type == XREC_MARK || rec->type == XREC_NAME ||
+	    (rec->type == XREC_MSG && cap->n_triggers))
+		check_triggers(cap, rec);
 	if (cap->resp)		/* the record's time only then: a switch on its type */
 		responses_hear(cap, rec, xrec_time(rec));
 }
