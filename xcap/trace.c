@@ -405,6 +405,20 @@ static inline uint8_t *put_u(uint8_t *p, uint64_t v)
 	return p;
 }
 
+/* A TCP sequence or acknowledgement number: random from its start, so
+   15 times in 16 it takes all 5 bytes, written then without the loop. */
+static inline uint8_t *put_u32(uint8_t *p, uint32_t v)
+{
+	if (v < (uint32_t)1 << 28)
+		return put_u(p, v);
+	p[0] = (uint8_t)(v | 0x80);
+	p[1] = (uint8_t)(v >> 7 | 0x80);
+	p[2] = (uint8_t)(v >> 14 | 0x80);
+	p[3] = (uint8_t)(v >> 21 | 0x80);
+	p[4] = (uint8_t)(v >> 28);
+	return p + 5;
+}
+
 /* Packet and gap records, nearly all of a trace's (two for every packet
    of a capture cut to its snap length), written without the general
    record's dispatch: the same bytes as encode_body's, whose bodies for
@@ -421,8 +435,8 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 		p = put_u(p, k->dir);
 		p = put_u(p, k->tcp_flags);
 		p = put_u(p, k->events);
-		p = put_u(p, k->seq);
-		p = put_u(p, k->ack);
+		p = put_u32(p, k->seq);
+		p = put_u32(p, k->ack);
 		p = put_u(p, k->raw_win);
 		p = put_u(p, k->win);
 		p = put_u(p, k->len);
@@ -435,7 +449,7 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 		p = put_u(p, g->conn);
 		p = put_u(p, g->dir);
 		p = put_u(p, g->reason);
-		p = put_u(p, g->seq);
+		p = put_u32(p, g->seq);
 		p = put_u(p, g->len);
 	}
 	start[0] = (uint8_t)rec->type;
