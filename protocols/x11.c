@@ -1468,7 +1468,7 @@ static struct proto_x11_at framing_at(const struct proto_decoder *d, enum proto_
 
 /* A request's length from its first bytes: 0 while they cannot tell, -1
    when no request is that long (x11_frame.c states the rules). */
-static int64_t request_length(const struct proto_decoder *d, const struct cursor *b)
+static inline __attribute__((always_inline)) int64_t request_length(const struct proto_decoder *d, const struct cursor *b)
 {
 	struct proto_x11_at at = { .big_endian = d->order == 'B' };
 	return proto_x11_length(at, b);
@@ -1748,7 +1748,7 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *da
    exact is false only the fixed part is required: extensions come in
    versions whose messages differ in size.  The core protocol has not
    changed since 1987 and servers insist on its lengths, so it is exact. */
-static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *l, bool exact,
+static inline __attribute__((always_inline)) bool layout_fits(const struct proto_decoder *d, const struct x11_layout *l, bool exact,
 			const struct cursor *b, uint64_t bytes, unsigned shift, uint64_t least)
 {
 	size_t n = b->len;
@@ -1787,7 +1787,7 @@ static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *
 
 /* Is this a plausible request header?  Used only to find boundaries, so
    it leans towards no: pixel data reads as requests all too often. */
-static bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
+static inline __attribute__((always_inline)) bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
 			      uint64_t *len)
 {
 	int64_t l = request_length(d, b);
@@ -1882,7 +1882,7 @@ static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
    it stopped only because the data did (so more data may lengthen it). */
 static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, const uint8_t *b,
 			   size_t n, size_t pos, bool *ends, bool *undecided, bool *alive,
-			   uint8_t *visited)
+			   uint64_t *visited)
 {
 	unsigned count = 0;
 	int last_seq = -1;
@@ -1896,9 +1896,7 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 		}
 		uint64_t len;
 		int seq = -1;
-		struct cursor at = over(b, n);	/* the bytes from pos on */
-		cursor_skip(&at, pos);
-		at = over(cursor_here(&at), cursor_left(&at));
+		struct cursor at = over(b + pos, n - pos);	/* the bytes from pos on */
 		bool ok = dir == PROTO_C2S ? plausible_request(d, &at, &len)
 					   : plausible_s2c(d, &at, &len, &seq);
 		if (!ok) {
@@ -1936,7 +1934,7 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 		pos += len;
 		count++;
 		if (visited && pos < n)
-			visited[pos / 8] |= (uint8_t)(1u << (pos % 8));
+			visited[pos / 64] |= (uint64_t)1 << (pos % 64);
 	}
 	*ends = true;
 	*undecided = true;
@@ -2002,10 +2000,21 @@ static uint64_t first_key_now(const struct proto_decoder *d)
 	return (d->ext_gen << 1 | d->ext_unsure) + 1;
 }
 
+/* The first position from pos on, in steps of step and before end, whose
+   byte may begin a message (end or past it if none).  On its own, out of
+   line, so that its loop keeps everything in registers: inside the
+   search, it spilled to the stack (13 instructions a byte, not 5). */
+static __attribute__((noinline)) size_t next_first(const uint8_t *bytes, const bool *first_ok,
+						   size_t pos, size_t step, size_t end)
+{
+	while (pos < end && !first_ok[bytes[pos]])
+		pos += step;
+	return pos;
+}
+
 /* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
 static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
-	char orders[2] = { d->order ? d->order : 'l', d->order ? 0 : 'B' };
 	/* A lossy or snap-length capture searches after nearly every
 	   packet: the table is made again only when what it says changed. */
 	if (d->first_key[dir] != first_key_now(d)) {
@@ -2022,45 +2031,68 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct st
 		step = 4;
 		pos += (size_t)(((unsigned)h->align + 4u - (unsigned)((h->offset + pos) % 4)) % 4);
 	}
-	size_t first_undecided = h->rs_len;
-	struct cursor rs = over(h->rs, h->rs_len);
+	const size_t n = h->rs_len;
+	struct cursor rs = over(h->rs, n);
+	const uint8_t *bytes = cursor_peek_span(&rs, 0, n);
+	size_t first_undecided = n;
 	/* After a loss in the client's stream, a chain must still be going
 	   where the data ends: one that breaks was a reading of data inside
 	   longer requests (the rectangles of a PolyFillRectangle read as
 	   UnmapWindows break at the next real request), and the real chain
 	   goes on.  Positions a chain already stepped on are its suffixes and
-	   are judged with it; marking them keeps the search linear. */
+	   are judged with it; marking them keeps the search linear.  Marks
+	   are set only after where the search starts, and read only there. */
 	bool alive_only = dir == PROTO_C2S && h->after_loss;
-	static _Thread_local uint8_t visited[RESYNC_MAX / 8];
-	uint8_t *mark = alive_only && d->order ? visited : NULL;
-	if (mark)
-		memset(visited, 0, (h->rs_len + 7) / 8);
-	for (; pos < h->rs_len; pos += step) {
-		if (!first_ok[at8(&rs, pos)])
+	static _Thread_local uint64_t visited[RESYNC_MAX / 64];
+	uint64_t *mark = alive_only && d->order ? visited : NULL;
+	if (mark) {
+		/* most searches are of one packet's bytes: one word of marks */
+		size_t w = pos / 64, end = (n + 63) / 64;
+		if (end == w + 1)
+			visited[w] = 0;
+		else if (end > w)
+			memset(visited + w, 0, (end - w) * sizeof *visited);
+	}
+	/* A chain from a position closer to the end than the shortest
+	   message's header is cut by the end at once: undecided, never found.
+	   Only the positions before that tail are followed. */
+	size_t least = dir == PROTO_C2S ? 8 : 32;
+	size_t head_end = n >= least ? n - least + 1 : 0;
+	char order = d->order;
+	for (;; pos += step) {
+		/* Most bytes of image data begin no message: pass over them
+		   at the cost of a lookup. */
+		pos = next_first(bytes, first_ok, pos, step, head_end);
+		if (pos >= head_end)
+			break;
+		if (mark && (mark[pos / 64] >> (pos % 64)) & 1)
 			continue;
-		if (mark && (mark[pos / 8] >> (pos % 8)) & 1)
-			continue;
-		for (int o = 0; o < 2 && orders[o]; o++) {
-			char saved = d->order;
-			d->order = orders[o];
+		for (int o = 0; o < (order ? 1 : 2); o++) {
+			if (!order)
+				d->order = o ? 'B' : 'l';
 			bool ends, undecided, alive;
-			unsigned run = run_length(d, dir, h->rs, h->rs_len, pos, &ends, &undecided, &alive,
-						  mark);
+			unsigned run = run_length(d, dir, bytes, n, pos, &ends, &undecided, &alive, mark);
 			/* Four messages in a row, or two that end exactly where the
 			   data ends (clients write whole requests), or, right after
 			   a hole in an aligned stream, one that does. */
 			if ((run >= 4 || (run >= 2 && ends) ||
 			     (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) &&
 			    (!alive_only || alive)) {
-				if (!saved)
+				if (!order)
 					d->order_guessed = true;
 				return (long)pos;
 			}
-			d->order = saved;
 			if (undecided && pos < first_undecided)
 				first_undecided = pos;
 		}
+		d->order = order;
 	}
+	for (; pos < n; pos += step)
+		if (first_ok[bytes[pos]] && !(mark && (mark[pos / 64] >> (pos % 64)) & 1)) {
+			if (pos < first_undecided)
+				first_undecided = pos;
+			break;
+		}
 	h->rs_checked = first_undecided;
 	return -1;
 }
@@ -2116,7 +2148,7 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 
 /* Search what came since the last search, whatever its size: before a
    hole or the end throws the buffer away. */
-static void resync_flush(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
+static inline void resync_flush(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	if (h->state != ST_RESYNC || !h->rs || h->rs_len == h->rs_scanned)
 		return;

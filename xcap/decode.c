@@ -65,9 +65,14 @@ static enum decode_result decode_tcp(struct cursor tcp, uint32_t wire, struct tc
 	seg->wscale = -1;
 	seg->mss = 0;
 
-	/* Options, as far as they were captured: window scale and MSS. */
+	/* Options, as far as they were captured: window scale and MSS.  Most
+	   segments carry only a time stamp (NOP, NOP, kind 8 of 10 bytes),
+	   which tells neither: passed over without the walk. */
 	struct cursor opts = cursor_sub(&tcp, hlen - 20 < cursor_left(&tcp) ?
 					      hlen - 20 : cursor_left(&tcp));
+	bool whole = true;
+	if (cursor_left(&opts) == 12 && cursor_peek_be32(&opts, 0, &whole) == 0x0101080a && whole)
+		cursor_skip(&opts, 12);
 	while (cursor_left(&opts) > 0) {
 		uint8_t kind = cursor_u8(&opts);
 		if (kind == 0)

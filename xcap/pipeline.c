@@ -218,7 +218,7 @@ static void emit_gap(struct conn *c, int dir, int reason, uint32_t seq, uint64_t
 	c->p->emit(c->p->emit_ctx, &r);
 }
 
-static void flush_skipped(struct conn *c, int dir)
+static inline void flush_skipped(struct conn *c, int dir)
 {
 	struct reassembly *h = &c->h[dir];
 	if (!h->skipped_len)
@@ -364,7 +364,7 @@ static void sink_mark(void *ctx, enum proto_mark how, const char *text)
 
 /* ---- the connection table ---- */
 
-static int addr_eq(const struct xaddr *a, const struct xaddr *b)
+static inline __attribute__((always_inline)) int addr_eq(const struct xaddr *a, const struct xaddr *b)
 {
 	/* Each memcmp of a constant size is a compare or two inline: with
 	   the size chosen at run time it was a call into libc, made twice
@@ -716,7 +716,7 @@ static void check_fin(struct conn *c, int dir)
 }
 
 /* Deliver buffered segments that the stream has reached. */
-static void drain(struct conn *c, int dir)
+static void drain_ooo(struct conn *c, int dir)
 {
 	struct reassembly *h = &c->h[dir];
 	while (h->ooo && !seq_lt(h->next, h->ooo->seq)) {
@@ -727,6 +727,14 @@ static void drain(struct conn *c, int dir)
 		seg_put(c->p, s);
 	}
 	check_fin(c, dir);
+}
+
+/* Nothing to do for nearly every segment, which comes in order before
+   any FIN: that test in line, once a packet. */
+static inline void drain(struct conn *c, int dir)
+{
+	if (c->h[dir].ooo || c->h[dir].fin_seen)
+		drain_ooo(c, dir);
 }
 
 /* Give up on the bytes between next and target that no segment covers:

@@ -244,23 +244,36 @@ struct capture {
 };
 
 /* A record to the trace file open now. */
-static void write_record(struct capture *cap, const struct xrec *rec)
+static __attribute__((noinline)) void write_stopped(struct capture *cap)
 {
-	if (cap->write_failed || !cap->w)
-		return;
-	if (trace_writer_put(cap->w, rec) < 0) {
-		cap->write_failed = 1;
-		if (cap->pcap)
-			pcap_breakloop(cap->pcap);
-		return;
-	}
+	cap->write_failed = 1;
+	if (cap->pcap)
+		pcap_breakloop(cap->pcap);
+}
+
+static __attribute__((noinline)) void index_record(struct capture *cap, const struct xrec *rec)
+{
 	/* Out of memory for the index: the trace goes on without one
 	   (netplot builds it when it needs it). */
-	if (cap->ix && xidx_record(cap->ix, rec, trace_writer_block_offset(cap->w)) < 0) {
+	if (xidx_record(cap->ix, rec, trace_writer_block_offset(cap->w)) < 0) {
 		complain("out of memory, no index written: '%s.idx'", cap->out_name);
 		xidx_free(cap->ix);
 		cap->ix = NULL;
 	}
+}
+
+/* Inline, its rare paths out of line: it runs twice a packet on a
+   capture cut to its snap length. */
+static inline void write_record(struct capture *cap, const struct xrec *rec)
+{
+	if (cap->write_failed || !cap->w)
+		return;
+	if (trace_writer_put(cap->w, rec) < 0) {
+		write_stopped(cap);
+		return;
+	}
+	if (cap->ix)
+		index_record(cap, rec);
 }
 
 static void flight_failed(struct capture *cap)
@@ -363,8 +376,10 @@ static void learn_label(struct capture *cap, const struct xrec_name *n)
 	snprintf(l->text, sizeof l->text, "%s", n->text);
 }
 
-/* Triggers a record fires: after the record, so that a window holds it. */
-static void check_triggers(struct capture *cap, const struct xrec *rec)
+/* Triggers a record fires: after the record, so that a window holds it.
+   Out of line: emit asks only for marks, names and, with triggers,
+   messages. */
+static __attribute__((noinline)) void check_triggers(struct capture *cap, const struct xrec *rec)
 {
 	if (rec->type == XREC_MARK) {
 		if (rec->u.mark.source == XMARK_ATOM || rec->u.mark.source == XMARK_PROPERTY)
@@ -414,8 +429,11 @@ static void emit(void *ctx, const struct xrec *rec)
 	if (cap->write_failed)
 		return;
 	record(cap, rec);
-	check_triggers(cap, rec);
-	responses_hear(cap, rec, xrec_time(rec));
+	if (rec->type == XREC_MARK || rec->type == XREC_NAME ||
+	    (rec->type == XREC_MSG && cap->n_triggers))
+		check_triggers(cap, rec);
+	if (cap->resp)		/* the record's time only then: a switch on its type */
+		responses_hear(cap, rec, xrec_time(rec));
 }
 
 static uint64_t now_ns(void)
