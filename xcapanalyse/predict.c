@@ -1217,7 +1217,7 @@ static void flush_pending(struct replay *r)
    acknowledgement. */
 static double wp_alone(const struct replay *r)
 {
-	return r->link->wp_none ? 0 : WAYPIPE_ACK_ALONE;
+	return r->link->wp_none ? 0 : r->link->wp_all ? 1 : WAYPIPE_ACK_ALONE;
 }
 
 static void replay_write(struct replay *r, uint32_t i)

@@ -108,6 +108,11 @@ struct predict_link {
 	   acknowledgement (its best case; the prediction counts
 	   WAYPIPE_ACK_ALONE of each such wait, predict.c) */
 	bool wp_none;
+	/* waypipe: replayed as though every such answer waited (its worst
+	   case, which an answer that comes a pass after waypipe's
+	   acknowledgement meets every time: a key's redraw with its buffer
+	   diff; --predict-responses) */
+	bool wp_all;
 };
 
 /* What the replay over one link gives, as the state model measures it. */

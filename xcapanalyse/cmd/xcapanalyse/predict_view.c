@@ -167,7 +167,7 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 	char wpnote[384];
 	struct predict_result none;
 	struct predict_link best = { n ? rates[(n - 1) / ndelays] : 0, n ? delays[(n - 1) % ndelays] : 0,
-				     true };
+				     true, false };
 	if (predict_options_of(t)->waypipe && n && res[n - 1].wp_held) {
 		/* and the last link's best case, for a run to set its own
 		   count against (the prediction is linear in it) */
@@ -551,6 +551,10 @@ static const struct out_column replay_cols[] = {
 	{ "what", "What", OUT_COL_STR, -22, 0 },
 	{ "response_s", "Response", OUT_COL_SECONDS, 10, 6 },
 	{ "predicted_s", "Predicted", OUT_COL_SECONDS, 10, 6 },
+	/* waypipe: the same with no answer, and with every answer, held
+	   behind a lone acknowledgement (predict_link's wp_none, wp_all) */
+	{ "none_held_s", "NoneHeld", OUT_COL_SECONDS, 10, 6 },
+	{ "all_held_s", "AllHeld", OUT_COL_SECONDS, 10, 6 },
 };
 
 static const char *via_of(const struct predict_options *po)
@@ -563,7 +567,7 @@ int predict_responses_print(FILE *out, enum out_format fmt, const struct added_d
 			    size_t ndelays)
 {
 	size_t ni = added_delay_inputs(a);
-	int64_t *each = malloc((ni ? ni : 1) * sizeof *each);
+	int64_t *each = malloc((ni ? ni : 1) * 3 * sizeof *each);
 	int64_t *known = malloc((ni ? ni : 1) * sizeof *known);
 	/* per link: how many known, their median and 90th percentile */
 	size_t nl = nrates * ndelays;
@@ -575,6 +579,8 @@ int predict_responses_print(FILE *out, enum out_format fmt, const struct added_d
 		return -1;
 	}
 	const char *via = via_of(predict_options_of(added_delay_trace(a)));
+	bool wp = predict_options_of(added_delay_trace(a))->waypipe;
+	int64_t *held0 = each + ni, *held1 = each + 2 * ni;
 	uint64_t t0 = added_delay_first_ts(a);
 	char rate[32], delay[32];
 	out_json_open(out, fmt);
@@ -583,8 +589,12 @@ int predict_responses_print(FILE *out, enum out_format fmt, const struct added_d
 	for (size_t i = 0; i < nrates; i++)
 		for (size_t j = 0; j < ndelays; j++) {
 			struct predict_link link = { .rate = rates[i], .delay = delays[j] };
+			struct predict_link best = { .rate = rates[i], .delay = delays[j], .wp_none = true };
+			struct predict_link worst = { .rate = rates[i], .delay = delays[j], .wp_all = true };
 			struct predict_result res;
-			if (added_delay_replay(a, &link, &res, each) < 0) {
+			if (added_delay_replay(a, &link, &res, each) < 0 ||
+			    (wp && (added_delay_replay(a, &best, &res, held0) < 0 ||
+				    added_delay_replay(a, &worst, &res, held1) < 0))) {
 				out_table_end(&tab);
 				free(each);
 				free(known);
@@ -606,6 +616,8 @@ int predict_responses_print(FILE *out, enum out_format fmt, const struct added_d
 					{ .s = in->r.what[0] ? in->r.what : "-" },
 					{ .ns = (int64_t)in->r.response, .empty = none },
 					{ .ns = each[k], .empty = each[k] < 0 },
+					{ .ns = wp ? held0[k] : 0, .empty = !wp || held0[k] < 0 },
+					{ .ns = wp ? held1[k] : 0, .empty = !wp || held1[k] < 0 },
 				};
 				out_table_row(&tab, cells);
 				if (each[k] >= 0)
@@ -641,7 +653,9 @@ int predict_responses_print(FILE *out, enum out_format fmt, const struct added_d
 	size_t nn = 1;
 	if (predict_options_of(added_delay_trace(a))->waypipe)
 		notes[nn++] = "waypipe: its framing, buffer diffs, token and acknowledgements, "
-			      "as --predict --waypipe (xcapanalyse(1), PREDICTION: waypipe)";
+			      "as --predict --waypipe, an answer's wait behind a lone acknowledgement "
+			      "counted half; NoneHeld and AllHeld: none or every one held "
+			      "(xcapanalyse(1), PREDICTION: waypipe)";
 	if (!ni)
 		notes[nn++] = "no inputs in the trace";
 	else if (nl && (size_t)sum[0] < ni) {
