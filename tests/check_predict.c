@@ -277,6 +277,32 @@ START_TEST(test_added_delay_responses_own_rate)
 }
 END_TEST
 
+/* --predict-responses: the same keystroke replayed over a link of no rate
+   limit and 10 ms one way.  The key (p1, 100 us) is beside the client
+   at 10.1 ms; the client's next write (p2) is tied to it and leaves its
+   think time (50 us) after, at 10.15 ms; the end (p3) its own 150 us
+   later, at 10.3 ms.  Beside the client 0.2 ms, and the display a round
+   trip away: 20.2 ms.  Untied, p2 and p3 would keep the trace's times
+   and leave before the key came. */
+START_TEST(test_predicted_responses_by_hand)
+{
+	static const uint64_t t[] = { 0, 100 * US, 150 * US, 300 * US, 300 * US };
+	struct added_delay *a = typed_trace(t);
+	int64_t r[2];
+	struct predict_result res;
+	struct predict_link link = { .rate = 0, .delay = 10 * MS };
+	ck_assert_int_eq(added_delay_replay(a, &link, &res, r), 0);
+	ck_assert_int_eq(r[0], 20200 * US);
+	/* The release drew nothing. */
+	ck_assert_int_eq(r[1], -1);
+	/* On the trace's own link (none): its own response. */
+	link.delay = 0;
+	ck_assert_int_eq(added_delay_replay(a, &link, &res, r), 0);
+	ck_assert_int_eq(r[0], 200 * US);
+	added_delay_free(a);
+}
+END_TEST
+
 static unsigned waits_heard;
 static void count_wait(void *ctx, const struct xstate_wait *w)
 {
@@ -667,6 +693,7 @@ int main(void)
 	tcase_add_test(tc, test_added_delay_own_rate);
 	tcase_add_test(tc, test_added_delay_responses_by_hand);
 	tcase_add_test(tc, test_added_delay_responses_own_rate);
+	tcase_add_test(tc, test_predicted_responses_by_hand);
 	tcase_add_test(tc, test_round_trips_replayed);
 	tcase_add_test(tc, test_run_all_threads);
 	tcase_add_test(tc, test_lists);
