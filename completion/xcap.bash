@@ -12,7 +12,7 @@ _xcap_opts_xcap='-i -r -w -c -G -C -W -B -Z -k -p -q --compressed-sizes --ring -
 # --help's list and the man page's Views).
 _xcap_views_xcapanalyse='--delays --requests --round-trips --sites --trace-events --tcp-stats
 	--responses --responses-summary --updates --frames --input-to-photon --connections --messages --marks --dump
-	--predict --predict-round-trips --added-delay --added-delay-responses
+	--predict --predict-round-trips --predict-responses --added-delay --added-delay-responses
 	--added-delay-cdf --compare'
 _xcap_opts_xcapanalyse="$_xcap_views_xcapanalyse"' --per-conn --sort --top --format --conn --range --decode
 	--capture-side --rtt --elicit-slack --elicit-fraction --elicit-min-flight --no-backlog

@@ -31,6 +31,7 @@ dist_schema_DATA = \
 	data/schema/input_to_photon.schema.json \
 	data/schema/marks.schema.json \
 	data/schema/messages.schema.json \
+	data/schema/predicted_responses.schema.json \
 	data/schema/predicted_round_trips.schema.json \
 	data/schema/prediction.schema.json \
 	data/schema/requests.schema.json \

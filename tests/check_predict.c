@@ -277,6 +277,50 @@ START_TEST(test_added_delay_responses_own_rate)
 }
 END_TEST
 
+/* --predict-responses by hand, over a link of no rate limit and 10 ms
+   one way, on connection 1:
+     c0    0 us  client to server  48  NoOperation (the client's own pace)
+     k   100 us  server to client  32  KeyPress: the input
+     c1  150 us  client to server  48  ChangeProperty
+     c2  300 us  client to server  48  PolyText8: the response's end
+   The key is beside the client at 10.1 ms; c1 is tied to it and leaves
+   its think time (50 us) after, at 10.15 ms; c2 its own 150 us later, at
+   10.3 ms.  Beside the client 0.2 ms, and the display a round trip away:
+   20.2 ms.  Untied, c1 and c2 would keep the client's pace from c0 and
+   leave before the key came. */
+START_TEST(test_predicted_responses_by_hand)
+{
+	struct predict_options po;
+	predict_options_default(&po);
+	struct xresp_options ro;
+	xresp_options_default(&ro);
+	struct added_delay *a = added_delay_new(&po, &po.model, &ro);
+	ck_assert_ptr_nonnull(a);
+	aconn(a, 1);
+	apkt(a, 0, 1, XDIR_C2S, 1, 48);
+	amsg(a, 0, XDIR_C2S, XMSG_REQUEST, 9, "NoOperation", "", 48, 49);
+	apkt(a, 100 * US, 1, XDIR_S2C, 1, 32);
+	amsg(a, 100 * US, XDIR_S2C, XMSG_EVENT, 9, "KeyPress", "key=38 keysym=0x61 event=0x200018",
+	     32, 33);
+	apkt(a, 150 * US, 1, XDIR_C2S, 49, 48);
+	amsg(a, 150 * US, XDIR_C2S, XMSG_REQUEST, 10, "ChangeProperty", "", 48, 97);
+	apkt(a, 300 * US, 1, XDIR_C2S, 97, 48);
+	amsg(a, 300 * US, XDIR_C2S, XMSG_REQUEST, 11, "PolyText8", "", 48, 145);
+	ck_assert_int_eq(added_delay_finish(a), 0);
+	ck_assert_uint_eq(added_delay_inputs(a), 1);
+	int64_t r[1];
+	struct predict_result res;
+	struct predict_link link = { .rate = 0, .delay = 10 * MS };
+	ck_assert_int_eq(added_delay_replay(a, &link, &res, r), 0);
+	ck_assert_int_eq(r[0], 20200 * US);
+	/* On the trace's own link (none): its own response. */
+	link.delay = 0;
+	ck_assert_int_eq(added_delay_replay(a, &link, &res, r), 0);
+	ck_assert_int_eq(r[0], 200 * US);
+	added_delay_free(a);
+}
+END_TEST
+
 static unsigned waits_heard;
 static void count_wait(void *ctx, const struct xstate_wait *w)
 {
@@ -667,6 +711,7 @@ int main(void)
 	tcase_add_test(tc, test_added_delay_own_rate);
 	tcase_add_test(tc, test_added_delay_responses_by_hand);
 	tcase_add_test(tc, test_added_delay_responses_own_rate);
+	tcase_add_test(tc, test_predicted_responses_by_hand);
 	tcase_add_test(tc, test_round_trips_replayed);
 	tcase_add_test(tc, test_run_all_threads);
 	tcase_add_test(tc, test_lists);

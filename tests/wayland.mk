@@ -19,4 +19,4 @@ EXTRA_DIST += tests/wayland-oracle.py tests/wayland-waits.py tests/wayland-input
 EXTRA_DIST += tests/captures/waypipe-trips.pcap tests/captures/decode/waypipe-trips-midstream.pcap \
 	tests/captures/waypipe-terminal-keys.xcap
 EXTRA_DIST += tests/captures/waypipe-shm.pcap tests/captures/decode/waypipe-shm-midstream.pcap \
-	tests/captures/wl-frame-relay.xcap
+	tests/captures/wl-frame-relay.xcap tests/captures/wl-terminal-keys-relay.xcap

@@ -35,7 +35,7 @@ static void on_response(void *ctx, const struct xresponse *r)
 	/* The model's protocol name may not outlive it. */
 	in->rfb = r->proto && strcmp(r->proto, "rfb") == 0;
 	in->r.proto = NULL;
-	in->in_pkt = in->end_pkt = PREDICT_NO_PACKET;
+	in->in_pkt = in->end_pkt = in->in_w = in->end_w = PREDICT_NO_PACKET;
 }
 
 struct added_delay *added_delay_new(const struct predict_options *po,
@@ -96,9 +96,6 @@ int added_delay_record(struct added_delay *a, const struct xrec *rec, bool wante
 
 int added_delay_finish(struct added_delay *a)
 {
-	int rc = predict_finish(a->pt);
-	if (rc < 0)
-		return rc;
 	xstate_finish(a->sm);
 	xresp_finish(a->rm);
 	if (a->oom)
@@ -136,9 +133,25 @@ int added_delay_finish(struct added_delay *a)
 		in->end_pkt = in->r.flags & XRESP_F_NO_RESPONSE ? PREDICT_NO_PACKET : idx[2 * i + 1];
 		a->responses += in->in_pkt != PREDICT_NO_PACKET && in->end_pkt != PREDICT_NO_PACKET;
 	}
+	/* The same messages' writes, for the replay of the dependencies. */
+	if (predict_find_writes(a->pt, q, a->n * 2, idx) < 0) {
+		free(q);
+		free(idx);
+		return -1;
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		struct added_input *in = &a->in[i];
+		in->in_w = idx[2 * i];
+		in->end_w = in->r.flags & XRESP_F_NO_RESPONSE ? PREDICT_NO_PACKET : idx[2 * i + 1];
+		/* (RFB's input is the client's: its server's answer is tied
+		   by nothing in the replay; X11's and Wayland's are.) */
+		if (!in->rfb && in->in_w != PREDICT_NO_PACKET)
+			predict_tie_input(a->pt, in->in_w);
+	}
 	free(q);
 	free(idx);
-	return 0;
+	/* The dependencies, the inputs' among them. */
+	return predict_finish(a->pt);
 }
 
 uint64_t added_delay_first_ts(const struct added_delay *a)
@@ -186,4 +199,29 @@ int added_delay_run(const struct added_delay *a, uint64_t rate, uint64_t trace_r
 	if (d != pkt)
 		free(d);
 	return rc;
+}
+
+int added_delay_replay(const struct added_delay *a, const struct predict_link *link,
+		       struct predict_result *res, int64_t *resp)
+{
+	size_t nw = predict_writes(a->pt);
+	uint64_t *seen = malloc((nw ? nw : 1) * sizeof *seen);
+	if (!seen || predict_run_seen(a->pt, link, res, seen) < 0) {
+		free(seen);
+		return -1;
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		const struct added_input *in = &a->in[i];
+		resp[i] = -1;
+		if (in->in_w == PREDICT_NO_PACKET || in->end_w == PREDICT_NO_PACKET)
+			continue;
+		uint64_t from = seen[in->in_w], to = seen[in->end_w];
+		if (from == PREDICT_NOT_SEEN || to == PREDICT_NOT_SEEN || to < from)
+			continue;
+		/* Beside the client, as --responses sees a capture there: the
+		   display (X11's and Wayland's server) a round trip away. */
+		resp[i] = (int64_t)(to - from) + (in->rfb ? 0 : 2 * (int64_t)link->delay);
+	}
+	free(seen);
+	return 0;
 }

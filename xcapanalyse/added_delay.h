@@ -49,6 +49,7 @@ struct added_input {
 	struct xresponse r;		/* r.proto is NULL: see rfb */
 	bool rfb;
 	size_t in_pkt, end_pkt;
+	size_t in_w, end_w;		/* their writes (predict_find_writes) */
 };
 
 /* One input's added delay at one rate; known false when it had no
@@ -91,5 +92,20 @@ size_t added_delay_responses(const struct added_delay *a);
    or -1 when rate is 0 or memory ran out. */
 int added_delay_run(const struct added_delay *a, uint64_t rate, uint64_t trace_rate, int64_t *pkt,
 		    struct added_response *resp);
+
+
+/* The other experiment on the same inputs: the trace's dependencies
+   replayed over link (predict_run_seen, with the transport the options
+   asked for: raw, ssh -C, waypipe), and each input's response in it as
+   --responses would measure it on a capture beside the client: from
+   the input's write to the end's, as the replay sees them there, plus
+   the link's round trip when the display is the server (X11, Wayland),
+   which a capture beside the client adds (responses.h).  Which message
+   ends a response is the trace's: the replay moves messages, it does
+   not make new ones.  resp[0..added_delay_inputs-1] in ns, -1 when not
+   known (no visible response, or its writes left out).  0, or -1 when
+   out of memory. */
+int added_delay_replay(const struct added_delay *a, const struct predict_link *link,
+		       struct predict_result *res, int64_t *resp);
 
 #endif

@@ -132,6 +132,7 @@ struct write {
 	uint32_t cause;			/* write of the other side it waited for */
 	uint8_t dir, flags;
 	bool wp_ack;			/* waypipe: an ACK_NBLOCKS goes before it */
+	bool input;			/* it carries an input (predict_tie_input) */
 };
 
 /* A message, at the write holding its last byte. */
@@ -751,6 +752,9 @@ int predict_finish(struct predict_trace *t)
 				c->pending_cause = (uint32_t)i;
 				++*cur;
 			}
+			/* An input the client answers, as it answers a reply. */
+			if (w->input)
+				c->pending_cause = (uint32_t)i;
 		} else if (c->pending_cause != NONE) {
 			w->cause = c->pending_cause;
 			c->pending_cause = NONE;
@@ -917,6 +921,9 @@ struct replay {
 	uint64_t max_queue;
 	uint64_t segments;
 	uint64_t wp_held, wp_wait;	/* waypipe: predict_result's */
+	/* predict_run_seen's: per write, when its last byte is seen beside
+	   the client (NULL: not asked) */
+	uint64_t *seen;
 	/* The records form streams whose times never go back (see
 	   STREAM_*): each a list through next[], merged at the end instead of
 	   sorted. */
@@ -959,6 +966,9 @@ static void emit(struct replay *r, size_t stream, uint64_t ts, uint8_t type, uin
 static void emit_messages(struct replay *r, uint32_t i, uint32_t upto, uint64_t here)
 {
 	const struct predict_trace *t = r->t;
+	/* (Every segment of the write passes here: the last one stays.) */
+	if (r->seen)
+		r->seen[i] = here;
 	for (; r->mi < t->nm && t->m[r->mi].w <= i && !r->oom; r->mi++) {
 		const struct pmsg *g = &t->m[r->mi];
 		if (g->w == i && g->off > upto)
@@ -1196,15 +1206,18 @@ static void flush_pending(struct replay *r)
 	uint64_t arrival;
 	raw_segment(r, r->pend.last, UINT32_MAX, r->pend.ready, r->pend.seq, r->pend.n, r->pend.flags,
 		    false, &arrival);
-	for (uint32_t x = r->pend.first; x <= r->pend.last; x++)
+	for (uint32_t x = r->pend.first; x <= r->pend.last; x++) {
 		r->arrive[x] = arrival;
+		if (r->seen)
+			r->seen[x] = r->seen[r->pend.last];
+	}
 }
 
 /* waypipe: the share of answers the replay holds behind a lone
    acknowledgement. */
 static double wp_alone(const struct replay *r)
 {
-	return r->link->wp_none ? 0 : WAYPIPE_ACK_ALONE;
+	return r->link->wp_none ? 0 : r->link->wp_all ? 1 : WAYPIPE_ACK_ALONE;
 }
 
 static void replay_write(struct replay *r, uint32_t i)
@@ -1364,8 +1377,11 @@ static void replay_write(struct replay *r, uint32_t i)
 			ts = raw_segment(r, i, upto, ts, k == 0 && carry ? carry_seq : k ? base + off : w->seq,
 					 size, flags, hold, &arrival);
 			if (k == 0 && carry)
-				for (uint32_t x = carry_first; x < i; x++)
+				for (uint32_t x = carry_first; x < i; x++) {
 					r->arrive[x] = arrival;
+					if (r->seen)
+						r->seen[x] = r->seen[i];
+				}
 			continue;
 		}
 		/* Through the tunnel the write is SSH packets of up to 16 KB of
@@ -1548,10 +1564,10 @@ static int merge_streams(struct replay *r, struct feed *f)
 /* One link's replay with the buffers of sc. */
 static int run_with(const struct predict_trace *t, struct scratch *sc,
 		    const struct predict_link *link, struct predict_result *res,
-		    void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx)
+		    void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx, uint64_t *seen)
 {
 	memset(res, 0, sizeof *res);
-	struct replay r = { .t = t, .link = link };
+	struct replay r = { .t = t, .link = link, .seen = seen };
 	r.s = calloc(2 * (t->nc + 1), sizeof *r.s);
 	if (!sc->ready)
 		sc->ready = big_alloc((t->nw + 1) * sizeof *sc->ready);
@@ -1643,7 +1659,15 @@ int predict_run(const struct predict_trace *t, const struct predict_link *link,
 		struct predict_result *res,
 		void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx)
 {
-	return run_with(t, t->scratch, link, res, on_wait, ctx);
+	return run_with(t, t->scratch, link, res, on_wait, ctx, NULL);
+}
+
+int predict_run_seen(const struct predict_trace *t, const struct predict_link *link,
+		     struct predict_result *res, uint64_t *seen)
+{
+	for (size_t i = 0; i < t->nw; i++)
+		seen[i] = PREDICT_NOT_SEEN;
+	return run_with(t, t->scratch, link, res, NULL, NULL, seen);
 }
 
 /* ---- many links at once ---- */
@@ -1665,7 +1689,7 @@ static void run_links(struct run_all *a, struct scratch *sc)
 		size_t k = atomic_fetch_add(&a->next, 1);
 		if (k >= a->n || atomic_load(&a->failed))
 			return;
-		if (run_with(a->t, sc, &a->links[k], &a->res[k], NULL, NULL) < 0)
+		if (run_with(a->t, sc, &a->links[k], &a->res[k], NULL, NULL, NULL) < 0)
 			atomic_store(&a->failed, true);
 	}
 }
@@ -1779,6 +1803,45 @@ int predict_find_packets(struct predict_trace *t, const struct predict_packet_qu
 		/* Only the packet of that very time: one left out of the replay
 		   (--range) is not stood in for by an earlier one. */
 		idx[order[j].k] = at != PREDICT_NO_PACKET && t->p[at].ts == order[j].ts ? at :
+				  PREDICT_NO_PACKET;
+	}
+	free(order);
+	free(last);
+	return 0;
+}
+
+void predict_tie_input(struct predict_trace *t, size_t w)
+{
+	if (w < t->nw && t->w[w].dir == XDIR_S2C)
+		t->w[w].input = true;
+}
+
+int predict_find_writes(struct predict_trace *t, const struct predict_packet_query *q,
+			size_t n, size_t *idx)
+{
+	struct query_at *order = malloc((n ? n : 1) * sizeof *order);
+	size_t *last = malloc((t->nc ? t->nc : 1) * 2 * sizeof *last);
+	if (!order || !last) {
+		free(order);
+		free(last);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++)
+		order[k] = (struct query_at){ t->opt.dilation != 1 ? undilate(t, q[k].ts) : q[k].ts, k };
+	for (size_t c = 0; c < t->nc * 2; c++)
+		last[c] = PREDICT_NO_PACKET;
+	qsort(order, n, sizeof *order, query_by_time);
+	/* The writes are in the trace's order, so in time (a waypipe
+	   acknowledgement made a nanosecond before its answer comes before
+	   it: the answer is the last of that time). */
+	size_t i = 0;
+	for (size_t j = 0; j < n; j++) {
+		const struct predict_packet_query *a = &q[order[j].k];
+		for (; i < t->nw && t->w[i].ts <= order[j].ts; i++)
+			if (t->w[i].conn < t->nc && t->w[i].len)
+				last[t->w[i].conn * 2 + (t->w[i].dir & 1)] = i;
+		size_t at = a->conn < t->nc ? last[a->conn * 2 + (a->dir & 1)] : PREDICT_NO_PACKET;
+		idx[order[j].k] = at != PREDICT_NO_PACKET && t->w[at].ts == order[j].ts ? at :
 				  PREDICT_NO_PACKET;
 	}
 	free(order);

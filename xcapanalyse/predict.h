@@ -108,6 +108,11 @@ struct predict_link {
 	   acknowledgement (its best case; the prediction counts
 	   WAYPIPE_ACK_ALONE of each such wait, predict.c) */
 	bool wp_none;
+	/* waypipe: replayed as though every such answer waited (its worst
+	   case, which an answer that comes a pass after waypipe's
+	   acknowledgement meets every time: a key's redraw with its buffer
+	   diff; --predict-responses) */
+	bool wp_all;
 };
 
 /* What the replay over one link gives, as the state model measures it. */
@@ -159,6 +164,30 @@ size_t predict_writes(const struct predict_trace *t);
 int predict_run(const struct predict_trace *t, const struct predict_link *link,
 		struct predict_result *res,
 		void (*on_wait)(void *ctx, const struct xstate_wait *w), void *ctx);
+
+/* predict_run without on_wait, and per write (predict_writes) the time,
+   in the replay, its last byte is seen beside the client (a client's
+   write leaving it, a server's arriving), PREDICT_NOT_SEEN for a write
+   left out.  The per-input responses of --predict-responses
+   (added_delay.h).  0, or -1 when out of memory. */
+#define PREDICT_NOT_SEEN UINT64_MAX
+int predict_run_seen(const struct predict_trace *t, const struct predict_link *link,
+		     struct predict_result *res, uint64_t *seen);
+/* The write (an index for predict_run_seen's seen) holding the last
+   byte of a message of connection conn in direction dir at ts, as
+   predict_find_packets finds its packet; PREDICT_NO_PACKET where none
+   is.  0, or -1 when out of memory. */
+struct predict_packet_query;
+int predict_find_writes(struct predict_trace *t, const struct predict_packet_query *q,
+			size_t n, size_t *idx);
+/* Before predict_finish: write w (predict_find_writes), a server's,
+   carries an input (X11's or Wayland's input event), and the client's
+   next write answers it: the replay holds that write until the input
+   has arrived and the client's think time in the trace has passed, as
+   it holds a write after a round trip's reply.  Without it the replay
+   knows only the round trips the client waited in, and an answer to an
+   input keeps the client's own pace. */
+void predict_tie_input(struct predict_trace *t, size_t w);
 
 /* Replays over links[0..n-1] into res[0..n-1], the same as predict_run
    link by link, on up to threads threads (0: one per processor this

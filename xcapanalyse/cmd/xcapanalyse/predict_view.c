@@ -167,7 +167,7 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 	char wpnote[384];
 	struct predict_result none;
 	struct predict_link best = { n ? rates[(n - 1) / ndelays] : 0, n ? delays[(n - 1) % ndelays] : 0,
-				     true };
+				     true, false };
 	if (predict_options_of(t)->waypipe && n && res[n - 1].wp_held) {
 		/* and the last link's best case, for a run to set its own
 		   count against (the prediction is linear in it) */
@@ -538,4 +538,135 @@ int added_delay_cdf_print(FILE *out, enum out_format fmt, const struct added_del
 {
 	return added_table_print(out, fmt, a, rates, nrates, trace_rate, cdf_cols,
 				 NCOLS(cdf_cols), "added_delay_cdf", cdf_table_rows);
+}
+
+static const struct out_column replay_cols[] = {
+	{ "rate", "rate", OUT_COL_STR, -8, 0 },
+	{ "delay_ms", "delay_ms", OUT_COL_STR, 9, 0 },
+	{ "via", "via", OUT_COL_STR, -8, 0 },	/* raw, ssh-C, waypipe */
+	{ "time", "Time", OUT_COL_TIME, 10, 4 },
+	{ "conn", "Conn", OUT_COL_UINT, 5, 0 },
+	{ "input", "Input", OUT_COL_UINT, 6, 0 },
+	{ "kind", "Kind", OUT_COL_STR, -15, 0 },
+	{ "what", "What", OUT_COL_STR, -22, 0 },
+	{ "response_s", "Response", OUT_COL_SECONDS, 10, 6 },
+	{ "predicted_s", "Predicted", OUT_COL_SECONDS, 10, 6 },
+	/* waypipe: the same with no answer, and with every answer, held
+	   behind a lone acknowledgement (predict_link's wp_none, wp_all) */
+	{ "none_held_s", "NoneHeld", OUT_COL_SECONDS, 10, 6 },
+	{ "all_held_s", "AllHeld", OUT_COL_SECONDS, 10, 6 },
+};
+
+static const char *via_of(const struct predict_options *po)
+{
+	return po->ssh_compression ? "ssh-C" : po->waypipe ? "waypipe" : "raw";
+}
+
+int predict_responses_print(FILE *out, enum out_format fmt, const struct added_delay *a,
+			    const uint64_t *rates, size_t nrates, const uint64_t *delays,
+			    size_t ndelays)
+{
+	size_t ni = added_delay_inputs(a);
+	int64_t *each = malloc((ni ? ni : 1) * 3 * sizeof *each);
+	int64_t *known = malloc((ni ? ni : 1) * sizeof *known);
+	/* per link: how many known, their median and 90th percentile */
+	size_t nl = nrates * ndelays;
+	int64_t *sum = malloc((nl ? nl : 1) * 3 * sizeof *sum);
+	if (!each || !known || !sum) {
+		free(each);
+		free(known);
+		free(sum);
+		return -1;
+	}
+	const char *via = via_of(predict_options_of(added_delay_trace(a)));
+	bool wp = predict_options_of(added_delay_trace(a))->waypipe;
+	int64_t *held0 = each + ni, *held1 = each + 2 * ni;
+	uint64_t t0 = added_delay_first_ts(a);
+	char rate[32], delay[32];
+	out_json_open(out, fmt);
+	struct out_table tab;
+	out_table_begin(&tab, out, fmt, replay_cols, NCOLS(replay_cols), "predicted_responses");
+	for (size_t i = 0; i < nrates; i++)
+		for (size_t j = 0; j < ndelays; j++) {
+			struct predict_link link = { .rate = rates[i], .delay = delays[j] };
+			struct predict_link best = { .rate = rates[i], .delay = delays[j], .wp_none = true };
+			struct predict_link worst = { .rate = rates[i], .delay = delays[j], .wp_all = true };
+			struct predict_result res;
+			if (added_delay_replay(a, &link, &res, each) < 0 ||
+			    (wp && (added_delay_replay(a, &best, &res, held0) < 0 ||
+				    added_delay_replay(a, &worst, &res, held1) < 0))) {
+				out_table_end(&tab);
+				free(each);
+				free(known);
+				free(sum);
+				return -1;
+			}
+			predict_format_rate(rate, sizeof rate, rates[i]);
+			snprintf(delay, sizeof delay, "%g", (double)delays[j] / 1e6);
+			size_t nk = 0;
+			for (size_t k = 0; k < ni; k++) {
+				const struct added_input *in = added_delay_input(a, k);
+				bool none = in->r.flags & XRESP_F_NO_RESPONSE;
+				struct out_cell cells[] = {
+					{ .s = rate }, { .s = delay }, { .s = via },
+					{ .ns = (int64_t)(in->r.input_ts -
+							  (in->r.input_ts >= t0 ? t0 : in->r.input_ts)) },
+					{ .u = in->r.conn }, { .u = in->r.index },
+					{ .s = xinput_kind_name(in->r.kind) },
+					{ .s = in->r.what[0] ? in->r.what : "-" },
+					{ .ns = (int64_t)in->r.response, .empty = none },
+					{ .ns = each[k], .empty = each[k] < 0 },
+					{ .ns = wp ? held0[k] : 0, .empty = !wp || held0[k] < 0 },
+					{ .ns = wp ? held1[k] : 0, .empty = !wp || held1[k] < 0 },
+				};
+				out_table_row(&tab, cells);
+				if (each[k] >= 0)
+					known[nk++] = each[k];
+			}
+			if (nk > 1)
+				qsort(known, nk, sizeof *known, i64_cmp);
+			int64_t *s = &sum[3 * (i * ndelays + j)];
+			s[0] = (int64_t)nk;
+			s[1] = percentile(known, nk, 50);
+			s[2] = percentile(known, nk, 90);
+		}
+	out_table_end(&tab);
+	if (out_for_people(fmt) && ni) {
+		bool md = fmt == OUT_MARKDOWN;
+		fprintf(out, "\n%spredicted responses per link: count, median, 90th percentile (ms)\n",
+			md ? "" : "# ");
+		for (size_t i = 0; i < nrates; i++)
+			for (size_t j = 0; j < ndelays; j++) {
+				const int64_t *s = &sum[3 * (i * ndelays + j)];
+				predict_format_rate(rate, sizeof rate, rates[i]);
+				fprintf(out, "%s%-8s %6g ms %5lld %10.3f %10.3f\n", md ? "    " : "",
+					rate, (double)delays[j] / 1e6, (long long)s[0],
+					s[0] ? (double)s[1] / 1e6 : 0, s[0] ? (double)s[2] / 1e6 : 0);
+			}
+	}
+	char why[256];
+	const char *notes[3] = {
+		"predicted: the trace's dependencies replayed over each link, as for --predict, "
+		"and each input's response in the replay as --responses measures it beside "
+		"the client (xcapanalyse(1), PREDICTION: responses over a link)",
+	};
+	size_t nn = 1;
+	if (predict_options_of(added_delay_trace(a))->waypipe)
+		notes[nn++] = "waypipe: its framing, buffer diffs, token and acknowledgements, "
+			      "as --predict --waypipe, an answer's wait behind a lone acknowledgement "
+			      "counted half; NoneHeld and AllHeld: none or every one held "
+			      "(xcapanalyse(1), PREDICTION: waypipe)";
+	if (!ni)
+		notes[nn++] = "no inputs in the trace";
+	else if (nl && (size_t)sum[0] < ni) {
+		snprintf(why, sizeof why, "%zu of %zu inputs without a predicted response: no "
+			 "visible response, or a write of it not in the trace", ni - (size_t)sum[0], ni);
+		notes[nn++] = why;
+	}
+	out_notes(out, fmt, notes, nn, "xcapanalyse");
+	out_json_close(out, fmt);
+	free(each);
+	free(known);
+	free(sum);
+	return 0;
 }

@@ -44,4 +44,13 @@ int added_delay_responses_print(FILE *out, enum out_format fmt, const struct add
 int added_delay_cdf_print(FILE *out, enum out_format fmt, const struct added_delay *a,
 			  const uint64_t *rates, size_t nrates, uint64_t trace_rate);
 
+/* --predict-responses: each input's response on each link of rates x
+   delays, from the replay of the trace's dependencies with the
+   transport asked for (added_delay_replay), beside its response in the
+   trace; text and Markdown end with each link's count, median and 90th
+   percentile.  0, or -1 when out of memory. */
+int predict_responses_print(FILE *out, enum out_format fmt, const struct added_delay *a,
+			    const uint64_t *rates, size_t nrates, const uint64_t *delays,
+			    size_t ndelays);
+
 #endif

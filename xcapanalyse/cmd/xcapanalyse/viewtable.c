@@ -367,6 +367,19 @@ static int added_cdf_fin(struct view_trace *t)
 	return added_finish_with(t, added_delay_cdf_print);
 }
 
+static int predict_responses_fin(struct view_trace *t)
+{
+	int rc = added_delay_finish(t->state);
+	if (rc == PREDICT_NO_ZLEN)
+		complain("no compressed sizes to predict --ssh-compression from: capture with "
+			 "xcap --compressed-sizes, or give the pcap: '%s'", t->path);
+	if (rc == 0)
+		rc = predict_responses_print(t->out, t->o->fmt, t->state, t->o->rates, t->o->nrates,
+					     t->o->delays, t->o->ndelays);
+	added_delay_free(t->state);
+	return rc == PREDICT_NO_ZLEN ? 1 : rc < 0 ? -1 : 0;
+}
+
 /* ---- --compare (compare.c): every run kept until the last is read ---- */
 
 static struct compare_run *compare_runs[COMPARE_RUNS_MAX];
@@ -493,6 +506,13 @@ const struct view views[] = {
 	{ "predict-round-trips",
 	  "each predicted blocking round trip, link by link",
 	  0, TAKES_SSH | TAKES_WAKE, 0, 0, predict_begin, predict_rec, predict_trips_fin, NULL },
+	{ "predict-responses",
+	  "each input's response on each link of --rates x\n"
+	  "--latencies, from the same replay as --predict\n"
+	  "(raw, --ssh-compression or --waypipe), beside its\n"
+	  "response in the trace",
+	  VIEW_EVERY_RECORD, TAKES_SSH | TAKES_WAKE, 0, 0, added_begin, added_record,
+	  predict_responses_fin, NULL },
 	{ "added-delay",
 	  "SLIM's experiment: the trace's packets at their times\n"
 	  "through a link of each of --rates; percentiles of the\n"

@@ -46,7 +46,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: xcapanalyse [VIEW] [--format FMT] [-j N] [--conn N,...] [--range T0:T1] FILE...\n"
-"       xcapanalyse --predict|--added-delay [--rates LIST] [--latencies LIST] FILE...\n"
+"       xcapanalyse --predict|--predict-responses|--added-delay [--rates LIST] [--latencies LIST]\n"
+"                   FILE...\n"
 "\n"
 "Read .xcap traces, .pcap or .pcapng captures and tell where the time went.\n"
 "\n"
@@ -144,7 +145,8 @@ static void usage(FILE *f)
 "                    here when FILE is a pcap) in SSH packets\n"
 "  --waypipe        predict a Wayland trace of xcap-run's relay carried by\n"
 "                    waypipe over TCP: each write in a PROTOCOL block, each\n"
-"                    shm commit with the buffer diff the trace says\n"
+"                    shm commit with the buffer diff the trace says; with\n"
+"                    --predict-responses, each input's response over it\n"
 "  --ssh-forward-time MS  what ssh and sshd add to a round trip through the\n"
 "                    tunnel on this machine (default 0.6; see the man page)\n"
 "  --wake-time MS    what a process that waited 0.15 ms or more for the\n"
