@@ -86,25 +86,33 @@
    - acknowledgements: each side acknowledges the blocks it received
      (ACK_NBLOCKS, 8 bytes) with its next write, which is its program's
      answer (never on a timer); waypipe writes the acknowledgement first
-     and the answer with its next pass, a few microseconds later (the
-     replay: a write of its own, wp_ack_write).  Often the two still
-     leave as one segment; otherwise the acknowledgement leaves
-     alone, and the answer, if shorter than a segment, waits in the
-     socket (Nagle's algorithm: socat, the documented TCP transport,
-     leaves it on) until the peer's TCP acknowledges those 8 bytes: a
-     round trip, and the peer's delayed-ACK timer once the peer has
-     answered data (Linux's interactive mode; before, it acknowledges at
-     once).  That wait, 2 x 25 + 40 ms at 25 ms one way, is waypipe's
-     dearest cost on a short session; the replay adds its expectation
-     (WAYPIPE_ACK_ALONE of it) to every answer that fits a segment, and
-     to the short end of a longer one a round trip's (the peer's TCP
-     acknowledges at once there).
-     The waits the captures show are the model's to a few ms (2 x 5 ms
-     and 2 x 25 ms, first turn, the peer not yet interactive; 53 to 58
-     and 91 to 99 ms after); how many turns they fall on is a race in the
-     sending machine, which load moves: 16 of 35 turns on a machine at
-     load 2 to 4, 9 of 56 at 4 to 5 (tests/wayland-predict.sh, which
-     explains a cell's miss by the capture's own count);
+     and the answer with a later pass (the replay: a write of its own,
+     wp_ack_write).  When socat reads the two together they leave as one
+     segment; when it reads the acknowledgement alone, it leaves alone
+     and the answer, if shorter than a segment, waits in the socket
+     (Nagle's algorithm: socat, the documented TCP transport, leaves it
+     on) until the peer's TCP acknowledges those 8 bytes: a round trip,
+     and the peer's delayed-ACK timer once the peer has answered data
+     (Linux's interactive mode; before, it acknowledges at once).  That
+     wait, 2 x 25 + 40 ms at 25 ms one way, is waypipe's dearest cost
+     on a short session.  The short end of a longer answer waits a
+     round trip (the peer's TCP acknowledges at once there).
+     Which answers wait (wp_alone, the rule): between its two writes
+     waypipe collects the updates of the buffers the answer's wl_shm
+     commit names (advance_waymsg_progread, collect_update, then the
+     diff tasks before the answer's block may follow), which gives
+     socat time to read the acknowledgement alone: such an answer waits
+     every time.  Any other answer follows its acknowledgement within
+     a pass of waypipe's loop, a few microseconds, and socat seldom
+     reads between them: the replay counts WAYPIPE_ACK_RACE of its
+     wait.  In 8 captures of weston-terminal with keys typed
+     (wayland-predict-responses.sh, 10 Mbit/s by 5 and 25 ms): 45 of
+     45 commits waited, 0 of 40 other answers of the application's
+     side and 11 of 120 of the compositor's (a wait is a gap of a round
+     trip after the lone segment; the think time before the answer
+     separated nothing, 0.2 to 70 ms either way).  The waits themselves
+     are the model's to a few ms (2 x 5 ms and 2 x 25 ms, first turn,
+     the peer not yet interactive; 53 to 58 and 91 to 99 ms after).
    - closing: the CLOSE blocks after the application's end are past the
      session's span, not counted.
    Left out: waypipe's own processing (copying a pool to its shadow, a
@@ -115,7 +123,7 @@
 #define WAYPIPE_BLOCK_HEADER 4	/* a PROTOCOL block's size and type */
 #define WAYPIPE_TOKEN 16	/* the connection token, before the first block */
 #define WAYPIPE_ACK 8		/* ACK_NBLOCKS: its header and a count */
-#define WAYPIPE_ACK_ALONE 0.5	/* of the answers, the share held behind it */
+#define WAYPIPE_ACK_RACE 0.1	/* of the answers without a commit: held */
 #define PREDICT_WIN (4u << 20)	/* the window acknowledgements advertise */
 #define PREDICT_QUICKACKS 16	/* Linux's TCP_MAX_QUICKACKS */
 
@@ -132,6 +140,7 @@ struct write {
 	uint32_t cause;			/* write of the other side it waited for */
 	uint8_t dir, flags;
 	bool wp_ack;			/* waypipe: an ACK_NBLOCKS goes before it */
+	bool wp_diff;			/* waypipe: it holds a wl_shm commit */
 	bool input;			/* it carries an input (predict_tie_input) */
 };
 
@@ -402,7 +411,7 @@ static bool tunnel_merge(struct predict_trace *t, struct pconn *c, const struct 
 }
 
 /* waypipe: the ACK_NBLOCKS it writes just before the answer of packet p
-   (WAYPIPE_ACK_ALONE), a write of its own: 8 bytes of no Wayland
+   (wp_alone), a write of its own: 8 bytes of no Wayland
    message, a nanosecond before it (so that a wait of the client ends at
    the answer, not here).  0, or -1 when out of memory. */
 static int wp_ack_write(struct predict_trace *t, struct pconn *c, const struct xrec_pkt *p, int d)
@@ -570,6 +579,7 @@ static void take_note(struct predict_trace *t, const struct xrec_note *n)
 		return;
 	struct write *w = &t->w[c->last_w[d]];
 	w->len += (uint32_t)bytes;
+	w->wp_diff = true;
 	c->tseq[d] += (uint32_t)bytes;
 }
 
@@ -1213,11 +1223,13 @@ static void flush_pending(struct replay *r)
 	}
 }
 
-/* waypipe: the share of answers the replay holds behind a lone
-   acknowledgement. */
-static double wp_alone(const struct replay *r)
+/* waypipe: the chance that answer w waits behind a lone acknowledgement
+   (the rule above WAYPIPE_BLOCK_HEADER). */
+static double wp_alone(const struct replay *r, const struct write *w)
 {
-	return r->link->wp_none ? 0 : r->link->wp_all ? 1 : WAYPIPE_ACK_ALONE;
+	if (r->link->wp_none || r->link->wp_all)
+		return r->link->wp_all ? 1 : 0;
+	return w->wp_diff ? 1 : WAYPIPE_ACK_RACE;
 }
 
 static void replay_write(struct replay *r, uint32_t i)
@@ -1266,7 +1278,7 @@ static void replay_write(struct replay *r, uint32_t i)
 	if (w->wp_ack) {
 		/* waypipe's acknowledgement (the write before) alone before
 		   the answer, which Nagle's algorithm holds until the peer's
-		   TCP acknowledges it (WAYPIPE_ACK_ALONE): the expected wait.
+		   TCP acknowledges it (wp_alone): the expected wait.
 		   The peer delays its ACK once it has itself answered data. */
 		if (w->len < mss) {
 			const struct predict_link *l = r->link;
@@ -1274,7 +1286,7 @@ static void replay_write(struct replay *r, uint32_t i)
 				      ser(l, t->opt.overhead);
 			if (r->s[2 * w->conn + !d].answered)
 				wait += (double)t->opt.delack;
-			uint64_t expected = (uint64_t)round_ns(wp_alone(r) * wait);
+			uint64_t expected = (uint64_t)round_ns(wp_alone(r, w) * wait);
 			ready += expected;
 			r->wp_held++;
 			r->wp_wait += expected;
@@ -1344,13 +1356,13 @@ static void replay_write(struct replay *r, uint32_t i)
 			   short answer does for the lone acknowledgement's ACK,
 			   which the peer sends at once (the full segments after
 			   those 8 bytes fill its segment): a round trip after it
-			   left, WAYPIPE_ACK_ALONE of the time. */
+			   left, as often as wp_alone says. */
 			const struct predict_link *l = r->link;
 			uint64_t acked = ready + 2 * l->delay +
 					 (uint64_t)round_ns(ser(l, WAYPIPE_ACK + t->opt.overhead) +
 							    ser(l, t->opt.overhead));
 			if (acked > ts)
-				ts += (uint64_t)round_ns(wp_alone(r) * (double)(acked - ts));
+				ts += (uint64_t)round_ns(wp_alone(r, w) * (double)(acked - ts));
 			tail_ready = ts;
 		}
 		if (!tunnel && k + 1 == nseg && size && size < mss &&

@@ -72,7 +72,7 @@ struct predict_options {
 	   instead: its framing, the BUFFER_DIFF the relay's note gives for
 	   each wl_shm commit, its connection token, and its acknowledgements
 	   with the wait behind them that Nagle's algorithm makes, counted at
-	   its expectation (predict.c, WAYPIPE_ACK_ALONE).  The time waypipe
+	   its expectation (predict.c, wp_alone).  The time waypipe
 	   takes to pass a message on is not modelled. */
 	bool waypipe;
 	/* What a process that waited for the network at least
@@ -106,7 +106,7 @@ struct predict_link {
 	uint64_t delay;			/* ns */
 	/* waypipe: replayed as though no answer waited behind a lone
 	   acknowledgement (its best case; the prediction counts
-	   WAYPIPE_ACK_ALONE of each such wait, predict.c) */
+	   wp_alone of each such wait, predict.c) */
 	bool wp_none;
 	/* waypipe: replayed as though every such answer waited (its worst
 	   case, which an answer that comes a pass after waypipe's
