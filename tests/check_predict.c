@@ -12,7 +12,9 @@
  *  - the rate and delay lists of the command line;
  *  - SSH packets' sizes, and the round trips through an ssh -C tunnel;
  *  - the receiver's delayed-ACK timer, which decides whether a slow
- *    link's bulk shows as Block Send.
+ *    link's bulk shows as Block Send;
+ *  - waypipe's answers held behind a lone acknowledgement: a commit's
+ *    always, another's counted half.
  */
 #include "config.h"
 
@@ -568,6 +570,70 @@ START_TEST(test_delack_timer)
 }
 END_TEST
 
+/* waypipe's held answers (predict.c, wp_alone): a request, the
+   compositor's short answer 50 us later, and the application's short
+   answer 1 ms after that, with or without a wl_shm commit in it (the
+   relay's note).  Each answer waits behind its lone acknowledgement a
+   round trip, the 8 bytes' and the ACK's serialisation (60 + 52 us at
+   8 Mbit/s) and, for the application's (its peer has answered), the
+   40 ms delayed ACK: 20.112 ms and 60.112 ms.  The compositor's counts
+   half; the application's all when it commits, half when not. */
+static struct predict_trace *waypipe_trace(bool commit)
+{
+	struct predict_options o;
+	predict_options_default(&o);
+	o.waypipe = true;
+	struct predict_trace *t = predict_new(&o);
+	ck_assert_ptr_nonnull(t);
+	conn(t);
+	uint32_t cs = 1000, ss = 5000;
+	pkt(t, T0, 0, XTCP_SYN, cs, 0, 0);
+	pkt(t, T0 + 10 * US, 1, XTCP_SYN | XTCP_ACK, ss, cs + 1, 0);
+	pkt(t, T0 + 20 * US, 0, XTCP_ACK, cs + 1, ss + 1, 0);
+	pkt(t, T0 + 1 * MS, 0, XTCP_ACK | XTCP_PSH, cs + 1, ss + 1, 12);
+	pkt(t, T0 + 1 * MS + 50 * US, 1, XTCP_ACK | XTCP_PSH, ss + 1, cs + 13, 24);
+	pkt(t, T0 + 2 * MS + 50 * US, 0, XTCP_ACK | XTCP_PSH, cs + 13, ss + 25, 20);
+	if (commit) {
+		struct xrec r = { .type = XREC_NOTE };
+		r.u.note = (struct xrec_note){ .ts = T0 + 2 * MS + 50 * US, .conn = 1, .dir = 0,
+					       .text = "shm read 400 of 400 bytes: wl_surface@3.commit "
+						       "wl_buffer@4 10x10 stride 40 format 0 pool 400, "
+						       "1 damage rect, waypipe 100 bytes" };
+		feed(t, &r);
+	}
+	pkt(t, T0 + 3 * MS, 1, XTCP_ACK, ss + 25, cs + 33, 0);
+	ck_assert_int_eq(predict_finish(t), 0);
+	return t;
+}
+
+START_TEST(test_waypipe_held)
+{
+	uint64_t compositor = 2 * 10 * MS + 60 * US + 52 * US, application = compositor + 40 * MS;
+	uint64_t span[2];
+	for (int commit = 0; commit < 2; commit++) {
+		struct predict_trace *t = waypipe_trace(commit);
+		struct predict_link link = { .rate = 8000000, .delay = 10 * MS };
+		struct predict_link none = link, all = link;
+		none.wp_none = true;
+		all.wp_all = true;
+		struct predict_result r, rn, ra;
+		ck_assert_int_eq(predict_run(t, &link, &r, NULL, NULL), 0);
+		ck_assert_int_eq(predict_run(t, &none, &rn, NULL, NULL), 0);
+		ck_assert_int_eq(predict_run(t, &all, &ra, NULL, NULL), 0);
+		ck_assert_uint_eq(r.wp_held, 2);
+		ck_assert_uint_eq(ra.wp_wait, compositor + application);
+		ck_assert_uint_eq(rn.wp_wait, 0);
+		uint64_t expected = compositor / 2 + (commit ? application : application / 2);
+		ck_assert_uint_eq(r.wp_wait, expected);
+		span[commit] = r.span;
+		predict_free(t);
+	}
+	/* the commit's answer leaves the other half of its wait later, and
+	   its 100 bytes of diff take 100 us more: so does the session's end */
+	ck_assert_uint_eq(span[1] - span[0], application / 2 + 100 * US);
+}
+END_TEST
+
 /* A reply written in n pieces of 352 bytes 5 us apart (as Xvfb writes
    GLX's GetFBConfigs), after a 4-byte request. */
 static struct predict_trace *pieces_trace(const struct predict_options *o, int n)
@@ -720,6 +786,7 @@ int main(void)
 	tcase_add_test(tc, test_delack_timer);
 	tcase_add_test(tc, test_wake);
 	tcase_add_test(tc, test_coalescing);
+	tcase_add_test(tc, test_waypipe_held);
 	suite_add_tcase(su, tc);
 	SRunner *sr = srunner_create(su);
 	srunner_run_all(sr, CK_ENV);

@@ -178,7 +178,7 @@ int predict_view_print(FILE *out, enum out_format fmt, const struct predict_trac
 		predict_format_rate(rate, sizeof rate, rates[(n - 1) / ndelays]);
 		snprintf(wpnote, sizeof wpnote,
 			 "waypipe: %llu answers may wait behind its acknowledgement (Nagle's "
-			 "algorithm on socat's TCP), counted half: %.1f ms at %s, %g ms; with "
+			 "algorithm on socat's TCP), a commit's always, another's half: %.1f ms at %s, %g ms; with "
 			 "none held: span %.6f s, network delay %.6f s "
 			 "(xcapanalyse(1), PREDICTION: waypipe)",
 			 (unsigned long long)res[n - 1].wp_held, (double)res[n - 1].wp_wait / 1e6,
@@ -654,7 +654,7 @@ int predict_responses_print(FILE *out, enum out_format fmt, const struct added_d
 	if (predict_options_of(added_delay_trace(a))->waypipe)
 		notes[nn++] = "waypipe: its framing, buffer diffs, token and acknowledgements, "
 			      "as --predict --waypipe, an answer's wait behind a lone acknowledgement "
-			      "counted half; NoneHeld and AllHeld: none or every one held "
+			      "counted always for a commit, half for another; NoneHeld and AllHeld: none or every one held "
 			      "(xcapanalyse(1), PREDICTION: waypipe)";
 	if (!ni)
 		notes[nn++] = "no inputs in the trace";
