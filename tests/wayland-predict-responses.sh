@@ -158,7 +158,7 @@ while read -r rate delay mn mmed mp90 pn pmed pp90 nmed np90 amed ap90 nheld l1 
 	xm=$(awk -v n="$nmed" -v a="$amed" -v h="$nheld" -v k="$mn" 'BEGIN { printf "%.3f", n + (a - n) * h / k }')
 	xp=$(awk -v n="$np90" -v a="$ap90" -v h="$nheld" -v k="$mn" 'BEGIN { printf "%.3f", n + (a - n) * h / k }')
 	xom=$(off "$mmed" "$xm") xop=$(off "$mp90" "$xp")
-	say "  $rate $delay ms: $nheld of $mn answers held behind a lone acknowledgement in the capture (the model counts half); with the capture's share: median $xm ms ($xom %), p90 $xp ms ($xop %)"
+	say "  $rate $delay ms: $nheld of $mn answers held behind a lone acknowledgement in the capture (the model holds a commit's, half of any other's); with the capture's share: median $xm ms ($xom %), p90 $xp ms ($xop %)"
 	within "$xom" && within "$xop" ||
 		fail "$rate $delay ms: off by $om % (median), $op % (p90), and by $xom %, $xop % with the capture's own answers held"
 done <"$workdir/results"

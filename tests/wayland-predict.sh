@@ -17,12 +17,14 @@
 # The model (xcapanalyse/predict.c, above WAYPIPE_BLOCK_HEADER) holds
 # waypipe's framing, diffs, token and acknowledgements.  Each side's
 # acknowledgement (ACK_NBLOCKS, 8 bytes) goes with its program's next
-# answer, and in about half of the turns alone just before it: the
-# answer then waits in socat's socket (Nagle's algorithm) for the peer's
-# TCP to acknowledge those 8 bytes, a round trip and its delayed-ACK
-# timer (40 ms).  Which turns is a race inside the sending machine, so
-# the prediction counts half of each such wait (its note says how much);
-# a run that falls on more or fewer of them misses by that much.  So per
+# answer, and in some turns alone just before it: the answer then waits
+# in socat's socket (Nagle's algorithm) for the peer's TCP to
+# acknowledge those 8 bytes, a round trip and its delayed-ACK timer
+# (40 ms).  An answer with a wl_shm commit waits every time (waypipe
+# diffs the buffer between its two writes); for any other it is a race
+# inside the sending machine, so the prediction counts half of such a
+# wait (its note says how much); a run that falls on more or fewer of
+# them misses by that much.  So per
 # cell the capture's own waits behind a lone acknowledgement are summed
 # (the gap from such a segment to its side's next data), and a cell
 # outside 15 % passes only when its prediction with that sum in place of
@@ -63,7 +65,7 @@ cell() {
 		{ print $col["span_s"], $col["total_network_delay_s"] }')
 	# the prediction's expected wait behind waypipe's acknowledgements
 	# and its best case (no answer held), span and network delay
-	expected=$(sed -n 's/.*counted half: \([0-9.]*\) ms.*/\1/p' "$workdir/predict.err")
+	expected=$(sed -n 's/.*another'\''s half: \([0-9.]*\) ms.*/\1/p' "$workdir/predict.err")
 	best=$(sed -n 's/.*none held: span \([0-9.]*\) s, network delay \([0-9.]*\) s.*/\1 \2/p' \
 		"$workdir/predict.err")
 	[ -n "$expected" ] && [ -n "$best" ] ||
