@@ -1798,11 +1798,18 @@ static int query_by_time(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-int predict_find_packets(struct predict_trace *t, const struct predict_packet_query *q, size_t n,
-			 size_t *idx)
+/* find_at_time: each query's packet (writes false) or write (true) of
+   its very time, connection and direction, by one walk of the queries in
+   time beside the packets or writes, which are in time already.  Only
+   that very time: one left out of the replay (--range) is not stood in
+   for by an earlier one.  A write comes last of its time (a waypipe
+   acknowledgement made a nanosecond before its answer comes before it),
+   and a write of no bytes is none. */
+static int find_at_time(struct predict_trace *t, const struct predict_packet_query *q, size_t n,
+			size_t *idx, bool writes)
 {
 	struct query_at *order = malloc((n ? n : 1) * sizeof *order);
-	/* The last packet so far of each connection and direction. */
+	/* The last packet or write so far of each connection and direction. */
 	size_t *last = malloc((t->nc ? t->nc : 1) * 2 * sizeof *last);
 	if (!order || !last) {
 		free(order);
@@ -1815,60 +1822,43 @@ int predict_find_packets(struct predict_trace *t, const struct predict_packet_qu
 	for (size_t c = 0; c < t->nc * 2; c++)
 		last[c] = PREDICT_NO_PACKET;
 	qsort(order, n, sizeof *order, query_by_time);
-	size_t i = 0;
+	size_t i = 0, end = writes ? t->nw : t->np;
 	for (size_t j = 0; j < n; j++) {
 		const struct predict_packet_query *a = &q[order[j].k];
-		for (; i < t->np && t->p[i].ts <= order[j].ts; i++)
-			if (t->p[i].conn < t->nc)
-				last[t->p[i].conn * 2 + t->p[i].dir] = i;
+		for (; i < end; i++) {
+			uint64_t ts = writes ? t->w[i].ts : t->p[i].ts;
+			if (ts > order[j].ts)
+				break;
+			size_t conn = writes ? t->w[i].conn : t->p[i].conn;
+			unsigned dir = writes ? t->w[i].dir : t->p[i].dir;
+			if (conn < t->nc && (!writes || t->w[i].len))
+				last[conn * 2 + (dir & 1)] = i;
+		}
 		size_t at = a->conn < t->nc ? last[a->conn * 2 + (a->dir & 1)] : PREDICT_NO_PACKET;
-		/* Only the packet of that very time: one left out of the replay
-		   (--range) is not stood in for by an earlier one. */
-		idx[order[j].k] = at != PREDICT_NO_PACKET && t->p[at].ts == order[j].ts ? at :
-				  PREDICT_NO_PACKET;
+		uint64_t at_ts = at == PREDICT_NO_PACKET ? 0 : writes ? t->w[at].ts : t->p[at].ts;
+		idx[order[j].k] = at != PREDICT_NO_PACKET && at_ts == order[j].ts ? at : PREDICT_NO_PACKET;
 	}
 	free(order);
 	free(last);
 	return 0;
+}
+
+int predict_find_packets(struct predict_trace *t, const struct predict_packet_query *q, size_t n,
+			 size_t *idx)
+{
+	return find_at_time(t, q, n, idx, false);
+}
+
+int predict_find_writes(struct predict_trace *t, const struct predict_packet_query *q,
+			size_t n, size_t *idx)
+{
+	return find_at_time(t, q, n, idx, true);
 }
 
 void predict_tie_input(struct predict_trace *t, size_t w)
 {
 	if (w < t->nw && t->w[w].dir == XDIR_S2C)
 		t->w[w].input = true;
-}
-
-int predict_find_writes(struct predict_trace *t, const struct predict_packet_query *q,
-			size_t n, size_t *idx)
-{
-	struct query_at *order = malloc((n ? n : 1) * sizeof *order);
-	size_t *last = malloc((t->nc ? t->nc : 1) * 2 * sizeof *last);
-	if (!order || !last) {
-		free(order);
-		free(last);
-		return -1;
-	}
-	for (size_t k = 0; k < n; k++)
-		order[k] = (struct query_at){ t->opt.dilation != 1 ? undilate(t, q[k].ts) : q[k].ts, k };
-	for (size_t c = 0; c < t->nc * 2; c++)
-		last[c] = PREDICT_NO_PACKET;
-	qsort(order, n, sizeof *order, query_by_time);
-	/* The writes are in the trace's order, so in time (a waypipe
-	   acknowledgement made a nanosecond before its answer comes before
-	   it: the answer is the last of that time). */
-	size_t i = 0;
-	for (size_t j = 0; j < n; j++) {
-		const struct predict_packet_query *a = &q[order[j].k];
-		for (; i < t->nw && t->w[i].ts <= order[j].ts; i++)
-			if (t->w[i].conn < t->nc && t->w[i].len)
-				last[t->w[i].conn * 2 + (t->w[i].dir & 1)] = i;
-		size_t at = a->conn < t->nc ? last[a->conn * 2 + (a->dir & 1)] : PREDICT_NO_PACKET;
-		idx[order[j].k] = at != PREDICT_NO_PACKET && t->w[at].ts == order[j].ts ? at :
-				  PREDICT_NO_PACKET;
-	}
-	free(order);
-	free(last);
-	return 0;
 }
 
 /* ---- lists ---- */
