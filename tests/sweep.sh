@@ -66,10 +66,20 @@ xcapanalyse --format csv "$top_srcdir/tests/captures/xdpyinfo-xlogo.pcap" 2>/dev
 leftovers() {
 	ip netns list | grep -E "^xsw$1[cs]( |\$)" && fail "$2: namespaces left behind"
 	# (a lock of that number that another test's Xvfb took since, as tests
-	# run in parallel, is not the sweep's)
+	# run in parallel, is not the sweep's: with the sweep's Xvfb known (4th
+	# argument), a lock of another pid; without it, a lock whose owner lives
+	# outside the sweep's namespaces.  A lock whose owner is gone was left.)
 	if [ -n "$3" ] && [ -e "/tmp/.X$3-lock" ]; then
 		owner=$(tr -d ' \n' <"/tmp/.X$3-lock" 2>/dev/null)
-		[ -n "$4" ] && [ "$owner" != "$4" ] || fail "$2: /tmp/.X$3-lock left behind"
+		if [ -n "$4" ]; then
+			[ "$owner" != "$4" ] || fail "$2: /tmp/.X$3-lock left behind"
+		elif [ -z "$owner" ] || ! kill -0 "$owner" 2>/dev/null; then
+			fail "$2: /tmp/.X$3-lock left behind (its owner '$owner' is gone)"
+		else
+			case $(ip netns identify "$owner" 2>/dev/null) in
+			"xsw$1"[cs]) fail "$2: /tmp/.X$3-lock held by the sweep's Xvfb (pid $owner)" ;;
+			esac
+		fi
 	fi
 	[ -z "$4" ] || ! kill -0 "$4" 2>/dev/null || fail "$2: Xvfb (pid $4) still running"
 	return 0
