@@ -60,8 +60,20 @@ export XTERM_CONN ALLOC_RANGE
 
 # The display and VNC server the documents' :1 and 5901 stand for.
 DOC_D=$display DOC_PORT=$((6000 + display))
+# The README's own Xvfb :1 runs minutes from now: its number is held
+# until then by a lock file naming this test's shell, written as an X
+# server writes its own (start_xvfb, xcap-run and X servers all pass over
+# a display whose lock names a live process), and given up by the block's
+# runner just before that Xvfb starts.  Only looking for a free number had
+# let a test running beside this one take it meanwhile (Xvfb exit 1).
 DOC_D2=$((display == 63 ? display - 1 : display + 1))
-while [ -e "/tmp/.X$DOC_D2-lock" ] || [ "$DOC_D2" = "$DOC_D" ]; do DOC_D2=$(((DOC_D2 + 1 - 20) % 44 + 20)); done
+tries=0
+while [ "$DOC_D2" = "$DOC_D" ] || ! (set -C; printf '%10d\n' $$ >"/tmp/.X$DOC_D2-lock") 2>/dev/null; do
+	DOC_D2=$(((DOC_D2 + 1 - 20) % 44 + 20))
+	tries=$((tries + 1))
+	[ $tries -lt 44 ] || fail "no display free for the README's own Xvfb"
+done
+at_exit "[ \"\$(tr -d ' \\n' </tmp/.X$DOC_D2-lock 2>/dev/null)\" != $$ ] || rm -f /tmp/.X$DOC_D2-lock"
 DOC_PORT2=$((6000 + DOC_D2))
 start_xvnc doc xvnc
 DOC_VNC_PORT=$xvnc_port
@@ -138,6 +150,8 @@ doc_line() {
 		echo "$where: not run here (${kind#skip:}): $cmd"
 		return 0 ;;
 	bg)
+		# (the README's own X server: the number held for it is let go)
+		case $cmd in 'Xvfb :${DOC_D2} '*) rm -f "/tmp/.X$DOC_D2-lock" ;; esac
 		eval "$cmd" >>"$workdir/bg.out" 2>&1
 		sleep 1	# as a user types the next line
 		return 0 ;;
