@@ -458,16 +458,10 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 	w->last_ts = ts;
 }
 
-int trace_writer_put(struct trace_writer *w, const struct xrec *rec)
+/* Any other record.  Out of line: inlined, its registers were saved and
+   restored on every packet's record too. */
+static __attribute__((noinline)) void put_general(struct trace_writer *w, const struct xrec *rec)
 {
-	if (w->failed)
-		return -1;
-	if (w->len >= BLOCK_TARGET && close_block(w) < 0)
-		return -1;
-	if (rec->type == XREC_PKT || rec->type == XREC_GAP) {
-		put_pkt_or_gap(w, rec);
-		return 0;
-	}
 	/* type, body length, body (starting with the time delta).  The body
 	   is encoded first, where a one-byte length leaves it (bodies are
 	   shorter than 128 bytes but for long strings), and moved on when
@@ -492,6 +486,18 @@ int trace_writer_put(struct trace_writer *w, const struct xrec *rec)
 		w->len += 1 + n + body;
 	}
 	w->last_ts = ts;
+}
+
+int trace_writer_put(struct trace_writer *w, const struct xrec *rec)
+{
+	if (w->failed)
+		return -1;
+	if (w->len >= BLOCK_TARGET && close_block(w) < 0)
+		return -1;
+	if (rec->type == XREC_PKT || rec->type == XREC_GAP)
+		put_pkt_or_gap(w, rec);
+	else
+		put_general(w, rec);
 	return 0;
 }
 
