@@ -1731,6 +1731,12 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stre
 static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
 {
 	struct stream_dir *h = &d->h[dir];
+	/* A snap-length capture searches after nearly every packet: straight
+	   there, without setting up the framing loop. */
+	if (h->state == ST_RESYNC && len) {
+		resync_feed(d, dir, h, data, len);
+		return;
+	}
 	struct cursor in = over(data, len);
 	while (cursor_left(&in)) {
 		if (h->state == ST_RESYNC) {
