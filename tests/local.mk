@@ -41,8 +41,8 @@ TESTS += tests/x-reset.sh
 # Golden tests of xcapanalyse's views: each a line of tests/golden/TESTLIST
 # and its tests/golden/NAME.out (golden.sh fails on one without the other).
 # The folder goes to the tarball whole: a new golden needs no line here.
-dist_check_SCRIPTS += tests/golden.sh tests/json-strict.sh
-TESTS += tests/golden.sh tests/json-strict.sh
+dist_check_SCRIPTS += tests/golden.sh tests/json-strict.sh tests/range-cut.sh
+TESTS += tests/golden.sh tests/json-strict.sh tests/range-cut.sh
 EXTRA_DIST += tests/golden
 
 # one voice for errors (issue 19)

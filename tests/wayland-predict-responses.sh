@@ -81,22 +81,12 @@ cell() {
 		fail "xcapanalyse --predict-responses failed: $(cat "$workdir/pred.err")"
 	make_link "$name" "$rate" "$rate" "$delay" 2000000
 	port=$((port + 1))
-	ip netns exec "$link_ns_s" env XDG_RUNTIME_DIR="$workdir/sway" WAYLAND_DISPLAY=wayland-1 \
-		waypipe --socket "$workdir/wpc-$ncell.sock" client >"$workdir/wpc.log" 2>&1 &
-	pids="$pids $!"
-	wait_for test -S "$workdir/wpc-$ncell.sock" || fail "waypipe client did not start"
-	ip netns exec "$link_ns_s" socat TCP-LISTEN:$port,bind="$link_addr_s",reuseaddr \
-		UNIX-CONNECT:"$workdir/wpc-$ncell.sock" &
-	pids="$pids $!"
-	ip netns exec "$link_ns_c" socat UNIX-LISTEN:"$workdir/wps-$ncell.sock" \
-		TCP:"$link_addr_s":$port &
-	pids="$pids $!"
-	wait_for test -S "$workdir/wps-$ncell.sock" || fail "socat did not listen"
+	waypipe_over_link --nagle --tag "$ncell" "$port"
 	start_capture "cap_n$ncell" ip netns exec "$link_ns_c" xcap -i "$link_dev_c" -B 65536 \
 		-w "$workdir/wp-$rate-$delay.xcap" tcp port $port
 	sleep 0.5	# see wayland-physics.sh: a capture on a new link's device
 	XDG_RUNTIME_DIR=$workdir/app WAYLAND_DEBUG=1 $rt ip netns exec "$link_ns_c" \
-		waypipe --oneshot --socket "$workdir/wps-$ncell.sock" server -- timeout 14 weston-terminal \
+		waypipe --oneshot --socket "$wp_app_sock" server -- timeout 14 weston-terminal \
 		>"$workdir/wps.log" 2>"$workdir/term-$ncell.debug" &
 	tpid=$!
 	type_into "$workdir/term-$ncell.debug"

@@ -75,24 +75,13 @@ cell() {
 	# a queue that holds the whole buffer: the model has no drops
 	make_link "$name" "$rate" "$rate" "$delay" 2000000
 	port=$((port + 1))
-	# the compositor's side, in the server's namespace (a Unix socket's
-	# path is reached from any network namespace)
-	# (ip netns exec, not in_ns, for what runs in the background: its pid
-	# is then the program's own, which the test stops)
-	ip netns exec "$link_ns_s" env XDG_RUNTIME_DIR="$workdir/comp" WAYLAND_DISPLAY=wl-xcap \
-		waypipe --socket "$workdir/wpc-$rate-$delay.sock" client >"$workdir/wpc.log" 2>&1 &
-	pids="$pids $!"
-	wait_for test -S "$workdir/wpc-$rate-$delay.sock" || fail "waypipe client did not start"
-	ip netns exec "$link_ns_s" socat TCP-LISTEN:$port,bind="$link_addr_s",reuseaddr \
-		UNIX-CONNECT:"$workdir/wpc-$rate-$delay.sock" &
-	pids="$pids $!"
-	ip netns exec "$link_ns_c" socat UNIX-LISTEN:"$workdir/wps-$rate-$delay.sock" TCP:"$link_addr_s":$port &
-	pids="$pids $!"
-	wait_for test -S "$workdir/wps-$rate-$delay.sock" || fail "socat did not listen"
+	# the compositor's side in the server's namespace, the application's in
+	# the client's (a Unix socket's path is reached from any namespace)
+	waypipe_over_link --nagle --compositor "$workdir/comp" wl-xcap --tag "$rate-$delay" "$port"
 	start_capture "cap_n$ncell" ip netns exec "$link_ns_c" xcap -i "$link_dev_c" -B 65536 \
 		-w "$workdir/wp-$rate-$delay.xcap" tcp port $port
 	in_ns "$link_ns_c" env XDG_RUNTIME_DIR="$workdir/app" timeout "$limit" \
-		waypipe --oneshot --socket "$workdir/wps-$rate-$delay.sock" server -- "$workdir/wl-frame-client" \
+		waypipe --oneshot --socket "$wp_app_sock" server -- "$workdir/wl-frame-client" \
 		>"$workdir/wps.log" 2>&1 || fail "waypipe server: $(tail -3 "$workdir/wps.log")"
 	sleep 1
 	stop_capture "cap_n$ncell"

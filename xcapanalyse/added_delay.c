@@ -19,7 +19,6 @@ struct added_delay {
 	struct added_input *in;
 	size_t n, cap;
 	size_t responses;
-	uint64_t range_start, range_end;	/* ns after the first packet */
 	bool oom;
 };
 
@@ -45,8 +44,6 @@ struct added_delay *added_delay_new(const struct predict_options *po,
 	struct added_delay *a = calloc(1, sizeof *a);
 	if (!a)
 		return NULL;
-	a->range_start = so->range_start;
-	a->range_end = so->range_end;
 	a->pt = predict_new(po);
 	a->sm = xstate_new(so);
 	a->rm = a->sm ? xresp_new(ro, a->sm, on_response, a) : NULL;
@@ -68,28 +65,16 @@ void added_delay_free(struct added_delay *a)
 	free(a);
 }
 
-static bool in_range(const struct added_delay *a, uint64_t t)
-{
-	uint64_t first = xstate_all(a->sm)->first;
-	return t >= first + a->range_start &&
-	       (a->range_end == UINT64_MAX || t < first + a->range_end);
-}
-
 int added_delay_record(struct added_delay *a, const struct xrec *rec, bool wanted)
 {
-	/* The state model narrows by itself: it needs every packet's time. */
-	if (xstate_record(a->sm, rec) < 0)
+	/* The state model and the replay narrow by themselves (--conn,
+	   --range): they need every packet's time.  The replay keeps to the
+	   packets inside --range, as if the capture had begun and ended
+	   there; the response model sees the whole trace, so that inputs are
+	   numbered as --responses numbers them (finish keeps those inside). */
+	if (xstate_record(a->sm, rec) < 0 || predict_record(a->pt, rec) < 0)
 		return -1;
-	if (!wanted)
-		return 0;
-	/* The response model sees the whole trace, so that inputs are
-	   numbered as --responses numbers them; --range keeps the replay to
-	   the packets inside it, as if the capture had begun and ended
-	   there (and finish keeps the inputs inside it). */
-	bool replayed = true;
-	if (rec->type == XREC_PKT || rec->type == XREC_MSG)
-		replayed = in_range(a, xrec_time(rec));
-	if ((replayed && predict_record(a->pt, rec) < 0) || xresp_record(a->rm, rec) < 0 || a->oom)
+	if (wanted && (xresp_record(a->rm, rec) < 0 || a->oom))
 		return -1;
 	return 0;
 }
@@ -102,7 +87,7 @@ int added_delay_finish(struct added_delay *a)
 		return -1;
 	size_t kept = 0;
 	for (size_t i = 0; i < a->n; i++)
-		if (in_range(a, a->in[i].r.input_ts))
+		if (xstate_in_range(a->sm, a->in[i].r.input_ts))
 			a->in[kept++] = a->in[i];
 	a->n = kept;
 	/* The packets of each response: the input going away from the

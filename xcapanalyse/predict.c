@@ -603,6 +603,31 @@ static uint64_t undilate(struct predict_trace *t, uint64_t ts)
 	return t->t0 + (uint64_t)round_ns((double)(ts - t->t0) / t->opt.dilation);
 }
 
+/* The record is of what is replayed: of a connection --conn names (the
+   model narrows by itself: it sees every record) and, for the traffic,
+   inside --range, as if the capture had begun and ended there.  What says
+   what a connection is counts whenever it came. */
+static bool replayed(const struct predict_trace *t, const struct xrec *rec)
+{
+	uint32_t id = xrec_conn(rec);
+	if (id && t->opt.model.n_only) {
+		size_t i = 0;
+		while (i < t->opt.model.n_only && t->opt.model.only[i] != id)
+			i++;
+		if (i == t->opt.model.n_only)
+			return false;
+	}
+	switch (rec->type) {
+	case XREC_PKT:
+	case XREC_MSG:
+	case XREC_GAP:
+	case XREC_NOTE:
+		return xstate_in_range(t->model, xrec_time(rec));
+	default:
+		return true;
+	}
+}
+
 int predict_record(struct predict_trace *t, const struct xrec *in)
 {
 	struct pconn *c;
@@ -625,6 +650,11 @@ int predict_record(struct predict_trace *t, const struct xrec *in)
 		}
 		rec = &scaled;
 	}
+	/* The trace as it is, measured over --range as --delays measures it. */
+	if (xstate_record(t->model, rec) < 0)
+		t->oom = true;
+	if (!replayed(t, rec))
+		return t->oom ? -1 : 0;
 	switch (rec->type) {
 	case XREC_CONN:
 		if ((c = conn_get(t, rec->u.conn.id, true))) {
@@ -651,8 +681,6 @@ int predict_record(struct predict_trace *t, const struct xrec *in)
 	default:
 		break;
 	}
-	if (xstate_record(t->model, rec) < 0)
-		t->oom = true;
 	return t->oom ? -1 : 0;
 }
 
@@ -1645,6 +1673,9 @@ static int run_with(const struct predict_trace *t, struct scratch *sc,
 	struct xstate_options replay_opt = t->opt.model;
 	replay_opt.capture_side = XSIDE_CLIENT;
 	replay_opt.rtt = 0;
+	/* (Only --range was replayed: all of the replay counts.) */
+	replay_opt.range_start = 0;
+	replay_opt.range_end = UINT64_MAX;
 	if (!(m = xstate_new(&replay_opt)) || (on_wait && xstate_on_wait(m, on_wait, ctx) < 0))
 		goto out;
 	struct feed f = { t, m, calloc(t->nc + 1, sizeof *f.announced) };

@@ -978,6 +978,13 @@ const struct xstate_conn *xstate_all(const struct xstate_model *m)
 	return &m->all;
 }
 
+bool xstate_in_range(const struct xstate_model *m, uint64_t ts)
+{
+	if (!m->started)
+		return m->opt.range_start == 0;
+	return ts >= m->range_a && ts < m->range_b;
+}
+
 uint64_t xstate_capture_drops(const struct xstate_model *m)
 {
 	return m->drops;

@@ -238,6 +238,12 @@ const struct xstate_conn *xstate_conn_find(struct xstate_model *m, uint32_t id);
    runs from the trace's first packet to its last. */
 const struct xstate_conn *xstate_all(const struct xstate_model *m);
 
+/* ts (a record's time) falls inside the range (range_start, range_end),
+   counted from the first packet the model has seen of the whole trace
+   (--conn or not): the one test of --range for every view that has a
+   model.  Before any packet, only a range that begins at 0 holds it. */
+bool xstate_in_range(const struct xstate_model *m, uint64_t ts);
+
 /* What the capture itself lost (kernel drops, from stats records). */
 uint64_t xstate_capture_drops(const struct xstate_model *m);
 

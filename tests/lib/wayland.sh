@@ -26,19 +26,45 @@ as_sway_user() {
 		env -i PATH=/usr/bin:/bin XDG_RUNTIME_DIR="$workdir/sway" "$@"
 }
 
-# waypipe_over_link PORT: `waypipe client` beside sway ($workdir/sway/
-# wayland-1) in the link's server namespace, reached over the link's TCP
-# PORT from $workdir/app.sock in the client's namespace (socat at both
-# ends): `waypipe --socket $workdir/app.sock server -- APP` runs APP.
+# waypipe_over_link [--nagle] [--compositor DIR NAME] [--tag TAG] PORT:
+# `waypipe client` beside a compositor (default sway's: $workdir/sway/
+# wayland-1; --compositor: XDG_RUNTIME_DIR DIR, WAYLAND_DISPLAY NAME) in
+# the link's server namespace, reached over the link's TCP PORT from
+# $wp_app_sock in the client's namespace (socat at both ends):
+# `waypipe --socket "$wp_app_sock" server -- APP` runs APP.  The sockets
+# are $workdir/client.sock and app.sock, or client-TAG.sock and
+# app-TAG.sock with --tag (a link of each cell).
+#
+# By default socat sends each write at once (nodelay) and forks for each
+# connection, and waypipe client and both socats run under "$rt"
+# (want_realtime): the link's delay is the only delay.  --nagle leaves TCP
+# as waypipe's own users have it: Nagle's algorithm on (a short answer
+# waits for the peer's acknowledgement, which --predict --waypipe models),
+# one connection, and nothing at real-time priority, as the prediction's
+# long tests measure it.
 waypipe_over_link() {
-	XDG_RUNTIME_DIR=$workdir/sway WAYLAND_DISPLAY=wayland-1 $rt ip netns exec "$link_ns_s" \
-		waypipe --socket "$workdir/client.sock" client >"$workdir/waypipe-client.log" 2>&1 &
+	_wp_nodelay=,nodelay _wp_fork=,fork _wp_rt=${rt:-}
+	_wp_dir=$workdir/sway _wp_display=wayland-1 _wp_tag=
+	while [ $# -gt 1 ]; do
+		case $1 in
+		--nagle) _wp_nodelay='' _wp_fork='' _wp_rt=''; shift ;;
+		--compositor) _wp_dir=$2 _wp_display=$3; shift 3 ;;
+		--tag) _wp_tag=-$2; shift 2 ;;
+		*) fail "waypipe_over_link: unknown option '$1'" ;;
+		esac
+	done
+	_wp_client=$workdir/client$_wp_tag.sock
+	wp_app_sock=$workdir/app$_wp_tag.sock
+	# (ip netns exec, not in_ns, for what runs in the background: its
+	# pid is then the program's own, which the test stops)
+	XDG_RUNTIME_DIR=$_wp_dir WAYLAND_DISPLAY=$_wp_display $_wp_rt ip netns exec "$link_ns_s" \
+		waypipe --socket "$_wp_client" client >"$workdir/waypipe-client$_wp_tag.log" 2>&1 &
 	pids="$pids $!"
-	wait_for test -S "$workdir/client.sock" || fail "waypipe client did not start"
-	$rt ip netns exec "$link_ns_s" socat TCP-LISTEN:"$1",bind="$link_addr_s",reuseaddr,fork,nodelay \
-		UNIX-CONNECT:"$workdir/client.sock" &
+	wait_for test -S "$_wp_client" || fail "waypipe client did not start"
+	$_wp_rt ip netns exec "$link_ns_s" socat \
+		TCP-LISTEN:"$1",bind="$link_addr_s",reuseaddr$_wp_fork$_wp_nodelay UNIX-CONNECT:"$_wp_client" &
 	pids="$pids $!"
-	$rt ip netns exec "$link_ns_c" socat UNIX-LISTEN:"$workdir/app.sock",fork TCP:"$link_addr_s:$1",nodelay &
+	$_wp_rt ip netns exec "$link_ns_c" socat UNIX-LISTEN:"$wp_app_sock"$_wp_fork TCP:"$link_addr_s:$1"$_wp_nodelay &
 	pids="$pids $!"
-	wait_for test -S "$workdir/app.sock" || fail "socat did not listen"
+	wait_for test -S "$wp_app_sock" || fail "socat did not listen"
 }

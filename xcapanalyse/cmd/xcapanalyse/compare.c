@@ -54,6 +54,7 @@ struct cmp_input {
 
 struct compare_run {
 	char *name;
+	const struct xstate_model *m;
 	struct xresp_model *resp;
 	/* All inputs, and those of each kind. */
 	struct xresp_summary *sum_all, *sum_kind[XINPUT_KIND_N];
@@ -104,6 +105,9 @@ static void run_wait(void *ctx, const struct xstate_wait *w)
 static void run_response(void *ctx, const struct xresponse *x)
 {
 	struct compare_run *r = ctx;
+	/* --range: an input counts when it falls inside, as in --responses. */
+	if (!xstate_in_range(r->m, x->input_ts))
+		return;
 	xresp_summary_add(r->sum_all, x);
 	if (x->kind < XINPUT_KIND_N) {
 		xresp_summary_add(r->sum_kind[x->kind], x);
@@ -129,6 +133,7 @@ struct compare_run *compare_run_new(const char *name, struct xstate_model *m,
 	for (int k = 0; k < XINPUT_KIND_N; k++)
 		if (!(r->sum_kind[k] = xresp_summary_new()))
 			goto fail;
+	r->m = m;
 	if (!(r->resp = xresp_new(ropt, m, run_response, r)))
 		goto fail;
 	return r;

@@ -54,6 +54,7 @@ struct pending {
 	uint32_t conn, callback, surface;
 	uint64_t asked;			/* the frame request, as captured */
 	uint64_t sent_before;		/* the client's bytes before it, as captured */
+	bool counted;			/* asked inside --range */
 };
 
 struct surface {
@@ -67,6 +68,7 @@ struct surface {
 	uint32_t hist[HIST_MS + 1];	/* paced intervals by ms; the last: longer */
 	uint64_t long_ms;		/* their total beyond the histogram */
 	uint64_t commits, tied, buffer_bytes;
+	bool counted;			/* a frame or commit of it inside --range */
 };
 
 struct output_period {
@@ -146,7 +148,8 @@ static struct sent *sent_of(struct frames_view *v, uint32_t conn)
 	return &v->sent[v->nsent++];
 }
 
-static int on_frame(struct frames_view *v, const struct xrec_msg *g, const struct wlmsg *m)
+static int on_frame(struct frames_view *v, const struct xrec_msg *g, const struct wlmsg *m,
+		    bool in_range)
 {
 	uint64_t cb;
 	if (!wlmsg_u64(m, 0, &cb))
@@ -156,7 +159,7 @@ static int on_frame(struct frames_view *v, const struct xrec_msg *g, const struc
 		return -1;
 	/* the packets before the one that holds the request */
 	struct pending n = { g->conn, (uint32_t)cb, m->id, g->ts,
-			     last->ts == g->ts ? last->before : last->ts };
+			     last->ts == g->ts ? last->before : last->ts, in_range };
 	for (size_t i = 0; i < v->npend; i++)
 		if (v->pend[i].conn == g->conn && v->pend[i].callback == cb) {
 			/* an id used again: the earlier request was never answered */
@@ -185,10 +188,14 @@ static int on_done(struct frames_view *v, const struct xrec_msg *g, const struct
 	struct surface *s = surface_of(v, g->conn, p.surface);
 	if (!s)
 		return -1;
-	s->frames++;
-	s->wait_sum += g->ts - p.asked;
-	s->waits++;
-	if (s->have_last) {
+	/* Outside --range an answer is only the previous one of the next. */
+	if (p.counted) {
+		s->counted = true;
+		s->frames++;
+		s->wait_sum += g->ts - p.asked;
+		s->waits++;
+	}
+	if (s->have_last && p.counted) {
 		uint32_t d = (uint32_t)ms - s->last_ms;	/* the clock wraps at 2^32 ms */
 		/* idle: the client sent nothing from the answer to its next
 		   request for more than the quiet period (bytes of a frame
@@ -233,7 +240,7 @@ static int set_period(struct frames_view *v, uint32_t conn, uint64_t ns, const c
 	return 0;
 }
 
-int frames_view_record(struct frames_view *v, const struct xrec *rec)
+int frames_view_record(struct frames_view *v, const struct xrec *rec, bool in_range)
 {
 	if (rec->type == XREC_PKT && rec->u.pkt.dir == XDIR_C2S && rec->u.pkt.len) {
 		/* before its messages: a message's time is its last packet's */
@@ -255,6 +262,9 @@ int frames_view_record(struct frames_view *v, const struct xrec *rec)
 		if (!s)
 			return -1;
 		uint64_t bytes;
+		if (!in_range)
+			return 0;
+		s->counted = true;
 		s->commits++;
 		if (wlmsg_buffer_bytes(g->detail, &bytes)) {
 			s->tied++;
@@ -262,7 +272,7 @@ int frames_view_record(struct frames_view *v, const struct xrec *rec)
 		}
 	} else if (g->dir == XDIR_C2S && wlmsg_is(g, "wl_surface", "frame")) {
 		if (wlmsg_parse(g->detail, &m))
-			return on_frame(v, g, &m);
+			return on_frame(v, g, &m, in_range);
 	} else if (g->dir == XDIR_S2C && wlmsg_is(g, "wl_callback", "done")) {
 		if (wlmsg_parse(g->detail, &m))
 			return on_done(v, g, &m);
@@ -302,8 +312,11 @@ void frames_view_finish(struct frames_view *v)
 	out_json_open(v->out, v->fmt);
 	out_table_begin(&t, v->out, v->fmt, frame_cols, sizeof frame_cols / sizeof frame_cols[0],
 			"frames");
+	size_t shown = 0;
 	for (size_t i = 0; i < v->nsurf; i++) {
 		const struct surface *s = &v->surf[i];
+		if (!s->counted)
+			continue;
 		uint64_t period = 0;
 		const char *from = "";
 		for (size_t k = 0; k < v->nouts; k++)
@@ -350,9 +363,10 @@ void frames_view_finish(struct frames_view *v)
 			{ .u = s->tied ? s->buffer_bytes / s->tied : 0, .empty = !s->tied },
 		};
 		out_table_row(&t, cells);
+		shown++;
 	}
 	out_table_end(&t);
-	if (!v->nsurf)
+	if (!shown)
 		out_sentence(v->out, v->fmt, "", "No frame callback was answered (wl_surface.frame, "
 			     "then wl_callback.done): no Wayland surface drew in this trace.");
 	out_json_close(v->out, v->fmt);

@@ -63,7 +63,8 @@ static const char *clock_name(int32_t id)
 static void on_response(void *ctx, const struct xresponse *x)
 {
 	struct photon_view *v = ctx;
-	if (strcmp(x->proto, "wayland") != 0)
+	/* --range: an input counts when it falls inside, as in --responses. */
+	if (strcmp(x->proto, "wayland") != 0 || !xstate_in_range(v->m, x->input_ts))
 		return;
 	bool people = out_for_people(v->fmt);
 	v->inputs++;

@@ -102,7 +102,6 @@ struct responses_view {
 	struct out_table t;
 	struct xconns conns;	/* of struct sum_conn */
 	struct xresp_summary *all;
-	uint64_t from, to;	/* --range: an input counts when inside */
 	/* Rows ended but not yet listed: the model emits a connection's
 	   responses when that connection goes on, so with several
 	   connections they come out of the order they end.  A heap by end;
@@ -192,9 +191,7 @@ static void held_release(struct responses_view *v, uint64_t upto)
 static void on_response(void *ctx, const struct xresponse *x)
 {
 	struct responses_view *v = ctx;
-	uint64_t t0 = xstate_all(v->m)->first;
-	uint64_t at = x->input_ts > t0 ? x->input_ts - t0 : 0;
-	if (at < v->from || at >= v->to)
+	if (!xstate_in_range(v->m, x->input_ts))	/* --range: by its input */
 		return;
 	if (!v->summary) {
 		held_push(v, x);
@@ -240,8 +237,7 @@ static void row_print(struct responses_view *v, const struct xresponse *x)
 }
 
 struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enum out_format fmt,
-					  const struct xresp_options *opt, bool summary,
-					  uint64_t from, uint64_t to)
+					  const struct xresp_options *opt, bool summary)
 {
 	struct responses_view *v = calloc(1, sizeof *v);
 	if (!v)
@@ -250,8 +246,6 @@ struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enu
 	v->out = out;
 	v->fmt = fmt;
 	v->summary = summary;
-	v->from = from;
-	v->to = to;
 	xconns_init(&v->conns, sizeof (struct sum_conn));
 	if ((summary && !(v->all = xresp_summary_new())) ||
 	    !(v->r = xresp_new(opt, m, on_response, v))) {

@@ -80,6 +80,8 @@ void tcpstats_view_finish(struct tcpstats_view *v)
 	for (size_t i = 0; i < v->s.conns.n; i++) {
 		const struct tcps_conn *c = xconns_at(&v->s.conns, i);
 		const struct tcps_dir *d = c->dir;
+		if (!d[0].packets && !d[1].packets)
+			continue;	/* none inside --range, as --connections */
 		struct { const char *name, *unit; double val[2]; } counts[] = {
 			{ "total_packets", "", BOTH(packets) },
 			{ "ack_packets", "", BOTH(acks) },

@@ -55,7 +55,8 @@ struct view_trace {
 	struct xstate_model *model;	/* VIEW_MODEL: fed each record before the view */
 	struct sites *sites;		/* VIEW_SITES: NULL when there are none */
 	void *state;			/* the view's own */
-	uint64_t first_pkt;		/* the trace's first packet: --range counts from it */
+	uint64_t first_pkt;		/* the trace's first packet, whatever --conn:
+					   --range counts from it */
 	char err[1024];			/* why a hook failed; empty: out of memory */
 };
 
@@ -63,9 +64,10 @@ struct view_trace {
 bool view_wants(const struct view_trace *t, const struct xrec *rec);
 
 /* The record's time falls inside --range (seconds after the trace's first
-   packet; a record before any packet counts from itself).  Call it on
-   every record in order: it notes the first packet. */
-bool view_in_range(struct view_trace *t, const struct xrec *rec);
+   packet, of any connection, as the state model counts them: state.h; a
+   record before any packet counts from itself).  For the views without the
+   model; those with it ask it (xstate_in_range). */
+bool view_in_range(const struct view_trace *t, const struct xrec *rec);
 
 /* What a view needs of the reading. */
 enum {

@@ -42,8 +42,7 @@ void trips_view_finish(struct trips_view *v, const struct xstate_model *m);
 struct xresp_options;
 struct responses_view;
 struct responses_view *responses_view_new(struct xstate_model *m, FILE *out, enum out_format fmt,
-					  const struct xresp_options *opt, bool summary,
-					  uint64_t from, uint64_t to);
+					  const struct xresp_options *opt, bool summary);
 int responses_view_record(struct responses_view *v, const struct xrec *rec);
 int responses_view_finish(struct responses_view *v);
 
@@ -90,7 +89,7 @@ void conns_view_finish(struct conns_view *v);
    asked for more than idle_ns after the previous answer is idle. */
 struct frames_view;
 struct frames_view *frames_view_new(FILE *out, enum out_format fmt, uint64_t idle_ns);
-int frames_view_record(struct frames_view *v, const struct xrec *rec);	/* -1: memory */
+int frames_view_record(struct frames_view *v, const struct xrec *rec, bool in_range);	/* -1: memory */
 void frames_view_finish(struct frames_view *v);
 
 /* --input-to-photon (photon_view.c): Wayland's response to each input,

@@ -32,11 +32,9 @@ bool view_wants(const struct view_trace *t, const struct xrec *rec)
 	return false;
 }
 
-bool view_in_range(struct view_trace *t, const struct xrec *rec)
+bool view_in_range(const struct view_trace *t, const struct xrec *rec)
 {
 	uint64_t ts = xrec_time(rec);
-	if (!t->first_pkt && rec->type == XREC_PKT)
-		t->first_pkt = ts;
 	uint64_t since = t->first_pkt && ts > t->first_pkt ? ts - t->first_pkt : 0;
 	return since >= t->o->sopt.range_start && since < t->o->sopt.range_end;
 }
@@ -105,8 +103,7 @@ static int events_finish(struct view_trace *t)
 static int responses_begin_as(struct view_trace *t, bool summary)
 {
 	return oom_unless(t->state = responses_view_new(t->model, t->out, t->o->fmt, &t->o->ropt,
-							summary, t->o->sopt.range_start,
-							t->o->sopt.range_end));
+							summary));
 }
 
 static int responses_begin(struct view_trace *t)
@@ -161,7 +158,8 @@ static int frames_begin(struct view_trace *t)
 
 static int frames_record(struct view_trace *t, const struct xrec *rec)
 {
-	return view_wants(t, rec) ? frames_view_record(t->state, rec) : 0;
+	/* A frame counts when its request falls inside --range. */
+	return view_wants(t, rec) ? frames_view_record(t->state, rec, view_in_range(t, rec)) : 0;
 }
 
 static int frames_finish(struct view_trace *t)
@@ -222,8 +220,9 @@ static int tcpstats_begin(struct view_trace *t)
 
 static int tcpstats_rec(struct view_trace *t, const struct xrec *rec)
 {
+	/* Only the segments inside --range, as in a capture cut to it. */
 	if (rec->type == XREC_CONN || rec->type == XREC_PKT) {
-		if (!view_wants(t, rec))
+		if (!view_wants(t, rec) || (rec->type == XREC_PKT && !view_in_range(t, rec)))
 			return 0;
 		if (tcpstats_view_record(t->state, rec) < 0) {
 			t->err[0] = '\0';	/* out of memory */
@@ -292,6 +291,7 @@ static int predict_begin(struct view_trace *t)
 
 static int predict_rec(struct view_trace *t, const struct xrec *rec)
 {
+	/* Every record: the replay narrows by --conn and --range itself. */
 	return predict_record(t->state, rec) < 0 ? -1 : 0;
 }
 
@@ -502,10 +502,12 @@ const struct view views[] = {
 	  "the trace replayed over each link of --rates x\n"
 	  "--latencies: span, Total Network Delay, Block Send,\n"
 	  "Block Reply, round trips, as xcap-sweep measures them",
-	  0, TAKES_SSH | TAKES_WAKE, 0, 0, predict_begin, predict_rec, predict_fin, NULL },
+	  VIEW_EVERY_RECORD, TAKES_SSH | TAKES_WAKE, 0, 0, predict_begin, predict_rec, predict_fin,
+	  NULL },
 	{ "predict-round-trips",
 	  "each predicted blocking round trip, link by link",
-	  0, TAKES_SSH | TAKES_WAKE, 0, 0, predict_begin, predict_rec, predict_trips_fin, NULL },
+	  VIEW_EVERY_RECORD, TAKES_SSH | TAKES_WAKE, 0, 0, predict_begin, predict_rec,
+	  predict_trips_fin, NULL },
 	{ "predict-responses",
 	  "each input's response on each link of --rates x\n"
 	  "--latencies, from the same replay as --predict\n"

@@ -395,6 +395,8 @@ static int analyse(const struct run *r, const char *path, size_t index)
 		if ((++nrec & 1023) == 0)
 			progress_at(&meter, xsource_offset(src));
 		held_record(&held, &rec);
+		if (!t.first_pkt && rec.type == XREC_PKT)
+			t.first_pkt = rec.u.pkt.ts;
 		if (!every && !view_wants(&t, &rec))
 			continue;
 		if (t.sites && sites_record(t.sites, &rec) < 0)
