@@ -138,6 +138,24 @@ struct atom {
 	char *name;
 };
 
+/* What a request's first byte (its major opcode) says of it, for judging
+   bytes that may begin one (plausible_request): request_rule() makes it.
+   The search judges a candidate by a copy of these in a table made once
+   per change of the extensions known, not by walking the descriptor
+   tables (request_desc) for each one. */
+enum rule_kind {
+	RULE_NONE,	/* no request begins with this byte */
+	RULE_ANY,	/* a major no QueryExtension reply named: any length */
+	RULE_EXT,	/* a known extension's: the fixed part of its minor's layout */
+	RULE_LOOSE,	/* NoOperation: its fixed part, then anything */
+	RULE_CORE,	/* a core request: exactly its layout */
+};
+
+struct request_rule {
+	struct x11_layout layout;	/* RULE_LOOSE and RULE_CORE */
+	uint8_t kind;			/* enum rule_kind */
+};
+
 struct proto_decoder {
 	struct proto_sink sink;
 	char order;		/* 'l', 'B', or 0 while unknown */
@@ -171,9 +189,11 @@ struct proto_decoder {
 	uint64_t ext_gen;		/* counts changes of ext[] and event_ext[] */
 	bool ext_unsure;		/* a QueryExtension reply may have been missed */
 	/* first_bytes() per direction, made when the search last needed it:
-	   valid while first_key[dir] is first_key_now(), 0 never made. */
+	   valid while first_key[dir] is first_key_now(), 0 never made; and
+	   with the client's, request_rule() of every first byte. */
 	bool first_ok[2][256];
 	uint64_t first_key[2];
+	struct request_rule rules[256];
 	struct atom *atoms;		/* open hash by id */
 	size_t n_atoms, atoms_cap;
 	char *client_names[4];		/* last text per source, to say it once */
@@ -208,8 +228,10 @@ static uint32_t at32(const struct proto_decoder *d, const struct cursor *b, size
 	return cursor_peek_u32(b, off, d->order == 'B', NULL);
 }
 
-/* A count field of 1, 2 or 4 bytes, as the tables give its size. */
-static uint32_t at_n(const struct proto_decoder *d, const struct cursor *b, size_t off,
+/* A count field of 1, 2 or 4 bytes, as the tables give its size.  Inline:
+   a call took the address of the search's cursor, which then lived on the
+   stack. */
+static inline uint32_t at_n(const struct proto_decoder *d, const struct cursor *b, size_t off,
 		     unsigned size)
 {
 	return size == 1 ? at8(b, off) : size == 2 ? at16(d, b, off) : at32(d, b, off);
@@ -1521,8 +1543,9 @@ static inline __attribute__((always_inline)) int64_t request_length(const struct
 
 /* How long the message starting with these bytes is: >0 its length, 0 if
    more bytes are needed to tell, -1 if they cannot begin a message. */
-static bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
-			      uint64_t *len);
+static struct request_rule request_rule(const struct proto_decoder *d, uint8_t major);
+static bool plausible_request(const struct proto_decoder *d, const struct request_rule *rule,
+			      const struct cursor *b, uint64_t *len);
 
 static bool plausible_s2c_shape(const struct proto_decoder *d, const struct cursor *b,
 				uint64_t *len, int *seq);
@@ -1585,7 +1608,8 @@ static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 		uint64_t most = 4 * d->longest_request, len;
 		if (most < RESYNC_MAX)
 			most = RESYNC_MAX;
-		if ((uint64_t)l > most || !plausible_request(d, b, &len))
+		struct request_rule rule = request_rule(d, at8(b, 0));
+		if ((uint64_t)l > most || !plausible_request(d, &rule, b, &len))
 			return -1;
 	}
 	if (l > 0 && dir == PROTO_S2C && h->tentative && h->state == ST_MESSAGES) {
@@ -1836,33 +1860,57 @@ static inline __attribute__((always_inline)) bool layout_fits(const struct proto
 	return bytes == (want < least ? least : want);
 }
 
-/* Is this a plausible request header?  Used only to find boundaries, so
-   it leans towards no: pixel data reads as requests all too often. */
-static inline __attribute__((always_inline)) bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
-			      uint64_t *len)
+/* What a request beginning with this major opcode is judged by. */
+static struct request_rule request_rule(const struct proto_decoder *d, uint8_t major)
 {
-	int64_t l = request_length(d, b);
-	if (l <= 0)
-		return false;
-	uint64_t bytes = (uint64_t)l;
-	unsigned head = at16(d, b, 2) == 0 ? 8 : 4;	/* BIG-REQUESTS' form */
-	if (at8(b, 0) >= 128 && !d->ext[at8(b, 0) - 128].present) {
+	struct request_rule r = { .kind = RULE_NONE };
+	if (major < 128) {
+		const struct x11_extension *t = x11_core_protocol;
+		if (major < t->nrequests && t->requests[major].name) {
+			/* NoOperation may be any length: the protocol lets clients
+			   pad with it. */
+			r.kind = major == X11_REQ_NoOperation ? RULE_LOOSE : RULE_CORE;
+			r.layout = t->requests[major].layout;
+		}
+	} else if (d->ext[major - 128].present) {
+		r.kind = RULE_EXT;
+	} else if (d->ext_unsure && major < 128 + 64) {
 		/* A major no QueryExtension reply named.  Only a decoder that may
 		   have missed that reply (the capture began late, or lost bytes)
 		   can meet one, and servers number their extensions upwards from
 		   128 with nowhere near 64 of them: a white 24-bit image reads
 		   as major 255, again and again. */
-		if (!d->ext_unsure || at8(b, 0) >= 128 + 64)
-			return false;
-		*len = bytes;
-		return true;
+		r.kind = RULE_ANY;
 	}
-	const char *ext;
-	const struct x11_request *r = request_desc(d, at8(b, 0), at8(b, 1), &ext);
-	/* NoOperation may be any length: the protocol lets clients pad with it. */
-	bool exact = at8(b, 0) < 128 && at8(b, 0) != X11_REQ_NoOperation;
-	if (!r || !layout_fits(d, &r->layout, exact, b, bytes, head - 4u, 4))
+	return r;
+}
+
+/* Is this a plausible request header, by the rule of its first byte?  Used
+   only to find boundaries, so it leans towards no: pixel data reads as
+   requests all too often. */
+static inline __attribute__((always_inline)) bool plausible_request(const struct proto_decoder *d, const struct request_rule *rule,
+			      const struct cursor *b, uint64_t *len)
+{
+	/* Most bytes of pixel data fail on their first byte: before the length. */
+	if (rule->kind == RULE_NONE)
 		return false;
+	int64_t l = request_length(d, b);
+	if (l <= 0)
+		return false;
+	uint64_t bytes = (uint64_t)l;
+	if (rule->kind != RULE_ANY) {
+		unsigned shift = at16(d, b, 2) == 0 ? 4 : 0;	/* BIG-REQUESTS' form */
+		const struct x11_layout *layout = &rule->layout;
+		if (rule->kind == RULE_EXT) {
+			const char *ext;
+			const struct x11_request *r = request_desc(d, at8(b, 0), at8(b, 1), &ext);
+			if (!r)
+				return false;
+			layout = &r->layout;
+		}
+		if (!layout_fits(d, layout, rule->kind == RULE_CORE, b, bytes, shift, 4))
+			return false;
+	}
 	*len = bytes;
 	return true;
 }
@@ -1931,7 +1979,7 @@ static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
 /* From pos, how many well-formed messages follow each other.  *ends says
    whether the run ends exactly at the end of the data, *undecided whether
    it stopped only because the data did (so more data may lengthen it). */
-static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, const uint8_t *b,
+static inline __attribute__((always_inline)) unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, const uint8_t *b,
 			   size_t n, size_t pos, bool *ends, bool *undecided, bool *alive,
 			   uint64_t *visited)
 {
@@ -1948,7 +1996,7 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 		uint64_t len;
 		int seq = -1;
 		struct cursor at = over(b + pos, n - pos);	/* the bytes from pos on */
-		bool ok = dir == PROTO_C2S ? plausible_request(d, &at, &len)
+		bool ok = dir == PROTO_C2S ? plausible_request(d, &d->rules[at8(&at, 0)], &at, &len)
 					   : plausible_s2c(d, &at, &len, &seq);
 		if (!ok) {
 			*alive = false;
@@ -2019,16 +2067,15 @@ static void start_resync(struct stream_dir *h)
 
 /* Can a message in this direction begin with this byte?  What the
    plausible_* checks say of the first byte alone, as a table, so that the
-   search passes over most of an image's bytes at the cost of a lookup. */
-static void first_bytes(const struct proto_decoder *d, enum proto_dir dir, bool ok[256])
+   search passes over most of an image's bytes at the cost of a lookup;
+   and for the client's, the rule of each first byte (d->rules). */
+static void first_bytes(struct proto_decoder *d, enum proto_dir dir)
 {
+	bool *ok = d->first_ok[dir];
 	for (unsigned c = 0; c < 256; c++) {
 		if (dir == PROTO_C2S) {
-			if (c < 128)
-				ok[c] = c < x11_core_protocol->nrequests &&
-					x11_core_protocol->requests[c].name;
-			else
-				ok[c] = d->ext[c - 128].present || (d->ext_unsure && c < 128 + 64);
+			d->rules[c] = request_rule(d, (uint8_t)c);
+			ok[c] = d->rules[c].kind != RULE_NONE;
 			continue;
 		}
 		unsigned code = c & 0x7f;
@@ -2063,13 +2110,51 @@ static __attribute__((noinline)) size_t next_first(const uint8_t *bytes, const b
 	return pos;
 }
 
+/* Does the chain of messages from pos make pos a boundary?  Four messages
+   in a row, or two that end exactly where the data ends (clients write
+   whole requests), or, right after a hole in an aligned stream, one that
+   does; after a loss in the client's stream, only a chain still going
+   where the data ends (alive_only: see find_boundary).  A chain the data
+   cut short leaves pos undecided: *first_undecided is the first such. */
+static inline __attribute__((always_inline)) bool chain_found(const struct proto_decoder *d, enum proto_dir dir,
+			       const struct stream_dir *h, const uint8_t *bytes, size_t n,
+			       size_t pos, bool alive_only, uint64_t *mark,
+			       size_t *first_undecided)
+{
+	bool ends, undecided, alive;
+	/* run_length made once for each direction, each without the other's
+	   tests */
+	unsigned run = dir == PROTO_C2S
+		? run_length(d, PROTO_C2S, bytes, n, pos, &ends, &undecided, &alive, mark)
+		: run_length(d, PROTO_S2C, bytes, n, pos, &ends, &undecided, &alive, mark);
+	if ((run >= 4 || (run >= 2 && ends) ||
+	     (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) &&
+	    (!alive_only || alive))
+		return true;
+	if (undecided && pos < *first_undecided)
+		*first_undecided = pos;
+	return false;
+}
+
+/* chain_found under a byte order being tried (not yet known): out of the
+   search's loop, which then holds the common case alone. */
+static __attribute__((noinline)) bool chain_found_in(struct proto_decoder *d, char order,
+						     enum proto_dir dir, const struct stream_dir *h,
+						     const uint8_t *bytes, size_t n, size_t pos,
+						     bool alive_only, uint64_t *mark,
+						     size_t *first_undecided)
+{
+	d->order = order;
+	return chain_found(d, dir, h, bytes, n, pos, alive_only, mark, first_undecided);
+}
+
 /* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
 static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	/* A lossy or snap-length capture searches after nearly every
 	   packet: the table is made again only when what it says changed. */
 	if (d->first_key[dir] != first_key_now(d)) {
-		first_bytes(d, dir, d->first_ok[dir]);
+		first_bytes(d, dir);
 		d->first_key[dir] = first_key_now(d);
 	}
 	const bool *first_ok = d->first_ok[dir];
@@ -2118,23 +2203,18 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct st
 			break;
 		if (mark && (mark[pos / 64] >> (pos % 64)) & 1)
 			continue;
-		for (int o = 0; o < (order ? 1 : 2); o++) {
-			if (!order)
-				d->order = o ? 'B' : 'l';
-			bool ends, undecided, alive;
-			unsigned run = run_length(d, dir, bytes, n, pos, &ends, &undecided, &alive, mark);
-			/* Four messages in a row, or two that end exactly where the
-			   data ends (clients write whole requests), or, right after
-			   a hole in an aligned stream, one that does. */
-			if ((run >= 4 || (run >= 2 && ends) ||
-			     (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) &&
-			    (!alive_only || alive)) {
-				if (!order)
-					d->order_guessed = true;
+		if (order) {
+			if (chain_found(d, dir, h, bytes, n, pos, alive_only, mark, &first_undecided))
+				return (long)pos;
+			continue;
+		}
+		/* A capture begun mid-connection: either byte order */
+		for (int o = 0; o < 2; o++) {
+			if (chain_found_in(d, o ? 'B' : 'l', dir, h, bytes, n, pos, alive_only, mark,
+					   &first_undecided)) {
+				d->order_guessed = true;
 				return (long)pos;
 			}
-			if (undecided && pos < first_undecided)
-				first_undecided = pos;
 		}
 		d->order = order;
 	}
