@@ -1752,15 +1752,10 @@ static void start_resync(struct stream_dir *h);
 static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h,
 			const uint8_t *p, size_t len);
 
-static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
+/* frame()'s loop over messages. */
+static void frame_messages(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
 {
 	struct stream_dir *h = &d->h[dir];
-	/* A snap-length capture searches after nearly every packet: straight
-	   there, without setting up the framing loop. */
-	if (h->state == ST_RESYNC && len) {
-		resync_feed(d, dir, h, data, len);
-		return;
-	}
 	struct cursor in = over(data, len);
 	while (cursor_left(&in)) {
 		if (h->state == ST_RESYNC) {
@@ -1812,6 +1807,20 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *da
 			}
 		}
 	}
+}
+
+/* Frame a chunk of a direction's stream. */
+static inline void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
+{
+	struct stream_dir *h = &d->h[dir];
+	/* A snap-length capture searches after nearly every packet: straight
+	   there, without setting up the framing loop (its registers, saved and
+	   restored, cost more than the test). */
+	if (h->state == ST_RESYNC && len) {
+		resync_feed(d, dir, h, data, len);
+		return;
+	}
+	frame_messages(d, dir, data, len);
 }
 
 /* ---- finding message boundaries again ---- */
@@ -2399,11 +2408,20 @@ static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t 
 	frame(d, dir, cursor_here(&in), cursor_left(&in));
 }
 
-static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
+/* Bytes held for the search are no longer followed by what follows a
+   hole of len bytes.  (The hole's own bytes are the gap's: lost, not
+   undecoded.) */
+static inline void resync_gap(struct stream_dir *h, uint64_t len)
+{
+	h->rs_skipped += h->rs_len;
+	h->offset += h->rs_len + len;
+	rs_clear(h);
+}
+
+/* x11_gap, all cases. */
+static __attribute__((noinline)) void take_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 {
 	struct stream_dir *h = &d->h[dir];
-	if (!len)
-		return;
 	if (dir == PROTO_C2S && !d->start_decided) {
 		if (!d->first_len) {
 			/* The start itself is missing: whatever follows is mid-stream. */
@@ -2416,11 +2434,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	}
 	resync_flush(d, dir, h);
 	if (h->state == ST_RESYNC) {
-		/* Bytes searched so far are no longer followed by what follows.
-		   (The hole's own bytes are the gap's: lost, not undecoded.) */
-		h->rs_skipped += h->rs_len;
-		h->offset += h->rs_len + len;
-		rs_clear(h);
+		resync_gap(h, len);
 		return;
 	}
 	if (h->need && len <= h->need - h->got) {
@@ -2462,6 +2476,22 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	h->offset += lost;
 	if (dir == PROTO_C2S)	/* the hole, and the request it cut */
 		lose_count(d, lost + (cut ? 4 : 0));
+}
+
+static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
+{
+	struct stream_dir *h = &d->h[dir];
+	if (!len)
+		return;
+	/* A snap-length capture's stream being searched meets a hole after
+	   nearly every packet, with all its bytes searched already (nothing
+	   for resync_flush): that case without take_gap's set-up. */
+	if (h->state == ST_RESYNC && h->rs_len == h->rs_scanned &&
+	    (dir != PROTO_C2S || d->start_decided)) {
+		resync_gap(h, len);
+		return;
+	}
+	take_gap(d, dir, len);
 }
 
 /* Skipped bytes inside the current message are counted like the bytes
