@@ -2385,10 +2385,10 @@ static void decide_start(struct proto_decoder *d)
 	frame(d, PROTO_C2S, d->first, d->first_len);
 }
 
-static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
+/* x11_feed before the start of the conversation is decided. */
+static __attribute__((noinline)) void feed_start(struct proto_decoder *d, enum proto_dir dir,
+						 const uint8_t *data, size_t len)
 {
-	if (!len)
-		return;
 	struct cursor in = over(data, len);
 	if (dir == PROTO_C2S && !d->start_decided) {
 		size_t k = sizeof d->first - d->first_len;
@@ -2406,6 +2406,20 @@ static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t 
 	}
 	d->h[dir].seen_data = true;
 	frame(d, dir, cursor_here(&in), cursor_left(&in));
+}
+
+static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
+{
+	if (!len)
+		return;
+	/* Decided after the first bytes: then every chunk goes straight to
+	   framing, without the deciding's set-up. */
+	if (!d->start_decided) {
+		feed_start(d, dir, data, len);
+		return;
+	}
+	d->h[dir].seen_data = true;
+	frame(d, dir, data, len);
 }
 
 /* Bytes held for the search are no longer followed by what follows a
