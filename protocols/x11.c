@@ -2286,16 +2286,34 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 		frame(d, dir, p, len);
 }
 
+/* Search the resync buffer, and frame from a boundary found in it. */
+static void resync_search(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
+{
+	h->rs_scanned = h->rs_len;
+	long pos = find_boundary(d, dir, h);
+	if (pos >= 0)
+		resync_found(d, dir, h, pos, NULL, 0);
+}
+
 /* Search what came since the last search, whatever its size: before a
    hole or the end throws the buffer away. */
 static inline void resync_flush(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	if (h->state != ST_RESYNC || !h->rs || h->rs_len == h->rs_scanned)
 		return;
-	h->rs_scanned = h->rs_len;
-	long pos = find_boundary(d, dir, h);
-	if (pos >= 0)
-		resync_found(d, dir, h, pos, NULL, 0);
+	resync_search(d, dir, h);
+}
+
+/* Is a search due, bytes having come since the last?  A search goes back
+   to the first position still undecided, which a message claiming a long
+   length can hold far back: searching after every small chunk made image
+   data cost quadratic time.  Search once what came since is an eighth of
+   what the search would cover (small buffers: every time), and always
+   with the buffer full. */
+static inline bool resync_due(const struct stream_dir *h)
+{
+	size_t span = h->rs_len - h->rs_checked;
+	return h->rs_len == RESYNC_MAX || (h->rs_len - h->rs_scanned) * 8 >= span;
 }
 
 static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h,
@@ -2307,19 +2325,23 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stre
 		return;
 	}
 	struct cursor in = over(p, len);
+	if (len && len < RESYNC_MAX - h->rs_len) {
+		/* Nearly always the chunk fits whole (on a snap-length capture,
+		   a few dozen bytes): one copy and at most one search, without
+		   the loop's set-up. */
+		cursor_bytes(&in, h->rs + h->rs_len, len);
+		h->rs_len += len;
+		if (resync_due(h))
+			resync_search(d, dir, h);
+		return;
+	}
 	while (cursor_left(&in)) {
 		size_t take = RESYNC_MAX - h->rs_len;
 		if (take > cursor_left(&in))
 			take = cursor_left(&in);
 		cursor_bytes(&in, h->rs + h->rs_len, take);
 		h->rs_len += take;
-		/* A search goes back to the first position still undecided,
-		   which a message claiming a long length can hold far back:
-		   searching after every small chunk made image data cost
-		   quadratic time.  Search once what came since is an eighth
-		   of what the search would cover (small buffers: every time). */
-		size_t span = h->rs_len - h->rs_checked;
-		if (h->rs_len < RESYNC_MAX && (h->rs_len - h->rs_scanned) * 8 < span)
+		if (!resync_due(h))
 			continue;
 		h->rs_scanned = h->rs_len;
 		long pos = find_boundary(d, dir, h);
