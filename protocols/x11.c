@@ -2158,7 +2158,7 @@ static __attribute__((noinline)) bool chain_found_in(struct proto_decoder *d, ch
 }
 
 /* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
-static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
+static inline __attribute__((always_inline)) long search_in(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	/* A lossy or snap-length capture searches after nearly every
 	   packet: the table is made again only when what it says changed. */
@@ -2235,6 +2235,13 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct st
 		}
 	h->rs_checked = first_undecided;
 	return -1;
+}
+
+/* search_in made once for each direction, each loop without the other's
+   tests. */
+static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
+{
+	return dir == PROTO_C2S ? search_in(d, PROTO_C2S, h) : search_in(d, PROTO_S2C, h);
 }
 
 /* A boundary was found at pos of the resync buffer: frame from there,
