@@ -138,6 +138,24 @@ struct atom {
 	char *name;
 };
 
+/* What a request's first byte (its major opcode) says of it, for judging
+   bytes that may begin one (plausible_request): request_rule() makes it.
+   The search judges a candidate by a copy of these in a table made once
+   per change of the extensions known, not by walking the descriptor
+   tables (request_desc) for each one. */
+enum rule_kind {
+	RULE_NONE,	/* no request begins with this byte */
+	RULE_ANY,	/* a major no QueryExtension reply named: any length */
+	RULE_EXT,	/* a known extension's: the fixed part of its minor's layout */
+	RULE_LOOSE,	/* NoOperation: its fixed part, then anything */
+	RULE_CORE,	/* a core request: exactly its layout */
+};
+
+struct request_rule {
+	struct x11_layout layout;	/* RULE_LOOSE and RULE_CORE */
+	uint8_t kind;			/* enum rule_kind */
+};
+
 struct proto_decoder {
 	struct proto_sink sink;
 	char order;		/* 'l', 'B', or 0 while unknown */
@@ -171,9 +189,11 @@ struct proto_decoder {
 	uint64_t ext_gen;		/* counts changes of ext[] and event_ext[] */
 	bool ext_unsure;		/* a QueryExtension reply may have been missed */
 	/* first_bytes() per direction, made when the search last needed it:
-	   valid while first_key[dir] is first_key_now(), 0 never made. */
+	   valid while first_key[dir] is first_key_now(), 0 never made; and
+	   with the client's, request_rule() of every first byte. */
 	bool first_ok[2][256];
 	uint64_t first_key[2];
+	struct request_rule rules[256];
 	struct atom *atoms;		/* open hash by id */
 	size_t n_atoms, atoms_cap;
 	char *client_names[4];		/* last text per source, to say it once */
@@ -208,8 +228,10 @@ static uint32_t at32(const struct proto_decoder *d, const struct cursor *b, size
 	return cursor_peek_u32(b, off, d->order == 'B', NULL);
 }
 
-/* A count field of 1, 2 or 4 bytes, as the tables give its size. */
-static uint32_t at_n(const struct proto_decoder *d, const struct cursor *b, size_t off,
+/* A count field of 1, 2 or 4 bytes, as the tables give its size.  Inline:
+   a call took the address of the search's cursor, which then lived on the
+   stack. */
+static inline uint32_t at_n(const struct proto_decoder *d, const struct cursor *b, size_t off,
 		     unsigned size)
 {
 	return size == 1 ? at8(b, off) : size == 2 ? at16(d, b, off) : at32(d, b, off);
@@ -1521,8 +1543,9 @@ static inline __attribute__((always_inline)) int64_t request_length(const struct
 
 /* How long the message starting with these bytes is: >0 its length, 0 if
    more bytes are needed to tell, -1 if they cannot begin a message. */
-static bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
-			      uint64_t *len);
+static struct request_rule request_rule(const struct proto_decoder *d, uint8_t major);
+static bool plausible_request(const struct proto_decoder *d, const struct request_rule *rule,
+			      const struct cursor *b, uint64_t *len);
 
 static bool plausible_s2c_shape(const struct proto_decoder *d, const struct cursor *b,
 				uint64_t *len, int *seq);
@@ -1585,7 +1608,8 @@ static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 		uint64_t most = 4 * d->longest_request, len;
 		if (most < RESYNC_MAX)
 			most = RESYNC_MAX;
-		if ((uint64_t)l > most || !plausible_request(d, b, &len))
+		struct request_rule rule = request_rule(d, at8(b, 0));
+		if ((uint64_t)l > most || !plausible_request(d, &rule, b, &len))
 			return -1;
 	}
 	if (l > 0 && dir == PROTO_S2C && h->tentative && h->state == ST_MESSAGES) {
@@ -1728,15 +1752,10 @@ static void start_resync(struct stream_dir *h);
 static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h,
 			const uint8_t *p, size_t len);
 
-static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
+/* frame()'s loop over messages. */
+static void frame_messages(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
 {
 	struct stream_dir *h = &d->h[dir];
-	/* A snap-length capture searches after nearly every packet: straight
-	   there, without setting up the framing loop. */
-	if (h->state == ST_RESYNC && len) {
-		resync_feed(d, dir, h, data, len);
-		return;
-	}
 	struct cursor in = over(data, len);
 	while (cursor_left(&in)) {
 		if (h->state == ST_RESYNC) {
@@ -1790,6 +1809,20 @@ static void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *da
 	}
 }
 
+/* Frame a chunk of a direction's stream. */
+static inline void frame(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
+{
+	struct stream_dir *h = &d->h[dir];
+	/* A snap-length capture searches after nearly every packet: straight
+	   there, without setting up the framing loop (its registers, saved and
+	   restored, cost more than the test). */
+	if (h->state == ST_RESYNC && len) {
+		resync_feed(d, dir, h, data, len);
+		return;
+	}
+	frame_messages(d, dir, data, len);
+}
+
 /* ---- finding message boundaries again ---- */
 
 /* Does a message of `bytes` bytes fit the layout xcb-proto gives it?
@@ -1836,33 +1869,57 @@ static inline __attribute__((always_inline)) bool layout_fits(const struct proto
 	return bytes == (want < least ? least : want);
 }
 
-/* Is this a plausible request header?  Used only to find boundaries, so
-   it leans towards no: pixel data reads as requests all too often. */
-static inline __attribute__((always_inline)) bool plausible_request(const struct proto_decoder *d, const struct cursor *b,
-			      uint64_t *len)
+/* What a request beginning with this major opcode is judged by. */
+static struct request_rule request_rule(const struct proto_decoder *d, uint8_t major)
 {
-	int64_t l = request_length(d, b);
-	if (l <= 0)
-		return false;
-	uint64_t bytes = (uint64_t)l;
-	unsigned head = at16(d, b, 2) == 0 ? 8 : 4;	/* BIG-REQUESTS' form */
-	if (at8(b, 0) >= 128 && !d->ext[at8(b, 0) - 128].present) {
+	struct request_rule r = { .kind = RULE_NONE };
+	if (major < 128) {
+		const struct x11_extension *t = x11_core_protocol;
+		if (major < t->nrequests && t->requests[major].name) {
+			/* NoOperation may be any length: the protocol lets clients
+			   pad with it. */
+			r.kind = major == X11_REQ_NoOperation ? RULE_LOOSE : RULE_CORE;
+			r.layout = t->requests[major].layout;
+		}
+	} else if (d->ext[major - 128].present) {
+		r.kind = RULE_EXT;
+	} else if (d->ext_unsure && major < 128 + 64) {
 		/* A major no QueryExtension reply named.  Only a decoder that may
 		   have missed that reply (the capture began late, or lost bytes)
 		   can meet one, and servers number their extensions upwards from
 		   128 with nowhere near 64 of them: a white 24-bit image reads
 		   as major 255, again and again. */
-		if (!d->ext_unsure || at8(b, 0) >= 128 + 64)
-			return false;
-		*len = bytes;
-		return true;
+		r.kind = RULE_ANY;
 	}
-	const char *ext;
-	const struct x11_request *r = request_desc(d, at8(b, 0), at8(b, 1), &ext);
-	/* NoOperation may be any length: the protocol lets clients pad with it. */
-	bool exact = at8(b, 0) < 128 && at8(b, 0) != X11_REQ_NoOperation;
-	if (!r || !layout_fits(d, &r->layout, exact, b, bytes, head - 4u, 4))
+	return r;
+}
+
+/* Is this a plausible request header, by the rule of its first byte?  Used
+   only to find boundaries, so it leans towards no: pixel data reads as
+   requests all too often. */
+static inline __attribute__((always_inline)) bool plausible_request(const struct proto_decoder *d, const struct request_rule *rule,
+			      const struct cursor *b, uint64_t *len)
+{
+	/* Most bytes of pixel data fail on their first byte: before the length. */
+	if (rule->kind == RULE_NONE)
 		return false;
+	int64_t l = request_length(d, b);
+	if (l <= 0)
+		return false;
+	uint64_t bytes = (uint64_t)l;
+	if (rule->kind != RULE_ANY) {
+		unsigned shift = at16(d, b, 2) == 0 ? 4 : 0;	/* BIG-REQUESTS' form */
+		const struct x11_layout *layout = &rule->layout;
+		if (rule->kind == RULE_EXT) {
+			const char *ext;
+			const struct x11_request *r = request_desc(d, at8(b, 0), at8(b, 1), &ext);
+			if (!r)
+				return false;
+			layout = &r->layout;
+		}
+		if (!layout_fits(d, layout, rule->kind == RULE_CORE, b, bytes, shift, 4))
+			return false;
+	}
 	*len = bytes;
 	return true;
 }
@@ -1931,7 +1988,7 @@ static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
 /* From pos, how many well-formed messages follow each other.  *ends says
    whether the run ends exactly at the end of the data, *undecided whether
    it stopped only because the data did (so more data may lengthen it). */
-static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, const uint8_t *b,
+static inline __attribute__((always_inline)) unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, const uint8_t *b,
 			   size_t n, size_t pos, bool *ends, bool *undecided, bool *alive,
 			   uint64_t *visited)
 {
@@ -1948,7 +2005,7 @@ static unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, co
 		uint64_t len;
 		int seq = -1;
 		struct cursor at = over(b + pos, n - pos);	/* the bytes from pos on */
-		bool ok = dir == PROTO_C2S ? plausible_request(d, &at, &len)
+		bool ok = dir == PROTO_C2S ? plausible_request(d, &d->rules[at8(&at, 0)], &at, &len)
 					   : plausible_s2c(d, &at, &len, &seq);
 		if (!ok) {
 			*alive = false;
@@ -2019,16 +2076,15 @@ static void start_resync(struct stream_dir *h)
 
 /* Can a message in this direction begin with this byte?  What the
    plausible_* checks say of the first byte alone, as a table, so that the
-   search passes over most of an image's bytes at the cost of a lookup. */
-static void first_bytes(const struct proto_decoder *d, enum proto_dir dir, bool ok[256])
+   search passes over most of an image's bytes at the cost of a lookup;
+   and for the client's, the rule of each first byte (d->rules). */
+static void first_bytes(struct proto_decoder *d, enum proto_dir dir)
 {
+	bool *ok = d->first_ok[dir];
 	for (unsigned c = 0; c < 256; c++) {
 		if (dir == PROTO_C2S) {
-			if (c < 128)
-				ok[c] = c < x11_core_protocol->nrequests &&
-					x11_core_protocol->requests[c].name;
-			else
-				ok[c] = d->ext[c - 128].present || (d->ext_unsure && c < 128 + 64);
+			d->rules[c] = request_rule(d, (uint8_t)c);
+			ok[c] = d->rules[c].kind != RULE_NONE;
 			continue;
 		}
 		unsigned code = c & 0x7f;
@@ -2063,13 +2119,51 @@ static __attribute__((noinline)) size_t next_first(const uint8_t *bytes, const b
 	return pos;
 }
 
+/* Does the chain of messages from pos make pos a boundary?  Four messages
+   in a row, or two that end exactly where the data ends (clients write
+   whole requests), or, right after a hole in an aligned stream, one that
+   does; after a loss in the client's stream, only a chain still going
+   where the data ends (alive_only: see find_boundary).  A chain the data
+   cut short leaves pos undecided: *first_undecided is the first such. */
+static inline __attribute__((always_inline)) bool chain_found(const struct proto_decoder *d, enum proto_dir dir,
+			       const struct stream_dir *h, const uint8_t *bytes, size_t n,
+			       size_t pos, bool alive_only, uint64_t *mark,
+			       size_t *first_undecided)
+{
+	bool ends, undecided, alive;
+	/* run_length made once for each direction, each without the other's
+	   tests */
+	unsigned run = dir == PROTO_C2S
+		? run_length(d, PROTO_C2S, bytes, n, pos, &ends, &undecided, &alive, mark)
+		: run_length(d, PROTO_S2C, bytes, n, pos, &ends, &undecided, &alive, mark);
+	if ((run >= 4 || (run >= 2 && ends) ||
+	     (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) &&
+	    (!alive_only || alive))
+		return true;
+	if (undecided && pos < *first_undecided)
+		*first_undecided = pos;
+	return false;
+}
+
+/* chain_found under a byte order being tried (not yet known): out of the
+   search's loop, which then holds the common case alone. */
+static __attribute__((noinline)) bool chain_found_in(struct proto_decoder *d, char order,
+						     enum proto_dir dir, const struct stream_dir *h,
+						     const uint8_t *bytes, size_t n, size_t pos,
+						     bool alive_only, uint64_t *mark,
+						     size_t *first_undecided)
+{
+	d->order = order;
+	return chain_found(d, dir, h, bytes, n, pos, alive_only, mark, first_undecided);
+}
+
 /* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
-static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
+static inline __attribute__((always_inline)) long search_in(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	/* A lossy or snap-length capture searches after nearly every
 	   packet: the table is made again only when what it says changed. */
 	if (d->first_key[dir] != first_key_now(d)) {
-		first_bytes(d, dir, d->first_ok[dir]);
+		first_bytes(d, dir);
 		d->first_key[dir] = first_key_now(d);
 	}
 	const bool *first_ok = d->first_ok[dir];
@@ -2118,23 +2212,18 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct st
 			break;
 		if (mark && (mark[pos / 64] >> (pos % 64)) & 1)
 			continue;
-		for (int o = 0; o < (order ? 1 : 2); o++) {
-			if (!order)
-				d->order = o ? 'B' : 'l';
-			bool ends, undecided, alive;
-			unsigned run = run_length(d, dir, bytes, n, pos, &ends, &undecided, &alive, mark);
-			/* Four messages in a row, or two that end exactly where the
-			   data ends (clients write whole requests), or, right after
-			   a hole in an aligned stream, one that does. */
-			if ((run >= 4 || (run >= 2 && ends) ||
-			     (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) &&
-			    (!alive_only || alive)) {
-				if (!order)
-					d->order_guessed = true;
+		if (order) {
+			if (chain_found(d, dir, h, bytes, n, pos, alive_only, mark, &first_undecided))
+				return (long)pos;
+			continue;
+		}
+		/* A capture begun mid-connection: either byte order */
+		for (int o = 0; o < 2; o++) {
+			if (chain_found_in(d, o ? 'B' : 'l', dir, h, bytes, n, pos, alive_only, mark,
+					   &first_undecided)) {
+				d->order_guessed = true;
 				return (long)pos;
 			}
-			if (undecided && pos < first_undecided)
-				first_undecided = pos;
 		}
 		d->order = order;
 	}
@@ -2146,6 +2235,13 @@ static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct st
 		}
 	h->rs_checked = first_undecided;
 	return -1;
+}
+
+/* search_in made once for each direction, each loop without the other's
+   tests. */
+static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
+{
+	return dir == PROTO_C2S ? search_in(d, PROTO_C2S, h) : search_in(d, PROTO_S2C, h);
 }
 
 /* A boundary was found at pos of the resync buffer: frame from there,
@@ -2197,16 +2293,34 @@ static void resync_found(struct proto_decoder *d, enum proto_dir dir, struct str
 		frame(d, dir, p, len);
 }
 
+/* Search the resync buffer, and frame from a boundary found in it. */
+static void resync_search(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
+{
+	h->rs_scanned = h->rs_len;
+	long pos = find_boundary(d, dir, h);
+	if (pos >= 0)
+		resync_found(d, dir, h, pos, NULL, 0);
+}
+
 /* Search what came since the last search, whatever its size: before a
    hole or the end throws the buffer away. */
 static inline void resync_flush(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	if (h->state != ST_RESYNC || !h->rs || h->rs_len == h->rs_scanned)
 		return;
-	h->rs_scanned = h->rs_len;
-	long pos = find_boundary(d, dir, h);
-	if (pos >= 0)
-		resync_found(d, dir, h, pos, NULL, 0);
+	resync_search(d, dir, h);
+}
+
+/* Is a search due, bytes having come since the last?  A search goes back
+   to the first position still undecided, which a message claiming a long
+   length can hold far back: searching after every small chunk made image
+   data cost quadratic time.  Search once what came since is an eighth of
+   what the search would cover (small buffers: every time), and always
+   with the buffer full. */
+static inline bool resync_due(const struct stream_dir *h)
+{
+	size_t span = h->rs_len - h->rs_checked;
+	return h->rs_len == RESYNC_MAX || (h->rs_len - h->rs_scanned) * 8 >= span;
 }
 
 static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h,
@@ -2218,19 +2332,23 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stre
 		return;
 	}
 	struct cursor in = over(p, len);
+	if (len && len < RESYNC_MAX - h->rs_len) {
+		/* Nearly always the chunk fits whole (on a snap-length capture,
+		   a few dozen bytes): one copy and at most one search, without
+		   the loop's set-up. */
+		cursor_bytes(&in, h->rs + h->rs_len, len);
+		h->rs_len += len;
+		if (resync_due(h))
+			resync_search(d, dir, h);
+		return;
+	}
 	while (cursor_left(&in)) {
 		size_t take = RESYNC_MAX - h->rs_len;
 		if (take > cursor_left(&in))
 			take = cursor_left(&in);
 		cursor_bytes(&in, h->rs + h->rs_len, take);
 		h->rs_len += take;
-		/* A search goes back to the first position still undecided,
-		   which a message claiming a long length can hold far back:
-		   searching after every small chunk made image data cost
-		   quadratic time.  Search once what came since is an eighth
-		   of what the search would cover (small buffers: every time). */
-		size_t span = h->rs_len - h->rs_checked;
-		if (h->rs_len < RESYNC_MAX && (h->rs_len - h->rs_scanned) * 8 < span)
+		if (!resync_due(h))
 			continue;
 		h->rs_scanned = h->rs_len;
 		long pos = find_boundary(d, dir, h);
@@ -2296,10 +2414,10 @@ static void decide_start(struct proto_decoder *d)
 	frame(d, PROTO_C2S, d->first, d->first_len);
 }
 
-static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
+/* x11_feed before the start of the conversation is decided. */
+static __attribute__((noinline)) void feed_start(struct proto_decoder *d, enum proto_dir dir,
+						 const uint8_t *data, size_t len)
 {
-	if (!len)
-		return;
 	struct cursor in = over(data, len);
 	if (dir == PROTO_C2S && !d->start_decided) {
 		size_t k = sizeof d->first - d->first_len;
@@ -2319,11 +2437,34 @@ static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t 
 	frame(d, dir, cursor_here(&in), cursor_left(&in));
 }
 
-static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
+static void x11_feed(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data, size_t len)
 {
-	struct stream_dir *h = &d->h[dir];
 	if (!len)
 		return;
+	/* Decided after the first bytes: then every chunk goes straight to
+	   framing, without the deciding's set-up. */
+	if (!d->start_decided) {
+		feed_start(d, dir, data, len);
+		return;
+	}
+	d->h[dir].seen_data = true;
+	frame(d, dir, data, len);
+}
+
+/* Bytes held for the search are no longer followed by what follows a
+   hole of len bytes.  (The hole's own bytes are the gap's: lost, not
+   undecoded.) */
+static inline void resync_gap(struct stream_dir *h, uint64_t len)
+{
+	h->rs_skipped += h->rs_len;
+	h->offset += h->rs_len + len;
+	rs_clear(h);
+}
+
+/* x11_gap, all cases. */
+static __attribute__((noinline)) void take_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
+{
+	struct stream_dir *h = &d->h[dir];
 	if (dir == PROTO_C2S && !d->start_decided) {
 		if (!d->first_len) {
 			/* The start itself is missing: whatever follows is mid-stream. */
@@ -2336,11 +2477,7 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	}
 	resync_flush(d, dir, h);
 	if (h->state == ST_RESYNC) {
-		/* Bytes searched so far are no longer followed by what follows.
-		   (The hole's own bytes are the gap's: lost, not undecoded.) */
-		h->rs_skipped += h->rs_len;
-		h->offset += h->rs_len + len;
-		rs_clear(h);
+		resync_gap(h, len);
 		return;
 	}
 	if (h->need && len <= h->need - h->got) {
@@ -2382,6 +2519,22 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	h->offset += lost;
 	if (dir == PROTO_C2S)	/* the hole, and the request it cut */
 		lose_count(d, lost + (cut ? 4 : 0));
+}
+
+static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
+{
+	struct stream_dir *h = &d->h[dir];
+	if (!len)
+		return;
+	/* A snap-length capture's stream being searched meets a hole after
+	   nearly every packet, with all its bytes searched already (nothing
+	   for resync_flush): that case without take_gap's set-up. */
+	if (h->state == ST_RESYNC && h->rs_len == h->rs_scanned &&
+	    (dir != PROTO_C2S || d->start_decided)) {
+		resync_gap(h, len);
+		return;
+	}
+	take_gap(d, dir, len);
 }
 
 /* Skipped bytes inside the current message are counted like the bytes
