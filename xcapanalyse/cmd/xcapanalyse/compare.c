@@ -1052,8 +1052,8 @@ int compare_print(FILE *out, enum out_format fmt, struct compare_run *const *run
 		}
 		if (runs[k]->gaps) {
 			snprintf(notes_text[nn], sizeof notes_text[nn],
-				 "run %c: %llu holes in the captured streams", 'A' + (int)k,
-				 (unsigned long long)runs[k]->gaps);
+				 "run %c: %llu %s in the captured streams", 'A' + (int)k,
+				 (unsigned long long)runs[k]->gaps, runs[k]->gaps == 1 ? "hole" : "holes");
 			notes[nn] = notes_text[nn];
 			nn++;
 		}
