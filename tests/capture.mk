@@ -27,8 +27,8 @@ dist_check_SCRIPTS += tests/capture-live.sh tests/capture-tun.sh tests/cut-live.
 TESTS += tests/capture-live.sh tests/capture-tun.sh tests/cut-live.sh
 EXTRA_DIST += tests/lib.sh
 EXTRA_DIST += tests/demo.sh
-dist_check_SCRIPTS += tests/hostile.sh tests/fuzz-pcap.sh tests/rotate-read.sh
-TESTS += tests/hostile.sh tests/fuzz-pcap.sh tests/rotate-read.sh
+dist_check_SCRIPTS += tests/hostile.sh tests/fuzz-pcap.sh tests/rotate-read.sh tests/decode-ahead.sh
+TESTS += tests/hostile.sh tests/fuzz-pcap.sh tests/rotate-read.sh tests/decode-ahead.sh
 EXTRA_DIST += tests/captures/xdpyinfo-xlogo.pcap tests/captures/xdpyinfo-xlogo.pcapng \
 	tests/captures/xdpyinfo-xlogo-midstream.pcap tests/captures/xdpyinfo-xlogo-lossy.pcap \
 	tests/captures/xdpyinfo-xlogo-late-ack.pcap tests/captures/xdpyinfo-xlogo-late-ack-orphan.xcap \

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "decode.h"
+
 struct pcapfile;
 
 struct pcapfile_packet {
@@ -36,6 +38,22 @@ int pcapfile_set_filter(struct pcapfile *p, const char *expr, char *err, size_t 
    (pcapfile_error says why; everything before was delivered). */
 int pcapfile_next(struct pcapfile *p, struct pcapfile_packet *pkt);
 const char *pcapfile_error(const struct pcapfile *p);
+
+/* A packet with, when seg is not NULL, decode_frame's result for it
+   (result, and *seg for DECODE_TCP; both valid as long as the data). */
+struct pcapfile_frame {
+	struct pcapfile_packet pkt;
+	const struct tcp_seg *seg;
+	enum decode_result result;
+};
+/* Let the thread that reads a regular pcap file decode the frames (of
+   link type dlt) ahead, while it has nothing to read: the parsing thread
+   then finds most of them decoded (pcapfile_next_frame).  Not for pcapng,
+   pipes or a filter (it does nothing then); call before the first packet,
+   after pcapfile_set_filter. */
+void pcapfile_decode_ahead(struct pcapfile *p, int dlt);
+/* pcapfile_next, with the frame's decoding when the reader did it. */
+int pcapfile_next_frame(struct pcapfile *p, struct pcapfile_frame *fr);
 /* The link type (a DLT_ value) of the first interface, and its snaplen.
    Packets of a pcapng interface with another link type are skipped and
    counted. */

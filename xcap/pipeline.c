@@ -1102,20 +1102,18 @@ const char *pipeline_error(const struct pipeline *p)
 	return p->err[0] ? p->err : NULL;
 }
 
-int pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
-		    uint32_t caplen, uint32_t wirelen)
+/* A frame and decode_frame's result for it: the rest of pipeline_packet. */
+static inline int take_frame(struct pipeline *p, uint64_t ts, uint32_t caplen, uint32_t wirelen,
+			     enum decode_result result, const struct tcp_seg *seg)
 {
-	struct tcp_seg seg;
-	if (p->err[0])
-		return -1;
 	p->ts = ts;
 	p->st.ts = ts;
 	p->st.packets++;
 	p->st.bytes += wirelen;
 	p->frame_short = p->opt.snaplen && caplen < p->opt.snaplen;
-	switch (decode_frame(p->dlt, frame, caplen, wirelen, &seg)) {
+	switch (result) {
 	case DECODE_TCP:
-		tcp_segment(p, &seg);
+		tcp_segment(p, seg);
 		break;
 	case DECODE_NOT_TCP:
 		p->st.not_tcp++;
@@ -1129,6 +1127,24 @@ int pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
 		sweep(p);
 	}
 	return p->err[0] ? -1 : 0;
+}
+
+int pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
+		    uint32_t caplen, uint32_t wirelen)
+{
+	struct tcp_seg seg;
+	if (p->err[0])
+		return -1;
+	return take_frame(p, ts, caplen, wirelen, decode_frame(p->dlt, frame, caplen, wirelen, &seg),
+			  &seg);
+}
+
+int pipeline_decoded(struct pipeline *p, uint64_t ts, uint32_t caplen, uint32_t wirelen,
+		     enum decode_result result, const struct tcp_seg *seg)
+{
+	if (p->err[0])
+		return -1;
+	return take_frame(p, ts, caplen, wirelen, result, seg);
 }
 
 static int by_id(const void *a, const void *b)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "decode.h"
 #include "record.h"
 
 struct proto_ops;
@@ -93,6 +94,10 @@ struct pipeline *pipeline_new(int dlt, const struct pipeline_options *opt,
    wirelen on the wire.  0, or -1 when the pipeline has failed. */
 int pipeline_packet(struct pipeline *p, uint64_t ts, const uint8_t *frame,
 		    uint32_t caplen, uint32_t wirelen);
+/* The same for a frame already decoded (decode_frame's result, and *seg
+   for DECODE_TCP), by the file's reader thread (pcapfile_next_frame). */
+int pipeline_decoded(struct pipeline *p, uint64_t ts, uint32_t caplen, uint32_t wirelen,
+		     enum decode_result result, const struct tcp_seg *seg);
 
 /* Emit again the state a reader needs to understand what follows (conn,
    ext and name records of open connections): used when a new trace file

@@ -658,8 +658,9 @@ static void signal_mark(struct capture *cap)
 	mark_and_trigger(cap, ts, 0, XMARK_SIGNAL, "SIGUSR2", 0);
 }
 
+/* A packet; seg, when not NULL, is its decoding done already (result). */
 static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, uint32_t caplen,
-			uint32_t len)
+			uint32_t len, enum decode_result result, const struct tcp_seg *seg)
 {
 	if (cap->open_at_first && !cap->w)
 		open_output(cap, ts);
@@ -681,7 +682,8 @@ static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, u
 			rotate(cap, ts);
 	}
 	cap->last_ts = ts;
-	if (pipeline_packet(cap->pipe, ts, data, caplen, len) < 0) {
+	if ((seg ? pipeline_decoded(cap->pipe, ts, caplen, len, result, seg)
+		 : pipeline_packet(cap->pipe, ts, data, caplen, len)) < 0) {
 		pipe_stop(cap);
 		return;
 	}
@@ -708,7 +710,7 @@ static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *d
 	}
 	uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
 		      (uint64_t)h->ts.tv_usec * (cap->ts_nano ? 1u : 1000u);
-	take_packet(cap, ts, data, h->caplen, h->len);
+	take_packet(cap, ts, data, h->caplen, h->len, DECODE_BAD, NULL);
 }
 
 /* Offline: up to `batch` packets from the file, as pcap_dispatch would.
@@ -716,12 +718,12 @@ static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *d
 static int read_file(struct capture *cap, int batch)
 {
 	int n = 0;
-	struct pcapfile_packet pkt;
+	struct pcapfile_frame fr;
 	while (n < batch && !stop_requested && !cap->write_failed) {
-		int rc = pcapfile_next(cap->file, &pkt);
+		int rc = pcapfile_next_frame(cap->file, &fr);
 		if (rc <= 0)
 			return n ? n : rc;
-		take_packet(cap, pkt.ts, pkt.data, pkt.caplen, pkt.len);
+		take_packet(cap, fr.pkt.ts, fr.pkt.data, fr.pkt.caplen, fr.pkt.len, fr.result, fr.seg);
 		n++;
 	}
 	return n;
@@ -1084,6 +1086,8 @@ int main(int argc, char **argv)
 		pcap_freecode(&bpf);
 	}
 	cap.dlt = cap.file ? pcapfile_linktype(cap.file) : pcap_datalink(cap.pcap);
+	if (cap.file)	/* the reader thread's spare time decodes frames */
+		pcapfile_decode_ahead(cap.file, cap.dlt);
 	if (cap.live && !whole) {
 		char why[320];
 		cap.cut = cut_attach(pcap_fileno(cap.pcap), cap.dlt, why, sizeof why);
