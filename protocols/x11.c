@@ -2207,9 +2207,16 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 	for (;; pos += step) {
 		/* Most bytes of image data begin no message: pass over them
 		   at the cost of a lookup. */
-		pos = next_first(bytes, first_ok, pos, step, head_end);
 		if (pos >= head_end)
 			break;
+		/* the position at hand tested here: it begins a message
+		   often enough (a packet's first) that a call for it cost
+		   more than the test */
+		if (!first_ok[bytes[pos]]) {
+			pos = next_first(bytes, first_ok, pos + step, step, head_end);
+			if (pos >= head_end)
+				break;
+		}
 		if (mark && (mark[pos / 64] >> (pos % 64)) & 1)
 			continue;
 		if (order) {

@@ -629,7 +629,11 @@ static void deliver(struct conn *c, int dir, const uint8_t *data, uint32_t n)
 	h->next += n;
 }
 
-static void hole(struct conn *c, int dir, int reason, uint32_t n)
+/* n bytes of the direction that the capture does not hold, at next:
+   a gap record, and the decoder told.  Inline where a snap-length
+   capture makes one a packet (deliver_segment_in); hole() elsewhere. */
+static inline __attribute__((always_inline)) void hole_in(struct conn *c, int dir, int reason,
+							  uint32_t n)
 {
 	struct reassembly *h = &c->h[dir];
 	if (n == 0)
@@ -652,6 +656,11 @@ static void hole(struct conn *c, int dir, int reason, uint32_t n)
 	}
 	h->off += n;
 	h->next += n;
+}
+
+static __attribute__((noinline)) void hole(struct conn *c, int dir, int reason, uint32_t n)
+{
+	hole_in(c, dir, reason, n);
 }
 
 /* Keep the kernel's cutting (struct pipeline_cutter) in step with the decoder, just
@@ -682,9 +691,12 @@ static void cut_follow(struct conn *c, int dir)
 
 /* Hand over what of [seq, seq+len) lies at or beyond next: the captured
    bytes, then the bytes the snaplen cut off (or the capture skipped) as a
-   gap. */
-static void deliver_segment(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
-			    uint32_t cap, uint32_t missing, bool skipped)
+   gap.  Inline in tcp_segment's in-order path, which nearly every packet
+   takes: a call of its own saved and restored six registers a packet
+   that pipeline_packet's frame already holds. */
+static inline __attribute__((always_inline)) void
+deliver_segment_in(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
+		   uint32_t cap, uint32_t missing, bool skipped)
 {
 	struct reassembly *h = &c->h[dir];
 	if (c->cut_slot[dir] >= 0)
@@ -694,7 +706,15 @@ static void deliver_segment(struct conn *c, int dir, uint32_t seq, const uint8_t
 		deliver(c, dir, data + skip, cap - skip);
 	uint32_t end = seq + cap + missing;
 	if (seq_lt(h->next, end))
-		hole(c, dir, skipped ? XGAP_SKIPPED : XGAP_SNAPLEN, end - h->next);
+		hole_in(c, dir, skipped ? XGAP_SKIPPED : XGAP_SNAPLEN, end - h->next);
+}
+
+/* The same, out of line, for the rarer callers (buffered segments). */
+static __attribute__((noinline)) void deliver_segment(struct conn *c, int dir, uint32_t seq,
+						      const uint8_t *data, uint32_t cap,
+						      uint32_t missing, bool skipped)
+{
+	deliver_segment_in(c, dir, seq, data, cap, missing, skipped);
 }
 
 static void end_direction(struct conn *c, int dir)
@@ -1051,7 +1071,7 @@ static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
 			/* nothing new */
 		} else if (seq_diff(data_seq, h->next) <= 0) {
 			bool skipped = missing && p->frame_short;
-			deliver_segment(c, dir, data_seq, s->payload, cap, missing, skipped);
+			deliver_segment_in(c, dir, data_seq, s->payload, cap, missing, skipped);
 			drain(c, dir);
 		} else {
 			if (h->ack_seen && seq_lt(h->next, h->ack_max))
