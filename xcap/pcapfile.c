@@ -72,6 +72,10 @@ enum { FMT_PCAP, FMT_PCAPNG };
    tail longer than that is joined in p->join instead. */
 #define RING 8
 #define HEADROOM (64u << 10)
+/* A buffer is read in pieces that either thread may claim (see
+   claim_piece). */
+#define PIECES 4u
+#define PIECE (CHUNK / PIECES)
 /* Records the reader decodes ahead in one buffer at most (a buffer of
    96-byte snaps holds some 2,300), and how many it decodes between two
    looks at whether need() has taken the buffer meanwhile. */
@@ -109,6 +113,10 @@ struct slot {
 	size_t got;		/* bytes read: 0 at the end of the file */
 	int err;		/* errno of a failed read, 0 none */
 	bool full;		/* filled, not yet given back by need() */
+	bool filling;		/* its pieces are being read */
+	unsigned claimed, done;	/* pieces claimed, and read, so far */
+	size_t piece_got[PIECES];	/* each piece's bytes read, */
+	int piece_err[PIECES];		/* and errno */
 	bool taken;		/* need() has taken it since it was filled */
 	uint64_t chunk;		/* which CHUNK of the file it holds */
 	struct ahead *ahead;	/* the records decoded ahead (n_ahead), or NULL */
@@ -116,15 +124,16 @@ struct slot {
 };
 
 /* The thread that reads a regular file ahead of the parsing.  It fills
-   the slots in turn, each as soon as need() has given it back. */
+   the slots in turn, each as soon as need() has given it back; need(),
+   waiting for a slot, reads pieces of the one being filled itself. */
 struct reader {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t filled, freed;
 	struct slot slot[RING];
 	int fd;
-	uint64_t off;		/* file offset of the next read */
-	unsigned next_fill;	/* the reader's next slot */
+	struct slot *cur;	/* the slot whose pieces are being claimed, or NULL */
+	unsigned next_fill;	/* the next slot to begin filling */
 	unsigned next_take;	/* need()'s next slot */
 	unsigned free_slots;	/* slots given back and not yet filled again */
 	unsigned ready;		/* slots filled and not yet taken */
@@ -132,10 +141,11 @@ struct reader {
 	   slot: one asleep is woken only when half the ring is ready for it
 	   (or the file ended). */
 	bool taker_asleep, reader_asleep;
+	bool taker_waiting;	/* need() waits for a slot: it reads pieces */
 	bool stop;		/* pcapfile_close: the reader ends */
 	bool eof;		/* the last slot is filled */
 	uint64_t start;		/* file offset of chunk 0 */
-	uint64_t chunks;	/* chunks filled so far: the next one's number */
+	uint64_t chunks;	/* chunks begun so far: the next one's number */
 
 	/* Decoding ahead (pcapfile_decode_ahead): with nothing to read (the
 	   ring is full), the reader walks the pcap records of the slots
@@ -352,7 +362,108 @@ static struct slot *walk_next(struct reader *r)
 	if (c >= r->chunks || c + RING < r->chunks)
 		return NULL;
 	struct slot *s = &r->slot[c % RING];
-	return s->chunk == c ? s : NULL;
+	return s->chunk == c && s->full ? s : NULL;
+}
+
+/* Under the lock: begin filling the next slot, when it is free and the
+   file goes on; 0 if not. */
+static int begin_slot(struct reader *r)
+{
+	struct slot *s = &r->slot[r->next_fill];
+	if (r->eof || s->full || s->filling)
+		return 0;
+	/* The slot is refilled: a walk that has not passed its old bytes
+	   loses its place (need() will give another). */
+	if (r->chain_ok && r->chunks >= RING &&
+	    chunk_of(r, r->chain + r->head_have) <= r->chunks - RING)
+		r->chain_ok = false;
+	s->taken = false;
+	s->n_ahead = 0;
+	s->chunk = r->chunks++;
+	s->filling = true;
+	s->claimed = s->done = 0;
+	r->free_slots--;
+	r->next_fill = (r->next_fill + 1) % RING;
+	r->cur = s;
+	return 1;
+}
+
+/* Under the lock: claim the next pieces to read (*n of them from *piece,
+   of the slot returned), or NULL when there is none.  Only the reader
+   thread begins a slot (begin), so that no slot its walk reads is filled
+   meanwhile; need() claims pieces of the slot begun, one at a time.  The
+   reader claims all a slot has left in one read, or one piece while
+   need() is waiting too (a read a piece costs more CPU: when the other
+   core is busy anyway, it is lost).  It begins the next slot as it
+   claims the last piece of the one before, so that a need() waiting
+   for that piece finds others to read meanwhile. */
+static struct slot *claim_piece(struct reader *r, unsigned *piece, unsigned *n, bool begin)
+{
+	if (!r->cur && !(begin && begin_slot(r)))
+		return NULL;
+	struct slot *s = r->cur;
+	*piece = s->claimed;
+	*n = begin && !r->taker_waiting ? PIECES - s->claimed : 1;
+	s->claimed += *n;
+	if (s->claimed == PIECES) {
+		r->cur = NULL;
+		if (begin)
+			begin_slot(r);
+	}
+	return s;
+}
+
+/* Read n claimed pieces from piece on, without the lock: no other
+   thread touches their bytes. */
+static void read_pieces(struct reader *r, struct slot *s, unsigned piece, unsigned n)
+{
+	uint8_t *to = s->mem + HEADROOM + (size_t)piece * PIECE;
+	uint64_t off = r->start + s->chunk * CHUNK + (uint64_t)piece * PIECE;
+	size_t want = (size_t)n * PIECE, got = 0;
+	int err = 0;
+	while (got < want) {
+		ssize_t k = pread(r->fd, to + got, want - got, (off_t)(off + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			err = errno;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	for (unsigned i = 0; i < n; i++) {	/* short: the error is the first short piece's */
+		size_t at = (size_t)i * PIECE;
+		s->piece_got[piece + i] = got <= at ? 0 : got - at < PIECE ? got - at : PIECE;
+		s->piece_err[piece + i] = got < at + PIECE ? err : 0;
+	}
+}
+
+/* Under the lock: n pieces of s are read.  With the last one, the slot
+   is filled: its bytes are those of its pieces up to the first short one
+   (the end of the file, or an error; a file that grew meanwhile is read
+   no further). */
+static void pieces_read(struct reader *r, struct slot *s, unsigned n)
+{
+	if ((s->done += n) < PIECES)
+		return;
+	size_t got = 0;
+	int err = 0;
+	for (unsigned i = 0; i < PIECES; i++) {
+		got += s->piece_got[i];
+		err = s->piece_err[i];
+		if (err || s->piece_got[i] < PIECE)
+			break;
+	}
+	s->got = got;
+	s->err = err;
+	s->filling = false;
+	s->full = true;
+	r->ready++;
+	if (got < CHUNK)
+		r->eof = true;	/* the end, or an error: nothing follows */
+	/* need() sleeps only with no piece to read; it waits for this slot. */
+	if (r->taker_asleep && (s == &r->slot[r->next_take] || r->eof))
+		pthread_cond_signal(&r->filled);
 }
 
 static void *reader_main(void *arg)
@@ -362,57 +473,28 @@ static void *reader_main(void *arg)
 	for (;;) {
 		if (r->stop)
 			break;
-		struct slot *s = &r->slot[r->next_fill];
-		if (r->eof || s->full) {
-			/* Nothing to read: decode ahead, or sleep. */
-			struct slot *w = walk_next(r);
-			if (w) {
-				pthread_mutex_unlock(&r->lock);
-				walk_slot(r, w);
-				pthread_mutex_lock(&r->lock);
-				continue;
-			}
-			if (r->eof)
-				break;
-			r->reader_asleep = true;
-			pthread_cond_wait(&r->freed, &r->lock);
-			r->reader_asleep = false;
+		unsigned piece, n;
+		struct slot *s = claim_piece(r, &piece, &n, true);
+		if (s) {
+			pthread_mutex_unlock(&r->lock);
+			read_pieces(r, s, piece, n);
+			pthread_mutex_lock(&r->lock);
+			pieces_read(r, s, n);
 			continue;
 		}
-		/* The slot is refilled: a walk that has not passed its old
-		   bytes loses its place (need() will give another). */
-		if (r->chain_ok && r->chunks >= RING &&
-		    chunk_of(r, r->chain + r->head_have) <= r->chunks - RING)
-			r->chain_ok = false;
-		s->taken = false;
-		s->n_ahead = 0;
-		s->chunk = r->chunks;
-		pthread_mutex_unlock(&r->lock);
-		size_t got = 0;
-		int err = 0;
-		while (got < CHUNK) {
-			ssize_t k = pread(r->fd, s->mem + HEADROOM + got, CHUNK - got, (off_t)(r->off + got));
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0)
-				err = errno;
-			if (k <= 0)
-				break;
-			got += (size_t)k;
+		/* Nothing to read: decode ahead, or sleep. */
+		struct slot *w = walk_next(r);
+		if (w) {
+			pthread_mutex_unlock(&r->lock);
+			walk_slot(r, w);
+			pthread_mutex_lock(&r->lock);
+			continue;
 		}
-		r->off += got;
-		pthread_mutex_lock(&r->lock);
-		s->got = got;
-		s->err = err;
-		s->full = true;
-		r->chunks++;
-		r->free_slots--;
-		r->ready++;
-		r->next_fill = (r->next_fill + 1) % RING;
-		if (got < CHUNK)
-			r->eof = true;	/* the end, or an error: nothing follows */
-		if (r->taker_asleep && (r->ready >= RING / 2 || r->eof))
-			pthread_cond_signal(&r->filled);
+		if (r->eof)
+			break;
+		r->reader_asleep = true;
+		pthread_cond_wait(&r->freed, &r->lock);
+		r->reader_asleep = false;
 	}
 	pthread_mutex_unlock(&r->lock);
 	return NULL;
@@ -433,7 +515,6 @@ static void reader_start(struct pcapfile *p, const struct stat *st)
 		if (!(r->slot[made].mem = malloc(HEADROOM + CHUNK)))
 			break;
 	r->fd = fileno(p->f);
-	r->off = (uint64_t)at;
 	r->start = (uint64_t)at;
 	r->free_slots = RING;
 	if (made == RING && pthread_mutex_init(&r->lock, NULL) == 0) {
@@ -479,9 +560,22 @@ static struct slot *reader_take(struct pcapfile *p, struct reader *r)
 	pthread_mutex_lock(&r->lock);
 	struct slot *s = &r->slot[r->next_take];
 	while (!s->full) {
+		/* Rather than wait for the copy, share it. */
+		r->taker_waiting = true;
+		unsigned piece, n;
+		struct slot *c = claim_piece(r, &piece, &n, false);
+		if (c) {
+			pthread_mutex_unlock(&r->lock);
+			read_pieces(r, c, piece, n);
+			pthread_mutex_lock(&r->lock);
+			pieces_read(r, c, n);
+			continue;
+		}
 		r->taker_asleep = true;
 		pthread_cond_wait(&r->filled, &r->lock);
+		r->taker_asleep = false;
 	}
+	r->taker_waiting = false;
 	r->taker_asleep = false;
 	r->ready--;
 	r->next_take = (r->next_take + 1) % RING;
