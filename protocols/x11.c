@@ -218,23 +218,36 @@ static uint8_t at8(const struct cursor *b, size_t off)
 	return cursor_peek_u8(b, off, NULL);
 }
 
+/* big: the byte order as a value of its own rather than d->order, which
+   the boundary search's code reloaded from memory after every store (a
+   char may alias anything) and kept on the stack; each search is made
+   once per order with it constant. */
+static inline uint16_t at16_in(bool big, const struct cursor *b, size_t off)
+{
+	return cursor_peek_u16(b, off, big, NULL);
+}
+
+static inline uint32_t at32_in(bool big, const struct cursor *b, size_t off)
+{
+	return cursor_peek_u32(b, off, big, NULL);
+}
+
 static uint16_t at16(const struct proto_decoder *d, const struct cursor *b, size_t off)
 {
-	return cursor_peek_u16(b, off, d->order == 'B', NULL);
+	return at16_in(d->order == 'B', b, off);
 }
 
 static uint32_t at32(const struct proto_decoder *d, const struct cursor *b, size_t off)
 {
-	return cursor_peek_u32(b, off, d->order == 'B', NULL);
+	return at32_in(d->order == 'B', b, off);
 }
 
 /* A count field of 1, 2 or 4 bytes, as the tables give its size.  Inline:
    a call took the address of the search's cursor, which then lived on the
    stack. */
-static inline uint32_t at_n(const struct proto_decoder *d, const struct cursor *b, size_t off,
-		     unsigned size)
+static inline uint32_t at_n(bool big, const struct cursor *b, size_t off, unsigned size)
 {
-	return size == 1 ? at8(b, off) : size == 2 ? at16(d, b, off) : at32(d, b, off);
+	return size == 1 ? at8(b, off) : size == 2 ? at16_in(big, b, off) : at32_in(big, b, off);
 }
 
 /* The n bytes at off, or NULL when the message does not hold them all. */
@@ -435,7 +448,7 @@ struct answer {
 	bool error;
 };
 
-static bool layout_fits(const struct proto_decoder *d, const struct x11_layout *l, bool exact,
+static bool layout_fits(bool big, const struct x11_layout *l, bool exact,
 			const struct cursor *b, uint64_t bytes, unsigned shift, uint64_t least);
 
 /* Could this answer the waiting request p?  A reply must have the length
@@ -447,7 +460,7 @@ static bool answers(const struct proto_decoder *d, const struct pending *p, cons
 		       (p->major < 128 || (uint8_t)at16(d, &a->b, 8) == (uint8_t)p->minor);
 	if (!p->req)
 		return true;	/* an extension the tables do not describe */
-	return layout_fits(d, &p->req->reply_layout, p->major < 128, &a->b, a->len, 0, 32);
+	return layout_fits(d->order == 'B', &p->req->reply_layout, p->major < 128, &a->b, a->len, 0, 32);
 }
 
 /* Requests were counted from a guess; a reply or error says the truth:
@@ -1535,19 +1548,19 @@ static struct proto_x11_at framing_at(const struct proto_decoder *d, enum proto_
 
 /* A request's length from its first bytes: 0 while they cannot tell, -1
    when no request is that long (x11_frame.c states the rules). */
-static inline __attribute__((always_inline)) int64_t request_length(const struct proto_decoder *d, const struct cursor *b)
+static inline __attribute__((always_inline)) int64_t request_length(bool big, const struct cursor *b)
 {
-	struct proto_x11_at at = { .big_endian = d->order == 'B' };
+	struct proto_x11_at at = { .big_endian = big };
 	return proto_x11_length(at, b);
 }
 
 /* How long the message starting with these bytes is: >0 its length, 0 if
    more bytes are needed to tell, -1 if they cannot begin a message. */
 static struct request_rule request_rule(const struct proto_decoder *d, uint8_t major);
-static bool plausible_request(const struct proto_decoder *d, const struct request_rule *rule,
-			      const struct cursor *b, uint64_t *len);
+static bool plausible_request(const struct proto_decoder *d, bool big,
+			      const struct request_rule *rule, const struct cursor *b, uint64_t *len);
 
-static bool plausible_s2c_shape(const struct proto_decoder *d, const struct cursor *b,
+static bool plausible_s2c_shape(const struct proto_decoder *d, bool big, const struct cursor *b,
 				uint64_t *len, int *seq);
 
 /* Does this message, read from a server framing found after a hole or a
@@ -1569,7 +1582,7 @@ static bool s2c_refutes(const struct proto_decoder *d, const struct stream_dir *
 {
 	uint64_t len;
 	int seq;
-	if (!plausible_s2c_shape(d, b, &len, &seq))
+	if (!plausible_s2c_shape(d, d->order == 'B', b, &len, &seq))
 		return true;
 	if (seq >= 0 && h->tent_seq >= 0 && (uint16_t)(seq - h->tent_seq) > 4096)
 		return true;
@@ -1609,7 +1622,7 @@ static int64_t message_length(const struct proto_decoder *d, enum proto_dir dir,
 		if (most < RESYNC_MAX)
 			most = RESYNC_MAX;
 		struct request_rule rule = request_rule(d, at8(b, 0));
-		if ((uint64_t)l > most || !plausible_request(d, &rule, b, &len))
+		if ((uint64_t)l > most || !plausible_request(d, d->order == 'B', &rule, b, &len))
 			return -1;
 	}
 	if (l > 0 && dir == PROTO_S2C && h->tentative && h->state == ST_MESSAGES) {
@@ -1832,7 +1845,7 @@ static inline void frame(struct proto_decoder *d, enum proto_dir dir, const uint
    exact is false only the fixed part is required: extensions come in
    versions whose messages differ in size.  The core protocol has not
    changed since 1987 and servers insist on its lengths, so it is exact. */
-static inline __attribute__((always_inline)) bool layout_fits(const struct proto_decoder *d, const struct x11_layout *l, bool exact,
+static inline __attribute__((always_inline)) bool layout_fits(bool big, const struct x11_layout *l, bool exact,
 			const struct cursor *b, uint64_t bytes, unsigned shift, uint64_t least)
 {
 	size_t n = b->len;
@@ -1850,7 +1863,7 @@ static inline __attribute__((always_inline)) bool layout_fits(const struct proto
 		break;
 	case X11_SHAPE_LIST:
 		if (count_seen) {
-			want = fixed + (uint64_t)at_n(d, b, at, l->count_size) * l->elem;
+			want = fixed + (uint64_t)at_n(big, b, at, l->count_size) * l->elem;
 			break;
 		}
 		if (l->elem && l->elem % 4 == 0 && fixed % 4 == 0)
@@ -1860,7 +1873,7 @@ static inline __attribute__((always_inline)) bool layout_fits(const struct proto
 		if (!count_seen)
 			return true;
 		want = ((fixed + 3) & ~(uint64_t)3) +
-		       4u * (unsigned)__builtin_popcount(at_n(d, b, at, l->count_size));
+		       4u * (unsigned)__builtin_popcount(at_n(big, b, at, l->count_size));
 		break;
 	default:
 		return true;
@@ -1897,18 +1910,18 @@ static struct request_rule request_rule(const struct proto_decoder *d, uint8_t m
 /* Is this a plausible request header, by the rule of its first byte?  Used
    only to find boundaries, so it leans towards no: pixel data reads as
    requests all too often. */
-static inline __attribute__((always_inline)) bool plausible_request(const struct proto_decoder *d, const struct request_rule *rule,
-			      const struct cursor *b, uint64_t *len)
+static inline __attribute__((always_inline)) bool plausible_request(const struct proto_decoder *d, bool big,
+			      const struct request_rule *rule, const struct cursor *b, uint64_t *len)
 {
 	/* Most bytes of pixel data fail on their first byte: before the length. */
 	if (rule->kind == RULE_NONE)
 		return false;
-	int64_t l = request_length(d, b);
+	int64_t l = request_length(big, b);
 	if (l <= 0)
 		return false;
 	uint64_t bytes = (uint64_t)l;
 	if (rule->kind != RULE_ANY) {
-		unsigned shift = at16(d, b, 2) == 0 ? 4 : 0;	/* BIG-REQUESTS' form */
+		unsigned shift = at16_in(big, b, 2) == 0 ? 4 : 0;	/* BIG-REQUESTS' form */
 		const struct x11_layout *layout = &rule->layout;
 		if (rule->kind == RULE_EXT) {
 			const char *ext;
@@ -1917,20 +1930,20 @@ static inline __attribute__((always_inline)) bool plausible_request(const struct
 				return false;
 			layout = &r->layout;
 		}
-		if (!layout_fits(d, layout, rule->kind == RULE_CORE, b, bytes, shift, 4))
+		if (!layout_fits(big, layout, rule->kind == RULE_CORE, b, bytes, shift, 4))
 			return false;
 	}
 	*len = bytes;
 	return true;
 }
 
-static bool plausible_s2c_shape(const struct proto_decoder *d, const struct cursor *b,
+static bool plausible_s2c_shape(const struct proto_decoder *d, bool big, const struct cursor *b,
 				uint64_t *len, int *seq)
 {
 	if (b->len < 32)
 		return false;
 	uint8_t code = at8(b, 0) & ~X11_SEND_EVENT;
-	*seq = at16(d, b, 2);
+	*seq = at16_in(big, b, 2);
 	*len = 32;
 	if (code == X11_CODE_ERROR) {
 		/* a core error, or one in the extensions' range (128 and up),
@@ -1946,14 +1959,14 @@ static bool plausible_s2c_shape(const struct proto_decoder *d, const struct curs
 	if (code == X11_CODE_REPLY) {
 		if (at8(b, 0) & X11_SEND_EVENT)
 			return false;
-		uint32_t units = at32(d, b, 4);
+		uint32_t units = at32_in(big, b, 4);
 		if (units > PROTO_X11_REPLY_MAX_UNITS)
 			return false;
 		*len = 32 + 4 * (uint64_t)units;
 		return true;
 	}
 	if (code == X11_EVENT_GeGeneric) {
-		uint32_t units = at32(d, b, 4);
+		uint32_t units = at32_in(big, b, 4);
 		if (units > 65536 || at8(b, 1) < 128)
 			return false;
 		*len = 32 + 4 * (uint64_t)units;
@@ -1972,10 +1985,10 @@ static bool plausible_s2c_shape(const struct proto_decoder *d, const struct curs
    between the last one the server gave and the requests sent: the server
    numbers them in order, and the capture holds a request before the
    server's answer to it. */
-static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
+static bool plausible_s2c(const struct proto_decoder *d, bool big, const struct cursor *b,
 			  uint64_t *len, int *seq)
 {
-	if (!plausible_s2c_shape(d, b, len, seq))
+	if (!plausible_s2c_shape(d, big, b, len, seq))
 		return false;
 	if (*seq < 0 || d->seq_uncertain)
 		return true;
@@ -1988,7 +2001,7 @@ static bool plausible_s2c(const struct proto_decoder *d, const struct cursor *b,
 /* From pos, how many well-formed messages follow each other.  *ends says
    whether the run ends exactly at the end of the data, *undecided whether
    it stopped only because the data did (so more data may lengthen it). */
-static inline __attribute__((always_inline)) unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, const uint8_t *b,
+static inline __attribute__((always_inline)) unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, bool big, const uint8_t *b,
 			   size_t n, size_t pos, bool *ends, bool *undecided, bool *alive,
 			   uint64_t *visited)
 {
@@ -2005,8 +2018,8 @@ static inline __attribute__((always_inline)) unsigned run_length(const struct pr
 		uint64_t len;
 		int seq = -1;
 		struct cursor at = over(b + pos, n - pos);	/* the bytes from pos on */
-		bool ok = dir == PROTO_C2S ? plausible_request(d, &d->rules[at8(&at, 0)], &at, &len)
-					   : plausible_s2c(d, &at, &len, &seq);
+		bool ok = dir == PROTO_C2S ? plausible_request(d, big, &d->rules[at8(&at, 0)], &at, &len)
+					   : plausible_s2c(d, big, &at, &len, &seq);
 		if (!ok) {
 			*alive = false;
 			return count;
@@ -2126,7 +2139,7 @@ static __attribute__((noinline)) size_t next_first(const uint8_t *bytes, const b
    where the data ends (alive_only: see find_boundary).  A chain the data
    cut short leaves pos undecided: *first_undecided is the first such. */
 static inline __attribute__((always_inline)) bool chain_found(const struct proto_decoder *d, enum proto_dir dir,
-			       const struct stream_dir *h, const uint8_t *bytes, size_t n,
+			       bool big, const struct stream_dir *h, const uint8_t *bytes, size_t n,
 			       size_t pos, bool alive_only, uint64_t *mark,
 			       size_t *first_undecided)
 {
@@ -2134,8 +2147,8 @@ static inline __attribute__((always_inline)) bool chain_found(const struct proto
 	/* run_length made once for each direction, each without the other's
 	   tests */
 	unsigned run = dir == PROTO_C2S
-		? run_length(d, PROTO_C2S, bytes, n, pos, &ends, &undecided, &alive, mark)
-		: run_length(d, PROTO_S2C, bytes, n, pos, &ends, &undecided, &alive, mark);
+		? run_length(d, PROTO_C2S, big, bytes, n, pos, &ends, &undecided, &alive, mark)
+		: run_length(d, PROTO_S2C, big, bytes, n, pos, &ends, &undecided, &alive, mark);
 	if ((run >= 4 || (run >= 2 && ends) ||
 	     (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) &&
 	    (!alive_only || alive))
@@ -2154,11 +2167,12 @@ static __attribute__((noinline)) bool chain_found_in(struct proto_decoder *d, ch
 						     size_t *first_undecided)
 {
 	d->order = order;
-	return chain_found(d, dir, h, bytes, n, pos, alive_only, mark, first_undecided);
+	return chain_found(d, dir, order == 'B', h, bytes, n, pos, alive_only, mark, first_undecided);
 }
 
 /* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
-static inline __attribute__((always_inline)) long search_in(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
+static inline __attribute__((always_inline)) long search_in(struct proto_decoder *d, enum proto_dir dir,
+							    char order, struct stream_dir *h)
 {
 	/* A lossy or snap-length capture searches after nearly every
 	   packet: the table is made again only when what it says changed. */
@@ -2203,7 +2217,6 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 	   Only the positions before that tail are followed. */
 	size_t least = dir == PROTO_C2S ? 8 : 32;
 	size_t head_end = n >= least ? n - least + 1 : 0;
-	char order = d->order;
 	for (;; pos += step) {
 		/* Most bytes of image data begin no message: pass over them
 		   at the cost of a lookup. */
@@ -2220,7 +2233,8 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 		if (mark && (mark[pos / 64] >> (pos % 64)) & 1)
 			continue;
 		if (order) {
-			if (chain_found(d, dir, h, bytes, n, pos, alive_only, mark, &first_undecided))
+			if (chain_found(d, dir, order == 'B', h, bytes, n, pos, alive_only, mark,
+					&first_undecided))
 				return (long)pos;
 			continue;
 		}
@@ -2244,11 +2258,21 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 	return -1;
 }
 
-/* search_in made once for each direction, each loop without the other's
-   tests. */
+/* search_in made once for each direction and byte order (known big- or
+   little-endian, or unknown), each loop without the others' tests and
+   with the order a constant. */
 static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
-	return dir == PROTO_C2S ? search_in(d, PROTO_C2S, h) : search_in(d, PROTO_S2C, h);
+	char order = d->order;
+	if (dir == PROTO_C2S)
+		return order == 'l' ? search_in(d, PROTO_C2S, 'l', h)
+		     : order == 'B' ? search_in(d, PROTO_C2S, 'B', h)
+		     : order	    ? search_in(d, PROTO_C2S, 'l', h)
+				    : search_in(d, PROTO_C2S, 0, h);
+	return order == 'l' ? search_in(d, PROTO_S2C, 'l', h)
+	     : order == 'B' ? search_in(d, PROTO_S2C, 'B', h)
+	     : order	    ? search_in(d, PROTO_S2C, 'l', h)
+			    : search_in(d, PROTO_S2C, 0, h);
 }
 
 /* A boundary was found at pos of the resync buffer: frame from there,
