@@ -67,6 +67,8 @@ struct reassembly {
 	uint32_t ack_max;	/* highest ack the peer sent for this direction */
 	uint64_t off;		/* stream offset of next */
 	int8_t wscale;		/* window scale option of this side's SYN, -1 none */
+	uint8_t win_shift;	/* how far its windows are scaled: wscale once both
+				   sides offered scaling, else 0 (scales_agreed) */
 	int syn_seen;
 	uint32_t isn;
 	uint16_t last_raw_win;
@@ -952,8 +954,8 @@ static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t 
 	/* SYN segments are never scaled; others by the sender's announced
 	   scale once both sides agreed on scaling. */
 	uint32_t win = s->win;
-	if (!(s->flags & XTCP_SYN) && c->h[0].wscale >= 0 && c->h[1].wscale >= 0)
-		win <<= h->wscale;
+	if (!(s->flags & XTCP_SYN))
+		win <<= h->win_shift;
 	r.u.pkt.win = win;
 	r.u.pkt.len = s->payload_len;
 	if (c->p->opt.compressed_sizes && s->payload_len && !(events & XPKT_RETRANS) &&
@@ -968,6 +970,65 @@ static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t 
 			r.u.pkt.has_zlen = 1;
 	}
 	c->p->emit(c->p->emit_ctx, &r);
+}
+
+/* The window shift of each direction, worked out whenever a scale is
+   learned rather than tested with every packet: scaling applies only
+   once both sides offered it. */
+static void scales_agreed(struct conn *c)
+{
+	bool both = c->h[0].wscale >= 0 && c->h[1].wscale >= 0;
+	for (int i = 0; i < 2; i++)
+		c->h[i].win_shift = both ? (uint8_t)c->h[i].wscale : 0;
+}
+
+/* A segment of no connection known (or of one its SYN replaced): a new
+   connection, its record written.  Out of line, as are the other rare
+   paths of tcp_segment, so that the path of every packet keeps its state
+   in registers.  NULL when the pipeline failed. */
+static __attribute__((noinline)) struct conn *conn_start(struct pipeline *p,
+							 const struct tcp_seg *s, int syn_only,
+							 int *dirp)
+{
+	struct conn *c;
+	int dir;
+	if (src_is_server(&p->opt, s)) {
+		c = conn_new(p, &s->dst, &s->src, syn_only ? 0 : XCONN_GUESSED);
+		dir = XDIR_S2C;
+	} else {
+		c = conn_new(p, &s->src, &s->dst, syn_only ? XCONN_SAW_SYN : XCONN_GUESSED);
+		dir = XDIR_C2S;
+	}
+	*dirp = dir;
+	if (!c)
+		return NULL;
+	if (s->flags & XTCP_SYN) {
+		/* The SYN of this side: scale known before the conn record. */
+		c->h[dir].wscale = s->wscale;
+		scales_agreed(c);
+	}
+	if (!(c->flags & XCONN_SAW_SYN) && (s->flags & XTCP_SYN))
+		c->flags = (uint16_t)((c->flags & ~XCONN_GUESSED) | XCONN_SAW_SYN);
+	emit_conn(c);
+	return c;
+}
+
+/* The first SYN of this side fixes its ISN and scale. */
+static __attribute__((noinline)) void handshake(struct conn *c, int dir, const struct tcp_seg *s)
+{
+	struct reassembly *h = &c->h[dir];
+	h->syn_seen = 1;
+	h->isn = s->seq;
+	h->wscale = s->wscale;
+	h->started = 1;
+	h->base = h->next = s->seq + 1;
+	if (dir == XDIR_S2C && c->h[XDIR_C2S].syn_seen) {
+		/* Scaling applies only if both sides offered it. */
+		if (h->wscale < 0 || c->h[XDIR_C2S].wscale < 0)
+			h->wscale = c->h[XDIR_C2S].wscale = -1;
+		emit_conn(c);	/* now with both scales */
+	}
+	scales_agreed(c);
 }
 
 static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
@@ -987,40 +1048,15 @@ static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
 		c = NULL;
 	}
 	if (!c) {
-		if (src_is_server(&p->opt, s)) {
-			c = conn_new(p, &s->dst, &s->src, syn_only ? 0 : XCONN_GUESSED);
-			dir = XDIR_S2C;
-		} else {
-			c = conn_new(p, &s->src, &s->dst, syn_only ? XCONN_SAW_SYN : XCONN_GUESSED);
-			dir = XDIR_C2S;
-		}
+		c = conn_start(p, s, syn_only, &dir);
 		if (!c)
 			return;		/* the pipeline failed: see pipeline_error */
-		if (s->flags & XTCP_SYN) {
-			/* The SYN of this side: scale known before the conn record. */
-			c->h[dir].wscale = s->wscale;
-		}
-		if (!(c->flags & XCONN_SAW_SYN) && (s->flags & XTCP_SYN))
-			c->flags = (uint16_t)((c->flags & ~XCONN_GUESSED) | XCONN_SAW_SYN);
-		emit_conn(c);
 	}
 	struct reassembly *h = &c->h[dir];
 	struct reassembly *peer = &c->h[!dir];
 
-	/* Handshake: the first SYN of this side fixes its ISN and scale. */
-	if ((s->flags & XTCP_SYN) && !h->syn_seen) {
-		h->syn_seen = 1;
-		h->isn = s->seq;
-		h->wscale = s->wscale;
-		h->started = 1;
-		h->base = h->next = s->seq + 1;
-		if (dir == XDIR_S2C && c->h[XDIR_C2S].syn_seen) {
-			/* Scaling applies only if both sides offered it. */
-			if (h->wscale < 0 || c->h[XDIR_C2S].wscale < 0)
-				h->wscale = c->h[XDIR_C2S].wscale = -1;
-			emit_conn(c);	/* now with both scales */
-		}
-	}
+	if ((s->flags & XTCP_SYN) && !h->syn_seen)
+		handshake(c, dir, s);
 
 	uint32_t data_seq = s->seq + ((s->flags & XTCP_SYN) ? 1 : 0);
 	uint32_t len = s->payload_len, cap = s->payload_cap;
