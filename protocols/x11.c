@@ -2354,25 +2354,14 @@ static inline bool resync_due(const struct stream_dir *h)
 	return h->rs_len == RESYNC_MAX || (h->rs_len - h->rs_scanned) * 8 >= span;
 }
 
-static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h,
-			const uint8_t *p, size_t len)
+/* resync_feed for a chunk that may not fit the buffer whole: a piece at a
+   time, searching as it fills. */
+static __attribute__((noinline)) void resync_feed_pieces(struct proto_decoder *d,
+							 enum proto_dir dir,
+							 struct stream_dir *h,
+							 const uint8_t *p, size_t len)
 {
-	if (!h->rs) {
-		h->rs_skipped += len;
-		h->offset += len;
-		return;
-	}
 	struct cursor in = over(p, len);
-	if (len && len < RESYNC_MAX - h->rs_len) {
-		/* Nearly always the chunk fits whole (on a snap-length capture,
-		   a few dozen bytes): one copy and at most one search, without
-		   the loop's set-up. */
-		cursor_bytes(&in, h->rs + h->rs_len, len);
-		h->rs_len += len;
-		if (resync_due(h))
-			resync_search(d, dir, h);
-		return;
-	}
 	while (cursor_left(&in)) {
 		size_t take = RESYNC_MAX - h->rs_len;
 		if (take > cursor_left(&in))
@@ -2398,6 +2387,28 @@ static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stre
 			h->offset += drop;
 		}
 	}
+}
+
+static void resync_feed(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h,
+			const uint8_t *p, size_t len)
+{
+	if (!h->rs) {
+		h->rs_skipped += len;
+		h->offset += len;
+		return;
+	}
+	if (len && len < RESYNC_MAX - h->rs_len) {
+		/* Nearly always the chunk fits whole (on a snap-length capture,
+		   a few dozen bytes): one copy and at most one search, without
+		   the loop's set-up (out of line, with the registers it keeps). */
+		struct cursor in = over(p, len);
+		cursor_bytes(&in, h->rs + h->rs_len, len);
+		h->rs_len += len;
+		if (resync_due(h))
+			resync_search(d, dir, h);
+		return;
+	}
+	resync_feed_pieces(d, dir, h, p, len);
 }
 
 /* ---- the proto_ops ---- */
