@@ -1907,6 +1907,23 @@ static struct request_rule request_rule(const struct proto_decoder *d, uint8_t m
 	return r;
 }
 
+/* Does a request of this many bytes fit the layout its rule gives it? */
+static inline __attribute__((always_inline)) bool request_fits(const struct proto_decoder *d, bool big,
+							       const struct request_rule *rule,
+							       const struct cursor *b, uint64_t bytes,
+							       unsigned shift)
+{
+	const struct x11_layout *layout = &rule->layout;
+	if (rule->kind == RULE_EXT) {
+		const char *ext;
+		const struct x11_request *r = request_desc(d, at8(b, 0), at8(b, 1), &ext);
+		if (!r)
+			return false;
+		layout = &r->layout;
+	}
+	return layout_fits(big, layout, rule->kind == RULE_CORE, b, bytes, shift, 4);
+}
+
 /* Is this a plausible request header, by the rule of its first byte?  Used
    only to find boundaries, so it leans towards no: pixel data reads as
    requests all too often. */
@@ -1920,19 +1937,12 @@ static inline __attribute__((always_inline)) bool plausible_request(const struct
 	if (l <= 0)
 		return false;
 	uint64_t bytes = (uint64_t)l;
-	if (rule->kind != RULE_ANY) {
-		unsigned shift = at16_in(big, b, 2) == 0 ? 4 : 0;	/* BIG-REQUESTS' form */
-		const struct x11_layout *layout = &rule->layout;
-		if (rule->kind == RULE_EXT) {
-			const char *ext;
-			const struct x11_request *r = request_desc(d, at8(b, 0), at8(b, 1), &ext);
-			if (!r)
-				return false;
-			layout = &r->layout;
-		}
-		if (!layout_fits(big, layout, rule->kind == RULE_CORE, b, bytes, shift, 4))
-			return false;
-	}
+	/* BIG-REQUESTS' form (a length of 0, then 32 bits) shifts the fields
+	   by 4: request_fits made for each form, the shift a constant. */
+	if (rule->kind != RULE_ANY &&
+	    !(at16_in(big, b, 2) == 0 ? request_fits(d, big, rule, b, bytes, 4)
+				      : request_fits(d, big, rule, b, bytes, 0)))
+		return false;
 	*len = bytes;
 	return true;
 }
