@@ -116,6 +116,9 @@ runs=${BENCH_LIVE_RUNS:-3}
 : >"$w/live"
 have_floor=
 [ -x "$build/tests/ring-floor" ] && have_floor=1
+# Without the floor, "x floor" and the goal cannot be said: say why.
+[ -n "$have_floor" ] || echo "bench-capture: $build/tests/ring-floor is not built" \
+	"(make bench builds it): no floor rows, no goal" >&2
 for i in $(seq "$runs"); do
 	if [ -n "$have_floor" ]; then
 		live "(reading whole packets)" "$build/tests/ring-floor" lo 262144 tcp port 6005
