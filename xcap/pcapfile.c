@@ -466,6 +466,22 @@ static void pieces_read(struct reader *r, struct slot *s, unsigned n)
 		pthread_cond_signal(&r->filled);
 }
 
+/* Under the lock: claim pieces (claim_piece's begin), read them with the
+   lock let go, and take them in.  False when there was none to claim.
+   The one way either thread copies, whichever of them is free. */
+static bool copy_claimed(struct reader *r, bool begin)
+{
+	unsigned piece, n;
+	struct slot *s = claim_piece(r, &piece, &n, begin);
+	if (!s)
+		return false;
+	pthread_mutex_unlock(&r->lock);
+	read_pieces(r, s, piece, n);
+	pthread_mutex_lock(&r->lock);
+	pieces_read(r, s, n);
+	return true;
+}
+
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
@@ -473,15 +489,8 @@ static void *reader_main(void *arg)
 	for (;;) {
 		if (r->stop)
 			break;
-		unsigned piece, n;
-		struct slot *s = claim_piece(r, &piece, &n, true);
-		if (s) {
-			pthread_mutex_unlock(&r->lock);
-			read_pieces(r, s, piece, n);
-			pthread_mutex_lock(&r->lock);
-			pieces_read(r, s, n);
+		if (copy_claimed(r, true))
 			continue;
-		}
 		/* Nothing to read: decode ahead, or sleep. */
 		struct slot *w = walk_next(r);
 		if (w) {
@@ -562,15 +571,8 @@ static struct slot *reader_take(struct pcapfile *p, struct reader *r)
 	while (!s->full) {
 		/* Rather than wait for the copy, share it. */
 		r->taker_waiting = true;
-		unsigned piece, n;
-		struct slot *c = claim_piece(r, &piece, &n, false);
-		if (c) {
-			pthread_mutex_unlock(&r->lock);
-			read_pieces(r, c, piece, n);
-			pthread_mutex_lock(&r->lock);
-			pieces_read(r, c, n);
+		if (copy_claimed(r, false))
 			continue;
-		}
 		r->taker_asleep = true;
 		pthread_cond_wait(&r->filled, &r->lock);
 		r->taker_asleep = false;
