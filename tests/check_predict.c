@@ -173,6 +173,19 @@ static void amsg(struct added_delay *a, uint64_t ts, int dir, uint8_t kind, uint
 	afeed(a, &r);
 }
 
+/* An added-delay run with every option at its default.  The options are
+   static: nothing need be known of what added_delay_new keeps of them. */
+static struct added_delay *default_added_delay(void)
+{
+	static struct predict_options po;
+	static struct xresp_options ro;
+	predict_options_default(&po);
+	xresp_options_default(&ro);
+	struct added_delay *a = added_delay_new(&po, &po.model, &ro);
+	ck_assert_ptr_nonnull(a);
+	return a;
+}
+
 /* An xterm's keystroke, by hand, on connection 1, with connection 2's
    acknowledgement sharing the link (overhead 52 bytes a packet):
      p0  t[0]  server to client  2000 bytes on the wire (an earlier burst)
@@ -183,12 +196,7 @@ static void amsg(struct added_delay *a, uint64_t ts, int dir, uint8_t kind, uint
      p5  500 ms server to client   84  KeyRelease: an input that draws nothing */
 static struct added_delay *typed_trace(const uint64_t *t)
 {
-	struct predict_options po;
-	predict_options_default(&po);
-	struct xresp_options ro;
-	xresp_options_default(&ro);
-	struct added_delay *a = added_delay_new(&po, &po.model, &ro);
-	ck_assert_ptr_nonnull(a);
+	struct added_delay *a = default_added_delay();
 	aconn(a, 1);
 	aconn(a, 2);
 	apkt(a, t[0], 1, XDIR_S2C, 1, 1948);
@@ -292,12 +300,7 @@ END_TEST
    leave before the key came. */
 START_TEST(test_predicted_responses_by_hand)
 {
-	struct predict_options po;
-	predict_options_default(&po);
-	struct xresp_options ro;
-	xresp_options_default(&ro);
-	struct added_delay *a = added_delay_new(&po, &po.model, &ro);
-	ck_assert_ptr_nonnull(a);
+	struct added_delay *a = default_added_delay();
 	aconn(a, 1);
 	apkt(a, 0, 1, XDIR_C2S, 1, 48);
 	amsg(a, 0, XDIR_C2S, XMSG_REQUEST, 9, "NoOperation", "", 48, 49);
