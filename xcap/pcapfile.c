@@ -208,6 +208,19 @@ static uint64_t chunk_of(const struct reader *r, uint64_t off) { return (off - r
 
 static uint64_t ticks_to_ns(uint64_t ticks, uint8_t tsresol);
 
+/* A packet's time in ns since the epoch: a pcap record's seconds and
+   fraction, or a pcapng packet's ticks on its interface's clock.  One
+   place each for the walk ahead and the parsing thread. */
+static inline uint64_t pcap_ns(uint64_t sec, uint64_t frac, int nano)
+{
+	return sec * 1000000000u + (nano ? frac : frac * 1000u);
+}
+
+static inline uint64_t iface_ns(const struct iface *i, uint64_t ticks)
+{
+	return ticks_to_ns(ticks, i->tsresol) + (uint64_t)i->tsoffset * 1000000000u;
+}
+
 /* A record header as the walk reads it: a pcap record's 16 bytes, or a
    pcapng block's first 8 (type and length). */
 static unsigned head_size(const struct reader *r) { return r->ng ? 8 : 16; }
@@ -225,7 +238,7 @@ static int decode_record(const struct reader *r, const uint8_t *h, uint32_t size
 		uint64_t sec = cursor_u32(&c, r->big), frac = cursor_u32(&c, r->big);
 		caplen = cursor_u32(&c, r->big);
 		len = cursor_u32(&c, r->big);
-		ts = sec * 1000000000u + (r->nano ? frac : frac * 1000u);
+		ts = pcap_ns(sec, frac, r->nano);
 		hdr = 16;
 	} else {
 		uint32_t type = cursor_u32(&c, r->big);
@@ -240,8 +253,7 @@ static int decode_record(const struct reader *r, const uint8_t *h, uint32_t size
 		if (type != PCAPNG_EPB || size < 32 || c.overrun || cursor_u32(&t, r->big) != size ||
 		    ifid >= r->nifs || r->ifs[ifid].linktype != r->dlt || caplen > size - 32)
 			return 0;
-		ts = ticks_to_ns(ticks, r->ifs[ifid].tsresol) +
-		     (uint64_t)r->ifs[ifid].tsoffset * 1000000000u;
+		ts = iface_ns(&r->ifs[ifid], ticks);
 		hdr = 28;
 	}
 	a->at = h;
@@ -830,7 +842,7 @@ static int next_pcap(struct pcapfile *p, struct pcapfile_packet *pkt)
 	pkt->data = cursor_span(&r, caplen);
 	if (!pkt->data)
 		return truncated(p, "a record", 16 + (size_t)caplen);
-	pkt->ts = sec * 1000000000u + (p->nano ? frac : frac * 1000u);
+	pkt->ts = pcap_ns(sec, frac, p->nano);
 	pkt->caplen = caplen;
 	pkt->len = len;
 	p->pos += 16 + (size_t)caplen;
@@ -1027,9 +1039,7 @@ static int next_pcapng(struct pcapfile *p, struct pcapfile_packet *pkt)
 			p->skipped++;
 			continue;
 		}
-		pkt->ts = ts == UINT64_MAX ? p->last_ts
-					   : ticks_to_ns(ts, i->tsresol) +
-						     (uint64_t)i->tsoffset * 1000000000u;
+		pkt->ts = ts == UINT64_MAX ? p->last_ts : iface_ns(i, ts);
 		pkt->data = data;
 		pkt->caplen = caplen;
 		pkt->len = len;
