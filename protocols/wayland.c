@@ -70,6 +70,7 @@
 #include <string.h>
 
 #include "cursor.h"
+#include "digits.h"
 #include "protocol.h"
 #include "wayland_engine.h"
 #include "wayland_tables.h"
@@ -203,18 +204,14 @@ static void pc_cstr(struct piece *p, const char *s)
 	pc_str(p, s, strlen(s));
 }
 
-/* v in decimal, at least width digits (zeros before) */
+/* v in decimal, at least width digits (zeros before, up to 12) */
 static void pc_uint(struct piece *p, uint32_t v, int width)
 {
-	char d[10];
-	int k = 0;
-	do {
-		d[sizeof d - 1 - k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (k < width && k < (int)sizeof d)
-		d[sizeof d - 1 - k++] = '0';
-	pc_str(p, d + sizeof d - k, (size_t)k);
+	char d[12];
+	char *t = text_u32(d, v, false);
+	while (t > d && d + sizeof d - t < width)
+		*--t = '0';
+	pc_str(p, t, (size_t)(d + sizeof d - t));
 }
 
 static void pc_int(struct piece *p, int32_t v)

@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "cursor.h"
+#include "digits.h"
 #include "protocol.h"
 #include "x11_frame.h"
 #include "x11_names.h"
@@ -312,22 +313,6 @@ static void detail_field(struct proto_msg *m, const char *name, const char *val,
 		len = room;
 	memcpy(p, val, len);
 	p[len] = '\0';
-}
-
-/* The text of v in decimal, or in hex after "0x", at the end of buf[12];
-   returns where it starts. */
-static char *text_u32(char buf[static 12], uint32_t v, bool hex)
-{
-	char *p = buf + 12;
-	do {
-		*--p = hex ? "0123456789abcdef"[v & 15] : (char)('0' + v % 10);
-		v = hex ? v >> 4 : v / 10;
-	} while (v);
-	if (hex) {
-		*--p = 'x';
-		*--p = '0';
-	}
-	return p;
 }
 
 static void detail_u32(struct proto_msg *m, const char *name, uint32_t v, bool hex)
