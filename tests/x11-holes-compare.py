@@ -19,6 +19,11 @@ last captured byte: a run of segments cut from one connection's end into
 the next one's start leaves no hole that anything after it could show,
 and those bytes are simply not in the capture.
 
+TCP positions are the dump's 32-bit sequence numbers, which wrap when a
+connection's first number lies less than a stream's length below 2**32:
+each direction of each connection is counted on from the first number the
+complete decode shows for it, the same origin for both decodes.
+
 On the server's side, every reply, event or error reported is one the
 complete decode has at the same place, of the same kind and length, with
 the same number unless flagged uncertain.
@@ -37,28 +42,39 @@ def records(path):
         yield kind, {k: v.strip('"') for k, v in FIELD.findall(rest)}
 
 
-def load(path):
+def load(path, origins):
     client = {}
+
+    def at(conn, direction, seq):
+        """The unwrapped TCP position of seq, counted on from the first
+        number seen for this direction of this connection."""
+        key = (client[conn], direction)
+        origin = origins.setdefault(key, int(seq))
+        return origin + (int(seq) - origin) % 2**32
+
     msgs, gaps, undecoded, cut_max, seen, tails, numbers = {}, [], 0, 0, {}, {}, {}
     server, server_gaps = {}, 0
     for kind, f in records(path):
+        if kind == 'pkt':
+            at(f['conn'], f['dir'], f['seq'])  # a direction's first packet sets its origin
         if kind == 'conn':
             client[f['id']] = f['client']
         elif kind == 'pkt' and f['dir'] == 'c2s' and int(f['len']) > 0:
-            a, s = client[f['conn']], int(f['seq'])
+            a, s = client[f['conn']], at(f['conn'], 'c2s', f['seq'])
             lo, hi = seen.get(a, (s, s))
             seen[a] = (min(lo, s), max(hi, s + int(f['len'])))
         elif kind == 'msg' and f['dir'] == 's2c':
-            server[(client[f['conn']], int(f['end']))] = (f['kind'], int(f['length']), int(f['seq']),
+            server[(client[f['conn']], at(f['conn'], 's2c', f['end']))] = (f['kind'], int(f['length']), int(f['seq']),
                                                           'uncertain' in f['flags'].split(','))
         elif kind == 'gap' and f['dir'] == 's2c':
             server_gaps += 1
         elif kind == 'msg' and f['dir'] == 'c2s':
-            msgs[(client[f['conn']], int(f['end']))] = (f['kind'], f['major'], int(f['length']))
-            numbers[(client[f['conn']], int(f['end']))] = (int(f['seq']),
+            end = at(f['conn'], 'c2s', f['end'])
+            msgs[(client[f['conn']], end)] = (f['kind'], f['major'], int(f['length']))
+            numbers[(client[f['conn']], end)] = (int(f['seq']),
                                                            'uncertain' in f['flags'].split(','))
         elif kind == 'gap' and f['dir'] == 'c2s':
-            gaps.append((client[f['conn']], int(f['seq']), int(f['len'])))
+            gaps.append((client[f['conn']], at(f['conn'], 'c2s', f['seq']), int(f['len'])))
         elif kind == 'note' and f['dir'] == 'c2s':
             m = re.search(r'could not decode (\d+) bytes|stream ended with (\d+) bytes not decoded',
                           f['text'])
@@ -76,9 +92,10 @@ def load(path):
     return msgs, gaps, undecoded, cut_max, seen, cut_tails, numbers, server, server_gaps
 
 
-reference = load(sys.argv[1])
+origins = {}
+reference = load(sys.argv[1], origins)
 full, full_numbers, full_server = reference[0], reference[6], reference[7]
-holed, gaps, undecoded, cut_max, seen, tails, numbers, server, server_gaps = load(sys.argv[2])
+holed, gaps, undecoded, cut_max, seen, tails, numbers, server, server_gaps = load(sys.argv[2], origins)
 invented = [(k, v) for k, v in holed.items() if v[0] == 'request' and full.get(k) != v]
 real = sum(1 for v in full.values() if v[0] == 'request')
 shown = sum(1 for v in holed.values() if v[0] == 'request')

@@ -13,7 +13,8 @@
 # first connection into the second: the bytes it cut at the first one's end
 # and the second one's start are then not in the capture at all (no later
 # segment shows a hole), and the accounting spans what the capture holds
-# (tests/x11-holes-accounting.sh keeps such a case).  Last, copies begun
+# (tests/x11-holes-accounting.sh keeps such a case).  Again with every
+# sequence number moved so that each stream wraps past 2**32.  Last, copies begun
 # at four places inside the -rect10 stream and one inside -getimage10's, as
 # captures started late are.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
@@ -68,8 +69,25 @@ xcapanalyse --dump "$workdir/holes.pcap" >"$workdir/holes.dump" || fail "cannot 
 grep -q '^gap .*dir=c2s.*reason=lost' "$workdir/holes.dump" || fail "no client holes recorded"
 grep -q '^gap .*dir=s2c.*reason=lost' "$workdir/holes.dump" || fail "no server holes recorded"
 [ -n "$X11_HOLES_KEEP" ] && cp "$workdir/full.pcap" "$workdir/holes.pcap" "$X11_HOLES_KEEP/"
-/usr/bin/python3 "$top_srcdir/tests/x11-holes-compare.py" "$workdir/full.dump" "$workdir/holes.dump" ||
-	fail "requests invented or undecoded bytes miscounted after holes"
+/usr/bin/python3 "$top_srcdir/tests/x11-holes-compare.py" "$workdir/full.dump" "$workdir/holes.dump" \
+	>"$workdir/holes.cmp" || { cat "$workdir/holes.cmp"
+	fail "requests invented or undecoded bytes miscounted after holes"; }
+cat "$workdir/holes.cmp"
+# The same captures renumbered so that every connection's sequence numbers
+# wrap past 2**32 inside its stream (the client's 500 KB in, the server's
+# 100 KB in), as a connection does whose first number was drawn close
+# below it: the decode must say the same of them.
+/usr/bin/python3 "$top_srcdir/tests/seq-shift.py" "$workdir/full.pcap" "$workdir/full-wrap.pcap" \
+	"$port" 500000 100000 || fail "cannot renumber the capture"
+editcap "$workdir/full-wrap.pcap" "$workdir/holes-wrap.pcap" $holes || fail "editcap failed"
+for f in full holes; do
+	xcapanalyse --dump "$workdir/$f-wrap.pcap" >"$workdir/$f-wrap.dump" ||
+		fail "cannot decode the renumbered $f capture"
+done
+/usr/bin/python3 "$top_srcdir/tests/x11-holes-compare.py" "$workdir/full-wrap.dump" "$workdir/holes-wrap.dump" \
+	>"$workdir/holes-wrap.cmp"
+cmp -s "$workdir/holes.cmp" "$workdir/holes-wrap.cmp" || { diff "$workdir/holes.cmp" "$workdir/holes-wrap.cmp"
+	fail "the decode of a capture whose sequence numbers wrap differs from the original's"; }
 # The server's numbers have 16 bits: after a client hole that could hold
 # 65,536 requests (over 256 KB; the runs above are 300 KB), a count taken
 # from a reply is right modulo 65,536 only, and the decoder must say so.

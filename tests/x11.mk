@@ -17,7 +17,7 @@ dist_check_SCRIPTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh 
 TESTS += tests/x11-oracle.sh tests/x11-truth.sh tests/x11-lossy.sh tests/x11-holes.sh tests/x11-lossy-images.sh tests/fuzz-x11.sh \
 	tests/x11-holes-accounting.sh tests/x11-late-count.sh
 EXTRA_DIST += tests/x11-compare.py tests/xclient.py tests/x11-truth.py tests/dumpfile.py \
-	tests/x11-lossy-compare.py tests/x11-holes-compare.py tests/snap-compare.py tests/captures/x11perf-two-conns.pcap \
+	tests/x11-lossy-compare.py tests/x11-holes-compare.py tests/seq-shift.py tests/snap-compare.py tests/captures/x11perf-two-conns.pcap \
 	tests/captures/x11perf-late.pcap tests/captures/x11perf-getimage-late.pcap tests/captures/xterm-late.pcap \
 	tests/captures/x11-unused.pcap \
 	tests/captures/wm-class-twice.pcap tests/wm-class-twice.py \
