@@ -2165,9 +2165,14 @@ static __attribute__((noinline)) bool chain_found_in(struct proto_decoder *d, ch
 	return chain_found(d, dir, order == 'B', h, bytes, n, pos, alive_only, mark, first_undecided);
 }
 
-/* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
+/* Try to find a boundary in the bytes held for the search (rs: h->rs, or
+   a chunk followed by a hole while nothing is held, see x11_feed_cut).
+   Returns the offset, or -1.  doomed: a hole follows rs, which it will
+   throw away, so the first position a later chunk could decide
+   (rs_checked) is not worked out. */
 static inline __attribute__((always_inline)) long search_in(struct proto_decoder *d, enum proto_dir dir,
-							    char order, struct stream_dir *h)
+							    char order, struct stream_dir *h,
+							    const struct cursor *rs, bool doomed)
 {
 	/* A lossy or snap-length capture searches after nearly every
 	   packet: the table is made again only when what it says changed. */
@@ -2185,9 +2190,8 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 		step = 4;
 		pos += (size_t)(((unsigned)h->align + 4u - (unsigned)((h->offset + pos) % 4)) % 4);
 	}
-	const size_t n = h->rs_len;
-	struct cursor rs = over(h->rs, n);
-	const uint8_t *bytes = cursor_peek_span(&rs, 0, n);
+	const size_t n = rs->len;
+	const uint8_t *bytes = cursor_peek_span(rs, 0, n);
 	size_t first_undecided = n;
 	/* After a loss in the client's stream, a chain must still be going
 	   where the data ends: one that breaks was a reading of data inside
@@ -2243,6 +2247,8 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 		}
 		d->order = order;
 	}
+	if (doomed)
+		return -1;
 	for (; pos < n; pos += step)
 		if (first_ok[bytes[pos]] && !(mark && (mark[pos / 64] >> (pos % 64)) & 1)) {
 			if (pos < first_undecided)
@@ -2259,15 +2265,28 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	char order = d->order;
+	struct cursor rs = over(h->rs, h->rs_len);
 	if (dir == PROTO_C2S)
-		return order == 'l' ? search_in(d, PROTO_C2S, 'l', h)
-		     : order == 'B' ? search_in(d, PROTO_C2S, 'B', h)
-		     : order	    ? search_in(d, PROTO_C2S, 'l', h)
-				    : search_in(d, PROTO_C2S, 0, h);
-	return order == 'l' ? search_in(d, PROTO_S2C, 'l', h)
-	     : order == 'B' ? search_in(d, PROTO_S2C, 'B', h)
-	     : order	    ? search_in(d, PROTO_S2C, 'l', h)
-			    : search_in(d, PROTO_S2C, 0, h);
+		return order == 'l' ? search_in(d, PROTO_C2S, 'l', h, &rs, false)
+		     : order == 'B' ? search_in(d, PROTO_C2S, 'B', h, &rs, false)
+		     : order	    ? search_in(d, PROTO_C2S, 'l', h, &rs, false)
+				    : search_in(d, PROTO_C2S, 0, h, &rs, false);
+	return order == 'l' ? search_in(d, PROTO_S2C, 'l', h, &rs, false)
+	     : order == 'B' ? search_in(d, PROTO_S2C, 'B', h, &rs, false)
+	     : order	    ? search_in(d, PROTO_S2C, 'l', h, &rs, false)
+			    : search_in(d, PROTO_S2C, 0, h, &rs, false);
+}
+
+/* find_boundary over a chunk a hole follows (x11_feed_cut), the byte
+   order known. */
+static long find_boundary_doomed(struct proto_decoder *d, enum proto_dir dir,
+				 struct stream_dir *h, const struct cursor *chunk)
+{
+	if (dir == PROTO_C2S)
+		return d->order == 'B' ? search_in(d, PROTO_C2S, 'B', h, chunk, true)
+				       : search_in(d, PROTO_C2S, 'l', h, chunk, true);
+	return d->order == 'B' ? search_in(d, PROTO_S2C, 'B', h, chunk, true)
+			       : search_in(d, PROTO_S2C, 'l', h, chunk, true);
 }
 
 /* A boundary was found at pos of the resync buffer: frame from there,
@@ -2574,6 +2593,35 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	take_gap(d, dir, len);
 }
 
+/* A chunk, then a hole of `hole` bytes right after it (a packet cut by its
+   snap length), taken at once where that is all bookkeeping: the stream is
+   being searched with nothing held, as after every cut packet of data
+   whose framing is lost.  The chunk is searched where it lies; as the
+   hole will throw it away, it is neither copied nor followed past its end
+   (x11_feed then x11_gap would copy it, search it, note where a later
+   chunk could go on, and drop it all).  When that is not the case, or a
+   boundary is found (whose messages must be told before the hole's gap
+   record), nothing is changed and false returned: the caller feeds and
+   tells the hole as usual. */
+static bool x11_feed_cut(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data,
+			 size_t len, uint64_t hole)
+{
+	struct stream_dir *h = &d->h[dir];
+	/* the conditions under which x11_feed goes straight to resync_feed
+	   and its single search, and x11_gap to resync_gap; and a known byte
+	   order, so that the search does not set one */
+	if (!len || !hole || !d->start_decided || !d->order || h->state != ST_RESYNC || !h->rs ||
+	    h->rs_len || h->rs_checked || h->rs_scanned || len >= RESYNC_MAX)
+		return false;
+	struct cursor chunk = over(data, len);
+	if (find_boundary_doomed(d, dir, h, &chunk) >= 0)
+		return false;
+	h->seen_data = true;
+	h->rs_skipped += len;
+	h->offset += len + hole;
+	return true;
+}
+
 /* Skipped bytes inside the current message are counted like the bytes
    of a large message that are not kept; anywhere else they are a hole. */
 static void x11_skip(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
@@ -2653,6 +2701,7 @@ const struct proto_ops proto_x11 = {
 	.feed = x11_feed,
 	.gap = x11_gap,
 	.skip = x11_skip,
+	.feed_cut = x11_feed_cut,
 	.framing = x11_framing,
 	.end = x11_end,
 	.destroy = x11_destroy,
