@@ -1998,7 +1998,7 @@ static bool plausible_s2c(const struct proto_decoder *d, bool big, const struct 
    it stopped only because the data did (so more data may lengthen it). */
 static inline __attribute__((always_inline)) unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, bool big, const uint8_t *b,
 			   size_t n, size_t pos, bool *ends, bool *undecided, bool *alive,
-			   uint64_t *visited)
+			   uint64_t *visited, bool doomed)
 {
 	unsigned count = 0;
 	int last_seq = -1;
@@ -2013,6 +2013,16 @@ static inline __attribute__((always_inline)) unsigned run_length(const struct pr
 		uint64_t len;
 		int seq = -1;
 		struct cursor at = over(b + pos, n - pos);	/* the bytes from pos on */
+		if (dir == PROTO_C2S && doomed && count < 4) {
+			/* A hole follows the bytes: a run of fewer than four
+			   whose next request does not end inside them is no
+			   boundary, whether that request is plausible or not.
+			   Its length, read first, tells so before its layout
+			   is checked (most such requests are pixels). */
+			int64_t l = request_length(big, &at);
+			if (l <= 0 || (uint64_t)l > n - pos)
+				return count;
+		}
 		bool ok = dir == PROTO_C2S ? plausible_request(d, big, &d->rules[at8(&at, 0)], &at, &len)
 					   : plausible_s2c(d, big, &at, &len, &seq);
 		if (!ok) {
@@ -2136,14 +2146,14 @@ static __attribute__((noinline)) size_t next_first(const uint8_t *bytes, const b
 static inline __attribute__((always_inline)) bool chain_found(const struct proto_decoder *d, enum proto_dir dir,
 			       bool big, const struct stream_dir *h, const uint8_t *bytes, size_t n,
 			       size_t pos, bool alive_only, uint64_t *mark,
-			       size_t *first_undecided)
+			       size_t *first_undecided, bool doomed)
 {
 	bool ends, undecided, alive;
 	/* run_length made once for each direction, each without the other's
 	   tests */
 	unsigned run = dir == PROTO_C2S
-		? run_length(d, PROTO_C2S, big, bytes, n, pos, &ends, &undecided, &alive, mark)
-		: run_length(d, PROTO_S2C, big, bytes, n, pos, &ends, &undecided, &alive, mark);
+		? run_length(d, PROTO_C2S, big, bytes, n, pos, &ends, &undecided, &alive, mark, doomed)
+		: run_length(d, PROTO_S2C, big, bytes, n, pos, &ends, &undecided, &alive, mark, doomed);
 	if ((run >= 4 || (run >= 2 && ends) ||
 	     (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) &&
 	    (!alive_only || alive))
@@ -2162,7 +2172,8 @@ static __attribute__((noinline)) bool chain_found_in(struct proto_decoder *d, ch
 						     size_t *first_undecided)
 {
 	d->order = order;
-	return chain_found(d, dir, order == 'B', h, bytes, n, pos, alive_only, mark, first_undecided);
+	return chain_found(d, dir, order == 'B', h, bytes, n, pos, alive_only, mark, first_undecided,
+			   false);
 }
 
 /* Try to find a boundary in the bytes held for the search (rs: h->rs, or
@@ -2203,6 +2214,13 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 	bool alive_only = dir == PROTO_C2S && h->after_loss;
 	static _Thread_local uint64_t visited[RESYNC_MAX / 64];
 	uint64_t *mark = alive_only && d->order ? visited : NULL;
+	/* A chain from a position marked could never be found where the one
+	   that marked it was not (the client's chain from there is its
+	   suffix: shorter, alive and ending alike), so marks only save work:
+	   on a chunk a hole follows, a packet's few dozen bytes, they cost
+	   more than they save. */
+	if (doomed && n <= 64)
+		mark = NULL;
 	if (mark) {
 		/* most searches are of one packet's bytes: one word of marks */
 		size_t w = pos / 64, end = (n + 63) / 64;
@@ -2233,7 +2251,7 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 			continue;
 		if (order) {
 			if (chain_found(d, dir, order == 'B', h, bytes, n, pos, alive_only, mark,
-					&first_undecided))
+					&first_undecided, doomed))
 				return (long)pos;
 			continue;
 		}
