@@ -685,11 +685,10 @@ static inline __attribute__((always_inline)) bool deliver_cut(struct conn *c, in
 	if (!c->dec || h->ended || !c->ops->feed_cut || h->skipped_len ||
 	    !c->ops->feed_cut(c->dec, (enum proto_dir)dir, data, n, missing))
 		return false;
-	h->off += n;
-	h->next += n;
-	emit_gap(c, dir, XGAP_SNAPLEN, h->next, missing);
-	h->off += missing;
-	h->next += missing;
+	uint32_t hole_at = h->next + n;
+	h->off += (uint64_t)n + missing;
+	h->next = hole_at + missing;
+	emit_gap(c, dir, XGAP_SNAPLEN, hole_at, missing);
 	return true;
 }
 
