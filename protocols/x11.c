@@ -2234,6 +2234,19 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 	   Only the positions before that tail are followed. */
 	size_t least = dir == PROTO_C2S ? 8 : 32;
 	size_t head_end = n >= least ? n - least + 1 : 0;
+	if (doomed) {
+		/* With a hole after the bytes, a chain is found only where
+		   one message at least (4 bytes of the client's, 32 of the
+		   server's) ends before one that has its header's bytes:
+		   the positions closer to the end than that are not
+		   followed either; but for 0 right after a hole at a
+		   boundary, where one message ending with the bytes is. */
+		size_t span = least + (dir == PROTO_C2S ? 4 : 32);
+		size_t chain_end = n >= span ? n - span + 1 : 0;
+		if (pos == 0 && h->hole_at_boundary && head_end && !chain_end)
+			chain_end = 1;
+		head_end = chain_end;
+	}
 	for (;; pos += step) {
 		/* Most bytes of image data begin no message: pass over them
 		   at the cost of a lookup. */
