@@ -120,6 +120,12 @@ struct proto_ops {
 	   (optional).  Used to tell a capture which bytes it may leave out. */
 	int (*framing)(const struct proto_decoder *d, enum proto_dir dir,
 		       struct proto_framing *f);
+	/* len bytes, then a hole of `hole` bytes (> 0) right after them: a
+	   packet cut by its snap length (optional).  Taken only when that
+	   tells nothing (no message, no note): true; else false, nothing
+	   changed, and the caller calls feed, then gap. */
+	bool (*feed_cut)(struct proto_decoder *d, enum proto_dir dir,
+			 const uint8_t *data, size_t len, uint64_t hole);
 };
 
 /* X displays :0 to :63 listen on 6000 + display. */

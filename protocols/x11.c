@@ -1998,7 +1998,7 @@ static bool plausible_s2c(const struct proto_decoder *d, bool big, const struct 
    it stopped only because the data did (so more data may lengthen it). */
 static inline __attribute__((always_inline)) unsigned run_length(const struct proto_decoder *d, enum proto_dir dir, bool big, const uint8_t *b,
 			   size_t n, size_t pos, bool *ends, bool *undecided, bool *alive,
-			   uint64_t *visited)
+			   uint64_t *visited, bool doomed)
 {
 	unsigned count = 0;
 	int last_seq = -1;
@@ -2013,6 +2013,16 @@ static inline __attribute__((always_inline)) unsigned run_length(const struct pr
 		uint64_t len;
 		int seq = -1;
 		struct cursor at = over(b + pos, n - pos);	/* the bytes from pos on */
+		if (dir == PROTO_C2S && doomed && count < 4) {
+			/* A hole follows the bytes: a run of fewer than four
+			   whose next request does not end inside them is no
+			   boundary, whether that request is plausible or not.
+			   Its length, read first, tells so before its layout
+			   is checked (most such requests are pixels). */
+			int64_t l = request_length(big, &at);
+			if (l <= 0 || (uint64_t)l > n - pos)
+				return count;
+		}
 		bool ok = dir == PROTO_C2S ? plausible_request(d, big, &d->rules[at8(&at, 0)], &at, &len)
 					   : plausible_s2c(d, big, &at, &len, &seq);
 		if (!ok) {
@@ -2136,14 +2146,14 @@ static __attribute__((noinline)) size_t next_first(const uint8_t *bytes, const b
 static inline __attribute__((always_inline)) bool chain_found(const struct proto_decoder *d, enum proto_dir dir,
 			       bool big, const struct stream_dir *h, const uint8_t *bytes, size_t n,
 			       size_t pos, bool alive_only, uint64_t *mark,
-			       size_t *first_undecided)
+			       size_t *first_undecided, bool doomed)
 {
 	bool ends, undecided, alive;
 	/* run_length made once for each direction, each without the other's
 	   tests */
 	unsigned run = dir == PROTO_C2S
-		? run_length(d, PROTO_C2S, big, bytes, n, pos, &ends, &undecided, &alive, mark)
-		: run_length(d, PROTO_S2C, big, bytes, n, pos, &ends, &undecided, &alive, mark);
+		? run_length(d, PROTO_C2S, big, bytes, n, pos, &ends, &undecided, &alive, mark, doomed)
+		: run_length(d, PROTO_S2C, big, bytes, n, pos, &ends, &undecided, &alive, mark, doomed);
 	if ((run >= 4 || (run >= 2 && ends) ||
 	     (pos == 0 && h->hole_at_boundary && run >= 1 && ends)) &&
 	    (!alive_only || alive))
@@ -2162,12 +2172,18 @@ static __attribute__((noinline)) bool chain_found_in(struct proto_decoder *d, ch
 						     size_t *first_undecided)
 {
 	d->order = order;
-	return chain_found(d, dir, order == 'B', h, bytes, n, pos, alive_only, mark, first_undecided);
+	return chain_found(d, dir, order == 'B', h, bytes, n, pos, alive_only, mark, first_undecided,
+			   false);
 }
 
-/* Try to find a boundary in the resync buffer.  Returns the offset, or -1. */
+/* Try to find a boundary in the bytes held for the search (rs: h->rs, or
+   a chunk followed by a hole while nothing is held, see x11_feed_cut).
+   Returns the offset, or -1.  doomed: a hole follows rs, which it will
+   throw away, so the first position a later chunk could decide
+   (rs_checked) is not worked out. */
 static inline __attribute__((always_inline)) long search_in(struct proto_decoder *d, enum proto_dir dir,
-							    char order, struct stream_dir *h)
+							    char order, struct stream_dir *h,
+							    const struct cursor *rs, bool doomed)
 {
 	/* A lossy or snap-length capture searches after nearly every
 	   packet: the table is made again only when what it says changed. */
@@ -2185,9 +2201,8 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 		step = 4;
 		pos += (size_t)(((unsigned)h->align + 4u - (unsigned)((h->offset + pos) % 4)) % 4);
 	}
-	const size_t n = h->rs_len;
-	struct cursor rs = over(h->rs, n);
-	const uint8_t *bytes = cursor_peek_span(&rs, 0, n);
+	const size_t n = rs->len;
+	const uint8_t *bytes = cursor_peek_span(rs, 0, n);
 	size_t first_undecided = n;
 	/* After a loss in the client's stream, a chain must still be going
 	   where the data ends: one that breaks was a reading of data inside
@@ -2199,6 +2214,13 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 	bool alive_only = dir == PROTO_C2S && h->after_loss;
 	static _Thread_local uint64_t visited[RESYNC_MAX / 64];
 	uint64_t *mark = alive_only && d->order ? visited : NULL;
+	/* A chain from a position marked could never be found where the one
+	   that marked it was not (the client's chain from there is its
+	   suffix: shorter, alive and ending alike), so marks only save work:
+	   on a chunk a hole follows, a packet's few dozen bytes, they cost
+	   more than they save. */
+	if (doomed && n <= 64)
+		mark = NULL;
 	if (mark) {
 		/* most searches are of one packet's bytes: one word of marks */
 		size_t w = pos / 64, end = (n + 63) / 64;
@@ -2212,6 +2234,19 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 	   Only the positions before that tail are followed. */
 	size_t least = dir == PROTO_C2S ? 8 : 32;
 	size_t head_end = n >= least ? n - least + 1 : 0;
+	if (doomed) {
+		/* With a hole after the bytes, a chain is found only where
+		   one message at least (4 bytes of the client's, 32 of the
+		   server's) ends before one that has its header's bytes:
+		   the positions closer to the end than that are not
+		   followed either; but for 0 right after a hole at a
+		   boundary, where one message ending with the bytes is. */
+		size_t span = least + (dir == PROTO_C2S ? 4 : 32);
+		size_t chain_end = n >= span ? n - span + 1 : 0;
+		if (pos == 0 && h->hole_at_boundary && head_end && !chain_end)
+			chain_end = 1;
+		head_end = chain_end;
+	}
 	for (;; pos += step) {
 		/* Most bytes of image data begin no message: pass over them
 		   at the cost of a lookup. */
@@ -2229,7 +2264,7 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 			continue;
 		if (order) {
 			if (chain_found(d, dir, order == 'B', h, bytes, n, pos, alive_only, mark,
-					&first_undecided))
+					&first_undecided, doomed))
 				return (long)pos;
 			continue;
 		}
@@ -2243,6 +2278,8 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 		}
 		d->order = order;
 	}
+	if (doomed)
+		return -1;
 	for (; pos < n; pos += step)
 		if (first_ok[bytes[pos]] && !(mark && (mark[pos / 64] >> (pos % 64)) & 1)) {
 			if (pos < first_undecided)
@@ -2259,15 +2296,28 @@ static inline __attribute__((always_inline)) long search_in(struct proto_decoder
 static long find_boundary(struct proto_decoder *d, enum proto_dir dir, struct stream_dir *h)
 {
 	char order = d->order;
+	struct cursor rs = over(h->rs, h->rs_len);
 	if (dir == PROTO_C2S)
-		return order == 'l' ? search_in(d, PROTO_C2S, 'l', h)
-		     : order == 'B' ? search_in(d, PROTO_C2S, 'B', h)
-		     : order	    ? search_in(d, PROTO_C2S, 'l', h)
-				    : search_in(d, PROTO_C2S, 0, h);
-	return order == 'l' ? search_in(d, PROTO_S2C, 'l', h)
-	     : order == 'B' ? search_in(d, PROTO_S2C, 'B', h)
-	     : order	    ? search_in(d, PROTO_S2C, 'l', h)
-			    : search_in(d, PROTO_S2C, 0, h);
+		return order == 'l' ? search_in(d, PROTO_C2S, 'l', h, &rs, false)
+		     : order == 'B' ? search_in(d, PROTO_C2S, 'B', h, &rs, false)
+		     : order	    ? search_in(d, PROTO_C2S, 'l', h, &rs, false)
+				    : search_in(d, PROTO_C2S, 0, h, &rs, false);
+	return order == 'l' ? search_in(d, PROTO_S2C, 'l', h, &rs, false)
+	     : order == 'B' ? search_in(d, PROTO_S2C, 'B', h, &rs, false)
+	     : order	    ? search_in(d, PROTO_S2C, 'l', h, &rs, false)
+			    : search_in(d, PROTO_S2C, 0, h, &rs, false);
+}
+
+/* find_boundary over a chunk a hole follows (x11_feed_cut), the byte
+   order known. */
+static long find_boundary_doomed(struct proto_decoder *d, enum proto_dir dir,
+				 struct stream_dir *h, const struct cursor *chunk)
+{
+	if (dir == PROTO_C2S)
+		return d->order == 'B' ? search_in(d, PROTO_C2S, 'B', h, chunk, true)
+				       : search_in(d, PROTO_C2S, 'l', h, chunk, true);
+	return d->order == 'B' ? search_in(d, PROTO_S2C, 'B', h, chunk, true)
+			       : search_in(d, PROTO_S2C, 'l', h, chunk, true);
 }
 
 /* A boundary was found at pos of the resync buffer: frame from there,
@@ -2574,6 +2624,35 @@ static void x11_gap(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
 	take_gap(d, dir, len);
 }
 
+/* A chunk, then a hole of `hole` bytes right after it (a packet cut by its
+   snap length), taken at once where that is all bookkeeping: the stream is
+   being searched with nothing held, as after every cut packet of data
+   whose framing is lost.  The chunk is searched where it lies; as the
+   hole will throw it away, it is neither copied nor followed past its end
+   (x11_feed then x11_gap would copy it, search it, note where a later
+   chunk could go on, and drop it all).  When that is not the case, or a
+   boundary is found (whose messages must be told before the hole's gap
+   record), nothing is changed and false returned: the caller feeds and
+   tells the hole as usual. */
+static bool x11_feed_cut(struct proto_decoder *d, enum proto_dir dir, const uint8_t *data,
+			 size_t len, uint64_t hole)
+{
+	struct stream_dir *h = &d->h[dir];
+	/* the conditions under which x11_feed goes straight to resync_feed
+	   and its single search, and x11_gap to resync_gap; and a known byte
+	   order, so that the search does not set one */
+	if (!len || !hole || !d->start_decided || !d->order || h->state != ST_RESYNC || !h->rs ||
+	    h->rs_len || h->rs_checked || h->rs_scanned || len >= RESYNC_MAX)
+		return false;
+	struct cursor chunk = over(data, len);
+	if (find_boundary_doomed(d, dir, h, &chunk) >= 0)
+		return false;
+	h->seen_data = true;
+	h->rs_skipped += len;
+	h->offset += len + hole;
+	return true;
+}
+
 /* Skipped bytes inside the current message are counted like the bytes
    of a large message that are not kept; anywhere else they are a hole. */
 static void x11_skip(struct proto_decoder *d, enum proto_dir dir, uint64_t len)
@@ -2653,6 +2732,7 @@ const struct proto_ops proto_x11 = {
 	.feed = x11_feed,
 	.gap = x11_gap,
 	.skip = x11_skip,
+	.feed_cut = x11_feed_cut,
 	.framing = x11_framing,
 	.end = x11_end,
 	.destroy = x11_destroy,

@@ -17,16 +17,21 @@ for line in open(sys.argv[1]):
     client = dst if 6000 <= src <= 6063 else src
     conns.setdefault(client, []).append((1 if client == dst else 0, bytes.fromhex(payload.replace(':', ''))))
 for n, (client, chunks) in enumerate(sorted(conns.items())):
-    for holes in (False, True):
+    for holes in (False, True, 'cut'):
         out = bytearray()
         for i, (d, b) in enumerate(chunks):
-            if holes and i % 7 == 3:
+            if holes == 'cut' and len(b) > 30:
+                # cut to its first 30 bytes, as by a 96-byte snap length
+                out += struct.pack('<BH', d | 6, 30) + b[:30] + struct.pack('<H', len(b) - 30)
+                continue
+            if holes is True and i % 7 == 3:
                 out += struct.pack('<BH', d | 2, len(b))        # a hole instead
                 continue
             for k in range(0, len(b), 65535):
                 part = b[k:k + 65535]
                 out += struct.pack('<BH', d, len(part)) + part
-        open('%s-%d%s' % (sys.argv[2], n, '-holes' if holes else ''), 'wb').write(out)
+        name = {False: '', True: '-holes', 'cut': '-cut'}[holes]
+        open('%s-%d%s' % (sys.argv[2], n, name), 'wb').write(out)
 PY
 	fail "cannot build seeds from $c"
 done

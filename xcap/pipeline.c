@@ -672,6 +672,26 @@ static __attribute__((noinline)) void hole(struct conn *c, int dir, int reason, 
 	hole_in(c, dir, reason, n);
 }
 
+/* n bytes at next, then the `missing` the snaplen cut off right after
+   them, handed to a decoder that takes both at once when that tells
+   nothing (ops->feed_cut: a snap-length capture's stream whose framing is
+   lost); then only the gap record.  What deliver, then hole_in, would do;
+   false, nothing done, when the decoder did not take them. */
+static inline __attribute__((always_inline)) bool deliver_cut(struct conn *c, int dir,
+							      const uint8_t *data, uint32_t n,
+							      uint32_t missing)
+{
+	struct reassembly *h = &c->h[dir];
+	if (!c->dec || h->ended || !c->ops->feed_cut || h->skipped_len ||
+	    !c->ops->feed_cut(c->dec, (enum proto_dir)dir, data, n, missing))
+		return false;
+	uint32_t hole_at = h->next + n;
+	h->off += (uint64_t)n + missing;
+	h->next = hole_at + missing;
+	emit_gap(c, dir, XGAP_SNAPLEN, hole_at, missing);
+	return true;
+}
+
 /* Keep the kernel's cutting (struct pipeline_cutter) in step with the decoder, just
    before the bytes at h->next are fed: hand over a connection that began
    before the capture once its byte order is known, and judge the
@@ -711,6 +731,9 @@ deliver_segment_in(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
 	if (c->cut_slot[dir] >= 0)
 		cut_follow(c, dir);
 	uint32_t skip = seq_lt(seq, h->next) ? h->next - seq : 0;
+	if (missing && !skipped && skip < cap &&
+	    deliver_cut(c, dir, data + skip, cap - skip, missing))
+		return;
 	if (skip < cap)
 		deliver(c, dir, data + skip, cap - skip);
 	uint32_t end = seq + cap + missing;
