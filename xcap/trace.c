@@ -171,11 +171,10 @@ struct trace_writer {
 	uint64_t written;	/* bytes written: the offset of the block being filled */
 	uint64_t last_ts;	/* for time deltas within the block */
 	/* The record last put, when it is a pkt record of this block that
-	   a snaplen gap may still be folded into (put_cut); else NULL.
-	   cut_end is the TCP sequence number just past its payload. */
+	   a snaplen gap may still be folded into (put_cut), and that packet;
+	   else NULL. */
 	uint8_t *last_pkt;
-	uint32_t pkt_conn, cut_end, pkt_len;
-	uint8_t pkt_dir, pkt_has_zlen;
+	struct xrec_pkt pkt;
 	int failed;
 	char error[256];
 };
@@ -432,15 +431,20 @@ static inline uint8_t *put_u32(uint8_t *p, uint32_t v)
 }
 
 /* Packet and gap records, nearly all of a trace's (two for every packet
-   of a capture cut to its snap length), written without the general
-   record's dispatch: the same bytes as encode_body's, whose bodies for
-   these two are always shorter than 128 bytes, so one byte of length. */
+   of a capture cut to its snap length before 1.4), written without the
+   general record's dispatch: the same bytes as encode_body's, whose
+   bodies for these two are always shorter than 128 bytes, so one byte of
+   length. */
 static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 {
 	uint8_t *start = w->buf + w->len, *p = start + 2;
 	uint64_t ts;
 	if (rec->type == XREC_PKT) {
 		const struct xrec_pkt *k = &rec->u.pkt;
+		/* For put_cut, should its gap follow: a copy costs fewer
+		   instructions than a test of whether it may. */
+		w->pkt = *k;
+		w->last_pkt = start;
 		ts = k->ts;
 		p = put_u(p, zigzag((int64_t)(ts - w->last_ts)));
 		p = put_u(p, k->conn);
@@ -454,12 +458,6 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 		p = put_u(p, k->len);
 		if (k->has_zlen)
 			p = put_u(p, (uint64_t)k->zlen + 1);
-		w->last_pkt = start;
-		w->pkt_conn = k->conn;
-		w->pkt_dir = k->dir;
-		w->pkt_len = k->len;
-		w->pkt_has_zlen = k->has_zlen;
-		w->cut_end = k->seq + ((k->tcp_flags & XTCP_SYN) ? 1u : 0u) + k->len;
 	} else {
 		const struct xrec_gap *g = &rec->u.gap;
 		ts = g->ts;
@@ -481,23 +479,27 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
    packet's payload, which the snaplen left out (the pipeline writes one
    after nearly every packet of a capture cut to its snap length).  Said
    by the pkt record itself, 1 + the bytes captured before the cut after
-   its compressed size (0 when not measured), 2 bytes where the gap
-   record took 13; the reader gives the gap record back.  Only a gap
-   whose every field the packet gives back folds: the same time,
+   its compressed size (0 when not measured): 1 or 2 bytes where a gap
+   record takes about 13, and the reader gives the gap record back.  Only
+   a gap whose every field the packet gives back folds: the same time,
    connection and direction, reason snaplen, and the payload's last
-   bytes.  Returns 0 when it does not fold. */
+   bytes, at least one, of a packet not all captured.  Returns 0 when it
+   does not fold. */
 static inline int put_cut(struct trace_writer *w, const struct xrec_gap *g)
 {
-	if (g->reason != XGAP_SNAPLEN || g->ts != w->last_ts || g->conn != w->pkt_conn ||
-	    g->dir != w->pkt_dir || g->len == 0 || g->len > w->pkt_len ||
-	    (uint32_t)(g->seq + g->len) != w->cut_end)
+	const struct xrec_pkt *k = &w->pkt;
+	/* kept < k->len: 0 < g->len <= k->len, as the subtraction wraps */
+	uint64_t kept = (uint64_t)k->len - g->len;
+	if (g->reason != XGAP_SNAPLEN || !(k->events & XPKT_TRUNC) || g->ts != k->ts ||
+	    g->conn != k->conn || g->dir != k->dir || kept >= k->len ||
+	    (uint32_t)(g->seq + g->len) != k->seq + (k->tcp_flags & XTCP_SYN ? 1u : 0u) + k->len)
 		return 0;
-	uint8_t *p = w->buf + w->len;
-	if (!w->pkt_has_zlen)
+	uint8_t *end = w->buf + w->len, *p = end;
+	if (!k->has_zlen)
 		*p++ = 0;
-	p = put_u(p, (uint64_t)(w->pkt_len - g->len) + 1);
-	w->last_pkt[1] = (uint8_t)(w->last_pkt[1] + (p - (w->buf + w->len)));
-	w->len = (size_t)(p - w->buf);
+	p = put_u(p, kept + 1);
+	w->last_pkt[1] = (uint8_t)(w->last_pkt[1] + (p - end));
+	w->len += (size_t)(p - end);
 	w->last_pkt = NULL;
 	return 1;
 }
