@@ -170,9 +170,9 @@ struct trace_writer {
 	size_t len;
 	uint64_t written;	/* bytes written: the offset of the block being filled */
 	uint64_t last_ts;	/* for time deltas within the block */
-	/* The record last put, when it is a pkt record of this block that
-	   a snaplen gap may still be folded into (put_cut), and that packet;
-	   else NULL. */
+	/* The record last put, when it is a pkt record of this block, not
+	   all captured, that a snaplen gap may still be folded into
+	   (put_cut), and that packet; else NULL. */
 	uint8_t *last_pkt;
 	struct xrec_pkt pkt;
 	int failed;
@@ -441,10 +441,15 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 	uint64_t ts;
 	if (rec->type == XREC_PKT) {
 		const struct xrec_pkt *k = &rec->u.pkt;
-		/* For put_cut, should its gap follow: a copy costs fewer
-		   instructions than a test of whether it may. */
-		w->pkt = *k;
-		w->last_pkt = start;
+		/* For put_cut, should its gap follow: only a packet not all
+		   captured has one.  (A copy costs fewer instructions than
+		   the fields put_cut reads, which a byte stored through p
+		   would make the compiler read again.) */
+		w->last_pkt = NULL;
+		if (k->events & XPKT_TRUNC) {
+			w->pkt = *k;
+			w->last_pkt = start;
+		}
 		ts = k->ts;
 		p = put_u(p, zigzag((int64_t)(ts - w->last_ts)));
 		p = put_u(p, k->conn);
@@ -490,7 +495,7 @@ static inline int put_cut(struct trace_writer *w, const struct xrec_gap *g)
 	const struct xrec_pkt *k = &w->pkt;
 	/* kept < k->len: 0 < g->len <= k->len, as the subtraction wraps */
 	uint64_t kept = (uint64_t)k->len - g->len;
-	if (g->reason != XGAP_SNAPLEN || !(k->events & XPKT_TRUNC) || g->ts != k->ts ||
+	if (g->reason != XGAP_SNAPLEN || g->ts != k->ts ||
 	    g->conn != k->conn || g->dir != k->dir || kept >= k->len ||
 	    (uint32_t)(g->seq + g->len) != k->seq + (k->tcp_flags & XTCP_SYN ? 1u : 0u) + k->len)
 		return 0;
@@ -539,15 +544,26 @@ int trace_writer_put(struct trace_writer *w, const struct xrec *rec)
 {
 	if (w->failed)
 		return -1;
-	/* Before a block may close: the pkt record is this block's last. */
-	if (rec->type == XREC_GAP && w->last_pkt && put_cut(w, &rec->u.gap))
+	/* A packet tested first: every packet puts one record, and on a
+	   capture of full-size packets nearly only that. */
+	switch (rec->type) {
+	case XREC_PKT:
+		break;
+	case XREC_GAP:
+		/* Folded before a block may close: its packet's record is
+		   this block's last. */
+		if (w->last_pkt && put_cut(w, &rec->u.gap))
+			return 0;
+		break;
+	default:
+		if (w->len >= BLOCK_TARGET && close_block(w) < 0)
+			return -1;
+		put_general(w, rec);
 		return 0;
+	}
 	if (w->len >= BLOCK_TARGET && close_block(w) < 0)
 		return -1;
-	if (rec->type == XREC_PKT || rec->type == XREC_GAP)
-		put_pkt_or_gap(w, rec);
-	else
-		put_general(w, rec);
+	put_pkt_or_gap(w, rec);
 	return 0;
 }
 
