@@ -314,39 +314,58 @@ START_TEST(garbage_between_blocks)
 }
 END_TEST
 
-/* Later versions add record types and fields: a reader skips both. */
-START_TEST(unknown_records_and_fields_skipped)
+static uint32_t crc32_of(const uint8_t *p, size_t n)
 {
-	/* Hand-build a block: an unknown type 99, a pkt with two extra trailing
-	   fields, and a conn with only its first fields. */
-	uint8_t payload[] = {
-		99, 3, 0, 0xaa, 0xbb,		/* type 99, body of 3 */
-		XREC_PKT, 12, 2 /* ts +1 */, 1, 1, 0x10, 0, 5, 6, 7, 7, 9, 42, 43,
-		XREC_CONN, 2, 2 /* ts +1 */, 5,	/* id only */
-	};
-	size_t size;
-	char *hdr = write_trace(0, 0, &size);	/* just the header */
-	uint8_t block[16 + sizeof payload];
-	memcpy(block, "XBLK\1\0\0\0", 8);
-	block[8] = sizeof payload;
-	block[9] = block[10] = block[11] = 0;
-	memcpy(block + 16, payload, sizeof payload);
-	/* CRC over bytes 4..11 and the payload, as zlib's crc32 computes it */
 	uint32_t crc = 0xffffffffu;
-	for (size_t i = 4; i < sizeof block; i++) {
-		if (i >= 12 && i < 16)
-			continue;
-		crc ^= block[i];
+	for (size_t i = 0; i < n; i++) {
+		crc ^= p[i];
 		for (int k = 0; k < 8; k++)
 			crc = crc & 1 ? 0xedb88320u ^ (crc >> 1) : crc >> 1;
 	}
-	crc = ~crc;
+	return ~crc;
+}
+
+/* A trace of the writer's header and one records block holding the
+   payload given (shorter than 256 bytes), its checksum right. */
+static char *block_trace(const uint8_t *payload, size_t n, size_t *size)
+{
+	size_t hsize;
+	char *hdr = write_trace(0, 0, &hsize);	/* just the header */
+	uint8_t block[16 + 256];
+	ck_assert_uint_lt(n, 256);
+	memcpy(block, "XBLK\1\0\0\0", 8);
+	block[8] = (uint8_t)n;
+	block[9] = block[10] = block[11] = 0;
+	memcpy(block + 16, payload, n);
+	/* CRC over bytes 4..11 and the payload */
+	uint8_t covered[8 + 256];
+	memcpy(covered, block + 4, 8);
+	memcpy(covered + 8, payload, n);
+	uint32_t crc = crc32_of(covered, 8 + n);
 	for (int i = 0; i < 4; i++)
 		block[12 + i] = (uint8_t)(crc >> (8 * i));
-	char *t = malloc(size + sizeof block);
-	memcpy(t, hdr, size);
-	memcpy(t + size, block, sizeof block);
-	FILE *f = fmemopen(t, size + sizeof block, "rb");
+	char *t = malloc(hsize + 16 + n);
+	memcpy(t, hdr, hsize);
+	memcpy(t + hsize, block, 16 + n);
+	free(hdr);
+	*size = hsize + 16 + n;
+	return t;
+}
+
+/* Later versions add record types and fields: a reader skips both. */
+START_TEST(unknown_records_and_fields_skipped)
+{
+	/* Hand-build a block: an unknown type 99, a pkt with an extra field
+	   after those of 1.4 (compressed size, cut), and a conn with only its
+	   first fields. */
+	uint8_t payload[] = {
+		99, 3, 0, 0xaa, 0xbb,		/* type 99, body of 3 */
+		XREC_PKT, 13, 2 /* ts +1 */, 1, 1, 0x10, 0, 5, 6, 7, 7, 9, 42, 0, 43,
+		XREC_CONN, 2, 2 /* ts +1 */, 5,	/* id only */
+	};
+	size_t size;
+	char *t = block_trace(payload, sizeof payload, &size);
+	FILE *f = fmemopen(t, size, "rb");
 	char err[256];
 	struct trace_reader *r = trace_reader_new(f, err, sizeof err);
 	ck_assert_ptr_nonnull(r);
@@ -369,7 +388,189 @@ START_TEST(unknown_records_and_fields_skipped)
 	trace_reader_free(r);
 	fclose(f);
 	free(t);
-	free(hdr);
+}
+END_TEST
+
+/* ---- packets cut by the snaplen (format 1.4) ---- */
+
+static struct xrec cut_pkt(uint64_t ts, uint32_t conn, uint8_t dir, uint8_t flags, uint32_t seq,
+			   uint32_t len, int zlen)
+{
+	struct xrec r = { .type = XREC_PKT };
+	r.u.pkt = (struct xrec_pkt){ .ts = ts, .conn = conn, .dir = dir, .tcp_flags = flags,
+		.events = XPKT_TRUNC, .seq = seq, .ack = 77, .raw_win = 512, .win = 512 << 7,
+		.len = len, .has_zlen = zlen >= 0, .zlen = zlen >= 0 ? (uint32_t)zlen : 0 };
+	return r;
+}
+
+static struct xrec cut_gap_rec(uint64_t ts, uint32_t conn, uint8_t dir, uint8_t reason,
+			       uint32_t seq, uint64_t len)
+{
+	struct xrec r = { .type = XREC_GAP };
+	r.u.gap = (struct xrec_gap){ .ts = ts, .conn = conn, .dir = dir, .reason = reason,
+		.seq = seq, .len = len };
+	return r;
+}
+
+/* Packets and the gaps after them, those that fold into their packet and
+   those that may not, as the pipeline could write them. */
+static size_t cut_records(struct xrec *v)
+{
+	size_t n = 0;
+	/* folds: the payload's tail, with and without a compressed size */
+	v[n++] = cut_pkt(1000, 1, XDIR_S2C, XTCP_ACK, 100, 1448, -1);
+	v[n++] = cut_gap_rec(1000, 1, XDIR_S2C, XGAP_SNAPLEN, 130, 1418);
+	v[n++] = cut_pkt(2000, 1, XDIR_C2S, XTCP_ACK | XTCP_PSH, 0xfffffff0u, 300, 0);
+	v[n++] = cut_gap_rec(2000, 1, XDIR_C2S, XGAP_SNAPLEN, 0xfffffff0u + 200, 100);	/* wraps */
+	v[n++] = cut_pkt(3000, 2, XDIR_C2S, XTCP_SYN, 5000, 40, 17);	/* data after a SYN */
+	v[n++] = cut_gap_rec(3000, 2, XDIR_C2S, XGAP_SNAPLEN, 5001 + 1, 39);
+	v[n++] = cut_pkt(3500, 2, XDIR_S2C, XTCP_ACK, 10, 1, -1);		/* all of it cut */
+	v[n++] = cut_gap_rec(3500, 2, XDIR_S2C, XGAP_SNAPLEN, 10, 1);
+	/* do not fold: a message between, another reason, another time,
+	   connection, direction, a gap short of the payload's end, longer
+	   than the payload, a second gap after a folded one */
+	v[n++] = cut_pkt(4000, 1, XDIR_S2C, XTCP_ACK, 2000, 1000, -1);
+	v[n] = (struct xrec){ .type = XREC_NOTE };
+	v[n++].u.note = (struct xrec_note){ .ts = 4000, .conn = 1, .text = "between" };
+	v[n++] = cut_gap_rec(4000, 1, XDIR_S2C, XGAP_SNAPLEN, 2030, 970);
+	v[n++] = cut_pkt(5000, 1, XDIR_S2C, XTCP_ACK, 3000, 1000, -1);
+	v[n++] = cut_gap_rec(5000, 1, XDIR_S2C, XGAP_SKIPPED, 3030, 970);
+	v[n++] = cut_pkt(6000, 1, XDIR_S2C, XTCP_ACK, 4000, 1000, -1);
+	v[n++] = cut_gap_rec(6001, 1, XDIR_S2C, XGAP_SNAPLEN, 4030, 970);
+	v[n++] = cut_pkt(7000, 1, XDIR_S2C, XTCP_ACK, 5000, 1000, -1);
+	v[n++] = cut_gap_rec(7000, 2, XDIR_S2C, XGAP_SNAPLEN, 5030, 970);
+	v[n++] = cut_pkt(8000, 1, XDIR_S2C, XTCP_ACK, 6000, 1000, -1);
+	v[n++] = cut_gap_rec(8000, 1, XDIR_C2S, XGAP_SNAPLEN, 6030, 970);
+	v[n++] = cut_pkt(9000, 1, XDIR_S2C, XTCP_ACK, 7000, 1000, -1);
+	v[n++] = cut_gap_rec(9000, 1, XDIR_S2C, XGAP_SNAPLEN, 7030, 900);
+	v[n++] = cut_pkt(10000, 1, XDIR_S2C, XTCP_ACK, 8000, 1000, -1);
+	v[n++] = cut_gap_rec(10000, 1, XDIR_S2C, XGAP_SNAPLEN, 7990, 1010);
+	v[n++] = cut_pkt(11000, 1, XDIR_S2C, XTCP_ACK, 9000, 1000, -1);
+	v[n++] = cut_gap_rec(11000, 1, XDIR_S2C, XGAP_SNAPLEN, 9030, 970);
+	v[n++] = cut_gap_rec(11000, 1, XDIR_S2C, XGAP_SNAPLEN, 9030, 970);
+	return n;
+}
+
+/* Write records, flushing after the one at flush_after (SIZE_MAX: never,
+   FLUSH_EACH: after every one); read them back and compare each with what
+   was put.  Returns the trace's size. */
+#define FLUSH_EACH (SIZE_MAX - 1)
+static size_t cut_round_trip(const struct xrec *v, size_t n, size_t flush_after)
+{
+	char *buf = NULL;
+	size_t size;
+	FILE *f = open_memstream(&buf, &size);
+	char err[256];
+	struct trace_writer *w = trace_writer_new(f, &info, err, sizeof err);
+	ck_assert_ptr_nonnull(w);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(trace_writer_put(w, &v[i]), 0);
+		if (i == flush_after || flush_after == FLUSH_EACH)
+			ck_assert_int_eq(trace_writer_flush(w), 0);
+	}
+	ck_assert_int_eq(trace_writer_free(w), 0);
+	fclose(f);
+	f = fmemopen(buf, size, "rb");
+	struct trace_reader *r = trace_reader_new(f, err, sizeof err);
+	ck_assert_ptr_nonnull(r);
+	struct xrec rec;
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(trace_reader_next(r, &rec), 1);
+		char *a = line_of(&rec), *b = line_of(&v[i]);
+		ck_assert_str_eq(a, b);
+		free(a);
+		free(b);
+		ck_assert_uint_eq(rec.type == XREC_PKT ? rec.u.pkt.has_zlen : 0,
+				  v[i].type == XREC_PKT ? v[i].u.pkt.has_zlen : 0);
+		ck_assert_uint_eq(rec.type == XREC_PKT ? rec.u.pkt.zlen : 0,
+				  v[i].type == XREC_PKT ? v[i].u.pkt.zlen : 0);
+	}
+	ck_assert_int_eq(trace_reader_next(r, &rec), 0);
+	ck_assert_uint_eq(trace_reader_problems(r), 0);
+	trace_reader_free(r);
+	fclose(f);
+	free(buf);
+	return size;
+}
+
+START_TEST(cut_packet_round_trip)
+{
+	struct xrec v[64];
+	size_t n = cut_records(v);
+	size_t folded = cut_round_trip(v, n, SIZE_MAX);
+	/* A flush between a packet and its gap: the gap is a record of the
+	   next block, read back the same. */
+	cut_round_trip(v, n, 0);
+	/* Where none folds, a block for each record: the four that fold take
+	   2 or 1 bytes each where a gap record takes 13 or more (and a block
+	   header 16). */
+	size_t apart = cut_round_trip(v, n, FLUSH_EACH);
+	ck_assert_uint_ge(apart, folded + 4 * (10 + 16) + (n - 4) * 16);
+
+	/* A packet closing a full block: its gap still folds into it, and
+	   the block and the next read back whole. */
+	static struct xrec many[12000];
+	size_t m = 0;
+	for (uint32_t i = 0; m + 2 <= 12000; i++) {
+		many[m++] = cut_pkt(1000 + i, 1, XDIR_S2C, XTCP_ACK, i * 1448, 1448, -1);
+		many[m++] = cut_gap_rec(1000 + i, 1, XDIR_S2C, XGAP_SNAPLEN, i * 1448 + 42, 1406);
+	}
+	ck_assert_uint_lt(cut_round_trip(many, m, SIZE_MAX), 6000 * 30);
+}
+END_TEST
+
+/* A pkt record whose cut does not fit its payload: the packet is read,
+   the trace said to be damaged, no gap made up. */
+START_TEST(cut_packet_damaged)
+{
+	static const struct {
+		uint8_t kept[6];	/* the field after the compressed size */
+		size_t n;
+		int damaged;
+	} cases[] = {
+		{ { 10 }, 1, 1 },			/* 9 bytes of 9 captured: nothing cut */
+		{ { 200, 1 }, 2, 1 },			/* more than the payload */
+		{ { 0xff, 0xff, 0xff, 0xff, 0x7f }, 5, 1 },	/* past 32 bits */
+		{ { 0x80 }, 1, 0 },			/* cut short by the record's end: 0 */
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		uint8_t payload[64];
+		static const uint8_t pkt[] = { 2 /* ts +1 */, 1, 1, 0x10, XPKT_TRUNC, 5, 6, 7, 7, 9,
+					       0 /* no compressed size */ };
+		static const uint8_t gap[] = { XREC_GAP, 6, 0, 1, 1, XGAP_LOST, 14, 3 };
+		size_t n = 0;
+		payload[n++] = XREC_PKT;
+		payload[n++] = (uint8_t)(sizeof pkt + cases[k].n);
+		memcpy(payload + n, pkt, sizeof pkt);
+		n += sizeof pkt;
+		memcpy(payload + n, cases[k].kept, cases[k].n);
+		n += cases[k].n;
+		memcpy(payload + n, gap, sizeof gap);
+		n += sizeof gap;
+		size_t size;
+		char *t = block_trace(payload, n, &size);
+		FILE *f = fmemopen(t, size, "rb");
+		char err[256];
+		struct trace_reader *r = trace_reader_new(f, err, sizeof err);
+		ck_assert_ptr_nonnull(r);
+		struct readout o;
+		memset(&o, 0, sizeof o);
+		trace_reader_on_warning(r, collect_warning, &o);
+		struct xrec rec;
+		ck_assert_int_eq(trace_reader_next(r, &rec), 1);
+		ck_assert_int_eq(rec.type, XREC_PKT);
+		ck_assert_uint_eq(rec.u.pkt.len, 9);
+		ck_assert_int_eq(trace_reader_next(r, &rec), 1);
+		ck_assert_int_eq(rec.type, XREC_GAP);	/* the one written, none made up */
+		ck_assert_uint_eq(rec.u.gap.reason, XGAP_LOST);
+		ck_assert_int_eq(trace_reader_next(r, &rec), 0);
+		ck_assert_uint_eq(trace_reader_problems(r), (unsigned)cases[k].damaged);
+		if (cases[k].damaged)
+			ck_assert_ptr_nonnull(strstr(o.warnings, "damaged"));
+		trace_reader_free(r);
+		fclose(f);
+		free(t);
+	}
 }
 END_TEST
 
@@ -393,17 +594,6 @@ START_TEST(not_a_trace)
 	free(t);
 }
 END_TEST
-
-static uint32_t crc32_of(const uint8_t *p, size_t n)
-{
-	uint32_t crc = 0xffffffffu;
-	for (size_t i = 0; i < n; i++) {
-		crc ^= p[i];
-		for (int k = 0; k < 8; k++)
-			crc = crc & 1 ? 0xedb88320u ^ (crc >> 1) : crc >> 1;
-	}
-	return ~crc;
-}
 
 /* A request, its two replies, an error for a request never seen, and a
    reply whose request came later by the capture's clock. */
@@ -535,6 +725,8 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, damaged_block_is_skipped);
 	tcase_add_test(tc, garbage_between_blocks);
 	tcase_add_test(tc, unknown_records_and_fields_skipped);
+	tcase_add_test(tc, cut_packet_round_trip);
+	tcase_add_test(tc, cut_packet_damaged);
 	tcase_add_test(tc, not_a_trace);
 	tcase_add_test(tc, reply_pairing);
 	tcase_add_test(tc, dump_text);

@@ -36,8 +36,13 @@ enum {
 	   1.2: mark records (type 9), which a 1.1 reader skips.
 	   1.3: pkt records may end with the segment's compressed length
 	   (1 + zlen, left out when not measured), which a 1.2 reader
-	   ignores. */
-	TRACE_MINOR = 3,
+	   ignores.
+	   1.4: a pkt record whose payload the snaplen cut may end with
+	   1 + the bytes captured before the cut, standing for the gap
+	   record (reason snaplen) that followed it: the reader gives that
+	   record back after the packet's.  A 1.3 reader ignores the field
+	   and so reads the packet without its gap. */
+	TRACE_MINOR = 4,
 	BLOCK_HEADER = 16,		/* magic, type, flags, reserved, length, crc */
 	BLOCK_RECORDS = 1,		/* the only block type so far */
 	BLOCK_TARGET = 64 * 1024,	/* the writer closes a block past this */
@@ -165,6 +170,11 @@ struct trace_writer {
 	size_t len;
 	uint64_t written;	/* bytes written: the offset of the block being filled */
 	uint64_t last_ts;	/* for time deltas within the block */
+	/* The record last put, when it is a pkt record of this block, not
+	   all captured, that a snaplen gap may still be folded into
+	   (put_cut), and that packet; else NULL. */
+	uint8_t *last_pkt;
+	struct xrec_pkt pkt;
 	int failed;
 	char error[256];
 };
@@ -312,6 +322,7 @@ static int close_block(struct trace_writer *w)
 	int rc = write_all(w, b, w->len);
 	w->len = BLOCK_HEADER;
 	w->last_ts = 0;
+	w->last_pkt = NULL;
 	return rc;
 }
 
@@ -420,15 +431,25 @@ static inline uint8_t *put_u32(uint8_t *p, uint32_t v)
 }
 
 /* Packet and gap records, nearly all of a trace's (two for every packet
-   of a capture cut to its snap length), written without the general
-   record's dispatch: the same bytes as encode_body's, whose bodies for
-   these two are always shorter than 128 bytes, so one byte of length. */
+   of a capture cut to its snap length before 1.4), written without the
+   general record's dispatch: the same bytes as encode_body's, whose
+   bodies for these two are always shorter than 128 bytes, so one byte of
+   length. */
 static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 {
 	uint8_t *start = w->buf + w->len, *p = start + 2;
 	uint64_t ts;
 	if (rec->type == XREC_PKT) {
 		const struct xrec_pkt *k = &rec->u.pkt;
+		/* For put_cut, should its gap follow: only a packet not all
+		   captured has one.  (A copy costs fewer instructions than
+		   the fields put_cut reads, which a byte stored through p
+		   would make the compiler read again.) */
+		w->last_pkt = NULL;
+		if (k->events & XPKT_TRUNC) {
+			w->pkt = *k;
+			w->last_pkt = start;
+		}
 		ts = k->ts;
 		p = put_u(p, zigzag((int64_t)(ts - w->last_ts)));
 		p = put_u(p, k->conn);
@@ -451,6 +472,7 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 		p = put_u(p, g->reason);
 		p = put_u32(p, g->seq);
 		p = put_u(p, g->len);
+		w->last_pkt = NULL;
 	}
 	start[0] = (uint8_t)rec->type;
 	start[1] = (uint8_t)(p - (start + 2));
@@ -458,10 +480,40 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 	w->last_ts = ts;
 }
 
+/* A gap right after the pkt record it cuts short: the tail of that
+   packet's payload, which the snaplen left out (the pipeline writes one
+   after nearly every packet of a capture cut to its snap length).  Said
+   by the pkt record itself, 1 + the bytes captured before the cut after
+   its compressed size (0 when not measured): 1 or 2 bytes where a gap
+   record takes about 13, and the reader gives the gap record back.  Only
+   a gap whose every field the packet gives back folds: the same time,
+   connection and direction, reason snaplen, and the payload's last
+   bytes, at least one, of a packet not all captured.  Returns 0 when it
+   does not fold. */
+static inline int put_cut(struct trace_writer *w, const struct xrec_gap *g)
+{
+	const struct xrec_pkt *k = &w->pkt;
+	/* kept < k->len: 0 < g->len <= k->len, as the subtraction wraps */
+	uint64_t kept = (uint64_t)k->len - g->len;
+	if (g->reason != XGAP_SNAPLEN || g->ts != k->ts ||
+	    g->conn != k->conn || g->dir != k->dir || kept >= k->len ||
+	    (uint32_t)(g->seq + g->len) != k->seq + (k->tcp_flags & XTCP_SYN ? 1u : 0u) + k->len)
+		return 0;
+	uint8_t *end = w->buf + w->len, *p = end;
+	if (!k->has_zlen)
+		*p++ = 0;
+	p = put_u(p, kept + 1);
+	w->last_pkt[1] = (uint8_t)(w->last_pkt[1] + (p - end));
+	w->len += (size_t)(p - end);
+	w->last_pkt = NULL;
+	return 1;
+}
+
 /* Any other record.  Out of line: inlined, its registers were saved and
    restored on every packet's record too. */
 static __attribute__((noinline)) void put_general(struct trace_writer *w, const struct xrec *rec)
 {
+	w->last_pkt = NULL;
 	/* type, body length, body (starting with the time delta).  The body
 	   is encoded first, where a one-byte length leaves it (bodies are
 	   shorter than 128 bytes but for long strings), and moved on when
@@ -492,12 +544,26 @@ int trace_writer_put(struct trace_writer *w, const struct xrec *rec)
 {
 	if (w->failed)
 		return -1;
+	/* A packet tested first: every packet puts one record, and on a
+	   capture of full-size packets nearly only that. */
+	switch (rec->type) {
+	case XREC_PKT:
+		break;
+	case XREC_GAP:
+		/* Folded before a block may close: its packet's record is
+		   this block's last. */
+		if (w->last_pkt && put_cut(w, &rec->u.gap))
+			return 0;
+		break;
+	default:
+		if (w->len >= BLOCK_TARGET && close_block(w) < 0)
+			return -1;
+		put_general(w, rec);
+		return 0;
+	}
 	if (w->len >= BLOCK_TARGET && close_block(w) < 0)
 		return -1;
-	if (rec->type == XREC_PKT || rec->type == XREC_GAP)
-		put_pkt_or_gap(w, rec);
-	else
-		put_general(w, rec);
+	put_pkt_or_gap(w, rec);
 	return 0;
 }
 
@@ -548,6 +614,10 @@ struct trace_reader {
 	uint64_t block_offset;
 	uint64_t last_ts;
 	int done;
+	/* The gap record a pkt record said it was cut by (1.4), given
+	   back by the next call. */
+	struct xrec cut;
+	int cut_pending;
 	/* strings of the current record, NUL-terminated */
 	char *strs;
 	size_t strs_cap;
@@ -832,6 +902,26 @@ static int next_block(struct trace_reader *r)
 	return 0;
 }
 
+/* A pkt record that says the snaplen cut its payload after kept bytes
+   (1.4): the gap record the writer folded into it, for the next call to
+   give back as it was put. */
+static void cut_gap(struct trace_reader *r, const struct xrec_pkt *p, uint64_t kept)
+{
+	if (kept >= p->len) {
+		warnf(r, "trace damaged: a packet record in the block at offset %llu says %llu "
+		      "of its %u bytes were captured before a cut",
+		      (unsigned long long)r->block_offset, (unsigned long long)kept, p->len);
+		return;
+	}
+	r->cut.type = XREC_GAP;
+	r->cut.u.gap = (struct xrec_gap){
+		.ts = p->ts, .conn = p->conn, .dir = p->dir, .reason = XGAP_SNAPLEN,
+		.seq = p->seq + ((p->tcp_flags & XTCP_SYN) ? 1u : 0u) + (uint32_t)kept,
+		.len = p->len - kept,
+	};
+	r->cut_pending = 1;
+}
+
 static int decode_record(struct trace_reader *r, uint8_t type, struct dec *d, struct xrec *rec)
 {
 	size_t used = 0;
@@ -872,6 +962,9 @@ static int decode_record(struct trace_reader *r, uint8_t type, struct dec *d, st
 			p->has_zlen = 1;
 			p->zlen = (uint32_t)(zlen - 1);
 		}
+		uint64_t kept = dec_u(d);
+		if (kept)
+			cut_gap(r, p, kept - 1);
 		break;
 	}
 	case XREC_MSG: {
@@ -956,6 +1049,11 @@ static int decode_record(struct trace_reader *r, uint8_t type, struct dec *d, st
 
 int trace_reader_next(struct trace_reader *r, struct xrec *rec)
 {
+	if (r->cut_pending) {
+		r->cut_pending = 0;
+		*rec = r->cut;
+		return 1;
+	}
 	while (!r->done) {
 		if (r->pos >= r->block_len) {
 			if (!next_block(r)) {
@@ -996,6 +1094,7 @@ int trace_reader_seek(struct trace_reader *r, uint64_t offset)
 	r->block = NULL;
 	r->block_len = r->pos = 0;
 	r->done = 0;
+	r->cut_pending = 0;
 	return 0;
 }
 
