@@ -125,6 +125,12 @@ struct pipeline {
 	struct ooo_seg *spare;	/* freed segments, see SPARE_LIMIT */
 	size_t spare_bytes;
 	bool frame_short;	/* the frame being processed is shorter than the snaplen */
+	/* With opt.cuts_in_pkt, the pkt record of the packet being processed
+	   when the snaplen cut it, held until its gap shows whether it
+	   comes right after it: sent before any other record, and at the
+	   end of the packet. */
+	bool holding;
+	struct xrec held;
 	/* The first failure (out of memory), "" while there is none.  Once
 	   set, the pipeline takes no more packets: what it would emit after
 	   losing a connection or a buffered segment would be invented. */
@@ -189,6 +195,20 @@ static char *pstrdup(struct pipeline *p, const char *s)
 
 /* ---- emitting records ---- */
 
+static __attribute__((noinline)) void send_held(struct pipeline *p)
+{
+	p->holding = false;
+	p->emit(p->emit_ctx, &p->held);
+}
+
+/* Every record goes out through here but a held pkt record's own. */
+static inline void send(struct pipeline *p, const struct xrec *r)
+{
+	if (p->holding)
+		send_held(p);
+	p->emit(p->emit_ctx, r);
+}
+
 static void emit_conn(struct conn *c)
 {
 	struct xrec r = { .type = XREC_CONN };
@@ -201,11 +221,30 @@ static void emit_conn(struct conn *c)
 	r.u.conn.server = c->server;
 	r.u.conn.proto = c->ops ? c->ops->name : "";
 	c->told_in = c->p->file_no;
-	c->p->emit(c->p->emit_ctx, &r);
+	send(c->p, &r);
+}
+
+/* The snaplen gap of the packet whose pkt record is held, right after
+   it: inside it.  False when the gap is not of that packet's payload's
+   last bytes. */
+static inline bool fold_cut(struct conn *c, int dir, uint32_t seq, uint64_t len)
+{
+	struct pipeline *p = c->p;
+	struct xrec_pkt *k = &p->held.u.pkt;
+	uint64_t kept = (uint64_t)k->len - len;	/* kept < k->len: 0 < len <= k->len */
+	if (k->conn != c->id || k->dir != dir || kept >= k->len ||
+	    seq + (uint32_t)len != k->seq + (k->tcp_flags & XTCP_SYN ? 1u : 0u) + k->len)
+		return false;
+	k->cut = (uint32_t)kept + 1;
+	send_held(p);
+	return true;
 }
 
 static void emit_gap(struct conn *c, int dir, int reason, uint32_t seq, uint64_t len)
 {
+	if (reason == XGAP_SNAPLEN && c->p->holding && fold_cut(c, dir, seq, len))
+		return;
+
 	/* Only the member used is cleared: an initializer of the whole
 	   record cleared its largest member, the message, for every packet. */
 	struct xrec r;
@@ -217,7 +256,7 @@ static void emit_gap(struct conn *c, int dir, int reason, uint32_t seq, uint64_t
 	r.u.gap.reason = (uint8_t)reason;
 	r.u.gap.seq = seq;
 	r.u.gap.len = len;
-	c->p->emit(c->p->emit_ctx, &r);
+	send(c->p, &r);
 }
 
 /* The record of a run of skipped bytes: out of line, so that its record
@@ -244,7 +283,7 @@ static void emit_note(struct conn *c, int dir, const char *text)
 	r.u.note.conn = c->id;
 	r.u.note.dir = (uint8_t)dir;
 	r.u.note.text = text;
-	c->p->emit(c->p->emit_ctx, &r);
+	send(c->p, &r);
 }
 
 /* ---- the decoder's sink ---- */
@@ -309,7 +348,7 @@ static void sink_message(void *ctx, const struct proto_msg *m)
 	   split in several files (xcap -G) keeps the pairing across them.
 	   Without memory to keep a request, its answer goes unpaired. */
 	(void)pairing_message(&c->pairing, &r.u.msg);
-	c->p->emit(c->p->emit_ctx, &r);
+	send(c->p, &r);
 }
 
 static void sink_extension(void *ctx, const char *name, uint8_t major,
@@ -330,7 +369,7 @@ static void sink_extension(void *ctx, const char *name, uint8_t major,
 	r.u.ext.first_event = first_event;
 	r.u.ext.first_error = first_error;
 	r.u.ext.name = name;
-	c->p->emit(c->p->emit_ctx, &r);
+	send(c->p, &r);
 }
 
 static void sink_client_name(void *ctx, const char *source, const char *text)
@@ -350,7 +389,7 @@ static void sink_client_name(void *ctx, const char *source, const char *text)
 	r.u.name.conn = c->id;
 	r.u.name.source = source;
 	r.u.name.text = text;
-	c->p->emit(c->p->emit_ctx, &r);
+	send(c->p, &r);
 }
 
 static void sink_note(void *ctx, enum proto_dir dir, const char *text)
@@ -368,7 +407,7 @@ static void sink_mark(void *ctx, enum proto_mark how, const char *text)
 	r.u.mark.conn = c->id;
 	r.u.mark.source = how == PROTO_MARK_PROPERTY ? XMARK_PROPERTY : XMARK_ATOM;
 	r.u.mark.text = text;
-	c->p->emit(c->p->emit_ctx, &r);
+	send(c->p, &r);
 }
 
 /* ---- the connection table ---- */
@@ -999,7 +1038,12 @@ static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t 
 		    compressed_size(h, s->payload + skip, s->payload_len - skip, &r.u.pkt.zlen))
 			r.u.pkt.has_zlen = 1;
 	}
-	c->p->emit(c->p->emit_ctx, &r);
+	if ((events & XPKT_TRUNC) && c->p->opt.cuts_in_pkt) {
+		c->p->held = r;
+		c->p->holding = true;
+		return;
+	}
+	send(c->p, &r);
 }
 
 /* The window shift of each direction, worked out whenever a scale is
@@ -1200,6 +1244,8 @@ static inline int take_frame(struct pipeline *p, uint64_t ts, uint32_t caplen, u
 	switch (result) {
 	case DECODE_TCP:
 		tcp_segment(p, seg);
+		if (p->holding)		/* its gap did not come right after it */
+			send_held(p);
 		break;
 	case DECODE_NOT_TCP:
 		p->st.not_tcp++;
@@ -1270,13 +1316,13 @@ int pipeline_replay_state(struct pipeline *p, uint64_t ts)
 			struct xrec r = { .type = XREC_EXT };
 			r.u.ext = (struct xrec_ext){ ts, c->id, c->exts[k].major,
 				c->exts[k].first_event, c->exts[k].first_error, c->exts[k].name };
-			p->emit(p->emit_ctx, &r);
+			send(p, &r);
 		}
 		for (size_t k = 0; k < c->n_names; k++) {
 			struct xrec r = { .type = XREC_NAME };
 			r.u.name = (struct xrec_name){ ts, c->id, c->names[k].source,
 				c->names[k].text };
-			p->emit(p->emit_ctx, &r);
+			send(p, &r);
 		}
 	}
 	free(v);

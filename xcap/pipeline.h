@@ -71,6 +71,12 @@ struct pipeline_options {
 	   compressed stream (xrec_pkt.zlen).  Costs a deflate of every byte
 	   and some 270 KB of zlib state per connection direction. */
 	bool compressed_sizes;
+	/* Hand a cut packet's snaplen gap inside its pkt record
+	   (xrec_pkt.cut) when the gap would come right after it, instead of
+	   as a record of its own: one call of emit a packet where two were
+	   made on a capture cut to its snap length.  For a consumer that
+	   writes a trace, whose format says the cut the same way. */
+	bool cuts_in_pkt;
 };
 
 void pipeline_default_options(struct pipeline_options *opt);

@@ -84,6 +84,13 @@ struct xrec_pkt {
 	   format 1.3).  zlen is meaningful only when has_zlen is set. */
 	uint8_t has_zlen;
 	uint32_t zlen;
+	/* 0, or 1 + the payload bytes captured before the snaplen cut the
+	   rest off: the packet's snaplen gap record (xrec_pkt_cut), handed
+	   inside its pkt record instead of as a record of its own right
+	   after it.  Only a pipeline asked for it says it
+	   (pipeline_options.cuts_in_pkt); the trace reader gives the gap
+	   as a record of its own and leaves this 0. */
+	uint32_t cut;
 };
 
 /*
@@ -188,6 +195,18 @@ struct xrec_gap {
 	uint32_t seq;		/* TCP sequence number of the first missing byte */
 	uint64_t len;		/* missing bytes */
 };
+
+/* The gap a pkt record's cut stands for (xrec_pkt.cut, or a trace's
+   pkt record of format 1.4 that said one): the payload's last bytes,
+   from kept on, at the packet's time. */
+static inline struct xrec_gap xrec_pkt_cut(const struct xrec_pkt *k, uint32_t kept)
+{
+	return (struct xrec_gap){
+		.ts = k->ts, .conn = k->conn, .dir = k->dir, .reason = XGAP_SNAPLEN,
+		.seq = k->seq + ((k->tcp_flags & XTCP_SYN) ? 1u : 0u) + kept,
+		.len = k->len - kept,
+	};
+}
 
 struct xrec_stats {
 	uint64_t ts;

@@ -446,7 +446,7 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 		   the fields put_cut reads, which a byte stored through p
 		   would make the compiler read again.) */
 		w->last_pkt = NULL;
-		if (k->events & XPKT_TRUNC) {
+		if ((k->events & XPKT_TRUNC) && !k->cut) {
 			w->pkt = *k;
 			w->last_pkt = start;
 		}
@@ -463,6 +463,12 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 		p = put_u(p, k->len);
 		if (k->has_zlen)
 			p = put_u(p, (uint64_t)k->zlen + 1);
+		/* Its gap handed inside it: as put_cut writes it. */
+		if (k->cut) {
+			if (!k->has_zlen)
+				*p++ = 0;
+			p = put_u(p, k->cut);
+		}
 	} else {
 		const struct xrec_gap *g = &rec->u.gap;
 		ts = g->ts;
@@ -914,11 +920,7 @@ static void cut_gap(struct trace_reader *r, const struct xrec_pkt *p, uint64_t k
 		return;
 	}
 	r->cut.type = XREC_GAP;
-	r->cut.u.gap = (struct xrec_gap){
-		.ts = p->ts, .conn = p->conn, .dir = p->dir, .reason = XGAP_SNAPLEN,
-		.seq = p->seq + ((p->tcp_flags & XTCP_SYN) ? 1u : 0u) + (uint32_t)kept,
-		.len = p->len - kept,
-	};
+	r->cut.u.gap = xrec_pkt_cut(p, (uint32_t)kept);
 	r->cut_pending = 1;
 }
 
