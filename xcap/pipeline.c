@@ -1009,24 +1009,27 @@ static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t 
 	   open ones. */
 	if (c->told_in != c->p->file_no)
 		emit_conn(c);
-	struct xrec r;	/* the member used cleared, as in emit_gap */
-	r.type = XREC_PKT;
-	r.u.pkt = (struct xrec_pkt){ 0 };
-	r.u.pkt.ts = c->p->ts;
-	r.u.pkt.conn = c->id;
-	r.u.pkt.dir = (uint8_t)dir;
-	r.u.pkt.tcp_flags = s->flags;
-	r.u.pkt.events = events;
-	r.u.pkt.seq = s->seq;
-	r.u.pkt.ack = s->ack;
-	r.u.pkt.raw_win = s->win;
+	/* A cut packet's record is held (opt.cuts_in_pkt): made where it
+	   is held, rather than copied there. */
+	bool hold = (events & XPKT_TRUNC) && c->p->opt.cuts_in_pkt;
+	struct xrec own, *r = hold ? &c->p->held : &own;
+	r->type = XREC_PKT;	/* the member used cleared, as in emit_gap */
+	r->u.pkt = (struct xrec_pkt){ 0 };
+	r->u.pkt.ts = c->p->ts;
+	r->u.pkt.conn = c->id;
+	r->u.pkt.dir = (uint8_t)dir;
+	r->u.pkt.tcp_flags = s->flags;
+	r->u.pkt.events = events;
+	r->u.pkt.seq = s->seq;
+	r->u.pkt.ack = s->ack;
+	r->u.pkt.raw_win = s->win;
 	/* SYN segments are never scaled; others by the sender's announced
 	   scale once both sides agreed on scaling. */
 	uint32_t win = s->win;
 	if (!(s->flags & XTCP_SYN))
 		win <<= h->win_shift;
-	r.u.pkt.win = win;
-	r.u.pkt.len = s->payload_len;
+	r->u.pkt.win = win;
+	r->u.pkt.len = s->payload_len;
 	if (c->p->opt.compressed_sizes && s->payload_len && !(events & XPKT_RETRANS) &&
 	    s->payload_cap == s->payload_len && !c->closed) {
 		/* Only the bytes not seen before, as the tunnel sends each
@@ -1035,15 +1038,13 @@ static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t 
 		if ((events & XPKT_OVERLAP) && h->started)
 			skip = (uint32_t)seq_diff(h->next, data_seq);
 		if (skip < s->payload_len &&
-		    compressed_size(h, s->payload + skip, s->payload_len - skip, &r.u.pkt.zlen))
-			r.u.pkt.has_zlen = 1;
+		    compressed_size(h, s->payload + skip, s->payload_len - skip, &r->u.pkt.zlen))
+			r->u.pkt.has_zlen = 1;
 	}
-	if ((events & XPKT_TRUNC) && c->p->opt.cuts_in_pkt) {
-		c->p->held = r;
+	if (hold)
 		c->p->holding = true;
-		return;
-	}
-	send(c->p, &r);
+	else
+		send(c->p, r);
 }
 
 /* The window shift of each direction, worked out whenever a scale is
