@@ -419,30 +419,9 @@ static __attribute__((noinline)) void check_triggers(struct capture *cap, const 
 	}
 }
 
-static void emit(void *ctx, const struct xrec *rec);
-
-/* A pkt record with its snaplen gap inside (xrec_pkt.cut), for the flight
-   recorder or the response model, which take records one by one: the
-   two records the pipeline hands otherwise. */
-static __attribute__((noinline)) void emit_cut_apart(struct capture *cap, const struct xrec *rec)
-{
-	struct xrec r = *rec;
-	r.u.pkt.cut = 0;
-	emit(cap, &r);
-	r.type = XREC_GAP;
-	r.u.gap = xrec_pkt_cut(&rec->u.pkt, rec->u.pkt.cut - 1);
-	emit(cap, &r);
-}
-
 static void emit(void *ctx, const struct xrec *rec)
 {
 	struct capture *cap = ctx;
-	/* The trace writer takes a pkt record's cut as it is (the trace
-	   says it the same way), and the index has no use for a gap. */
-	if (rec->type == XREC_PKT && rec->u.pkt.cut && (cap->flight || cap->resp)) {
-		emit_cut_apart(cap, rec);
-		return;
-	}
 	if (rec->type == XREC_CONN) {
 		cap->conns++;
 		cap->decoded += rec->u.conn.proto && rec->u.conn.proto[0];
@@ -455,6 +434,25 @@ static void emit(void *ctx, const struct xrec *rec)
 		check_triggers(cap, rec);
 	if (cap->resp)		/* the record's time only then: a switch on its type */
 		responses_hear(cap, rec, xrec_time(rec));
+}
+
+/* emit for the flight recorder or the response model, which take records
+   one by one: a pkt record with its snaplen gap inside (xrec_pkt.cut) as
+   the two records it stands for.  (The trace writer takes it as it is,
+   its format saying the cut the same way, and the index has no use for a
+   gap: without either of those two, emit alone.) */
+static void emit_cuts_apart(void *ctx, const struct xrec *rec)
+{
+	if (rec->type != XREC_PKT || !rec->u.pkt.cut) {
+		emit(ctx, rec);
+		return;
+	}
+	struct xrec r = *rec;
+	r.u.pkt.cut = 0;
+	emit(ctx, &r);
+	r.type = XREC_GAP;
+	r.u.gap = xrec_pkt_cut(&rec->u.pkt, rec->u.pkt.cut - 1);
+	emit(ctx, &r);
 }
 
 static uint64_t now_ns(void)
@@ -1167,10 +1165,10 @@ int main(int argc, char **argv)
 		popt.cutter = &cap.cut_hook;
 	}
 	popt.compressed_sizes = compressed_sizes;
-	popt.cuts_in_pkt = true;	/* emit gives the gap back where it is needed */
+	popt.cuts_in_pkt = true;	/* emit_cuts_apart gives the gap back where it is needed */
 	memcpy(popt.ports, decode_opt.ports, sizeof popt.ports);
 	popt.nports = decode_opt.nports;
-	cap.pipe = pipeline_new(cap.dlt, &popt, emit, &cap);
+	cap.pipe = pipeline_new(cap.dlt, &popt, cap.flight || cap.resp ? emit_cuts_apart : emit, &cap);
 	if (!cap.pipe)
 		die(EXIT_RUNTIME, "out of memory: 'pipeline'");
 
