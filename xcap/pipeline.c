@@ -718,7 +718,7 @@ static __attribute__((noinline)) void hole(struct conn *c, int dir, int reason, 
    false, nothing done, when the decoder did not take them. */
 static inline __attribute__((always_inline)) bool deliver_cut(struct conn *c, int dir,
 							      const uint8_t *data, uint32_t n,
-							      uint32_t missing)
+							      uint32_t missing, bool own)
 {
 	struct reassembly *h = &c->h[dir];
 	if (!c->dec || h->ended || !c->ops->feed_cut || h->skipped_len ||
@@ -727,6 +727,15 @@ static inline __attribute__((always_inline)) bool deliver_cut(struct conn *c, in
 	uint32_t hole_at = h->next + n;
 	h->off += (uint64_t)n + missing;
 	h->next = hole_at + missing;
+	/* The packet being processed, its pkt record still held: nothing
+	   came between, and the gap is its payload's tail, which fold_cut
+	   need not check. */
+	if (own && c->p->holding) {
+		struct xrec_pkt *k = &c->p->held.u.pkt;
+		k->cut = k->len - missing + 1;
+		send_held(c->p);
+		return true;
+	}
 	emit_gap(c, dir, XGAP_SNAPLEN, hole_at, missing);
 	return true;
 }
@@ -761,17 +770,18 @@ static void cut_follow(struct conn *c, int dir)
    bytes, then the bytes the snaplen cut off (or the capture skipped) as a
    gap.  Inline in tcp_segment's in-order path, which nearly every packet
    takes: a call of its own saved and restored six registers a packet
-   that pipeline_packet's frame already holds. */
+   that pipeline_packet's frame already holds.  own: the segment is the
+   packet being processed's, not one buffered before. */
 static inline __attribute__((always_inline)) void
 deliver_segment_in(struct conn *c, int dir, uint32_t seq, const uint8_t *data,
-		   uint32_t cap, uint32_t missing, bool skipped)
+		   uint32_t cap, uint32_t missing, bool skipped, bool own)
 {
 	struct reassembly *h = &c->h[dir];
 	if (c->cut_slot[dir] >= 0)
 		cut_follow(c, dir);
 	uint32_t skip = seq_lt(seq, h->next) ? h->next - seq : 0;
 	if (missing && !skipped && skip < cap &&
-	    deliver_cut(c, dir, data + skip, cap - skip, missing))
+	    deliver_cut(c, dir, data + skip, cap - skip, missing, own))
 		return;
 	if (skip < cap)
 		deliver(c, dir, data + skip, cap - skip);
@@ -785,7 +795,7 @@ static __attribute__((noinline)) void deliver_segment(struct conn *c, int dir, u
 						      const uint8_t *data, uint32_t cap,
 						      uint32_t missing, bool skipped)
 {
-	deliver_segment_in(c, dir, seq, data, cap, missing, skipped);
+	deliver_segment_in(c, dir, seq, data, cap, missing, skipped, false);
 }
 
 static void end_direction(struct conn *c, int dir)
@@ -1182,7 +1192,7 @@ static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
 			/* nothing new */
 		} else if (seq_diff(data_seq, h->next) <= 0) {
 			bool skipped = missing && p->frame_short;
-			deliver_segment_in(c, dir, data_seq, s->payload, cap, missing, skipped);
+			deliver_segment_in(c, dir, data_seq, s->payload, cap, missing, skipped, true);
 			drain(c, dir);
 		} else {
 			if (h->ack_seen && seq_lt(h->next, h->ack_max))
