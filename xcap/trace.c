@@ -487,8 +487,10 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 }
 
 /* A gap right after the pkt record it cuts short: the tail of that
-   packet's payload, which the snaplen left out (the pipeline writes one
-   after nearly every packet of a capture cut to its snap length).  Said
+   packet's payload, which the snaplen left out (one after nearly every
+   packet of a capture cut to its snap length: xcap's pipeline hands most
+   inside the pkt record, xrec_pkt.cut, written the same way; the flight
+   recorder's windows and traces read again hand them apart).  Said
    by the pkt record itself, 1 + the bytes captured before the cut after
    its compressed size (0 when not measured): 1 or 2 bytes where a gap
    record takes about 13, and the reader gives the gap record back.  Only

@@ -33,7 +33,9 @@ struct trace_writer;
 struct trace_writer *trace_writer_new(FILE *f, const struct trace_info *info,
 					char *err, size_t errlen);
 /* Append a record; it reaches the file when its block is complete or on
-   flush.  Returns 0, or -1 with err set (e.g. disk full). */
+   flush.  A pkt record's cut (xrec_pkt.cut) is written as the snaplen gap
+   record it stands for would be folded into it.  Returns 0, or -1 with
+   err set (e.g. disk full). */
 int trace_writer_put(struct trace_writer *w, const struct xrec *rec);
 /* Close the current block and fflush the stream, so that a reader sees
    everything written so far. */
