@@ -519,6 +519,77 @@ START_TEST(cut_packet_round_trip)
 }
 END_TEST
 
+/* The bytes a writer makes of n records. */
+static char *written(const struct xrec *v, size_t n, size_t *size)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, size);
+	char err[256];
+	struct trace_writer *w = trace_writer_new(f, &info, err, sizeof err);
+	ck_assert_ptr_nonnull(w);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(trace_writer_put(w, &v[i]), 0);
+	ck_assert_int_eq(trace_writer_free(w), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Records as a pipeline asked for cuts inside pkt records hands them
+   (xrec_pkt.cut): each gap that follows its packet's record and is its
+   payload's tail goes into that record. */
+static size_t cuts_inside(const struct xrec *v, size_t n, struct xrec *out)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		out[m] = v[i];
+		if (v[i].type == XREC_PKT && i + 1 < n && v[i + 1].type == XREC_GAP) {
+			const struct xrec_pkt *k = &v[i].u.pkt;
+			const struct xrec_gap *g = &v[i + 1].u.gap;
+			if (g->len && g->len <= k->len) {
+				struct xrec_gap back = xrec_pkt_cut(k, (uint32_t)(k->len - g->len));
+				if (back.ts == g->ts && back.conn == g->conn && back.dir == g->dir &&
+				    back.reason == g->reason && back.seq == g->seq && back.len == g->len) {
+					out[m].u.pkt.cut = (uint32_t)(k->len - g->len) + 1;
+					i++;
+				}
+			}
+		}
+		m++;
+	}
+	return m;
+}
+
+/* A pkt record with its cut inside is written as the writer folds the
+   gap put after it: the same bytes, a full block's last packet too. */
+START_TEST(cut_inside_pkt_same_bytes)
+{
+	static struct xrec v[12000], in[12000];
+	size_t n = cut_records(v);
+	size_t m = cuts_inside(v, n, in);
+	ck_assert_uint_eq(m, n - 5);	/* the four that fold, and the first of two gaps */
+	size_t a_size, b_size;
+	char *a = written(v, n, &a_size), *b = written(in, m, &b_size);
+	ck_assert_uint_eq(a_size, b_size);
+	ck_assert(memcmp(a, b, a_size) == 0);
+	free(a);
+	free(b);
+
+	n = 0;
+	for (uint32_t i = 0; n + 2 <= 12000; i++) {
+		v[n++] = cut_pkt(1000 + i, 1, XDIR_S2C, XTCP_ACK, i * 1448, 1448, -1);
+		v[n++] = cut_gap_rec(1000 + i, 1, XDIR_S2C, XGAP_SNAPLEN, i * 1448 + 42, 1406);
+	}
+	m = cuts_inside(v, n, in);
+	ck_assert_uint_eq(m, n / 2);
+	a = written(v, n, &a_size);
+	b = written(in, m, &b_size);
+	ck_assert_uint_eq(a_size, b_size);
+	ck_assert(memcmp(a, b, a_size) == 0);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* A pkt record whose cut does not fit its payload: the packet is read,
    the trace said to be damaged, no gap made up. */
 START_TEST(cut_packet_damaged)
@@ -726,6 +797,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, garbage_between_blocks);
 	tcase_add_test(tc, unknown_records_and_fields_skipped);
 	tcase_add_test(tc, cut_packet_round_trip);
+	tcase_add_test(tc, cut_inside_pkt_same_bytes);
 	tcase_add_test(tc, cut_packet_damaged);
 	tcase_add_test(tc, not_a_trace);
 	tcase_add_test(tc, reply_pairing);
