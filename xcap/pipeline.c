@@ -1053,8 +1053,8 @@ static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t 
 	}
 	if (hold)
 		c->p->holding = true;
-	else
-		send(c->p, r);
+	else		/* nothing held: the last packet's went at its end */
+		c->p->emit(c->p->emit_ctx, r);
 }
 
 /* The window shift of each direction, worked out whenever a scale is

@@ -87,7 +87,7 @@ struct xrec_pkt {
 	/* 0, or 1 + the payload bytes captured before the snaplen cut the
 	   rest off: the packet's snaplen gap record (xrec_pkt_cut), handed
 	   inside its pkt record instead of as a record of its own right
-	   after it.  Only a pipeline asked for it says it
+	   after it (events has XPKT_TRUNC).  Only a pipeline asked for it says it
 	   (pipeline_options.cuts_in_pkt); the trace reader gives the gap
 	   as a record of its own and leaves this 0. */
 	uint32_t cut;

@@ -441,15 +441,7 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 	uint64_t ts;
 	if (rec->type == XREC_PKT) {
 		const struct xrec_pkt *k = &rec->u.pkt;
-		/* For put_cut, should its gap follow: only a packet not all
-		   captured has one.  (A copy costs fewer instructions than
-		   the fields put_cut reads, which a byte stored through p
-		   would make the compiler read again.) */
 		w->last_pkt = NULL;
-		if ((k->events & XPKT_TRUNC) && !k->cut) {
-			w->pkt = *k;
-			w->last_pkt = start;
-		}
 		ts = k->ts;
 		p = put_u(p, zigzag((int64_t)(ts - w->last_ts)));
 		p = put_u(p, k->conn);
@@ -463,11 +455,20 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 		p = put_u(p, k->len);
 		if (k->has_zlen)
 			p = put_u(p, (uint64_t)k->zlen + 1);
-		/* Its gap handed inside it: as put_cut writes it. */
-		if (k->cut) {
-			if (!k->has_zlen)
-				*p++ = 0;
-			p = put_u(p, k->cut);
+		/* Only a packet not all captured has a gap to fold: handed
+		   inside its record, written as put_cut writes it, or kept for
+		   put_cut should it follow.  (A copy costs fewer instructions
+		   than the fields put_cut reads, which a byte stored through p
+		   would make the compiler read again.) */
+		if (k->events & XPKT_TRUNC) {
+			if (k->cut) {
+				if (!k->has_zlen)
+					*p++ = 0;
+				p = put_u(p, k->cut);
+			} else {
+				w->pkt = *k;
+				w->last_pkt = start;
+			}
 		}
 	} else {
 		const struct xrec_gap *g = &rec->u.gap;
