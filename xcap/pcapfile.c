@@ -94,6 +94,10 @@ struct iface {
 	uint32_t snaplen;
 	uint8_t tsresol;	/* pcapng's if_tsresol: 10^-n, or 2^-n with the top bit */
 	int64_t tsoffset;	/* seconds */
+	/* ns in a tick when the resolution is 10^-n with n <= 9 (all but
+	   rare files): a multiplication per packet instead of ticks_to_ns;
+	   else 0.  Set with tsresol (iface_scale). */
+	uint32_t ns_per_tick;
 };
 
 /* A pcap record the reader thread parsed and decoded ahead of need(). */
@@ -218,7 +222,8 @@ static inline uint64_t pcap_ns(uint64_t sec, uint64_t frac, int nano)
 
 static inline uint64_t iface_ns(const struct iface *i, uint64_t ticks)
 {
-	return ticks_to_ns(ticks, i->tsresol) + (uint64_t)i->tsoffset * 1000000000u;
+	uint64_t ns = i->ns_per_tick ? ticks * i->ns_per_tick : ticks_to_ns(ticks, i->tsresol);
+	return ns + (uint64_t)i->tsoffset * 1000000000u;
 }
 
 /* A record header as the walk reads it: a pcap record's 16 bytes, or a
@@ -241,17 +246,21 @@ static int decode_record(const struct reader *r, const uint8_t *h, uint32_t size
 		ts = pcap_ns(sec, frac, r->nano);
 		hdr = 16;
 	} else {
-		uint32_t type = cursor_u32(&c, r->big);
-		cursor_skip(&c, 4);	/* the length: size */
-		uint32_t ifid = cursor_u32(&c, r->big);
-		uint64_t ticks = (uint64_t)cursor_u32(&c, r->big) << 32;
-		ticks |= cursor_u32(&c, r->big);
-		caplen = cursor_u32(&c, r->big);
-		len = cursor_u32(&c, r->big);
-		struct cursor t = cursor_init(h, size);
-		cursor_skip(&t, size - 4);
-		if (type != PCAPNG_EPB || size < 32 || c.overrun || cursor_u32(&t, r->big) != size ||
-		    ifid >= r->nifs || r->ifs[ifid].linktype != r->dlt || caplen > size - 32)
+		/* The enhanced packet block's fixed fields taken as one
+		   checked span, then its trailing length. */
+		struct cursor f = cursor_sub(&c, 28);
+		if (f.overrun)
+			return 0;
+		uint32_t type = cursor_u32(&f, r->big);
+		cursor_skip(&f, 4);	/* the length: size */
+		uint32_t ifid = cursor_u32(&f, r->big);
+		uint64_t ticks = (uint64_t)cursor_u32(&f, r->big) << 32;
+		ticks |= cursor_u32(&f, r->big);
+		caplen = cursor_u32(&f, r->big);
+		len = cursor_u32(&f, r->big);
+		bool ok = true;
+		if (type != PCAPNG_EPB || size < 32 || cursor_peek_u32(&c, size - 4, r->big, &ok) != size ||
+		    !ok || ifid >= r->nifs || r->ifs[ifid].linktype != r->dlt || caplen > size - 32)
 			return 0;
 		ts = iface_ns(&r->ifs[ifid], ticks);
 		hdr = 28;
@@ -905,6 +914,9 @@ static void add_interface(struct pcapfile *p, struct cursor body)
 		if (!cursor_skip(&body, (4u - olen % 4u) % 4u))
 			break;
 	}
+	/* ticks_to_ns of one tick is exact when a tick is a whole number of ns */
+	i->ns_per_tick = (i->tsresol & 0x80) || (i->tsresol & 0x7f) > 9 ?
+			 0 : (uint32_t)ticks_to_ns(1, i->tsresol);
 	if (p->linktype < 0) {
 		p->linktype = i->linktype;
 		p->snaplen = i->snaplen;
