@@ -436,6 +436,17 @@ static void emit(void *ctx, const struct xrec *rec)
 		responses_hear(cap, rec, xrec_time(rec));
 }
 
+/* emit without the flight recorder and the response model: a pkt record,
+   nearly all of a trace's, straight to the trace (it counts no
+   connection and fires no trigger), skipping emit's tests of the type. */
+static void emit_to_trace(void *ctx, const struct xrec *rec)
+{
+	if (rec->type == XREC_PKT)
+		write_record(ctx, rec);
+	else
+		emit(ctx, rec);
+}
+
 /* emit for the flight recorder or the response model, which take records
    one by one: a pkt record with its snaplen gap inside (xrec_pkt.cut) as
    the two records it stands for.  (The trace writer takes it as it is,
@@ -1168,7 +1179,8 @@ int main(int argc, char **argv)
 	popt.cuts_in_pkt = true;	/* emit_cuts_apart gives the gap back where it is needed */
 	memcpy(popt.ports, decode_opt.ports, sizeof popt.ports);
 	popt.nports = decode_opt.nports;
-	cap.pipe = pipeline_new(cap.dlt, &popt, cap.flight || cap.resp ? emit_cuts_apart : emit, &cap);
+	cap.pipe = pipeline_new(cap.dlt, &popt, cap.flight || cap.resp ? emit_cuts_apart : emit_to_trace,
+				&cap);
 	if (!cap.pipe)
 		die(EXIT_RUNTIME, "out of memory: 'pipeline'");
 
