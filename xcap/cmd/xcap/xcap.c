@@ -213,6 +213,7 @@ struct capture {
 	unsigned file_count;	/* -W: how many files, 0 no limit */
 	unsigned files_opened;
 	unsigned size_checks;
+	bool cuts_files;	/* open_at_first, rotate_ns or size_limit: files_before has work */
 	char **kept_windows;	/* --ring with -W: the names of the last windows */
 	uint64_t last_flush_ns;
 	uint64_t last_read_ns;	/* live: when the ring was last read */
@@ -688,9 +689,10 @@ static void signal_mark(struct capture *cap)
 	mark_and_trigger(cap, ts, 0, XMARK_SIGNAL, "SIGUSR2", 0);
 }
 
-/* A packet; seg, when not NULL, is its decoding done already (result). */
-static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, uint32_t caplen,
-			uint32_t len, enum decode_result result, const struct tcp_seg *seg)
+/* -r with -G, -G and -C: a new file due before a packet of time ts.
+   False when the capture ends instead (-W's files all written).  Out of
+   line, as few captures cut their output. */
+static __attribute__((noinline)) bool files_before(struct capture *cap, uint64_t ts)
 {
 	if (cap->open_at_first && !cap->w)
 		open_output(cap, ts);
@@ -700,7 +702,7 @@ static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, u
 			stop_requested = 1;
 			if (cap->pcap)
 				pcap_breakloop(cap->pcap);
-			return;
+			return false;
 		}
 		rotate(cap, ts);
 	}
@@ -711,6 +713,17 @@ static void take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, u
 		if (at >= 0 && (uint64_t)at >= cap->size_limit)
 			rotate(cap, ts);
 	}
+	return true;
+}
+
+/* A packet; seg, when not NULL, is its decoding done already (result).
+   Inline in read_file's loop, which hands it every packet of a file. */
+static inline __attribute__((always_inline)) void
+take_packet(struct capture *cap, uint64_t ts, const uint8_t *data, uint32_t caplen,
+	    uint32_t len, enum decode_result result, const struct tcp_seg *seg)
+{
+	if (cap->cuts_files && !files_before(cap, ts))
+		return;
 	cap->last_ts = ts;
 	if ((seg ? pipeline_decoded(cap->pipe, ts, caplen, len, result, seg)
 		 : pipeline_packet(cap->pipe, ts, data, caplen, len)) < 0) {
@@ -1155,6 +1168,7 @@ int main(int argc, char **argv)
 	} else {
 		open_output(&cap, now_ns());
 	}
+	cap.cuts_files = cap.open_at_first || cap.rotate_ns || cap.size_limit;
 	if (cap.resp_over_ns) {
 		/* No state model here: the capture is taken to be beside the
 		   client and the time is as captured (xcap(1) says what that
