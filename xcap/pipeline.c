@@ -1010,22 +1010,25 @@ static bool compressed_size(struct reassembly *h, const uint8_t *data, uint32_t 
 	return true;
 }
 
-static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t events)
+static inline __attribute__((always_inline)) void
+emit_pkt(struct pipeline *p, struct conn *c, int dir, const struct tcp_seg *s, uint16_t events)
 {
 	struct reassembly *h = &c->h[dir];
 	/* A closed connection's late segment (the last ACK of its close) in
 	   a file begun after the close: the file's reader must know the
 	   connection it belongs to, as pipeline_replay_state tells only of
 	   open ones. */
-	if (c->told_in != c->p->file_no)
+	if (c->told_in != p->file_no)
 		emit_conn(c);
-	/* A cut packet's record is held (opt.cuts_in_pkt): made where it
-	   is held, rather than copied there. */
-	bool hold = (events & XPKT_TRUNC) && c->p->opt.cuts_in_pkt;
-	struct xrec own, *r = hold ? &c->p->held : &own;
+	/* A cut packet's record is held (opt.cuts_in_pkt).  Every packet's
+	   is made where it would be held, rather than copied there: held is
+	   free, the previous packet's having gone at its end, and a record
+	   on the stack would be one more for tcp_segment's frame. */
+	bool hold = (events & XPKT_TRUNC) && p->opt.cuts_in_pkt;
+	struct xrec *r = &p->held;
 	r->type = XREC_PKT;	/* the member used cleared, as in emit_gap */
 	r->u.pkt = (struct xrec_pkt){ 0 };
-	r->u.pkt.ts = c->p->ts;
+	r->u.pkt.ts = p->ts;
 	r->u.pkt.conn = c->id;
 	r->u.pkt.dir = (uint8_t)dir;
 	r->u.pkt.tcp_flags = s->flags;
@@ -1040,7 +1043,7 @@ static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t 
 		win <<= h->win_shift;
 	r->u.pkt.win = win;
 	r->u.pkt.len = s->payload_len;
-	if (c->p->opt.compressed_sizes && s->payload_len && !(events & XPKT_RETRANS) &&
+	if (p->opt.compressed_sizes && s->payload_len && !(events & XPKT_RETRANS) &&
 	    s->payload_cap == s->payload_len && !c->closed) {
 		/* Only the bytes not seen before, as the tunnel sends each
 		   byte once. */
@@ -1052,9 +1055,9 @@ static void emit_pkt(struct conn *c, int dir, const struct tcp_seg *s, uint16_t 
 			r->u.pkt.has_zlen = 1;
 	}
 	if (hold)
-		c->p->holding = true;
-	else		/* nothing held: the last packet's went at its end */
-		c->p->emit(c->p->emit_ctx, r);
+		p->holding = true;
+	else
+		p->emit(p->emit_ctx, r);
 }
 
 /* The window shift of each direction, worked out whenever a scale is
@@ -1170,7 +1173,7 @@ static void tcp_segment(struct pipeline *p, const struct tcp_seg *s)
 		events |= XPKT_WINPROBE;
 	h->last_raw_win = s->win;
 
-	emit_pkt(c, dir, s, events);
+	emit_pkt(p, c, dir, s, events);
 	if (c->closed)
 		return;
 
