@@ -446,37 +446,6 @@ static inline uint8_t *put_u(uint8_t *p, uint64_t v)
 	return p;
 }
 
-/* A varint of a value nearly always below 2^28 (a time delta, a window,
-   a length), written without a loop: its four 7-bit groups spread into
-   one word, the continuation bits of all but the last byte set from a
-   table by the value's leading zeros, the word stored at once (the
-   record buffer has room past any record) and p moved on by the length.
-   The same bytes as put_u's; the loop's branch on every group, taken
-   one to four times as the values come, was mispredicted often. */
-static inline uint8_t *put_u28(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
-	if (v < (uint32_t)1 << 28) {
-		/* by __builtin_clz(v | 1): bits 0-7 the continuation mask,
-		   bits 32-39 the length */
-#define U28(n) ((uint64_t)(n) << 32 | (0x808080u >> (8 * (4 - (n)))))
-		static const uint64_t shape[32] = {
-			[0 ... 3] = U28(4),
-			[4 ... 10] = U28(4), [11 ... 17] = U28(3),
-			[18 ... 24] = U28(2), [25 ... 31] = U28(1),
-		};
-#undef U28
-		uint32_t x = (uint32_t)v;
-		uint64_t s = shape[__builtin_clz(x | 1)];
-		uint32_t word = (x & 0x7f) | (x << 1 & 0x7f00) | (x << 2 & 0x7f0000) |
-				(x << 3 & 0x7f000000) | (uint32_t)s;
-		memcpy(p, &word, sizeof word);
-		return p + (s >> 32);
-	}
-#endif
-	return put_u(p, v);
-}
-
 /* A TCP sequence or acknowledgement number: random from its start, so
    15 times in 16 it takes all 5 bytes, written then without the loop. */
 static inline uint8_t *put_u32(uint8_t *p, uint32_t v)
@@ -513,7 +482,7 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 		const struct xrec_pkt *k = &rec->u.pkt;
 		w->last_pkt = NULL;
 		ts = k->ts;
-		p = put_u28(p, zigzag((int64_t)(ts - w->last_ts)));
+		p = put_u(p, zigzag((int64_t)(ts - w->last_ts)));
 		/* four fields nearly always one byte each: tested together,
 		   stored as one word */
 		if ((k->conn | k->dir | k->tcp_flags | k->events) < 0x80) {
@@ -536,9 +505,9 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 		}
 		p = put_u32(p, k->seq);
 		p = put_u32(p, k->ack);
-		p = put_u28(p, k->raw_win);
-		p = put_u28(p, k->win);
-		p = put_u28(p, k->len);
+		p = put_u(p, k->raw_win);
+		p = put_u(p, k->win);
+		p = put_u(p, k->len);
 		if (k->has_zlen)
 			p = put_u(p, (uint64_t)k->zlen + 1);
 		/* Only a packet not all captured has a gap to fold: handed
