@@ -81,6 +81,8 @@ enum { FMT_PCAP, FMT_PCAPNG };
    looks at whether need() has taken the buffer meanwhile. */
 #define AHEAD_MAX 4096u
 #define AHEAD_BATCH 64u
+/* How far ahead of the record it reads the walk asks for bytes. */
+#define WALK_PREFETCH 1024
 
 #define PCAPNG_SHB 0x0a0d0d0au
 #define PCAPNG_IDB 1u
@@ -254,13 +256,21 @@ static int decode_record(const struct reader *r, const uint8_t *h, uint32_t size
 		uint32_t type = cursor_u32(&f, r->big);
 		cursor_skip(&f, 4);	/* the length: size */
 		uint32_t ifid = cursor_u32(&f, r->big);
-		uint64_t ticks = (uint64_t)cursor_u32(&f, r->big) << 32;
-		ticks |= cursor_u32(&f, r->big);
-		caplen = cursor_u32(&f, r->big);
-		len = cursor_u32(&f, r->big);
 		bool ok = true;
 		if (type != PCAPNG_EPB || size < 32 || cursor_peek_u32(&c, size - 4, r->big, &ok) != size ||
-		    !ok || ifid >= r->nifs || r->ifs[ifid].linktype != r->dlt || caplen > size - 32)
+		    !ok || ifid >= r->nifs || r->ifs[ifid].linktype != r->dlt)
+			return 0;
+		/* The timestamp's two 32-bit halves (high first, each in the
+		   section's order) as one 64-bit read: read as two, they
+		   went through the stack as two 4-byte stores and one 8-byte
+		   load, which waited for the stores (no forwarding), a
+		   stall a packet. */
+		uint64_t ticks = cursor_u64(&f, r->big);
+		if (!r->big)
+			ticks = ticks << 32 | ticks >> 32;
+		caplen = cursor_u32(&f, r->big);
+		len = cursor_u32(&f, r->big);
+		if (caplen > size - 32)
 			return 0;
 		ts = iface_ns(&r->ifs[ifid], ticks);
 		hdr = 28;
@@ -321,6 +331,10 @@ static void walk_slot(struct reader *r, struct slot *s)
 				break;
 			}
 			h = data + o;
+			/* The slot was copied up to a ring ago, out of the
+			   cache by now: ask for the bytes a few records on
+			   (a hint, not a read; past the end it does nothing). */
+			__builtin_prefetch(h + WALK_PREFETCH);
 		}
 		struct cursor c = cursor_init(h, hs);
 		uint64_t size;
