@@ -172,8 +172,10 @@ struct pcapfile {
 	FILE *f;
 	struct reader *rd;	/* NULL: read through f in this thread */
 	struct slot *held;	/* the reader's slot the window is in, or NULL */
-	const struct ahead *ahead;	/* held's records decoded ahead: */
-	unsigned n_ahead, next_ahead;	/* how many, and the next one to hand out */
+	/* held's records decoded ahead: the next one to hand out, and the
+	   end of them (both NULL: none).  Pointers, not indexes: the
+	   look-up is done a packet. */
+	const struct ahead *next_ahead, *end_ahead;
 	bool decode_ahead;	/* pcapfile_decode_ahead is on */
 	uint8_t *base;		/* the window: in a slot (held), or buf */
 	uint8_t *buf;		/* the window's own buffer (cap bytes) when not a slot's */
@@ -598,7 +600,7 @@ static void reader_stop(struct reader *r)
 }
 
 /* The next slot the reader filled, waited for, with the records decoded
-   in it ahead (p->ahead): from now on the reader decodes no more there. */
+   in it ahead (p->next_ahead): from now on the reader decodes no more there. */
 static struct slot *reader_take(struct pcapfile *p, struct reader *r)
 {
 	pthread_mutex_lock(&r->lock);
@@ -617,9 +619,8 @@ static struct slot *reader_take(struct pcapfile *p, struct reader *r)
 	r->ready--;
 	r->next_take = (r->next_take + 1) % RING;
 	s->taken = true;
-	p->ahead = s->ahead;
-	p->n_ahead = s->n_ahead;
-	p->next_ahead = 0;
+	p->next_ahead = s->ahead;
+	p->end_ahead = s->ahead ? s->ahead + s->n_ahead : NULL;
 	pthread_mutex_unlock(&r->lock);
 	return s;
 }
@@ -737,7 +738,7 @@ static int need_from_reader(struct pcapfile *p, size_t n)
 			}
 			reader_give_back(r, s);
 			p->held = NULL;
-			p->n_ahead = 0;
+			p->next_ahead = p->end_ahead = NULL;
 		}
 		if (old)
 			reader_give_back(r, old);
@@ -1205,9 +1206,9 @@ void pcapfile_decode_ahead(struct pcapfile *p, int dlt)
 
 int pcapfile_next_frame(struct pcapfile *p, struct pcapfile_frame *fr)
 {
-	if (p->next_ahead < p->n_ahead && p->ahead[p->next_ahead].at == p->base + p->pos &&
-	    !p->err[0]) {
-		const struct ahead *a = &p->ahead[p->next_ahead++];
+	const struct ahead *a = p->next_ahead;
+	if (a != p->end_ahead && a->at == p->base + p->pos && !p->err[0]) {
+		p->next_ahead = a + 1;
 		fr->pkt.ts = a->ts;
 		fr->pkt.data = a->at + (p->format == FMT_PCAP ? 16 : 28);
 		fr->pkt.caplen = a->caplen;
