@@ -1220,7 +1220,15 @@ int pcapfile_next_frame(struct pcapfile *p, struct pcapfile_frame *fr)
 		return 1;
 	}
 	fr->seg = NULL;
-	return pcapfile_next(p, &fr->pkt);
+	int rc = pcapfile_next(p, &fr->pkt);
+	/* pcapfile_next may have gone past records decoded ahead: a block
+	   it passes over (another interface's packet, statistics) and then
+	   a packet the walk decoded.  Left behind, the look-up would miss
+	   for the rest of the buffer (42 k packets of 921 k on a pcapng
+	   capture). */
+	while (p->next_ahead != p->end_ahead && p->next_ahead->at < p->base + p->pos)
+		p->next_ahead++;
+	return rc;
 }
 
 const char *pcapfile_error(const struct pcapfile *p) { return p->err; }
