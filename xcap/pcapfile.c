@@ -81,6 +81,8 @@ enum { FMT_PCAP, FMT_PCAPNG };
    looks at whether need() has taken the buffer meanwhile. */
 #define AHEAD_MAX 4096u
 #define AHEAD_BATCH 64u
+/* Slots ready for need() from which the walk goes before the reading. */
+#define WALK_FIRST 2u
 /* How far ahead of the record it reads the walk asks for bytes. */
 #define WALK_PREFETCH 1024
 
@@ -526,10 +528,15 @@ static void *reader_main(void *arg)
 	for (;;) {
 		if (r->stop)
 			break;
-		if (copy_claimed(r, true))
+		/* With slots ready for the parsing, the walk goes first,
+		   over the slot just read while its bytes are in the cache;
+		   else reading goes first, and the walk comes when there is
+		   nothing to read. */
+		struct slot *w = r->ready >= WALK_FIRST ? walk_next(r) : NULL;
+		if (!w && copy_claimed(r, true))
 			continue;
-		/* Nothing to read: decode ahead, or sleep. */
-		struct slot *w = walk_next(r);
+		if (!w)
+			w = walk_next(r);
 		if (w) {
 			pthread_mutex_unlock(&r->lock);
 			walk_slot(r, w);
