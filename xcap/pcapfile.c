@@ -83,8 +83,6 @@ enum { FMT_PCAP, FMT_PCAPNG };
 #define AHEAD_BATCH 64u
 /* Slots ready for need() from which the walk goes before the reading. */
 #define WALK_FIRST 2u
-/* How far ahead of the record it reads the walk asks for bytes. */
-#define WALK_PREFETCH 1024
 
 #define PCAPNG_SHB 0x0a0d0d0au
 #define PCAPNG_IDB 1u
@@ -335,10 +333,6 @@ static void walk_slot(struct reader *r, struct slot *s)
 				break;
 			}
 			h = data + o;
-			/* The slot was copied up to a ring ago, out of the
-			   cache by now: ask for the bytes a few records on
-			   (a hint, not a read; past the end it does nothing). */
-			__builtin_prefetch(h + WALK_PREFETCH);
 		}
 		struct cursor c = cursor_init(h, hs);
 		uint64_t size;
