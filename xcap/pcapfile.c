@@ -104,10 +104,10 @@ struct iface {
 
 /* A pcap record the reader thread parsed and decoded ahead of need(). */
 struct ahead {
-	const uint8_t *at;	/* its record header, in the slot's data */
-	uint64_t ts;
+	/* As pcapfile_next_frame hands it out, copied whole: its data
+	   is frame_hdr bytes after the record's header, in the slot. */
+	struct pcapfile_packet pkt;
 	uint32_t size;		/* the whole record's */
-	uint32_t caplen, len;
 	enum decode_result result;
 	struct tcp_seg seg;
 };
@@ -177,6 +177,7 @@ struct pcapfile {
 	   look-up is done a packet. */
 	const struct ahead *next_ahead, *end_ahead;
 	bool decode_ahead;	/* pcapfile_decode_ahead is on */
+	uint32_t frame_hdr;	/* then: a record's bytes before its frame */
 	uint8_t *base;		/* the window: in a slot (held), or buf */
 	uint8_t *buf;		/* the window's own buffer (cap bytes) when not a slot's */
 	size_t cap, len, pos;
@@ -277,11 +278,11 @@ static int decode_record(const struct reader *r, const uint8_t *h, uint32_t size
 		ts = iface_ns(&r->ifs[ifid], ticks);
 		hdr = 28;
 	}
-	a->at = h;
+	a->pkt.ts = ts;
+	a->pkt.data = h + hdr;
+	a->pkt.caplen = caplen;
+	a->pkt.len = len;
 	a->size = r->ng ? size : 16 + caplen;
-	a->ts = ts;
-	a->caplen = caplen;
-	a->len = len;
 	a->result = decode_frame(r->dlt, h + hdr, caplen, len, &a->seg);
 	return 1;
 }
@@ -1202,34 +1203,33 @@ void pcapfile_decode_ahead(struct pcapfile *p, int dlt)
 	r->ahead_on = true;
 	pthread_mutex_unlock(&r->lock);
 	p->decode_ahead = true;
+	p->frame_hdr = p->format == FMT_PCAP ? 16 : 28;
 	reader_sync(p);
 }
 
 int pcapfile_next_frame(struct pcapfile *p, struct pcapfile_frame *fr)
 {
+	const uint8_t *at = p->base + p->pos;
 	const struct ahead *a = p->next_ahead;
-	if (a != p->end_ahead && a->at == p->base + p->pos && !p->err[0]) {
+	/* Records decoded ahead that pcapfile_next went past are passed
+	   over: a block it skipped (another interface's packet, statistics)
+	   and then a packet the walk had decoded.  Left behind, the look-up
+	   would miss for the rest of the buffer (42 k packets of 921 k on a
+	   pcapng capture). */
+	while (a != p->end_ahead && a->pkt.data - p->frame_hdr < at)
+		a++;
+	if (a != p->end_ahead && a->pkt.data - p->frame_hdr == at && !p->err[0]) {
 		p->next_ahead = a + 1;
-		fr->pkt.ts = a->ts;
-		fr->pkt.data = a->at + (p->format == FMT_PCAP ? 16 : 28);
-		fr->pkt.caplen = a->caplen;
-		fr->pkt.len = a->len;
+		fr->pkt = a->pkt;
 		fr->seg = &a->seg;
 		fr->result = a->result;
 		p->pos += a->size;
-		p->last_ts = a->ts;
+		p->last_ts = a->pkt.ts;
 		return 1;
 	}
+	p->next_ahead = a;
 	fr->seg = NULL;
-	int rc = pcapfile_next(p, &fr->pkt);
-	/* pcapfile_next may have gone past records decoded ahead: a block
-	   it passes over (another interface's packet, statistics) and then
-	   a packet the walk decoded.  Left behind, the look-up would miss
-	   for the rest of the buffer (42 k packets of 921 k on a pcapng
-	   capture). */
-	while (p->next_ahead != p->end_ahead && p->next_ahead->at < p->base + p->pos)
-		p->next_ahead++;
-	return rc;
+	return pcapfile_next(p, &fr->pkt);
 }
 
 const char *pcapfile_error(const struct pcapfile *p) { return p->err; }
