@@ -81,6 +81,8 @@ enum { FMT_PCAP, FMT_PCAPNG };
    looks at whether need() has taken the buffer meanwhile. */
 #define AHEAD_MAX 4096u
 #define AHEAD_BATCH 64u
+/* Slots ready for need() from which the walk goes before the reading. */
+#define WALK_FIRST 2u
 
 #define PCAPNG_SHB 0x0a0d0d0au
 #define PCAPNG_IDB 1u
@@ -102,10 +104,10 @@ struct iface {
 
 /* A pcap record the reader thread parsed and decoded ahead of need(). */
 struct ahead {
-	const uint8_t *at;	/* its record header, in the slot's data */
-	uint64_t ts;
+	/* As pcapfile_next_frame hands it out, copied whole: its data
+	   is frame_hdr bytes after the record's header, in the slot. */
+	struct pcapfile_packet pkt;
 	uint32_t size;		/* the whole record's */
-	uint32_t caplen, len;
 	enum decode_result result;
 	struct tcp_seg seg;
 };
@@ -170,9 +172,12 @@ struct pcapfile {
 	FILE *f;
 	struct reader *rd;	/* NULL: read through f in this thread */
 	struct slot *held;	/* the reader's slot the window is in, or NULL */
-	const struct ahead *ahead;	/* held's records decoded ahead: */
-	unsigned n_ahead, next_ahead;	/* how many, and the next one to hand out */
+	/* held's records decoded ahead: the next one to hand out, and the
+	   end of them (both NULL: none).  Pointers, not indexes: the
+	   look-up is done a packet. */
+	const struct ahead *next_ahead, *end_ahead;
 	bool decode_ahead;	/* pcapfile_decode_ahead is on */
+	uint32_t frame_hdr;	/* then: a record's bytes before its frame */
 	uint8_t *base;		/* the window: in a slot (held), or buf */
 	uint8_t *buf;		/* the window's own buffer (cap bytes) when not a slot's */
 	size_t cap, len, pos;
@@ -254,22 +259,30 @@ static int decode_record(const struct reader *r, const uint8_t *h, uint32_t size
 		uint32_t type = cursor_u32(&f, r->big);
 		cursor_skip(&f, 4);	/* the length: size */
 		uint32_t ifid = cursor_u32(&f, r->big);
-		uint64_t ticks = (uint64_t)cursor_u32(&f, r->big) << 32;
-		ticks |= cursor_u32(&f, r->big);
-		caplen = cursor_u32(&f, r->big);
-		len = cursor_u32(&f, r->big);
 		bool ok = true;
 		if (type != PCAPNG_EPB || size < 32 || cursor_peek_u32(&c, size - 4, r->big, &ok) != size ||
-		    !ok || ifid >= r->nifs || r->ifs[ifid].linktype != r->dlt || caplen > size - 32)
+		    !ok || ifid >= r->nifs || r->ifs[ifid].linktype != r->dlt)
+			return 0;
+		/* The timestamp's two 32-bit halves (high first, each in the
+		   section's order) as one 64-bit read: read as two, they
+		   went through the stack as two 4-byte stores and one 8-byte
+		   load, which waited for the stores (no forwarding), a
+		   stall a packet. */
+		uint64_t ticks = cursor_u64(&f, r->big);
+		if (!r->big)
+			ticks = ticks << 32 | ticks >> 32;
+		caplen = cursor_u32(&f, r->big);
+		len = cursor_u32(&f, r->big);
+		if (caplen > size - 32)
 			return 0;
 		ts = iface_ns(&r->ifs[ifid], ticks);
 		hdr = 28;
 	}
-	a->at = h;
+	a->pkt.ts = ts;
+	a->pkt.data = h + hdr;
+	a->pkt.caplen = caplen;
+	a->pkt.len = len;
 	a->size = r->ng ? size : 16 + caplen;
-	a->ts = ts;
-	a->caplen = caplen;
-	a->len = len;
 	a->result = decode_frame(r->dlt, h + hdr, caplen, len, &a->seg);
 	return 1;
 }
@@ -510,10 +523,15 @@ static void *reader_main(void *arg)
 	for (;;) {
 		if (r->stop)
 			break;
-		if (copy_claimed(r, true))
+		/* With slots ready for the parsing, the walk goes first,
+		   over the slot just read while its bytes are in the cache;
+		   else reading goes first, and the walk comes when there is
+		   nothing to read. */
+		struct slot *w = r->ready >= WALK_FIRST ? walk_next(r) : NULL;
+		if (!w && copy_claimed(r, true))
 			continue;
-		/* Nothing to read: decode ahead, or sleep. */
-		struct slot *w = walk_next(r);
+		if (!w)
+			w = walk_next(r);
 		if (w) {
 			pthread_mutex_unlock(&r->lock);
 			walk_slot(r, w);
@@ -584,7 +602,7 @@ static void reader_stop(struct reader *r)
 }
 
 /* The next slot the reader filled, waited for, with the records decoded
-   in it ahead (p->ahead): from now on the reader decodes no more there. */
+   in it ahead (p->next_ahead): from now on the reader decodes no more there. */
 static struct slot *reader_take(struct pcapfile *p, struct reader *r)
 {
 	pthread_mutex_lock(&r->lock);
@@ -603,9 +621,8 @@ static struct slot *reader_take(struct pcapfile *p, struct reader *r)
 	r->ready--;
 	r->next_take = (r->next_take + 1) % RING;
 	s->taken = true;
-	p->ahead = s->ahead;
-	p->n_ahead = s->n_ahead;
-	p->next_ahead = 0;
+	p->next_ahead = s->ahead;
+	p->end_ahead = s->ahead ? s->ahead + s->n_ahead : NULL;
 	pthread_mutex_unlock(&r->lock);
 	return s;
 }
@@ -723,7 +740,7 @@ static int need_from_reader(struct pcapfile *p, size_t n)
 			}
 			reader_give_back(r, s);
 			p->held = NULL;
-			p->n_ahead = 0;
+			p->next_ahead = p->end_ahead = NULL;
 		}
 		if (old)
 			reader_give_back(r, old);
@@ -1186,24 +1203,31 @@ void pcapfile_decode_ahead(struct pcapfile *p, int dlt)
 	r->ahead_on = true;
 	pthread_mutex_unlock(&r->lock);
 	p->decode_ahead = true;
+	p->frame_hdr = p->format == FMT_PCAP ? 16 : 28;
 	reader_sync(p);
 }
 
 int pcapfile_next_frame(struct pcapfile *p, struct pcapfile_frame *fr)
 {
-	if (p->next_ahead < p->n_ahead && p->ahead[p->next_ahead].at == p->base + p->pos &&
-	    !p->err[0]) {
-		const struct ahead *a = &p->ahead[p->next_ahead++];
-		fr->pkt.ts = a->ts;
-		fr->pkt.data = a->at + (p->format == FMT_PCAP ? 16 : 28);
-		fr->pkt.caplen = a->caplen;
-		fr->pkt.len = a->len;
+	const uint8_t *at = p->base + p->pos;
+	const struct ahead *a = p->next_ahead;
+	/* Records decoded ahead that pcapfile_next went past are passed
+	   over: a block it skipped (another interface's packet, statistics)
+	   and then a packet the walk had decoded.  Left behind, the look-up
+	   would miss for the rest of the buffer (42 k packets of 921 k on a
+	   pcapng capture). */
+	while (a != p->end_ahead && a->pkt.data - p->frame_hdr < at)
+		a++;
+	if (a != p->end_ahead && a->pkt.data - p->frame_hdr == at && !p->err[0]) {
+		p->next_ahead = a + 1;
+		fr->pkt = a->pkt;
 		fr->seg = &a->seg;
 		fr->result = a->result;
 		p->pos += a->size;
-		p->last_ts = a->ts;
+		p->last_ts = a->pkt.ts;
 		return 1;
 	}
+	p->next_ahead = a;
 	fr->seg = NULL;
 	return pcapfile_next(p, &fr->pkt);
 }
