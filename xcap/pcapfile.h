@@ -46,11 +46,14 @@ struct pcapfile_frame {
 	const struct tcp_seg *seg;
 	enum decode_result result;
 };
-/* Let the thread that reads a regular pcap file decode the frames (of
-   link type dlt) ahead, while it has nothing to read: the parsing thread
-   then finds most of them decoded (pcapfile_next_frame).  Not for pcapng,
-   pipes or a filter (it does nothing then); call before the first packet,
-   after pcapfile_set_filter. */
+/* Let the thread that reads a regular file decode the frames (of link
+   type dlt) ahead, while it has nothing to read: the parsing thread then
+   finds most of them decoded (pcapfile_next_frame).  A pcap file, or a
+   pcapng file whose first interface has link type dlt and which has at
+   most 8 interfaces when it is called (packets of interfaces described
+   later or of another link type take the parsing thread's way).  Not for
+   pipes or a filter (it does nothing then); call before the first
+   packet, after pcapfile_set_filter. */
 void pcapfile_decode_ahead(struct pcapfile *p, int dlt);
 /* pcapfile_next, with the frame's decoding when the reader did it. */
 int pcapfile_next_frame(struct pcapfile *p, struct pcapfile_frame *fr);
