@@ -77,7 +77,8 @@ static int one_byte_at_a_time;
 
 static void setup(void)
 {
-	static const struct proto_sink sink = { NULL, on_message, on_extension, on_name, on_note };
+	static const struct proto_sink sink = { .message = on_message, .extension = on_extension,
+						.client_name = on_name, .note = on_note };
 	n_msgs = 0;
 	notes[0] = names[0] = '\0';
 	dec = proto_rfb.create(&sink);

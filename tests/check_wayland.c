@@ -617,7 +617,7 @@ START_TEST(waypipe_resync_real)
 			ck_assert_msg(n_big <= n_whole, "dir %d cut at %zu: more messages", dir, k);
 			size_t j = n_whole - n_big;
 			for (size_t i = 0; i < n_big; i++) {
-				char a[PROTO_DETAIL_MAX + 64], b[PROTO_DETAIL_MAX + 64];
+				char a[PROTO_DETAIL_MAX + 96], b[PROTO_DETAIL_MAX + 96];	/* number, name, detail */
 				identity(&whole[j + i], 0, a, sizeof a);
 				identity(&big[i], k, b, sizeof b);
 				ck_assert_msg(strcmp(a, b) == 0, "dir %d cut at %zu, message %zu: "

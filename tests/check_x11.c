@@ -81,7 +81,8 @@ static void setup(void)
 {
 	n_msgs = 0;
 	notes[0] = names[0] = exts[0] = '\0';
-	struct proto_sink sink = { NULL, on_message, on_extension, on_name, on_note };
+	struct proto_sink sink = { .message = on_message, .extension = on_extension,
+				   .client_name = on_name, .note = on_note };
 	dec = proto_x11.create(&sink);
 	ck_assert_ptr_nonnull(dec);
 }

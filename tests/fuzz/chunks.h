@@ -79,8 +79,9 @@ static void chunks_on_note(void *ctx, enum proto_dir dir, const char *text)
 static int fuzz_decoder_chunks(const struct proto_ops *ops, const uint8_t *data, size_t size)
 {
 	size_t told = 0, twin_told = 0;
-	struct proto_sink sink = { &told, chunks_on_message, chunks_on_extension, chunks_on_name,
-				   chunks_on_note };
+	struct proto_sink sink = { .ctx = &told, .message = chunks_on_message,
+				   .extension = chunks_on_extension, .client_name = chunks_on_name,
+				   .note = chunks_on_note };
 	struct proto_sink twin_sink = sink;
 	twin_sink.ctx = &twin_told;
 	struct proto_decoder *d = ops->create(&sink);
