@@ -231,9 +231,8 @@ static inline bool fold_cut(struct conn *c, int dir, uint32_t seq, uint64_t len)
 {
 	struct pipeline *p = c->p;
 	struct xrec_pkt *k = &p->held.u.pkt;
-	uint64_t kept = (uint64_t)k->len - len;	/* kept < k->len: 0 < len <= k->len */
-	if (k->conn != c->id || k->dir != dir || kept >= k->len ||
-	    seq + (uint32_t)len != k->seq + (k->tcp_flags & XTCP_SYN ? 1u : 0u) + k->len)
+	uint64_t kept;
+	if (!xrec_is_cut_of(k, c->id, (uint8_t)dir, seq, len, &kept))
 		return false;
 	k->cut = (uint32_t)kept + 1;
 	send_held(p);

@@ -196,6 +196,24 @@ struct xrec_gap {
 	uint64_t len;		/* missing bytes */
 };
 
+/* Whether a snaplen gap of conn, dir at seq, len bytes is the tail of
+   the payload of packet k, at least one byte of it, of a packet not all
+   captured: the gap k's cut can stand for (xrec_pkt_cut gives it back);
+   then *kept is the bytes captured before it.  The pipeline folding a
+   gap into its pkt record and the trace writer folding one into the
+   record written before it ask the same. */
+static inline bool xrec_is_cut_of(const struct xrec_pkt *k, uint32_t conn, uint8_t dir,
+				  uint32_t seq, uint64_t len, uint64_t *kept)
+{
+	/* kept < k->len: 0 < len <= k->len, as the subtraction wraps */
+	uint64_t n = (uint64_t)k->len - len;
+	if (conn != k->conn || dir != k->dir || n >= k->len ||
+	    (uint32_t)(seq + len) != k->seq + (k->tcp_flags & XTCP_SYN ? 1u : 0u) + k->len)
+		return false;
+	*kept = n;
+	return true;
+}
+
 /* The gap a pkt record's cut stands for (xrec_pkt.cut, or a trace's
    pkt record of format 1.4 that said one): the payload's last bytes,
    from kept on, at the packet's time. */

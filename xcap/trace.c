@@ -557,11 +557,9 @@ static void put_pkt_or_gap(struct trace_writer *w, const struct xrec *rec)
 static inline int put_cut(struct trace_writer *w, const struct xrec_gap *g)
 {
 	const struct xrec_pkt *k = &w->pkt;
-	/* kept < k->len: 0 < g->len <= k->len, as the subtraction wraps */
-	uint64_t kept = (uint64_t)k->len - g->len;
+	uint64_t kept;
 	if (g->reason != XGAP_SNAPLEN || g->ts != k->ts ||
-	    g->conn != k->conn || g->dir != k->dir || kept >= k->len ||
-	    (uint32_t)(g->seq + g->len) != k->seq + (k->tcp_flags & XTCP_SYN ? 1u : 0u) + k->len)
+	    !xrec_is_cut_of(k, g->conn, g->dir, g->seq, g->len, &kept))
 		return 0;
 	uint8_t *end = w->buf + w->len, *p = end;
 	if (!k->has_zlen)
