@@ -11,6 +11,7 @@ TESTS += tests/run-lock.sh
 
 # What recording stacks costs an application's start-up: figures only.
 EXTRA_DIST += tests/bench-run.sh
+EXTRA_DIST += tests/trips-moved.py
 bench: bench-run
 bench-run: all
 	$(SHELL) $(top_srcdir)/tests/bench-run.sh $(abs_top_builddir)
