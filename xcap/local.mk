@@ -19,6 +19,7 @@ xcap_libxcap_a_SOURCES = \
 	xcap/response_model.c xcap/response_model.h \
 	xcap/units.c xcap/units.h \
 	xcap/grow.c xcap/grow.h \
+	xcap/clock.h \
 	xcap/conns.c xcap/conns.h \
 	xcap/wlmsg.c xcap/wlmsg.h
 xcap_libxcap_a_CFLAGS = $(AM_CFLAGS) $(PCAP_CFLAGS) $(ZLIB_CFLAGS)

@@ -53,11 +53,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <pcap/pcap.h>
 
+#include "clock.h"
 #include "cursor.h"
 #include "decode.h"
 #include "grow.h"
@@ -522,13 +522,6 @@ static void relax(void)
 #endif
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* Under the lock: whether the reader begins or fills a slot within ns,
    looked for with the lock let go between looks.  need() looks a while
    before it sleeps, when the two threads can run at once: the reader is
@@ -540,7 +533,7 @@ static bool progress_within(struct reader *r, uint64_t ns)
 	if (!r->spin)
 		return false;
 	unsigned seen = r->progress;
-	uint64_t until = now_ns() + ns;
+	uint64_t until = clock_ns(CLOCK_MONOTONIC) + ns;
 	do {
 		pthread_mutex_unlock(&r->lock);
 		for (int i = 0; i < 32; i++)
@@ -548,7 +541,7 @@ static bool progress_within(struct reader *r, uint64_t ns)
 		pthread_mutex_lock(&r->lock);
 		if (r->progress != seen)
 			return true;
-	} while (now_ns() < until);
+	} while (clock_ns(CLOCK_MONOTONIC) < until);
 	return false;
 }
 

@@ -20,6 +20,7 @@
  * Belongs to: the xcap-link command's room (xcap/cmd/xcap-link/).
  */
 #include "config.h"
+#include "clock.h"
 #include "report.h"
 #include "units.h"
 
@@ -98,13 +99,6 @@ static void usage(FILE *f)
 "  ip netns add client; ip netns add server\n"
 "  xcap-link --ns-a client --ns-b server --rate 1M --latency 20 &   1 Mbit/s, 20 ms each way\n"
 "  xcap-link --ns-a home --ns-b isp --rate 1M,8M --latency 15 --loss 1   asymmetric, 1 %% loss\n");
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- the packet ring: variable-size records in one preallocated buffer ---- */
@@ -237,7 +231,7 @@ static void ingest(struct dir *d)
 			die(EXIT_RUNTIME, "cannot read from the tun device: %s: '%s'",
 			    strerror(errno), d->in_dev);
 		}
-		uint64_t now = now_ns();
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		if (n == 0)
 			continue;
 		if ((size_t)n > mtu) {
@@ -635,10 +629,10 @@ int main(int argc, char **argv)
 	 * loop into a busy one; there being a little late costs nothing, as
 	 * the model, not the release, sets when the next packet goes. */
 	uint64_t late_est = 50000;
-	uint64_t last = now_ns();
+	uint64_t last = clock_ns(CLOCK_MONOTONIC);
 	int64_t spin_budget = SPIN_BUDGET_MAX;
 	while (!stop_requested) {
-		uint64_t now = now_ns();
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		spin_budget += (int64_t)((now - last) / SPIN_BUDGET_SHARE);
 		if (spin_budget > (int64_t)SPIN_BUDGET_MAX)
 			spin_budget = SPIN_BUDGET_MAX;
@@ -657,7 +651,7 @@ int main(int argc, char **argv)
 				margin = SPIN_MAX;
 			if (spin_budget <= 0)
 				margin = 0;
-			now = now_ns();
+			now = clock_ns(CLOCK_MONOTONIC);
 			uint64_t wait = next > now + margin ? next - margin - now : 0;
 			if (wait)
 				wake = now + wait;
@@ -674,7 +668,7 @@ int main(int argc, char **argv)
 			die(EXIT_RUNTIME, "cannot wait for packets: %s: '%s'", strerror(errno), "ppoll");
 		}
 		if (n == 0 && wake) {
-			uint64_t t = now_ns();
+			uint64_t t = clock_ns(CLOCK_MONOTONIC);
 			uint64_t late = t > wake ? t - wake : 0;
 			late_est -= late_est / 64;
 			if (late > late_est)
@@ -687,7 +681,7 @@ int main(int argc, char **argv)
 				ingest(&d[i]);
 		}
 		if (spin_from)
-			spin_budget -= (int64_t)(now_ns() - spin_from);
+			spin_budget -= (int64_t)(clock_ns(CLOCK_MONOTONIC) - spin_from);
 	}
 
 	if (!quiet) {

@@ -32,6 +32,7 @@
  * Belongs to: the xcap-replay command's room (xcap/cmd/xcap-replay/).
  */
 #include "config.h"
+#include "clock.h"
 #include "parts.h"
 #include "report.h"
 
@@ -116,13 +117,6 @@ static void usage(FILE *f)
 "  xcap-replay record typing.pcap -o typing.session\n"
 "  xcap-replay --display 127.0.0.1:1 --log replay.log typing.session\n"
 "  xcap-replay --pace recorded --rfb 127.0.0.1:5901 viewer.session\n");
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec;
 }
 
 static void sleep_until(uint64_t t)
@@ -339,13 +333,13 @@ static bool is_click(const struct xsess_input *in, const uint32_t pressed_in[256
 static int wait_placed(struct play *p, const struct target *t, const struct xsess_input *in,
 		       uint64_t *waited)
 {
-	uint64_t start = now_ns(), limit = start + p->timeout, w;
+	uint64_t start = clock_ns(CLOCK_MONOTONIC), limit = start + p->timeout, w;
 	*waited = 0;
 	for (;;) {
 		int r = t->placed(t->ctx, in, p->dx, p->dy);
 		if (r < 0)
 			return -1;
-		uint64_t now = now_ns();
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		*waited = now - start;
 		if (r > 0)
 			return 0;
@@ -363,7 +357,7 @@ static int wait_placed(struct play *p, const struct target *t, const struct xses
    timeout), so that the first input's response is its own. */
 static int quiet_start(struct play *p, const struct target *t)
 {
-	uint64_t last = now_ns(), limit = last + p->timeout, w;
+	uint64_t last = clock_ns(CLOCK_MONOTONIC), limit = last + p->timeout, w;
 	for (;;) {
 		uint64_t at = last + p->quiet;
 		int r = t->change(t->ctx, at < limit ? at : limit, &w);
@@ -377,7 +371,7 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 {
 	if (quiet_start(p, t) < 0)
 		return -1;
-	uint64_t start = now_ns();
+	uint64_t start = clock_ns(CLOCK_MONOTONIC);
 	struct held held = { .n = 0 };
 	uint32_t pressed_in[256] = { 0 };
 	/* For each key and button (X11 codes) held: what its press drew when
@@ -404,7 +398,7 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 				" it went to when recorded\n", i + 1,
 				placed ? "never-placed: gave up after" : "waited", (double)waited / 1e9,
 				in->root_x + p->dx - in->event_x, in->root_y + p->dy - in->event_y);
-		uint64_t t_sent = now_ns();
+		uint64_t t_sent = clock_ns(CLOCK_MONOTONIC);
 		if (t->send(t->ctx, in, p->dx, p->dy) < 0)
 			return -1;
 		p->sent++;
@@ -451,7 +445,7 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 	/* The last response is let finish at the recorded pace too, so a
 	   capture or screenshot taken next sees its end. */
 	if (p->pace == PACE_RECORDED) {
-		uint64_t w, limit = now_ns() + p->timeout, last = now_ns();
+		uint64_t w, limit = clock_ns(CLOCK_MONOTONIC) + p->timeout, last = clock_ns(CLOCK_MONOTONIC);
 		for (;;) {
 			int r = t->change(t->ctx, last + p->quiet < limit ? last + p->quiet : limit, &w);
 			if (r <= 0)
@@ -504,7 +498,7 @@ static int x11_change(void *ctx, uint64_t deadline, uint64_t *when)
 			uint8_t type = e->response_type & 0x7f;
 			free(e);
 			if (type == x->damage_event) {
-				*when = now_ns();
+				*when = clock_ns(CLOCK_MONOTONIC);
 				/* the rest already queued is the same change */
 				while ((e = xcb_poll_for_queued_event(x->c)))
 					free(e);
@@ -513,7 +507,7 @@ static int x11_change(void *ctx, uint64_t deadline, uint64_t *when)
 		}
 		if (xcb_connection_has_error(x->c))
 			return -1;
-		uint64_t now = now_ns();
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		if (now >= deadline)
 			return 0;
 		struct pollfd pfd = { xcb_get_file_descriptor(x->c), POLLIN, 0 };
@@ -846,7 +840,7 @@ static int rfb_change(void *ctx, uint64_t deadline, uint64_t *when)
 {
 	struct rfb *r = ctx;
 	for (;;) {
-		uint64_t now = now_ns();
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		if (now >= deadline)
 			return 0;
 		struct pollfd pfd = { r->fd, POLLIN, 0 };
@@ -860,7 +854,7 @@ static int rfb_change(void *ctx, uint64_t deadline, uint64_t *when)
 		if (m < 0)
 			return -1;
 		if (m > 0) {
-			*when = now_ns();
+			*when = clock_ns(CLOCK_MONOTONIC);
 			return 1;
 		}
 	}
@@ -895,7 +889,7 @@ static int play_rfb(struct play *p, const struct xsession *s, const char *where)
 			 where);
 	/* The first full update, so that what follows is the inputs' doing. */
 	uint64_t w;
-	if (rfb_change(&r, now_ns() + p->timeout, &w) < 0)
+	if (rfb_change(&r, clock_ns(CLOCK_MONOTONIC) + p->timeout, &w) < 0)
 		die(EXIT_RUNTIME, "lost the RFB server: %s: '%s'", r.err, where);
 	struct target t = { rfb_send, rfb_change, NULL, &r };
 	if (play_all(p, s, &t) < 0)
@@ -977,7 +971,7 @@ static pid_t capture_start(const char *iface, const char *trace, unsigned port)
 static void capture_stop(pid_t pid, const char *trace)
 {
 	/* The last updates and acknowledgements are still on their way. */
-	sleep_until(now_ns() + NS_PER_S);
+	sleep_until(clock_ns(CLOCK_MONOTONIC) + NS_PER_S);
 	kill(pid, SIGINT);
 	int st;
 	pid_t w = waitpid(pid, &st, 0);
@@ -1105,7 +1099,7 @@ int main(int argc, char **argv)
 		}
 		cap = capture_start(iface, capture, port);
 	}
-	uint64_t t0 = now_ns();
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 	if (s.proto == XSESS_X11)
 		play_x11(&p, &s, display);
 	else
@@ -1118,7 +1112,7 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"xcap-replay: %zu of %zu inputs sent in %.3f s (%s pace); %zu responses never "
 			"began, %zu never went quiet, %zu clicks never found their window%s\n",
-			p.sent, s.n, (double)(now_ns() - t0) / 1e9,
+			p.sent, s.n, (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9,
 			p.pace == PACE_QUIET ? "quiet" : "recorded", p.never_began, p.never_quiet,
 			p.never_placed,
 			p.released ? "; let go of keys or buttons held at the end" : "");

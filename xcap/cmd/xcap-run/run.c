@@ -62,6 +62,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "parts.h"
 #include "pipeline.h"
 #include "record.h"
@@ -88,13 +89,6 @@ enum { EXIT_OK = 0, EXIT_RUNTIME = 3, EXIT_USAGE = 2 };
 /* The largest segment synthesised: an IPv4 packet holds 65535 bytes. */
 #define SEG_MAX 65000
 #define CONN_MAX 64
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 /* ---- the trace ---- */
 
@@ -510,7 +504,7 @@ static void open_conn(struct relay *rl, int cfd, int sfd, uint16_t cport, uint16
 	c->f[XDIR_C2S].seq = 1000;
 	c->f[XDIR_S2C].seq = 5000;
 	c->open = true;
-	uint64_t t = now_ns();
+	uint64_t t = clock_ns(CLOCK_REALTIME);
 	segment(&rl->rec, c, XDIR_C2S, XTCP_SYN, NULL, 0, t);
 	segment(&rl->rec, c, XDIR_S2C, XTCP_SYN, NULL, 0, t);
 	segment(&rl->rec, c, XDIR_C2S, 0, NULL, 0, t);
@@ -619,7 +613,7 @@ static void record_sent(struct relay *rl, struct conn *c, int dir, const uint8_t
 			uint64_t t, const int *fds, int nfds)
 {
 	account_fds(rl, c, dir, fds, nfds);
-	record_bytes(&rl->rec, c, dir, p, n, dir == XDIR_C2S ? t : now_ns());
+	record_bytes(&rl->rec, c, dir, p, n, dir == XDIR_C2S ? t : clock_ns(CLOCK_REALTIME));
 }
 
 /* Read what fd has for direction dir of c.  With nothing to hold back
@@ -640,7 +634,7 @@ static void pull(struct relay *rl, struct conn *c, int dir)
 	}
 	if (n < 0)
 		return;
-	uint64_t t = now_ns();
+	uint64_t t = clock_ns(CLOCK_REALTIME);
 	size_t sent = 0;
 	if (!rl->delay && !rl->rate && !c->q[dir]) {
 		ssize_t w = send_now(rl, dir == XDIR_C2S ? c->sfd : c->cfd, buf, (size_t)n, fds, nfds);
@@ -714,7 +708,7 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 			pid_t w = waitpid(child, child_status, WNOHANG);
 			if (w == child) {
 				child_done = true;
-				done_at = now_ns();
+				done_at = clock_ns(CLOCK_REALTIME);
 			}
 		}
 		size_t open = 0;
@@ -722,7 +716,7 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 			open += rl->conns[i].open;
 		/* The child is gone: its connections close with it; a second
 		   later, any left belong to something it left behind. */
-		if (child_done && (!open || now_ns() - done_at > 1000000000u))
+		if (child_done && (!open || clock_ns(CLOCK_REALTIME) - done_at > 1000000000u))
 			break;
 		if (stop_requested && !child_done) {
 			kill(child, SIGTERM);
@@ -735,7 +729,7 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 		owner[np++] = NULL;
 		pf[np] = (struct pollfd){ .fd = child_pipe[0], .events = POLLIN };
 		owner[np++] = NULL;
-		uint64_t t = now_ns(), next = t + 100000000u;
+		uint64_t t = clock_ns(CLOCK_REALTIME), next = t + 100000000u;
 		for (size_t i = 0; i < rl->n; i++) {
 			struct conn *c = &rl->conns[i];
 			if (!c->open)
@@ -791,7 +785,7 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 			if (pf[i].revents & (POLLIN | POLLHUP | POLLERR))
 				pull(rl, c, in_dir);
 		}
-		t = now_ns();
+		t = clock_ns(CLOCK_REALTIME);
 		for (size_t i = 0; i < rl->n; i++) {
 			struct conn *c = &rl->conns[i];
 			if (!c->open)
@@ -804,7 +798,7 @@ static int relay_run(struct relay *rl, int lfd, pid_t child, int *child_status)
 				conn_close(rl, c, t);
 		}
 	}
-	uint64_t t = now_ns();
+	uint64_t t = clock_ns(CLOCK_REALTIME);
 	for (size_t i = 0; i < rl->n; i++)
 		conn_close(rl, &rl->conns[i], t);
 	return 0;

@@ -34,6 +34,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "clock.h"
 #include "cut.h"
 #include "flight.h"
 #include "ring.h"
@@ -467,13 +468,6 @@ static void emit_cuts_apart(void *ctx, const struct xrec *rec)
 	emit(ctx, &r);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* The name of the file that starts at ts: with -G, OUT is a strftime
    pattern; without conversions a time stamp goes before the extension. */
 static void out_name_for(struct capture *cap, uint64_t ts)
@@ -683,7 +677,7 @@ static int window_close(void *ctx)
 /* SIGUSR2: a mark at the capture's present time. */
 static void signal_mark(struct capture *cap)
 {
-	uint64_t ts = cap->live ? now_ns() : cap->last_ts;
+	uint64_t ts = cap->live ? clock_ns(CLOCK_REALTIME) : cap->last_ts;
 	if (ts < cap->last_ts)
 		ts = cap->last_ts;
 	mark_and_trigger(cap, ts, 0, XMARK_SIGNAL, "SIGUSR2", 0);
@@ -1166,7 +1160,7 @@ int main(int argc, char **argv)
 		   the first piece is named and begun at the first packet. */
 		cap.open_at_first = true;
 	} else {
-		open_output(&cap, now_ns());
+		open_output(&cap, clock_ns(CLOCK_REALTIME));
 	}
 	cap.cuts_files = cap.open_at_first || cap.rotate_ns || cap.size_limit;
 	if (cap.resp_over_ns) {
@@ -1215,7 +1209,7 @@ int main(int argc, char **argv)
 			pcap_snapshot(cap.pcap), cap.ts_nano ? "nanosecond" : "microsecond");
 
 	int status = EXIT_OK;
-	cap.last_flush_ns = now_ns();
+	cap.last_flush_ns = clock_ns(CLOCK_REALTIME);
 	while (!stop_requested && !cap.write_failed && !cap.pipe_failed) {
 		int n = cap.file ? read_file(&cap, 4096)
 				 : pcap_dispatch(cap.pcap, -1, on_packet, (u_char *)&cap);
@@ -1245,16 +1239,16 @@ int main(int argc, char **argv)
 			   more than arrives meanwhile.  When blocks fill slower
 			   than that (packets cut in the kernel, light traffic),
 			   no pause: sleeping is a wakeup too. */
-			uint64_t now = now_ns();
+			uint64_t now = clock_ns(CLOCK_REALTIME);
 			if (now - cap.last_read_ns < (uint64_t)COALESCE_NS) {
 				struct timespec pause = { 0, COALESCE_NS - (long)(now - cap.last_read_ns) };
 				nanosleep(&pause, NULL);
-				now = now_ns();
+				now = clock_ns(CLOCK_REALTIME);
 			}
 			cap.last_read_ns = now;
 		}
 		if (cap.live) {
-			uint64_t now = now_ns();
+			uint64_t now = clock_ns(CLOCK_REALTIME);
 			/* A window ends on time even when no packet comes, once
 			   the kernel has handed over every packet of its last
 			   moments (a ring block waits up to BLOCK_TIMEOUT_MS). */
@@ -1280,11 +1274,11 @@ int main(int argc, char **argv)
 	    !(cap.count_limit && cap.seen >= cap.count_limit) &&
 	    pcap_setnonblock(cap.pcap, 1, nbuf) == 0) {
 		int fd = pcap_get_selectable_fd(cap.pcap);
-		uint64_t deadline = now_ns() + (BLOCK_TIMEOUT_MS + 100) * 1000000ull;
+		uint64_t deadline = clock_ns(CLOCK_REALTIME) + (BLOCK_TIMEOUT_MS + 100) * 1000000ull;
 		for (int round = 0; round < 1000; round++) {
 			if (pcap_dispatch(cap.pcap, -1, on_packet, (u_char *)&cap) > 0)
 				continue;
-			uint64_t now = now_ns();
+			uint64_t now = clock_ns(CLOCK_REALTIME);
 			if (fd < 0 || now >= deadline)
 				break;
 			struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -1308,7 +1302,7 @@ int main(int argc, char **argv)
 		status = EXIT_RUNTIME;
 	}
 	if (cap.open_at_first && !cap.w)	/* no packet: an empty trace */
-		open_output(&cap, now_ns());
+		open_output(&cap, clock_ns(CLOCK_REALTIME));
 	write_stats(&cap);
 	struct xrec_stats st;
 	pipeline_stats(cap.pipe, &st);
