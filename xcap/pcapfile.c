@@ -527,7 +527,7 @@ static void relax(void)
    before it sleeps, when the two threads can run at once: the reader is
    then in the middle of a copy or a walk, and on the virtual machines
    measured a thread woken from its sleep took 0.3 ms on average to run
-   again, up to 1 ms, more than the reader needs for a slot. */
+   again, up to 2 ms, more than the reader needs for a slot. */
 static bool progress_within(struct reader *r, uint64_t ns)
 {
 	if (!r->spin)
