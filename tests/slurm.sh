@@ -12,7 +12,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 . "$top_srcdir/tests/engines-lib.sh"
 need root
-need xcapanalyse xcap munged slurmctld slurmd sbatch sinfo setpriv /usr/bin/python3
+need xcapanalyse xcap munged slurmctld slurmd sbatch sinfo setpriv ss timeout /usr/bin/python3
 need_duckdb
 getent passwd munge >/dev/null || skip "no user munge (Debian's munge package makes it)"
 sanitized && skip "the cluster runs the plain build's xcapanalyse (ASan is the other tests' business)"
@@ -24,22 +24,48 @@ mkdir -p munge msock ctld spool parquet
 chown munge:munge munge msock && chmod 700 munge && chmod 755 msock
 dd if=/dev/urandom of=munge/munge.key bs=1024 count=1 2>/dev/null
 chown munge:munge munge/munge.key && chmod 400 munge/munge.key
-stop_cluster() {
-	for p in spool/slurmd.pid ctld/slurmctld.pid msock/munged.pid; do
+stop_daemons() {	# [PIDFILE]: slurm's daemons, and (at exit) munged too
+	for p in spool/slurmd.pid ctld/slurmctld.pid $1; do
 		[ -s "$workdir/$p" ] && kill "$(cat "$workdir/$p")" 2>/dev/null
 	done
 	sleep 0.5
 }
-at_exit stop_cluster
+at_exit stop_daemons msock/munged.pid
 setpriv --reuid=munge --regid=munge --clear-groups munged --key-file="$workdir/munge/munge.key" \
 	--socket="$workdir/msock/munge.sock" --pid-file="$workdir/msock/munged.pid" \
 	--log-file="$workdir/munge/munged.log" --seed-file="$workdir/munge/munged.seed" ||
-	fail "munged did not start: $(tail -3 munge/munged.log)"
+	fail "munged did not start: $(tail -n 3 munge/munged.log)"
 
-# Two free ports, one for each daemon.
-port=$((20000 + $$ % 20000))
-while ss -Htln | awk '{ print $4 }' | grep -q ":\($port\|$((port + 1))\)\$"; do port=$((port + 2)); done
-cat >slurm.conf <<CONF
+# Two ports, one for each daemon, that no socket uses, below the kernel's
+# range of ports for outgoing connections: slurmctld gives up at once on a
+# port in use, and in that range any other test's connection (there are
+# many while the suite runs) may take one between our look and its bind.
+# A CI run lost 15 minutes to that, asking sinfo until the wait gave up.
+eph_low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+[ "$eph_low" -gt 10100 ] 2>/dev/null || eph_low=32768
+port_used() { ss -Htan "( sport = :$1 )" | grep -q .; }
+next_ports() {	# from $port on, the next free pair below eph_low
+	while [ $((port + 1)) -ge "$eph_low" ] || port_used "$port" || port_used $((port + 1)); do
+		port=$((port + 2))
+		[ $((port + 1)) -lt "$eph_low" ] || port=10000
+	done
+}
+# listening PORT PIDFILE: wait up to 10 s for the daemon to listen on
+# PORT; fail at once if it wrote its pid and is gone.
+listening() {
+	i=0
+	until ss -Htln "( sport = :$1 )" | grep -q .; do
+		[ -s "$2" ] && ! kill -0 "$(cat "$2")" 2>/dev/null && return 1
+		i=$((i + 1))
+		[ $i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+port=$((10000 + $$ % 10000 * 2 % (eph_low - 10002)))
+attempt=1
+while :; do
+	next_ports
+	cat >slurm.conf <<CONF
 ClusterName=xcaptest
 SlurmctldHost=localhost(127.0.0.1)
 SlurmUser=root
@@ -68,12 +94,29 @@ MpiDefault=none
 NodeName=xcapnode NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
 PartitionName=xcap Nodes=xcapnode Default=YES MaxTime=INFINITE State=UP
 CONF
-SLURM_CONF=$workdir/slurm.conf
-export SLURM_CONF
-slurmctld -f "$SLURM_CONF" -i || fail "slurmctld did not start: $(tail -5 ctld/slurmctld.log)"
-slurmd -f "$SLURM_CONF" -N xcapnode || fail "slurmd did not start: $(tail -5 spool/slurmd.log)"
-wait_for sh -c 'sinfo -h -o %T 2>/dev/null | grep -q idle' ||
-	fail "the node never came up: $(sinfo 2>&1; tail -5 ctld/slurmctld.log spool/slurmd.log)"
+	SLURM_CONF=$workdir/slurm.conf
+	export SLURM_CONF
+	slurmctld -f "$SLURM_CONF" -i || fail "slurmctld did not start: $(tail -n 5 ctld/slurmctld.log)"
+	if listening "$port" ctld/slurmctld.pid; then
+		slurmd -f "$SLURM_CONF" -N xcapnode || fail "slurmd did not start: $(tail -n 5 spool/slurmd.log)"
+		listening $((port + 1)) spool/slurmd.pid && break
+	fi
+	# Taken after all (between our look and the bind): other ports, twice.
+	grep -q 'Address already in use' ctld/slurmctld.log spool/slurmd.log 2>/dev/null && [ $attempt -lt 3 ] ||
+		fail "slurmctld or slurmd is not listening on $port or $((port + 1)): $(tail -n 5 ctld/slurmctld.log spool/slurmd.log 2>&1)"
+	say "port $port or $((port + 1)) was taken as the daemons bound it; trying the next two"
+	stop_daemons
+	rm -rf ctld/* spool/*
+	port=$((port + 2)) attempt=$((attempt + 1))
+done
+# sinfo, with no controller to answer, retries for seconds: bound each ask
+# and the whole wait.
+deadline=$(($(date +%s) + 60))
+until timeout 10 sinfo -h -o %T 2>/dev/null | grep -q idle; do
+	[ "$(date +%s)" -lt "$deadline" ] ||
+		fail "the node never came up: $(timeout 10 sinfo 2>&1; tail -n 5 ctld/slurmctld.log spool/slurmd.log)"
+	sleep 0.2
+done
 say "slurmctld and slurmd on ports $port and $((port + 1)), munged as munge: $(sinfo -h -o '%P %D %T')"
 
 # ---- 200 traces, 10 tasks ----
@@ -81,8 +124,8 @@ make_runs runs 200
 ls runs/*/* >traces.list
 XCAP_SQL=$top_srcdir/data/duckdb-sql.cjs XCAP_DUCKDB=$XCAP_DUCKDB
 export XCAP_SQL XCAP_DUCKDB
-sbatch --array=0-9 --wait --quiet "$top_srcdir/data/xcapanalyse-array.sbatch" >sbatch.out 2>&1 ||
-	fail "the array job failed: $(cat sbatch.out; tail -5 parquet/*.log)"
+timeout 900 sbatch --array=0-9 --wait --quiet "$top_srcdir/data/xcapanalyse-array.sbatch" >sbatch.out 2>&1 ||
+	fail "the array job failed: $(cat sbatch.out; tail -n 5 parquet/*.log)"
 n=$(ls parquet/delays-*.parquet | wc -l)
 [ "$n" = 10 ] || fail "$n Parquet files of delays, not one from each of 10 tasks: $(ls parquet)"
 say "array job: 10 tasks, $(ls parquet/*.parquet | wc -l) Parquet files, $(du -sk parquet | cut -f1) KB"
