@@ -41,13 +41,16 @@ setpriv --reuid=munge --regid=munge --clear-groups munged --key-file="$workdir/m
 # port in use, and in that range any other test's connection (there are
 # many while the suite runs) may take one between our look and its bind.
 # A CI run lost 15 minutes to that, asking sinfo until the wait gave up.
+# 11000-19999 is also clear of the other tests' servers (X on 6000 + N,
+# RFB on 5900 + N and 20900 + N, Wayland relays on 7400-7999).
 eph_low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
-[ "$eph_low" -gt 10100 ] 2>/dev/null || eph_low=32768
+[ "$eph_low" -gt 11100 ] 2>/dev/null || eph_low=32768
+port_top=$((eph_low < 20000 ? eph_low : 20000))
 port_used() { ss -Htan "( sport = :$1 )" | grep -q .; }
-next_ports() {	# from $port on, the next free pair below eph_low
-	while [ $((port + 1)) -ge "$eph_low" ] || port_used "$port" || port_used $((port + 1)); do
+next_ports() {	# from $port on, the next free pair in 11000 to port_top
+	while [ $((port + 1)) -ge "$port_top" ] || port_used "$port" || port_used $((port + 1)); do
 		port=$((port + 2))
-		[ $((port + 1)) -lt "$eph_low" ] || port=10000
+		[ $((port + 1)) -lt "$port_top" ] || port=11000
 	done
 }
 # listening PORT PIDFILE: wait up to 10 s for the daemon to listen on
@@ -61,7 +64,7 @@ listening() {
 		sleep 0.1
 	done
 }
-port=$((10000 + $$ % 10000 * 2 % (eph_low - 10002)))
+port=$((11000 + $$ % 4000 * 2 % (port_top - 11002)))
 attempt=1
 while :; do
 	next_ports
