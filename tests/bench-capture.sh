@@ -146,12 +146,18 @@ for name in "(reading whole packets)" "(reading 96 bytes)" "xcap" "xcap -k (whol
 		printf "%-28s %10s %8s %8s %8s %9s %11s %8s\n", name, $1, $2, $3, $4, $5, $6, x }'
 	[ "$name" = xcap ] && [ -f "$w/cut.txt" ] && sed 's/^/    (/; s/$/)/' "$w/cut.txt"
 done
-# The issue's goal, said beside the figures: no drop, within 1.1 x the floor.
+# The issue's goal, said beside the figures: no drop, within 1.1 x the
+# floor, for the capture users get (xcap as it is).  -k is said beside it
+# against the same floor, as a figure: it has no goal of its own.
 if [ -n "$whole" ]; then
 	for name in "xcap" "xcap -k (whole packets)"; do
 		median_row "$name" | awk -F'|' -v name="$name" -v f="$whole" '{
-			printf "goal (0 drops at <= 1.1 x the whole-packet floor): %s: %s drops, %.2f x: %s\n",
-			       name, $2, $4 / f, ($2 == 0 && $4 <= 1.1 * f) ? "met" : "not met" }'
+			if (name == "xcap")
+				printf "goal (0 drops at <= 1.1 x the whole-packet floor): %s: %s drops, %.2f x: %s\n",
+				       name, $2, $4 / f, ($2 == 0 && $4 <= 1.1 * f) ? "met" : "not met"
+			else
+				printf "beside it, no goal of its own: %s: %s drops, %.2f x the whole-packet floor\n",
+				       name, $2, $4 / f }'
 	done
 fi
 [ -z "${BENCH_LIVE_ONLY:-}" ] || exit 0
