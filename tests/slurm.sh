@@ -12,7 +12,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 . "$top_srcdir/tests/engines-lib.sh"
 need root
-need xcapanalyse xcap munged slurmctld slurmd sbatch sinfo setpriv ss timeout /usr/bin/python3
+need xcapanalyse xcap munged slurmctld slurmd sbatch sinfo setpriv timeout /usr/bin/python3
 need_duckdb
 getent passwd munge >/dev/null || skip "no user munge (Debian's munge package makes it)"
 sanitized && skip "the cluster runs the plain build's xcapanalyse (ASan is the other tests' business)"
@@ -40,13 +40,14 @@ setpriv --reuid=munge --regid=munge --clear-groups munged --key-file="$workdir/m
 # range of ports for outgoing connections: slurmctld gives up at once on a
 # port in use, and in that range any other test's connection (there are
 # many while the suite runs) may take one between our look and its bind.
-# A CI run lost 15 minutes to that, asking sinfo until the wait gave up.
+# A CI run's slurmctld most likely died so (its log was not kept), and the
+# test then asked sinfo for 15 minutes, until its wait gave up.
 # 11000-19999 is also clear of the other tests' servers (X on 6000 + N,
 # RFB on 5900 + N and 20900 + N, Wayland relays on 7400-7999).
 eph_low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
 [ "$eph_low" -gt 11100 ] 2>/dev/null || eph_low=32768
 port_top=$((eph_low < 20000 ? eph_low : 20000))
-port_used() { ss -Htan "( sport = :$1 )" | grep -q .; }
+port_used() { [ -n "$(listen_inodes "$1")" ] || ! port_idle "$1"; }	# tests/lib/xservers.sh
 next_ports() {	# from $port on, the next free pair in 11000 to port_top
 	while [ $((port + 1)) -ge "$port_top" ] || port_used "$port" || port_used $((port + 1)); do
 		port=$((port + 2))
@@ -57,7 +58,7 @@ next_ports() {	# from $port on, the next free pair in 11000 to port_top
 # PORT; fail at once if it wrote its pid and is gone.
 listening() {
 	i=0
-	until ss -Htln "( sport = :$1 )" | grep -q .; do
+	until [ -n "$(listen_inodes "$1")" ]; do
 		[ -s "$2" ] && ! kill -0 "$(cat "$2")" 2>/dev/null && return 1
 		i=$((i + 1))
 		[ $i -gt 100 ] && return 1
