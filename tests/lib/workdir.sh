@@ -29,7 +29,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# wait_for CMD...: retry for up to 10 s.
+# wait_for CMD...: retry, 100 tries 0.1 s apart: 10 s for a CMD that
+# answers at once.  A CMD that can itself take seconds to fail (a client
+# retrying a server that is not there) needs its own bound: timeout(1).
 wait_for() {
 	i=0
 	while ! "$@" >/dev/null 2>&1; do
