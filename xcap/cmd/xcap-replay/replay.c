@@ -445,7 +445,7 @@ static int play_all(struct play *p, const struct xsession *s, const struct targe
 	/* The last response is let finish at the recorded pace too, so a
 	   capture or screenshot taken next sees its end. */
 	if (p->pace == PACE_RECORDED) {
-		uint64_t w, limit = clock_ns(CLOCK_MONOTONIC) + p->timeout, last = clock_ns(CLOCK_MONOTONIC);
+		uint64_t w, last = clock_ns(CLOCK_MONOTONIC), limit = last + p->timeout;
 		for (;;) {
 			int r = t->change(t->ctx, last + p->quiet < limit ? last + p->quiet : limit, &w);
 			if (r <= 0)
